@@ -1,0 +1,5 @@
+"""`python -m licheck`."""
+
+from licheck.cli import main
+
+main()

@@ -1,0 +1,107 @@
+"""What the commands share: error translation, common options, writing output."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+def run_guarded(command: click.Command, argv: list[str] | None) -> int:
+    """Run the click command; bad input exits 2 with located messages, never a traceback."""
+    from licheck.diagnostics import InputError, LicheckError
+
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        command.main(args=argv, prog_name="licheck", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        return 2
+    except InputError as exc:
+        for diagnostic in exc.diagnostics:
+            click.echo(str(diagnostic), err=True)
+        count = len(exc.diagnostics)
+        click.echo(f"licheck: {count} problem{'s' if count != 1 else ''} in the input; "
+                   "nothing was evaluated", err=True)
+        return 2
+    except LicheckError as exc:
+        click.echo(f"licheck: error: {exc}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug: say so plainly, traceback only on request
+        if debug:
+            traceback.print_exc()
+        click.echo(f"licheck: internal error: {type(exc).__name__}: {exc}\n"
+                   "This is a bug in licheck; run again with --debug for the traceback.",
+                   err=True)
+        return 3
+    return 0
+
+def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    from licheck.model import parse_date
+
+    try:
+        return parse_date(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+def evidence_options(function: F) -> F:
+    """--evidence and --as-of."""
+
+    function = click.option(
+        "--as-of", "as_of", metavar="DATE", callback=parse_as_of,
+        help="Count only evidence that existed, and was not yet retracted, on DATE (YYYY-MM-DD).",
+    )(function)
+    function = click.option(
+        "--evidence", "evidence", default="default", show_default=True, metavar="POLICY",
+        help="Which evidence counts: default, estimates, strict, or a comma-separated list of "
+             "evidence kinds that establish a fact.",
+    )(function)
+    return function
+
+def library_option(function: F) -> F:
+    return click.option(
+        "--licenses", "licenses_dir", type=click.Path(file_okay=False, path_type=Path),
+        help="Use this rule library folder instead of the built-in one.")(function)
+
+def write_output(text: str, output: Path | None) -> None:
+    """Write to stdout, or atomically to `output` (a temporary file renamed into place)."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    directory = output.resolve().parent
+    if not directory.is_dir():
+        raise click.BadParameter(f"folder {directory} does not exist", param_hint="--output")
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.replace(temporary, output)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+def use_color() -> bool | None:
+    """Colour on a terminal unless NO_COLOR is set; never when piped."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()

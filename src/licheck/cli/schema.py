@@ -1,0 +1,33 @@
+"""`licheck schema NAME` and `licheck validate FILES...`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+SCHEMA_NAMES = ("license", "manifest", "catalog", "report")
+
+
+@click.command()
+@click.argument("name", type=click.Choice(SCHEMA_NAMES))
+def schema(name: str) -> None:
+    """Print the published JSON Schema of a format (for editors and other tools)."""
+    from licheck.schemas import shipped
+
+    click.echo(shipped(name), nl=False)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--kind", type=click.Choice(["auto", "manifest", "license", "catalog"]),
+              default="auto", show_default=True,
+              help="What the files are; auto tells a license (it has clauses) from a manifest.")
+def validate(files: tuple[Path, ...], kind: str) -> None:
+    """Check manifests and rule files; report every problem with file:line:column."""
+    from licheck.validation import validate_files
+
+    checked = validate_files(list(files), kind)
+    for line in checked:
+        click.echo(line)

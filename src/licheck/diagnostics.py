@@ -1,0 +1,42 @@
+"""Problems with user input, located at file:line:column.
+
+Bad input is expected: loaders collect `Diagnostic`s (all of them, in all files) and raise one
+`InputError` carrying them; the CLI prints them and exits 2.  Exceptions of any other type are bugs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Diagnostic:
+    """One problem in one input file; `line` and `column` are 1-based, 0 when unknown."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    hint: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        where = self.file if self.line == 0 else f"{self.file}:{self.line}:{self.column}"
+        text = f"{where}: error: {self.message}"
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+
+class LicheckError(Exception):
+    """Root of licheck's own errors: each one is the user's to fix, and the CLI exits 2."""
+
+
+class InputError(LicheckError):
+    """One or more located problems in input files."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = sorted(set(diagnostics))
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def fail(file: str, line: int, column: int, message: str, hint: str = "") -> InputError:
+    """An `InputError` for a single problem (raise the result)."""
+    return InputError([Diagnostic(file, line, column, message, hint)])

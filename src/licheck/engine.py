@@ -1,0 +1,312 @@
+"""The exact three-valued verdict of one clause over every completion of the facts.
+
+A *completion* fills in each unknown fact and narrows each range.  Conditions only compare facts
+with thresholds and constants, so the completions fall into finitely many *cells* per fact (for a
+quantity: each threshold and each open interval between them; for a string or set: each pattern of
+the tests on it), and enumerating one representative per cell is exact.  The verdict is then:
+
+- not applicable: the trigger is false in every completion;
+- satisfied: in every completion the clause is not triggered, lifted by an exception, or its
+  requirement holds, and it is triggered in at least one;
+- violation: in every completion it is triggered, not lifted, and its requirement fails;
+- governance risk: anything else.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from licheck.conditions import TRUE, Node, Test, Value, evaluate, tests_in
+from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
+
+MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
+
+
+class Verdict(StrEnum):
+    VIOLATION = "violation"
+    GOVERNANCE_RISK = "governance_risk"
+    SATISFIED = "satisfied"
+    NOT_APPLICABLE = "not_applicable"
+
+    @property
+    def severity(self) -> int:
+        return _SEVERITY[self]
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+_SEVERITY = {Verdict.NOT_APPLICABLE: 0, Verdict.SATISFIED: 1, Verdict.GOVERNANCE_RISK: 2,
+             Verdict.VIOLATION: 3}
+
+
+def worst(verdicts: Sequence[Verdict]) -> Verdict:
+    """A product's verdict: violation > governance risk > satisfied > not applicable."""
+    return max(verdicts, key=lambda v: v.severity, default=Verdict.NOT_APPLICABLE)
+
+
+class Outcome(StrEnum):
+    """How the clause ends in one completion."""
+
+    NOT_TRIGGERED = "not_triggered"
+    LIFTED = "lifted"  # triggered, and an exception lifts it
+    HOLDS = "holds"  # triggered, and the requirement holds
+    FAILS = "fails"  # triggered, not lifted, the requirement fails
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A clause as the engine sees it.  `scope` says whether the license binds at all (the
+    component is built on the model and is still a derivative of it); outside it, the clause is
+    not triggered, like a false trigger, but it is reported apart from the clause's own trigger."""
+
+    trigger: Node
+    requirement: Node
+    exceptions: tuple[Node, ...] = ()
+    scope: Node = TRUE
+
+    def nodes(self) -> tuple[Node, ...]:
+        return (self.scope, self.trigger, self.requirement, *self.exceptions)
+
+    def tests(self) -> list[Test]:
+        return [t for node in self.nodes() for t in tests_in(node)]
+
+    def facts(self) -> list[str]:
+        return sorted({t.fact for t in self.tests()})
+
+    def outcome(self, values: Mapping[str, Value]) -> Outcome:
+        if not evaluate(self.scope, values) or not evaluate(self.trigger, values):
+            return Outcome.NOT_TRIGGERED
+        if any(evaluate(e, values) for e in self.exceptions):
+            return Outcome.LIFTED
+        return Outcome.HOLDS if evaluate(self.requirement, values) else Outcome.FAILS
+
+
+def verdict_of(outcomes: set[Outcome]) -> Verdict:
+    """The verdict from the set of outcomes over all completions."""
+    if not outcomes or outcomes == {Outcome.NOT_TRIGGERED}:
+        return Verdict.NOT_APPLICABLE
+    if Outcome.FAILS not in outcomes:
+        return Verdict.SATISFIED
+    if outcomes == {Outcome.FAILS}:
+        return Verdict.VIOLATION
+    return Verdict.GOVERNANCE_RISK
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One class of values of a fact that every test treats alike."""
+
+    value: Value
+    region: Domain  # the values of the domain in this cell
+    label: str  # the cell in words: "> 20M USD/month", "true", "contains 'Kimi K2.5'"
+
+
+def cells(domain: Domain, tests: Sequence[Test]) -> list[Cell]:
+    """The cells of `domain` cut by `tests` (all on the same fact), in ascending order."""
+    match domain:
+        case Interval():
+            return _quantity_cells(domain, tests)
+        case Booleans():
+            return [Cell(v, Booleans(frozenset({v})), "true" if v else "false")
+                    for v in sorted(domain.values)]
+        case Strings():
+            return _string_cells(domain, tests)
+        case StringSet():
+            return _set_cells(domain, tests)
+    raise AssertionError(domain)  # pragma: no cover
+
+
+def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
+    thresholds = sorted({t.operand for t in tests if isinstance(t.operand, Fraction)})
+    pieces: list[Interval] = []
+    below = Fraction(-1)
+    for threshold in thresholds:
+        pieces.append(Interval(below, below == Fraction(-1), threshold, False, domain.dimension))
+        pieces.append(Interval.point(threshold, domain.dimension))
+        below = threshold
+    pieces.append(Interval(below, below == Fraction(-1), None, False, domain.dimension))
+    result = []
+    for piece in pieces:
+        region = piece.intersect(domain)
+        if not region.is_empty():
+            result.append(Cell(region.sample(), region, str(region)))
+    return result
+
+
+def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
+    if domain.value is not None:
+        return [Cell(domain.value, domain, str(domain))]
+    constants: set[str] = set()
+    prefixes: set[str] = set()
+    for test in tests:
+        if test.operator == "starts_with":
+            prefixes.add(str(test.operand))
+        elif isinstance(test.operand, frozenset):
+            constants |= test.operand
+        else:
+            constants.add(str(test.operand))
+    # Every pattern of equality and prefix tests is met by a constant, a prefix followed by a
+    # character no constant holds, or a string unlike any of them.
+    candidates = sorted(constants | prefixes | {p + "\x00" for p in prefixes}) + ["\x00"]
+    return _distinct(candidates, tests, lambda v: Strings(str(v)))
+
+
+def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
+    if domain.exact:
+        return [Cell(domain.includes, domain, str(domain))]
+    mentioned: set[str] = set()
+    for test in tests:
+        mentioned |= test.operand if isinstance(test.operand, frozenset) else {str(test.operand)}
+    free = sorted(mentioned - domain.includes - domain.excludes)
+    if len(free) > MAX_SET_MEMBERS:
+        raise ValueError(f"a clause tests {len(free)} members of one set fact; the limit is "
+                         f"{MAX_SET_MEMBERS}")
+    candidates = [
+        domain.includes | frozenset(chosen)
+        for size in range(len(free) + 1)
+        for chosen in itertools.combinations(free, size)
+    ]
+    members = frozenset(mentioned)
+
+    def region(value: Value) -> Domain:
+        assert isinstance(value, frozenset)
+        return StringSet(value & members | domain.includes, members - value | domain.excludes,
+                         False)
+
+    return _distinct(candidates, tests, region)
+
+
+def _distinct(
+    candidates: Sequence[Value], tests: Sequence[Test], region: Callable[[Value], Domain]
+) -> list[Cell]:
+    """One cell per pattern of test results, labelled by that pattern."""
+    unique = list({str(t): t for t in tests}.values())
+    seen: set[tuple[bool, ...]] = set()
+    result = []
+    for value in candidates:
+        signature = tuple(t.holds(value) for t in unique)
+        if signature not in seen:
+            seen.add(signature)
+            label = " and ".join(_phrase(t, holds) for t, holds in zip(unique, signature,
+                                                                         strict=True))
+            result.append(Cell(value, region(value), label))
+    return result
+
+
+def _phrase(test: Test, holds: bool) -> str:
+    words = str(test).removeprefix(test.fact + " ")
+    return words if holds else f"not {words}"
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    verdict: Verdict
+    outcomes: frozenset[Outcome]
+    in_scope: frozenset[bool]  # whether the license binds, over the completions
+    triggered: frozenset[bool]  # the clause's own trigger, over the completions in scope
+    open_facts: tuple[str, ...]  # facts with more than one cell that the outcome depends on
+
+
+def fact_cells(rule: Rule, domains: Mapping[str, Domain]) -> dict[str, list[Cell]]:
+    """The cells of every fact the rule tests."""
+    by_fact: dict[str, list[Test]] = {}
+    for test in rule.tests():
+        by_fact.setdefault(test.fact, []).append(test)
+    return {fact: cells(domains[fact], tests) for fact, tests in sorted(by_fact.items())}
+
+
+def judge(rule: Rule, domains: Mapping[str, Domain]) -> Judgement:
+    """The exact verdict of `rule` given what is known of each fact."""
+    return judge_cells(rule, fact_cells(rule, domains))
+
+
+def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
+    """The verdict over every combination of cells (the completions)."""
+    return Judgement(verdict_of(outcomes_of(rule, by_fact)), *_details(rule, by_fact))
+
+
+def outcomes_of(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> set[Outcome]:
+    names = list(by_fact)
+    outcomes: set[Outcome] = set()
+    for combination in itertools.product(*(by_fact[n] for n in names)):
+        outcomes.add(rule.outcome({n: c.value for n, c in zip(names, combination, strict=True)}))
+        if Outcome.FAILS in outcomes and len(outcomes) > 1:
+            break  # governance risk: nothing can change it any more
+    return outcomes
+
+
+def _details(
+    rule: Rule, by_fact: Mapping[str, Sequence[Cell]]
+) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:
+    """Every outcome, scope and trigger value, and which open facts the outcome depends on."""
+    names = list(by_fact)
+    outcomes: set[Outcome] = set()
+    scope: set[bool] = set()
+    triggered: set[bool] = set()
+    table: dict[tuple[int, ...], Outcome] = {}
+    for indices in itertools.product(*(range(len(by_fact[n])) for n in names)):
+        values = {n: by_fact[n][i].value for n, i in zip(names, indices, strict=True)}
+        outcome = rule.outcome(values)
+        table[indices] = outcome
+        outcomes.add(outcome)
+        in_scope = evaluate(rule.scope, values)
+        scope.add(in_scope)
+        if in_scope:
+            triggered.add(evaluate(rule.trigger, values))
+    open_facts = []
+    for position, name in enumerate(names):
+        if len(by_fact[name]) < 2:
+            continue
+        # Relevant when two completions that differ only in this fact end differently.
+        groups: dict[tuple[int, ...], set[Outcome]] = {}
+        for indices, outcome in table.items():
+            groups.setdefault(indices[:position] + indices[position + 1:], set()).add(outcome)
+        if any(len(group) > 1 for group in groups.values()):
+            open_facts.append(name)
+    return frozenset(outcomes), frozenset(scope), frozenset(triggered), tuple(open_facts)
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """What the verdict becomes when one open fact is supplied as `label` says."""
+
+    label: str
+    verdict: Verdict
+    region: Domain | None = None  # for a quantity: the interval
+
+
+def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> list[Branch]:
+    """For one open fact: the verdict for each of its cells, the other facts still open.
+
+    Neighbouring quantity cells with the same verdict merge into one interval, unless every cell
+    gives the same verdict (the fact settles nothing alone): then the thresholds stay visible."""
+    result: list[Branch] = []
+    for cell in by_fact[fact]:
+        fixed = dict(by_fact)
+        fixed[fact] = [cell]
+        verdict = verdict_of(outcomes_of(rule, fixed))
+        result.append(Branch(cell.label, verdict,
+                             cell.region if isinstance(cell.region, Interval) else None))
+    if len({b.verdict for b in result}) == 1:
+        return result
+    merged: list[Branch] = []
+    for branch in result:
+        previous = merged[-1] if merged else None
+        if previous is not None and previous.verdict is branch.verdict:
+            if isinstance(previous.region, Interval) and isinstance(branch.region, Interval):
+                left, right = previous.region, branch.region
+                region = Interval(left.lo, left.lo_closed, right.hi, right.hi_closed,
+                                  left.dimension)
+                merged[-1] = Branch(str(region), branch.verdict, region)
+                continue
+            if previous.region is None and branch.region is None:
+                merged[-1] = Branch(f"{previous.label} or {branch.label}", branch.verdict)
+                continue
+        merged.append(branch)
+    return merged

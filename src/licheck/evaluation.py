@@ -1,0 +1,353 @@
+"""Evaluate a product manifest against the rule library: one finding per component, model in its
+lineage, and clause of that model's license.
+
+A license binds a component when a model in its lineage carries it (the implicit `lineage` fact,
+whose evidence is the manifest's evidence for that lineage entry) and the component is still a
+derivative of it (`derivative`).  Both are conjoined to every clause's trigger, so a weakly
+evidenced lineage or an unknown derivative status makes a finding a governance risk, never a
+violation.  A model whose license is not in the library gets a finding of its own, never a pass.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from licheck.conditions import All, Test, tests_in
+from licheck.diagnostics import Diagnostic, InputError
+from licheck.domains import Domain
+from licheck.engine import Branch, Outcome, Rule, Verdict, branches, fact_cells, judge_cells, worst
+from licheck.facts import (
+    EvidencePolicy,
+    FactError,
+    FactState,
+    Resolution,
+    Status,
+    resolve,
+    unstated,
+)
+from licheck.library import CompiledClause, Library
+from licheck.model import (
+    CatalogModel,
+    Component,
+    Evidence,
+    EvidenceKind,
+    FactSpec,
+    Manifest,
+    ModelRef,
+)
+from licheck.units import UnitError, parse_rate
+from licheck.vocabulary import FACTS, suggest
+from licheck.yamlsafe import Document
+
+UNKNOWN_MODEL = "unknown"
+# A license binds a component built on its model that is still a derivative of it.
+SCOPE = All((Test("lineage", "is", True), Test("derivative", "is", True)))
+
+
+@dataclass(frozen=True, slots=True)
+class MissingFact:
+    """A fact the verdict still hangs on, and what the verdict would be for each value."""
+
+    fact: FactState
+    branches: tuple[Branch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    component: str
+    component_name: str
+    model: str  # catalog id, or the name as the manifest gives it
+    model_name: str
+    license: str  # license id, or "unknown"
+    license_name: str
+    clause: str
+    title: str
+    kind: str
+    quote: str | None
+    verdict: Verdict
+    likely_verdict: Verdict  # with weak evidence (press reports, community inference) admitted
+    scope: str  # the license binds the component: "yes" / "no" / "depends"
+    trigger: str  # the clause's own trigger, where the license binds: "yes" / "no" / "depends"
+    requirement: str  # where triggered and not lifted: "holds" / "fails" / "depends"
+    exception: str  # an exception lifts it where triggered: "yes" / "no" / "depends"
+    facts: tuple[FactState, ...]
+    missing: tuple[MissingFact, ...]
+    line: int
+    column: int
+    summary: str | None = None
+    provenance: str = "verbatim"
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.component, self.model, self.license, self.clause)
+
+
+@dataclass(frozen=True, slots=True)
+class ProductResult:
+    product: str
+    owner: str
+    file: str
+    verdict: Verdict
+    findings: tuple[Finding, ...]
+    release_date: dt.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    policy: EvidencePolicy
+    as_of: dt.date | None = None
+    overrides: dict[str, FactSpec] = field(default_factory=dict)  # what-if: replace facts
+
+
+def evaluate_manifest(
+    manifest: Manifest, document: Document, library: Library, options: Options
+) -> ProductResult:
+    """Every finding for one product; `InputError` for facts that cannot be read."""
+    context = _context(manifest, document, options)
+    problems: list[Diagnostic] = []
+    product_facts = _resolve_facts(manifest.facts, ("facts",), context, document, problems)
+    for name, spec in options.overrides.items():
+        product_facts[name] = _resolve_one(name, spec, ("facts", name), context, document,
+                                           problems)
+    findings: list[Finding] = []
+    for index, component in enumerate(manifest.components):
+        base_path = ("components", index)
+        facts = dict(product_facts)
+        facts.update(_resolve_facts(component.facts, (*base_path, "facts"), context, document,
+                                    problems))
+        for name, spec in options.overrides.items():
+            facts[name] = product_facts[name]
+        facts.setdefault("distributes_weights", _from_delivery(component, context))
+        for ref, ref_path in _lineage_models(component, base_path):
+            lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
+                                   ref_path, context, document, problems)
+            findings.extend(_findings_for(component, ref, ref_path, lineage, facts, library,
+                                          document, problems, context))
+    if problems:
+        raise InputError(problems)
+    findings.sort(key=lambda f: (f.component, f.model, f.license, f.clause))
+    return ProductResult(manifest.product, manifest.owner, document.file,
+                         worst([f.verdict for f in findings]), tuple(findings),
+                         manifest.release_date)
+
+
+def _context(manifest: Manifest, document: Document, options: Options) -> Resolution:
+    rates: dict[str, Fraction] = {}
+    problems = []
+    for currency, raw in manifest.currency_rates.items():
+        try:
+            rates[currency.upper()] = parse_rate(raw)
+        except UnitError as exc:
+            problems.append(document.error(("currency_rates", currency), str(exc)))
+    if problems:
+        raise InputError(problems)
+    return Resolution(options.policy, options.as_of, rates, dict(manifest.sources))
+
+
+def _resolve_facts(
+    specs: dict[str, FactSpec], path: tuple[str | int, ...], context: Resolution,
+    document: Document, problems: list[Diagnostic],
+) -> dict[str, FactState]:
+    states = {}
+    for name, spec in specs.items():
+        if name not in FACTS or FACTS[name].implicit:
+            reason = ("is supplied by licheck from the lineage" if name in FACTS
+                      else "is not in the fact vocabulary")
+            problems.append(document.error(
+                (*path, name), f"fact {name!r} {reason}{suggest(name, _stateable())}",
+                "the fact names are listed in the README's fact vocabulary"))
+            continue
+        states[name] = _resolve_one(name, spec, (*path, name), context, document, problems)
+    return states
+
+
+def _stateable() -> list[str]:
+    return [n for n, d in FACTS.items() if not d.implicit]
+
+
+def _resolve_one(
+    name: str, spec: FactSpec, path: tuple[str | int, ...], context: Resolution,
+    document: Document, problems: list[Diagnostic],
+) -> FactState:
+    try:
+        return resolve(name, spec, context, path=path)
+    except FactError as exc:
+        problems.append(document.error((*path, *exc.path), str(exc)))
+        return resolve(name, None, context, path=path)
+
+
+def _from_delivery(component: Component, context: Resolution) -> FactState:
+    delivered = ", ".join(d.value for d in component.delivery) or "none stated"
+    spec = FactSpec(
+        value="weights" in component.delivery if component.delivery else "unknown",
+        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
+                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
+    )
+    return resolve("distributes_weights", spec, context)
+
+
+def _derivative_default(model_name: str, context: Resolution) -> FactState:
+    spec = FactSpec(value=True, evidence=[Evidence(
+        source=f"licheck's default: a model trained from {model_name} is a derivative work "
+               "unless the manifest says otherwise", kind=EvidenceKind.DECLARED)])
+    return resolve("derivative", spec, context)
+
+
+def _lineage_models(
+    component: Component, base_path: tuple[str | int, ...]
+) -> list[tuple[ModelRef, tuple[str | int, ...]]]:
+    refs = [(component.lineage.base, (*base_path, "lineage", "base"))]
+    for s, step in enumerate(component.lineage.steps):
+        for p, parent in enumerate(step.parents):
+            refs.append((parent, (*base_path, "lineage", "steps", s, "parents", p)))
+    return refs
+
+
+def _findings_for(
+    component: Component, ref: ModelRef, ref_path: tuple[str | int, ...], lineage: FactState,
+    facts: dict[str, FactState], library: Library, document: Document,
+    problems: list[Diagnostic], context: Resolution,
+) -> list[Finding]:
+    line, column = document.locate(ref_path)
+    unknown = _UnknownLicense(component, ref, lineage, line, column)
+    if ref.model.strip().lower() == UNKNOWN_MODEL:
+        return [unknown.finding("base-undisclosed", f"The model in {component.name}'s lineage is "
+                                "undisclosed, so the license that binds it cannot be known.")]
+    model = library.model(ref.model)
+    if model is None:
+        problems.append(document.error(
+            ref_path, f"unknown model {ref.model!r}{library.suggest_model(ref.model)}",
+            "name a model of the catalog (licheck licenses models), or `unknown` if the base "
+            "is undisclosed"))
+        return []
+    license_id = _license_for(model, ref)
+    if license_id is None or license_id not in library.licenses:
+        note = model.license_note or "its license is not in licheck's library"
+        return [unknown.finding("license-unknown", f"{model.name}: {note}. Until its terms are "
+                                "encoded, findings for it cannot be given.", model)]
+    facts = dict(facts)
+    facts["lineage"] = lineage
+    facts.setdefault("derivative", _derivative_default(model.name, context))
+    found = [
+        _judge_clause(compiled, component, model, facts, document, line, column)
+        for compiled in library.licenses[license_id].clauses
+    ]
+    if lineage.status is not Status.ESTABLISHED:
+        found.append(unknown.finding(
+            "lineage-unconfirmed",
+            f"That {component.name} is built on {model.name} is {lineage.status.value} only: if "
+            "it is built on another model, that model's license binds it instead, and it is "
+            "not known.", model))
+    return found
+
+
+def _license_for(model: CatalogModel, ref: ModelRef) -> str | None:
+    """The license of the copy the manifest used: by the date it was obtained, where the
+    license changed over time; else the current one."""
+    if ref.obtained is not None:
+        for dated in model.license_history:
+            after = dated.from_ is None or ref.obtained >= dated.from_
+            before = dated.until is None or ref.obtained <= dated.until
+            if after and before:
+                return dated.license
+    return model.license
+
+
+@dataclass(frozen=True, slots=True)
+class _UnknownLicense:
+    component: Component
+    ref: ModelRef
+    lineage: FactState
+    line: int
+    column: int
+
+    def finding(self, clause: str, summary: str, model: CatalogModel | None = None) -> Finding:
+        name = model.name if model else self.ref.model
+        return Finding(
+            component=self.component.id, component_name=self.component.name,
+            model=model.id if model else self.ref.model, model_name=name,
+            license="unknown", license_name="unknown license", clause=clause,
+            title={"base-undisclosed": "Base model undisclosed",
+                   "license-unknown": f"License of {name} unknown",
+                   "lineage-unconfirmed": "Base model not established"}[clause],
+            kind="unknown", quote=None, verdict=Verdict.GOVERNANCE_RISK,
+            likely_verdict=(Verdict.NOT_APPLICABLE if clause == "lineage-unconfirmed"
+                            and self.lineage.likely is not None else Verdict.GOVERNANCE_RISK),
+            scope="depends", trigger="depends", requirement="depends", exception="no",
+            facts=(self.lineage,), missing=(), line=self.line, column=self.column,
+            summary=summary,
+        )
+
+
+def _judge_clause(
+    compiled: CompiledClause, component: Component, model: CatalogModel,
+    facts: dict[str, FactState], document: Document, line: int, column: int,
+) -> Finding:
+    rule = compiled.rule
+    bound = Rule(rule.trigger, rule.requirement, rule.exceptions, scope=SCOPE)
+    names = bound.facts()
+    states = {n: facts.get(n) or unstated(n) for n in names}
+    domains: dict[str, Domain] = {n: s.domain for n, s in states.items()}
+    by_fact = fact_cells(bound, domains)
+    judgement = judge_cells(bound, by_fact)
+    likely_domains = {n: (s.likely if s.likely is not None else s.domain)
+                      for n, s in states.items()}
+    likely = judge_cells(bound, fact_cells(bound, likely_domains)).verdict
+    missing = tuple(
+        MissingFact(states[n], tuple(branches(bound, by_fact, n)))
+        for n in judgement.open_facts
+    )
+    decisive = _decisive_fact(judgement.verdict, bound, states, missing)
+    if decisive is not None and decisive.path:
+        line, column = document.locate(decisive.path)
+    outcomes = judgement.outcomes
+    clause = compiled.clause
+    return Finding(
+        component=component.id, component_name=component.name, model=model.id,
+        model_name=model.name, license=compiled.license.id, license_name=compiled.license.name,
+        clause=clause.id, title=clause.title, kind=clause.kind.value, quote=clause.quote,
+        verdict=judgement.verdict, likely_verdict=likely,
+        scope=_three(judgement.in_scope), trigger=_three(judgement.triggered),
+        requirement=_requirement(outcomes),
+        exception=_exception(outcomes),
+        facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
+        summary=clause.summary, provenance=compiled.license.text.provenance.value,
+    )
+
+
+def _three(values: frozenset[bool]) -> str:
+    if values == {True}:
+        return "yes"
+    if values == {False} or not values:
+        return "no"
+    return "depends"
+
+
+def _exception(outcomes: frozenset[Outcome]) -> str:
+    if Outcome.LIFTED not in outcomes:
+        return "no"
+    triggered = outcomes - {Outcome.NOT_TRIGGERED}
+    return "yes" if triggered == {Outcome.LIFTED} else "depends"
+
+
+def _requirement(outcomes: frozenset[Outcome]) -> str:
+    holds, fails = Outcome.HOLDS in outcomes, Outcome.FAILS in outcomes
+    if holds and fails:
+        return "depends"
+    return "fails" if fails else ("holds" if holds else "not reached")
+
+
+def _decisive_fact(
+    verdict: Verdict, rule: Rule, states: dict[str, FactState], missing: tuple[MissingFact, ...]
+) -> FactState | None:
+    """The fact a reader should look at: the first open one, else the requirement's."""
+    if verdict is Verdict.GOVERNANCE_RISK and missing:
+        stated = [m.fact for m in missing if m.fact.path]
+        return stated[0] if stated else None
+    for test in tests_in(rule.requirement):
+        state = states.get(test.fact)
+        if state is not None and state.path:
+            return state
+    return None

@@ -1,0 +1,114 @@
+"""Plain-words explanations of findings, shared by every output format."""
+
+from __future__ import annotations
+
+from licheck.engine import Verdict
+from licheck.evaluation import Finding, MissingFact
+from licheck.facts import FactState, Status
+
+_KIND_WORDS = {
+    "obligation": "an obligation (a duty that starts when triggered; the license stays valid)",
+    "gate": "a gate (a condition of the grant: once crossed, no rights until the licensor "
+            "grants a license)",
+    "restriction": "a restriction (something the licensee must not do)",
+    "notice": "a notice duty (what must accompany copies)",
+}
+
+
+def fact_phrase(state: FactState) -> str:
+    """'monthly_revenue is likely ≈166.67M USD/month (press report)'."""
+    kinds = sorted({e.kind.value.replace("_", " ") for e in state.evidence
+                    if not e.counted.startswith("ignored")})
+    basis = f" ({', '.join(kinds)})" if kinds else ""
+    match state.status:
+        case Status.ESTABLISHED:
+            return f"{state.name} is {state.domain}{basis}"
+        case Status.LIKELY:
+            return f"{state.name} is likely {state.likely}{basis}, not established"
+        case Status.DISPUTED:
+            return f"{state.name} is disputed: the counting evidence contradicts itself"
+        case Status.UNKNOWN:
+            return f"{state.name} is unknown"
+    raise AssertionError(state.status)  # pragma: no cover
+
+
+def branch_phrase(missing: MissingFact) -> str:
+    """'if derivative is false: not applicable; if true: governance risk'."""
+    parts = [f"if {b.label}: {b.verdict.label}" for b in missing.branches]
+    text = f"{missing.fact.name} — " + "; ".join(parts)
+    if len({b.verdict for b in missing.branches}) == 1:
+        text += " (on its own it settles nothing: other facts are open too)"
+    return text
+
+
+def explain(finding: Finding) -> str:
+    """Why the finding has its verdict, in a few sentences."""
+    if finding.kind == "unknown":
+        return (finding.summary or "") + " This is a governance risk until the license is known."
+    verdict = finding.verdict
+    if verdict is Verdict.NOT_APPLICABLE:
+        if finding.scope == "no":
+            return "The license does not bind this component (not built on the model, or no " \
+                   "longer a derivative of it)."
+        return "The clause is not triggered in any completion of the facts: " + _trigger_facts(
+            finding) + "."
+    if verdict is Verdict.SATISFIED:
+        how = ("an exception lifts it" if finding.exception == "yes" else
+               "its requirement holds" if finding.exception == "no" else
+               "its requirement holds or an exception lifts it")
+        return f"Wherever the clause is triggered, {how}."
+    if verdict is Verdict.VIOLATION:
+        return ("In every completion of the facts the clause binds and is triggered, its "
+                "requirement fails, and no exception lifts it: " + _used(finding) + ".")
+    return _risk(finding)
+
+
+def _risk(finding: Finding) -> str:
+    reasons = []
+    if finding.scope == "depends":
+        reasons.append("whether the license binds this component at all is not settled "
+                       f"({_open(finding, ('lineage', 'derivative'))})")
+    if finding.trigger == "depends":
+        reasons.append(f"whether the clause is triggered is not settled ({_trigger_open(finding)})")
+    if finding.exception == "depends":
+        reasons.append(f"an exception may lift it ({_exception_open(finding)})")
+    if finding.requirement == "depends":
+        reasons.append("whether its requirement holds is not settled")
+    sentences = [
+        "Governance risk, not a violation: the verdict depends on facts that are missing or "
+        "only weakly evidenced — " + "; ".join(reasons) + "."
+    ]
+    if finding.requirement == "fails":
+        sentences.append("Where the clause is triggered and not lifted, its requirement fails.")
+    likely = [s for s in finding.facts if s.status is Status.LIKELY]
+    if likely:
+        sentences.append("Weaker evidence suggests: " + "; ".join(fact_phrase(s) for s in likely)
+                         + f" — counted, the verdict would be {finding.likely_verdict.label}.")
+    return " ".join(sentences)
+
+
+def _open(finding: Finding, names: tuple[str, ...]) -> str:
+    states = [s for s in finding.facts if s.name in names and s.status is not Status.ESTABLISHED]
+    return "; ".join(fact_phrase(s) for s in states) or "see the missing facts"
+
+
+def _trigger_open(finding: Finding) -> str:
+    names = {m.fact.name for m in finding.missing} - {"lineage", "derivative", "agreement_waives"}
+    return _open(finding, tuple(names))
+
+
+def _exception_open(finding: Finding) -> str:
+    return _open(finding, ("agreement_waives", "agreement", "license_granted"))
+
+
+def _trigger_facts(finding: Finding) -> str:
+    return "; ".join(fact_phrase(s) for s in finding.facts
+                     if s.name not in ("lineage", "derivative")) or "no facts"
+
+
+def _used(finding: Finding) -> str:
+    return "; ".join(fact_phrase(s) for s in finding.facts)
+
+
+def kind_words(kind: str) -> str:
+    return _KIND_WORDS.get(kind, kind)

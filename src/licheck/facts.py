@@ -1,0 +1,342 @@
+"""From a manifest's facts and their evidence to what the engine may rely on.
+
+Each fact is resolved under an evidence policy and an optional `as_of` date: evidence that did not
+yet exist, was retracted, or is a rumour does not count; evidence of an establishing kind fixes the
+fact; weaker kinds only make a value *likely* (shown, but treated as unknown for the verdict);
+established pieces that contradict each other leave the fact *disputed*.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, Final
+
+from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
+from licheck.model import Evidence, EvidenceKind, FactSpec, Source
+from licheck.units import Dimension, UnitError, parse_quantity
+from licheck.vocabulary import FACTS, FactDef, FactType
+
+K = EvidenceKind
+
+
+@dataclass(frozen=True, slots=True)
+class EvidencePolicy:
+    """Which evidence kinds establish a fact, and which only make it likely."""
+
+    name: str
+    establishing: frozenset[EvidenceKind]
+    suggestive: frozenset[EvidenceKind]
+
+    def tier(self, kind: EvidenceKind) -> str:
+        if kind in self.establishing:
+            return "establishes"
+        if kind in self.suggestive:
+            return "suggests"
+        return "ignored"
+
+
+_STRONG = frozenset({K.OBSERVED, K.OFFICIAL_STATEMENT, K.LICENSOR_STATEMENT})
+_WEAK = frozenset({K.PRESS_REPORT, K.COMMUNITY_INFERENCE})
+POLICIES: Final = {
+    "default": EvidencePolicy("default", _STRONG | {K.DECLARED}, _WEAK),
+    "estimates": EvidencePolicy("estimates", _STRONG | {K.DECLARED} | _WEAK, frozenset()),
+    "strict": EvidencePolicy("strict", _STRONG, _WEAK | {K.DECLARED}),
+}
+POLICY_HELP: Final = (
+    "default: observed facts, official and licensor statements (and unsourced facts the "
+    "manifest declares) establish a fact; press reports and community inference make it likely. "
+    "estimates: press reports and community inference establish too. strict: only sourced "
+    "observed facts and official or licensor statements. Or a comma-separated list of kinds "
+    "that establish. Rumours and retracted evidence never count."
+)
+
+
+def policy_named(text: str) -> EvidencePolicy:
+    """A preset by name, or a comma-separated list of establishing kinds."""
+    if text in POLICIES:
+        return POLICIES[text]
+    kinds = [part.strip() for part in text.split(",") if part.strip()]
+    valid = {k.value for k in EvidenceKind}
+    bad = [k for k in kinds if k not in valid]
+    if bad or not kinds:
+        raise ValueError(
+            f"unknown evidence policy {text!r}: use one of {', '.join(POLICIES)} or a "
+            f"comma-separated list of {', '.join(sorted(valid - {'rumour'}))}")
+    chosen = frozenset(EvidenceKind(k) for k in kinds) - {K.RUMOUR}
+    return EvidencePolicy(text, chosen, (_STRONG | _WEAK | {K.DECLARED}) - chosen)
+
+
+class Status(StrEnum):
+    ESTABLISHED = "established"
+    LIKELY = "likely"  # only weak evidence: shown, treated as unknown
+    DISPUTED = "disputed"  # counting evidence contradicts itself: treated as unknown
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceView:
+    """One piece of evidence as the report shows it: what it is and whether it counted."""
+
+    source: str
+    kind: EvidenceKind
+    date: dt.date | None
+    url: str | None
+    retracted_on: dt.date | None
+    note: str | None
+    claim: str | None  # what this piece claims, where it differs from the fact's value
+    counted: str  # establishes / suggests / ignored: <why>
+
+
+@dataclass(frozen=True, slots=True)
+class FactState:
+    """A fact as the engine sees it: the values still possible and why."""
+
+    name: str
+    definition: FactDef
+    status: Status
+    domain: Domain  # the values possible for the verdict (everything when not established)
+    shown: str  # the value as the report states it
+    likely: Domain | None = None  # with weak evidence admitted, where it narrows the domain
+    evidence: tuple[EvidenceView, ...] = ()
+    note: str | None = None
+    path: tuple[str | int, ...] = ()
+
+
+class FactError(ValueError):
+    """A fact's value cannot be read: `path` is relative to the fact."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def full_domain(definition: FactDef) -> Domain:
+    match definition.type:
+        case FactType.QUANTITY:
+            return Interval.everything(definition.dimension or Dimension.COUNT)
+        case FactType.BOOLEAN:
+            return Booleans(frozenset({True, False}))
+        case FactType.STRING:
+            return Strings(None)
+        case FactType.SET:
+            return StringSet(frozenset(), frozenset(), False)
+    raise AssertionError(definition.type)  # pragma: no cover
+
+
+def claim_domain(
+    definition: FactDef, spec: FactSpec | Evidence, rates: dict[str, Fraction]
+) -> Domain | None:
+    """The values a fact (or one piece of evidence) claims; None when it claims nothing."""
+    value, at_least, at_most = spec.value, spec.at_least, spec.at_most
+    includes, excludes = spec.includes, spec.excludes
+    if value == "unknown":
+        if any(x is not None for x in (at_least, at_most, includes, excludes)):
+            raise FactError("a value of unknown cannot be combined with other bounds", ("value",))
+        return None
+    kind = definition.type
+    if kind is not FactType.QUANTITY and (at_least is not None or at_most is not None):
+        key = "at_least" if at_least is not None else "at_most"
+        raise FactError(f"{definition.name} is a {kind.value}, not a quantity: it has no "
+                        f"{key}", (key,))
+    if kind is not FactType.SET and (includes is not None or excludes is not None):
+        key = "includes" if includes is not None else "excludes"
+        raise FactError(f"{definition.name} is a {kind.value}, not a set: it has no {key}",
+                        (key,))
+    match kind:
+        case FactType.QUANTITY:
+            return _quantity_claim(definition, value, at_least, at_most, rates)
+        case FactType.BOOLEAN:
+            if value is None:
+                return None
+            if not isinstance(value, bool):
+                raise FactError(f"{definition.name} is true or false (or unknown), got "
+                                f"{value!r}", ("value",))
+            return Booleans(frozenset({value}))
+        case FactType.STRING:
+            if value is None:
+                return None
+            if not isinstance(value, str):
+                raise FactError(f"{definition.name} is a string, got {value!r}", ("value",))
+            return Strings(value)
+        case FactType.SET:
+            return _set_claim(definition, value, includes, excludes)
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _quantity_claim(
+    definition: FactDef, value: Any, at_least: Any, at_most: Any, rates: dict[str, Fraction]
+) -> Domain | None:
+    dimension = definition.dimension or Dimension.COUNT
+
+    def read(raw: Any, key: str) -> Fraction:
+        try:
+            return parse_quantity(raw, dimension, default_period_months=definition.period_months,
+                                  rates=rates).amount
+        except UnitError as exc:
+            raise FactError(f"{definition.name}: {exc}", (key,)) from None
+
+    if value is not None:
+        if at_least is not None or at_most is not None:
+            raise FactError("give either a value or a range (at_least / at_most), not both",
+                            ("value",))
+        return Interval.point(read(value, "value"), dimension)
+    if at_least is None and at_most is None:
+        return None
+    lo = read(at_least, "at_least") if at_least is not None else Fraction(0)
+    hi = read(at_most, "at_most") if at_most is not None else None
+    if hi is not None and lo > hi:
+        raise FactError(f"the range is empty: at_least {at_least} is more than at_most "
+                        f"{at_most}", ("at_least",))
+    return Interval(lo, True, hi, hi is not None, dimension)
+
+
+def _set_claim(
+    definition: FactDef, value: Any, includes: list[str] | None, excludes: list[str] | None
+) -> Domain | None:
+    if value is not None:
+        if includes is not None or excludes is not None:
+            raise FactError("give either the whole set as value, or includes / excludes",
+                            ("value",))
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise FactError(f"{definition.name} is a list of strings, got {value!r}", ("value",))
+        return StringSet(frozenset(items), frozenset(), True)
+    if includes is None and excludes is None:
+        return None
+    domain = StringSet(frozenset(includes or ()), frozenset(excludes or ()), False)
+    if domain.is_empty():
+        both = sorted(domain.includes & domain.excludes)
+        raise FactError(f"{', '.join(map(repr, both))} is both included and excluded",
+                        ("includes",))
+    return domain
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Everything `resolve` needs besides the fact itself."""
+
+    policy: EvidencePolicy
+    as_of: dt.date | None
+    rates: dict[str, Fraction] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+
+
+def unstated(name: str, path: tuple[str | int, ...] = ()) -> FactState:
+    """A fact the manifest does not state: every value is possible."""
+    definition = FACTS[name]
+    return FactState(name, definition, Status.UNKNOWN, full_domain(definition), "not stated",
+                     path=path)
+
+
+def resolve(
+    name: str,
+    spec: FactSpec | None,
+    context: Resolution,
+    *,
+    path: tuple[str | int, ...] = (),
+) -> FactState:
+    """Resolve one fact (None: not stated) under the policy and date of `context`."""
+    definition = FACTS[name]
+    if spec is None:
+        return unstated(name, path)
+    own = claim_domain(definition, spec, context.rates)
+    pieces = spec.evidence or (_declared(spec) if own is not None else [])
+    views: list[EvidenceView] = []
+    established: list[Domain] = []
+    suggested: list[Domain] = []
+    for index, piece in enumerate(pieces):
+        kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
+        claim = claim_domain(definition, piece, context.rates) if _claims(piece) else own
+        counted = _counted(kind, date, retracted, context)
+        if claim is not None and counted == "establishes":
+            established.append(claim)
+        elif claim is not None and counted == "suggests":
+            suggested.append(claim)
+        views.append(EvidenceView(_source_title(piece, context.sources), kind, date, url,
+                                  retracted, note, str(claim) if _claims(piece) and claim
+                                  else None, counted))
+    status, domain, likely = _combine(definition, established, suggested)
+    shown = str(own) if own is not None else "unknown"
+    return FactState(name, definition, status, domain, shown, likely, tuple(views), spec.note,
+                     path)
+
+
+def _declared(spec: FactSpec) -> Sequence[Evidence]:
+    return [Evidence(source="stated in the manifest", kind=K.DECLARED)]
+
+
+def _claims(piece: Evidence) -> bool:
+    return any(getattr(piece, key) is not None
+               for key in ("value", "at_least", "at_most", "includes", "excludes"))
+
+
+def _source_fields(
+    piece: Evidence, sources: dict[str, Source], index: int
+) -> tuple[EvidenceKind, dt.date | None, dt.date | None, str | None, str | None]:
+    cited = sources.get(piece.source)
+    kind = piece.kind or (cited.kind if cited else None)
+    date = piece.date or (cited.date if cited else None)
+    if kind is None:
+        raise FactError(f"evidence {piece.source!r} needs a kind (or cite a key of sources:)",
+                        ("evidence", index, "kind"))
+    if date is None and kind is not K.DECLARED:
+        raise FactError(f"evidence {piece.source!r} needs a date (or cite a key of sources:)",
+                        ("evidence", index, "date"))
+    retracted = piece.retracted_on or (cited.retracted_on if cited else None)
+    if retracted is not None and date is not None and retracted < date:
+        raise FactError(f"evidence {piece.source!r} is retracted ({retracted}) before its date "
+                        f"({date})", ("evidence", index, "retracted_on"))
+    url = piece.url or (cited.url if cited else None)
+    note = piece.note or (cited.note if cited else None)
+    return kind, date, retracted, url, note
+
+
+def _source_title(piece: Evidence, sources: dict[str, Source]) -> str:
+    cited = sources.get(piece.source)
+    return cited.title if cited else piece.source
+
+
+def _counted(
+    kind: EvidenceKind, date: dt.date | None, retracted: dt.date | None, context: Resolution
+) -> str:
+    if kind is K.RUMOUR:
+        return "ignored: rumours never count"
+    if context.as_of is not None and date is not None and date > context.as_of:
+        return f"ignored: dated after --as-of {context.as_of.isoformat()}"
+    if retracted is not None and (context.as_of is None or retracted <= context.as_of):
+        return f"ignored: retracted on {retracted.isoformat()}"
+    tier = context.policy.tier(kind)
+    if tier == "ignored":
+        return f"ignored: the {context.policy.name} evidence policy does not count {kind.value}"
+    return tier
+
+
+def _combine(
+    definition: FactDef, established: list[Domain], suggested: list[Domain]
+) -> tuple[Status, Domain, Domain | None]:
+    everything = full_domain(definition)
+    if established:
+        known = _meet(everything, established)
+        if known is None:
+            return Status.DISPUTED, everything, None
+        likely = _meet(known, suggested) if suggested else None
+        return Status.ESTABLISHED, known, likely if likely != known else None
+    if suggested:
+        likely = _meet(everything, suggested)
+        if likely is None:
+            return Status.DISPUTED, everything, None
+        return Status.LIKELY, everything, likely
+    return Status.UNKNOWN, everything, None
+
+
+def _meet(start: Domain, claims: list[Domain]) -> Domain | None:
+    domain = start
+    for claim in claims:
+        domain = intersect(domain, claim)
+        if domain.is_empty():
+            return None
+    return domain

@@ -1,0 +1,133 @@
+"""The terminal report, drawn with rich: a summary table per product, then each finding with its
+explanation, the facts it used and the missing facts that would settle it.
+
+rich is imported here only, so machine formats never pay for it.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from licheck.engine import Verdict
+from licheck.report import FactOut, FindingOut, ProductOut, Report
+
+STYLES = {
+    Verdict.VIOLATION: "bold red",
+    Verdict.GOVERNANCE_RISK: "bold yellow",
+    Verdict.SATISFIED: "green",
+    Verdict.NOT_APPLICABLE: "dim",
+}
+STATUS_STYLES = {"established": "green", "likely": "yellow", "disputed": "magenta",
+                 "unknown": "red"}
+
+
+def verdict_text(verdict: Verdict) -> Text:
+    return Text(verdict.label.upper(), style=STYLES[verdict])
+
+
+def render(report: Report, *, width: int | None = None, color: bool | None = None,
+           verbose: bool = False) -> str:
+    """The report as terminal text; `color` None follows the terminal and NO_COLOR."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width or 100, force_terminal=bool(color),
+                      no_color=color is False, color_system="standard" if color else None,
+                      highlight=False, emoji=False)
+    for index, product in enumerate(report.products):
+        if index:
+            console.rule(style="dim")
+        _product(console, product, report, verbose)
+    if len(report.products) > 1:
+        console.print()
+        console.print(Text.assemble("Overall: ", verdict_text(report.verdict),
+                                    f"  ({len(report.products)} products)"))
+    return buffer.getvalue()
+
+
+def _product(console: Console, product: ProductOut, report: Report, verbose: bool) -> None:
+    header = Text.assemble((product.product, "bold"), f" — {product.owner}   ",
+                           (product.file, "dim"))
+    console.print(header)
+    policy = f"evidence policy: {report.evidence_policy}"
+    if report.as_of:
+        policy += f"; evidence as of {report.as_of}"
+    console.print(Text.assemble("Verdict: ", verdict_text(product.verdict), f"   ({policy})"))
+    console.print()
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    for column in ("Component", "Model", "License", "Clause", "Verdict"):
+        table.add_column(column)
+    for f in product.findings:
+        table.add_row(f.component, f.model_name, f.license, f.clause, verdict_text(f.verdict))
+    console.print(table)
+    shown = [f for f in product.findings if verbose or f.verdict is not Verdict.NOT_APPLICABLE]
+    for finding in shown:
+        console.print()
+        console.print(_finding(finding))
+    quiet = [f for f in product.findings if f not in shown]
+    if quiet:
+        console.print()
+        console.print(Text(f"{len(quiet)} not applicable (use --verbose for details): " +
+                           ", ".join(f"{f.license}/{f.clause}" for f in quiet), style="dim"))
+
+
+def _finding(f: FindingOut) -> Group:
+    loc = f.location
+    parts: list[object] = [
+        Text.assemble(verdict_text(f.verdict), "  ", (f"{f.license} / {f.clause}", "bold"),
+                      f" — {f.title}"),
+        Text(f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on {f.model_name} · "
+             f"{f.kind}", style="dim"),
+    ]
+    if f.quote:
+        parts.append(Padding(Text(f"“{f.quote}”", style="italic"), (0, 0, 0, 2)))
+    if f.provenance != "verbatim":
+        parts.append(Text(f"  (quoted from a {f.provenance}: not checked against the "
+                          "licensor's own text)", style="yellow"))
+    parts.append(Padding(Text.assemble(("Why: ", "bold"), f.explanation), (0, 0, 0, 2)))
+    if f.facts:
+        parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
+    if f.missing_facts:
+        lines = Text("What would settle it:\n", style="bold")
+        for m in f.missing_facts:
+            lines.append(f"  {m.fact}", style="bold")
+            if m.likely:
+                lines.append(f" (likely {m.likely})", style="yellow")
+            lines.append("\n")
+            for outcome in m.outcomes:
+                lines.append(f"    if {outcome.when}: ")
+                lines.append(verdict_text(outcome.verdict))
+                lines.append("\n")
+            if not m.decides_alone:
+                lines.append("    (on its own it settles nothing: other facts are open too)\n",
+                             style="dim")
+        lines.rstrip()
+        parts.append(Padding(lines, (0, 0, 0, 2)))
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def _facts_table(facts: list[FactOut]) -> Table:
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold",
+                  title="Facts used", title_justify="left", title_style="bold")
+    table.add_column("fact")
+    table.add_column("status")
+    table.add_column("value")
+    table.add_column("evidence", overflow="fold")
+    for fact in facts:
+        value = fact.stated if fact.status != "established" else fact.value
+        if fact.likely and fact.status != "likely":
+            value += f" (likely {fact.likely})"
+        evidence = "; ".join(
+            f"{e.kind.replace('_', ' ')}"
+            + (f" {e.date}" if e.date else "")
+            + f": {escape(e.source)}"
+            + ("" if e.counted in ("establishes", "suggests") else f" [{e.counted}]")
+            for e in fact.evidence
+        ) or "—"
+        table.add_row(fact.name, Text(fact.status, style=STATUS_STYLES[fact.status]), value,
+                      evidence)
+    return table

@@ -1,0 +1,213 @@
+"""The rule library: license rule files and the model catalog, compiled for the engine.
+
+The library ships inside the package (`licheck/licenses`, copied from the repository's top-level
+`licenses/` when the wheel is built); a checkout without an install reads the folder directly.
+`verify` checks the rules against a folder of canonical texts: each text's SHA-256, and that every
+quoted clause occurs in it (white space normalised, nothing else).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from licheck import yamlsafe
+from licheck.conditions import ConditionError, compile_condition
+from licheck.diagnostics import Diagnostic, InputError
+from licheck.engine import Rule
+from licheck.loading import validate
+from licheck.model import Catalog, CatalogModel, Clause, License
+from licheck.vocabulary import suggest
+
+CATALOG_FILE = "catalog.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledClause:
+    license: License
+    clause: Clause
+    rule: Rule
+    file: str
+    line: int  # where the clause starts in its rule file
+
+
+@dataclass(frozen=True, slots=True)
+class LicenseEntry:
+    license: License
+    clauses: tuple[CompiledClause, ...]
+    file: str
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    licenses: dict[str, LicenseEntry]
+    models: tuple[CatalogModel, ...]
+    directory: Path
+    _index: dict[str, CatalogModel] = field(default_factory=dict, repr=False)
+
+    def model(self, name: str) -> CatalogModel | None:
+        """A catalog model by id or alias, case-insensitively."""
+        return self._index.get(_key(name))
+
+    def suggest_model(self, name: str) -> str:
+        return suggest(_key(name), list(self._index))
+
+
+def _key(name: str) -> str:
+    return name.strip().lower()
+
+
+def default_directory() -> Path:
+    """The installed library, or the repository's `licenses/` when run from a checkout."""
+    here = Path(__file__).resolve().parent
+    installed = here / "licenses"
+    if installed.is_dir():
+        return installed
+    return here.parent.parent / "licenses"
+
+
+@cache
+def load_library(directory: Path | None = None) -> Library:
+    """Load and compile every rule file and the catalog; `InputError` lists all problems."""
+    root = directory or default_directory()
+    if not root.is_dir():
+        raise InputError([Diagnostic(str(root), 0, 0, "the license library folder is missing")])
+    problems: list[Diagnostic] = []
+    licenses: dict[str, LicenseEntry] = {}
+    for path in sorted(root.glob("*.yaml")):
+        if path.name == CATALOG_FILE:
+            continue
+        try:
+            entry = load_license_file(path)
+        except InputError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        if entry.license.id in licenses:
+            problems.append(Diagnostic(str(path), 1, 1, f"license id {entry.license.id!r} is "
+                                       f"also defined in {licenses[entry.license.id].file}"))
+        licenses[entry.license.id] = entry
+    models: tuple[CatalogModel, ...] = ()
+    index: dict[str, CatalogModel] = {}
+    catalog_path = root / CATALOG_FILE
+    if catalog_path.exists():
+        try:
+            models, index = _load_catalog(catalog_path, licenses)
+        except InputError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise InputError(problems)
+    return Library(licenses, models, root, index)
+
+
+def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
+    """One rule file, checked and compiled."""
+    document = yamlsafe.load(path, display)
+    license_ = validate(document, License)
+    compiled: list[CompiledClause] = []
+    problems: list[Diagnostic] = []
+    for index, clause in enumerate(license_.clauses):
+        base: tuple[str | int, ...] = ("clauses", index)
+        try:
+            rule = Rule(
+                compile_condition(clause.trigger, (*base, "trigger")),
+                compile_condition(clause.requirement, (*base, "requirement")),
+                tuple(compile_condition(e, (*base, "exceptions", i))
+                      for i, e in enumerate(clause.exceptions)),
+            )
+        except ConditionError as exc:
+            problems.append(document.error(exc.path, str(exc), exc.hint))
+            continue
+        line = document.locate(base)[0]
+        compiled.append(CompiledClause(license_, clause, rule, str(path), line))
+    if problems:
+        raise InputError(problems)
+    return LicenseEntry(license_, tuple(compiled), str(path))
+
+
+def _load_catalog(
+    path: Path, licenses: dict[str, LicenseEntry]
+) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
+    document = yamlsafe.load(path)
+    catalog = validate(document, Catalog)
+    problems: list[Diagnostic] = []
+    index: dict[str, CatalogModel] = {}
+    for number, model in enumerate(catalog.models):
+        named = [model.license] if model.license else []
+        named += [dated.license for dated in model.license_history]
+        for license_id in named:
+            if license_id not in licenses:
+                problems.append(document.error(
+                    ("models", number, "license"),
+                    f"model {model.id!r} names license {license_id!r}, which is not in the "
+                    f"library{suggest(license_id, licenses)}"))
+        for name in (model.id, *model.aliases):
+            key = _key(name)
+            if key in index and index[key] is not model:
+                problems.append(document.error(
+                    ("models", number), f"{name!r} names both {index[key].id!r} and {model.id!r}"))
+            index[key] = model
+    if problems:
+        raise InputError(problems)
+    return tuple(catalog.models), index
+
+
+# -- verifying rules against canonical texts -------------------------------------------------
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalise(text: str) -> str:
+    """White space folded to single spaces: line wrapping may differ, nothing else."""
+    return _SPACE.sub(" ", text).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyProblem:
+    license: str
+    clause: str | None  # None: about the text as a whole
+    message: str
+    file: str
+    line: int
+
+
+def canonical_body(raw: bytes) -> str:
+    """A text as its licensor publishes it: without the 3-line provenance header (and the blank
+    line after it) that the reference copies carry."""
+    text = raw.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    if len(lines) > 4 and lines[0].startswith("source-repo:") and lines[3] == "":
+        return "\n".join(lines[4:])
+    return text
+
+
+def text_sha256(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def verify(library: Library, texts: Path) -> list[VerifyProblem]:
+    """Check every license's text hash and quotes against the files in `texts`."""
+    problems: list[VerifyProblem] = []
+    for license_id, entry in sorted(library.licenses.items()):
+        source = entry.license.text
+        text_path = texts / source.file
+        if not text_path.is_file():
+            problems.append(VerifyProblem(license_id, None, f"canonical text {source.file} not "
+                                          f"found in {texts}", entry.file, 1))
+            continue
+        body_text = canonical_body(text_path.read_bytes())
+        digest = text_sha256(body_text)
+        if digest != source.sha256:
+            problems.append(VerifyProblem(
+                license_id, None, f"{source.file} has changed: SHA-256 {digest}, the rules "
+                f"encode {source.sha256}", entry.file, 1))
+        body = normalise(body_text)
+        for compiled in entry.clauses:
+            if normalise(compiled.clause.quote) not in body:
+                problems.append(VerifyProblem(
+                    license_id, compiled.clause.id,
+                    f"the quote of clause {compiled.clause.id!r} does not occur in "
+                    f"{source.file}", compiled.file, compiled.line))
+    return problems

@@ -1,0 +1,426 @@
+"""The file formats as pydantic models: license rule files, the model catalog, product manifests.
+
+These models check the *shape* of a file (keys, types, enums) and are the source of the published
+JSON Schemas.  What a value *means* (a quantity's unit, a fact name in the vocabulary, a license id
+in the library) is checked when the files are compiled for the engine (`rules`, `facts`).
+Models are frozen and reject unknown keys; booleans and strings are strict, so YAML's `no` is never
+read as false.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PlainSerializer,
+    StrictBool,
+    StrictStr,
+    Tag,
+    WithJsonSchema,
+    model_validator,
+)
+
+_DATE_RE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
+
+
+def parse_date(raw: object) -> dt.date:
+    """An ISO date `YYYY-MM-DD`, or a month `YYYY-MM` read as its last day (it existed by then)."""
+    if isinstance(raw, dt.date):
+        return raw
+    if not isinstance(raw, str) or not (match := _DATE_RE.match(raw.strip())):
+        raise ValueError(f"expected a date as YYYY-MM-DD (or a month as YYYY-MM), got {raw!r}")
+    year, month = int(match[1]), int(match[2])
+    if not 1 <= month <= 12:
+        raise ValueError(f"month {month} is out of range in {raw!r}")
+    day = int(match[3]) if match[3] else calendar.monthrange(year, month)[1]
+    try:
+        return dt.date(year, month, day)
+    except ValueError as exc:
+        raise ValueError(f"not a real date: {raw!r} ({exc})") from None
+
+
+Date = Annotated[
+    dt.date,
+    BeforeValidator(parse_date),
+    PlainSerializer(lambda d: d.isoformat(), return_type=str),
+    WithJsonSchema({"type": "string", "pattern": r"^\d{4}-\d{2}(-\d{2})?$",
+                    "description": "an ISO date YYYY-MM-DD (or a month YYYY-MM)"}),
+]
+Identifier = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$", max_length=120)]
+Text = Annotated[StrictStr, Field(min_length=1)]
+# A number or a string with units: 150M, 20M USD/month, 2B USD/year.
+Amount = Annotated[
+    int | float | StrictStr,
+    WithJsonSchema({"type": ["number", "string"],
+                    "description": "a number, or a string with units: 150M, 20M USD/month, "
+                                   "2B USD/year, 300M CNY/year"}),
+]
+# A fact value as written: a quantity, a boolean, a string, a list of strings, or `unknown`.
+RawValue = Annotated[
+    StrictBool | int | float | StrictStr | list[StrictStr],
+    WithJsonSchema({"description": "a quantity (150M, 20M USD/month), true/false, a string, a "
+                                   "list of strings, or the word unknown",
+                    "type": ["boolean", "number", "string", "array"],
+                    "items": {"type": "string"}}),
+]
+
+
+class Strict(BaseModel):
+    """Base of every model: frozen, unknown keys refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+# -- conditions ------------------------------------------------------------------------------
+
+
+class Measured(StrEnum):
+    """When a fact is measured, where a clause says so."""
+
+    NOW = "now"
+    MONTH_BEFORE_RELEASE = "month_before_release"  # "the preceding calendar month" on release
+
+
+class FactTest(Strict):
+    """A test of one fact: exactly one operator, worded as licenses word them."""
+
+    fact: Text
+    more_than: Amount | None = Field(None, description="strictly greater than ('more than')")
+    at_least: Amount | None = Field(None, description="greater than or equal")
+    less_than: Amount | None = Field(None, description="strictly less than")
+    at_most: Amount | None = Field(None, description="less than or equal")
+    is_: StrictBool | None = Field(None, alias="is", description="a boolean fact's value")
+    equals: StrictStr | None = Field(None, description="a string fact equals this")
+    in_: list[StrictStr] | None = Field(None, alias="in", description="a string fact is one of")
+    starts_with: StrictStr | None = Field(None, description="a string fact begins with this")
+    contains: StrictStr | None = Field(None, description="a set fact contains this string")
+    contains_any: list[StrictStr] | None = Field(
+        None, description="a set fact contains at least one of these")
+    measured: Measured = Field(Measured.NOW, description="when the fact is measured")
+
+    @model_validator(mode="after")
+    def _one_operator(self) -> FactTest:
+        given = [name for name in OPERATORS if getattr(self, OPERATORS[name]) is not None]
+        if len(given) != 1:
+            shown = ", ".join(given) if given else "none"
+            raise ValueError(f"a fact test needs exactly one operator of {', '.join(OPERATORS)};"
+                             f" got {shown}")
+        return self
+
+    @property
+    def operator(self) -> str:
+        return next(name for name, attr in OPERATORS.items() if getattr(self, attr) is not None)
+
+    @property
+    def operand(self) -> Any:
+        return getattr(self, OPERATORS[self.operator])
+
+
+OPERATORS: dict[str, str] = {
+    "more_than": "more_than", "at_least": "at_least", "less_than": "less_than",
+    "at_most": "at_most", "is": "is_", "equals": "equals", "in": "in_",
+    "starts_with": "starts_with", "contains": "contains", "contains_any": "contains_any",
+}
+
+
+class AllOf(Strict):
+    all: list[Condition] = Field(min_length=1)
+
+
+class AnyOf(Strict):
+    any: list[Condition] = Field(min_length=1)
+
+
+class NotOf(Strict):
+    not_: Condition = Field(alias="not")
+
+
+class Always(Strict):
+    always: StrictBool
+
+
+def _condition_tag(raw: Any) -> str | None:
+    if isinstance(raw, BaseModel):
+        raw = raw.model_dump(by_alias=True, exclude_none=True)
+    if not isinstance(raw, dict):
+        return None
+    for key, tag in (("all", "all-of"), ("any", "any-of"), ("not", "not-of"),
+                     ("always", "always-of"), ("fact", "fact-test")):
+        if key in raw:
+            return tag
+    return None
+
+
+Condition = Annotated[
+    Annotated[AllOf, Tag("all-of")]
+    | Annotated[AnyOf, Tag("any-of")]
+    | Annotated[NotOf, Tag("not-of")]
+    | Annotated[Always, Tag("always-of")]
+    | Annotated[FactTest, Tag("fact-test")],
+    Discriminator(
+        _condition_tag,
+        custom_error_type="condition",
+        custom_error_message="expected a condition: a mapping with one of all, any, not, "
+                             "always, or fact (with an operator)",
+    ),
+]
+CONDITION_TAGS = frozenset({"all-of", "any-of", "not-of", "always-of", "fact-test"})
+
+
+# -- license rule files ----------------------------------------------------------------------
+
+
+class Provenance(StrEnum):
+    VERBATIM = "verbatim"  # the licensor's own repository
+    THIRD_PARTY_COPY = "third-party-copy"  # a verbatim copy found in someone else's repository
+    SECONDARY_COPY = "secondary-copy"  # reproduced by a secondary document: unverified
+
+
+class TextSource(Strict):
+    """Where the canonical text a rule file encodes comes from, and its hash."""
+
+    file: Text = Field(description="the canonical text's file name in the texts folder")
+    repo: Text | None = None
+    path: Text | None = None
+    commit: Text | None = None
+    url: Text | None = None
+    sha256: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")] = Field(
+        description="SHA-256 of the canonical text (a reference copy's 3-line provenance header and the blank line after it excluded)")
+    provenance: Provenance = Provenance.VERBATIM
+
+
+class ClauseKind(StrEnum):
+    OBLIGATION = "obligation"  # adds a duty once triggered; the license stays valid
+    GATE = "gate"  # a condition of the grant: crossing it withdraws rights until granted
+    RESTRICTION = "restriction"  # something the licensee must not do
+    NOTICE = "notice"  # what must accompany copies
+
+
+ALWAYS = Always(always=True)
+
+
+class Clause(Strict):
+    id: Identifier
+    kind: ClauseKind
+    title: Text
+    quote: Text = Field(description="the sentence this clause encodes, verbatim (white space "
+                                    "may differ): checked to occur in the canonical text")
+    summary: Text | None = Field(None, description="what the clause means, in plain words")
+    trigger: Condition = Field(ALWAYS, description="when the clause binds")
+    requirement: Condition = Field(description="what must then hold")
+    exceptions: list[Condition] = Field(default_factory=list,
+                                        description="facts that lift the clause")
+    note: Text | None = None
+
+
+class License(Strict):
+    id: Identifier
+    name: Text
+    version: Text
+    licensor: Identifier | None = None
+    text: TextSource
+    summary: Text | None = None
+    unverified: StrictBool = Field(False, description="the text is a secondary copy, not checked "
+                                                      "against the licensor's own")
+    clauses: list[Clause] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique_clause_ids(self) -> License:
+        seen: set[str] = set()
+        for clause in self.clauses:
+            if clause.id in seen:
+                raise ValueError(f"clause id {clause.id!r} appears twice")
+            seen.add(clause.id)
+        return self
+
+
+# -- the model catalog -----------------------------------------------------------------------
+
+
+class DatedLicense(Strict):
+    """A license that applied to copies obtained in a date range (both ends included)."""
+
+    license: Identifier
+    from_: Date | None = Field(None, alias="from")
+    until: Date | None = None
+
+
+class CatalogModel(Strict):
+    id: Identifier
+    name: Text
+    aliases: list[StrictStr] = Field(default_factory=list)
+    family: Identifier | None = None
+    licensor: Identifier | None = None
+    license: Identifier | None = Field(None, description="the license id; absent when the "
+                                                         "license is not in the library")
+    license_history: list[DatedLicense] = Field(default_factory=list)
+    license_note: Text | None = None
+    release_date: Date | None = None
+    source: Text
+
+
+class Catalog(Strict):
+    models: list[CatalogModel]
+
+
+# -- product manifests -----------------------------------------------------------------------
+
+
+class EvidenceKind(StrEnum):
+    OBSERVED = "observed"
+    OFFICIAL_STATEMENT = "official_statement"  # the product owner's own statement
+    LICENSOR_STATEMENT = "licensor_statement"
+    PRESS_REPORT = "press_report"
+    COMMUNITY_INFERENCE = "community_inference"
+    RUMOUR = "rumour"
+    DECLARED = "declared"  # stated in the manifest without a source: the author's own assertion
+
+
+class Source(Strict):
+    """A document that evidence can cite by its key."""
+
+    title: Text
+    kind: EvidenceKind
+    date: Date
+    url: Text | None = None
+    retracted_on: Date | None = None
+    note: Text | None = None
+
+
+class Evidence(Strict):
+    """One piece of evidence: a source (inline, or a key of the manifest's `sources`)."""
+
+    source: Text
+    kind: EvidenceKind | None = None
+    date: Date | None = None
+    url: Text | None = None
+    retracted_on: Date | None = None
+    note: Text | None = None
+    # What this piece claims, where it differs from the fact's value (same keys as a fact).
+    value: RawValue | None = None
+    at_least: Amount | None = None
+    at_most: Amount | None = None
+    includes: list[StrictStr] | None = None
+    excludes: list[StrictStr] | None = None
+
+
+class FactSpec(Strict):
+    """A fact: a value, a range (at_least / at_most), a partly known set, or unknown."""
+
+    value: RawValue | None = None
+    at_least: Amount | None = None
+    at_most: Amount | None = None
+    includes: list[StrictStr] | None = None
+    excludes: list[StrictStr] | None = None
+    evidence: list[Evidence] = Field(default_factory=list)
+    note: Text | None = None
+
+
+def _fact_shorthand(raw: Any) -> Any:
+    """`mau: 150M` is short for `mau: {value: 150M}`."""
+    if isinstance(raw, dict):
+        return raw
+    return {"value": raw}
+
+
+Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand)]
+
+
+class ModelRef(Strict):
+    """A model in a lineage: a catalog id (or alias), or `unknown` when undisclosed."""
+
+    model: Text
+    obtained: Date | None = Field(None, description="when the weights were obtained (selects "
+                                                    "the license version where it changed)")
+    evidence: list[Evidence] = Field(default_factory=list)
+    note: Text | None = None
+
+
+def _model_shorthand(raw: Any) -> Any:
+    return {"model": raw} if isinstance(raw, str) else raw
+
+
+ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand)]
+
+
+class StepKind(StrEnum):
+    CONTINUED_PRETRAINING = "continued_pretraining"
+    FINE_TUNING = "fine_tuning"
+    RL = "rl"
+    DISTILLATION = "distillation"
+    QUANTIZATION = "quantization"
+    MERGE = "merge"
+
+
+class Step(Strict):
+    kind: StepKind
+    parents: list[ModelRefIn] = Field(default_factory=list,
+                                      description="other models merged in, or distilled from")
+    evidence: list[Evidence] = Field(default_factory=list)
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _merge_has_parents(self) -> Step:
+        if self.kind is StepKind.MERGE and not self.parents:
+            raise ValueError("a merge step needs its parents (the other models merged in)")
+        return self
+
+
+def _step_shorthand(raw: Any) -> Any:
+    return {"kind": raw} if isinstance(raw, str) else raw
+
+
+class Lineage(Strict):
+    base: ModelRefIn
+    steps: list[Annotated[Step, BeforeValidator(_step_shorthand)]] = Field(default_factory=list)
+
+
+class Delivery(StrEnum):
+    HOSTED_SERVICE = "hosted_service"
+    API = "api"
+    WEIGHTS = "weights"  # distributed weights
+
+
+class Component(Strict):
+    id: Identifier
+    name: Text
+    lineage: Lineage
+    delivery: list[Delivery] = Field(default_factory=list)
+    facts: dict[StrictStr, Fact] = Field(default_factory=dict)
+    note: Text | None = None
+
+
+class Manifest(Strict):
+    product: Text
+    owner: Text
+    release_date: Date | None = None
+    description: Text | None = None
+    currency_rates: dict[StrictStr, int | float | StrictStr] = Field(
+        default_factory=dict, description="US dollars per unit of each other currency")
+    sources: dict[StrictStr, Source] = Field(default_factory=dict)
+    facts: dict[StrictStr, Fact] = Field(default_factory=dict)
+    components: list[Component] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_component_ids(self) -> Manifest:
+        seen: set[str] = set()
+        for component in self.components:
+            if component.id in seen:
+                raise ValueError(f"component id {component.id!r} appears twice")
+            seen.add(component.id)
+        return self
+
+
+AllOf.model_rebuild()
+AnyOf.model_rebuild()
+NotOf.model_rebuild()
+Clause.model_rebuild()

@@ -1,0 +1,189 @@
+"""The report: one view-model that every output format renders, and the exit-status policy.
+
+The JSON report is this model dumped as is; its JSON Schema is published (`licheck schema
+report`).  Everything is sorted and free of timestamps and absolute paths, so the same inputs give
+byte-identical output.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from licheck import __version__
+from licheck.engine import Verdict
+from licheck.evaluation import Finding, ProductResult
+from licheck.explain import explain
+from licheck.facts import FactState
+
+SCHEMA_VERSION = "1.0"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class EvidenceOut(_Model):
+    source: str
+    kind: str
+    date: str | None
+    url: str | None
+    retracted_on: str | None
+    note: str | None
+    claims: str | None
+    counted: str
+
+
+class FactOut(_Model):
+    name: str
+    status: Literal["established", "likely", "disputed", "unknown"]
+    value: str  # what the verdict relies on ("unknown" when not established)
+    stated: str  # as the manifest states it
+    likely: str | None
+    note: str | None
+    evidence: list[EvidenceOut]
+
+
+class OutcomeOut(_Model):
+    when: str
+    verdict: Verdict
+
+
+class MissingFactOut(_Model):
+    fact: str
+    status: Literal["likely", "disputed", "unknown", "established"]
+    likely: str | None
+    decides_alone: bool
+    outcomes: list[OutcomeOut]
+
+
+class LocationOut(_Model):
+    file: str
+    line: int
+    column: int
+
+
+class FindingOut(_Model):
+    component: str
+    model: str
+    model_name: str
+    license: str
+    license_name: str
+    clause: str
+    title: str
+    kind: str
+    quote: str | None
+    provenance: str
+    verdict: Verdict
+    likely_verdict: Verdict
+    binds: Literal["yes", "no", "depends"]
+    triggered: Literal["yes", "no", "depends"]
+    requirement: Literal["holds", "fails", "depends", "not reached"]
+    exception: Literal["yes", "no", "depends"]
+    explanation: str
+    location: LocationOut
+    facts: list[FactOut]
+    missing_facts: list[MissingFactOut]
+
+
+class Counts(_Model):
+    violation: int = 0
+    governance_risk: int = 0
+    satisfied: int = 0
+    not_applicable: int = 0
+
+
+class ProductOut(_Model):
+    product: str
+    owner: str
+    file: str
+    verdict: Verdict
+    counts: Counts
+    findings: list[FindingOut]
+
+
+class Report(_Model):
+    schema_version: Literal["1.0"] = "1.0"
+    tool: str = "licheck"
+    tool_version: str = __version__
+    evidence_policy: str
+    as_of: str | None
+    verdict: Verdict
+    products: list[ProductOut]
+
+
+def _fact(state: FactState) -> FactOut:
+    return FactOut(
+        name=state.name, status=state.status.value, value=str(state.domain), stated=state.shown,
+        likely=str(state.likely) if state.likely is not None else None, note=state.note,
+        evidence=[
+            EvidenceOut(source=e.source, kind=e.kind.value,
+                        date=e.date.isoformat() if e.date else None, url=e.url,
+                        retracted_on=e.retracted_on.isoformat() if e.retracted_on else None,
+                        note=e.note, claims=e.claim, counted=e.counted)
+            for e in state.evidence
+        ],
+    )
+
+
+def _finding(finding: Finding, file: str) -> FindingOut:
+    return FindingOut(
+        component=finding.component, model=finding.model, model_name=finding.model_name,
+        license=finding.license, license_name=finding.license_name, clause=finding.clause,
+        title=finding.title, kind=finding.kind, quote=finding.quote,
+        provenance=finding.provenance, verdict=finding.verdict,
+        likely_verdict=finding.likely_verdict, binds=finding.scope,  # type: ignore[arg-type]
+        triggered=finding.trigger,  # type: ignore[arg-type]
+        requirement=finding.requirement,  # type: ignore[arg-type]
+        exception=finding.exception,  # type: ignore[arg-type]
+        explanation=explain(finding),
+        location=LocationOut(file=file, line=finding.line, column=finding.column),
+        facts=[_fact(s) for s in finding.facts],
+        missing_facts=[
+            MissingFactOut(
+                fact=m.fact.name, status=m.fact.status.value,
+                likely=str(m.fact.likely) if m.fact.likely is not None else None,
+                decides_alone=len({b.verdict for b in m.branches}) > 1,
+                outcomes=[OutcomeOut(when=b.label, verdict=b.verdict) for b in m.branches])
+            for m in finding.missing
+        ],
+    )
+
+
+def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) -> Report:
+    products = []
+    for result in results:
+        counts = {v.value: 0 for v in Verdict}
+        for f in result.findings:
+            counts[f.verdict.value] += 1
+        products.append(ProductOut(
+            product=result.product, owner=result.owner, file=result.file,
+            verdict=result.verdict, counts=Counts(**counts),
+            findings=[_finding(f, result.file) for f in result.findings]))
+    verdict = max((p.verdict for p in products), key=lambda v: v.severity,
+                  default=Verdict.NOT_APPLICABLE)
+    return Report(evidence_policy=policy, as_of=as_of.isoformat() if as_of else None,
+                  verdict=verdict, products=products)
+
+
+def to_json(report: Report) -> str:
+    return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+class FailOn(StrEnum):
+    VIOLATION = "violation"
+    RISK = "risk"
+    NEVER = "never"
+
+
+def exit_code(report: Report, fail_on: FailOn) -> int:
+    """0 when nothing is at or above the policy, 1 otherwise."""
+    if fail_on is FailOn.NEVER:
+        return 0
+    floor = Verdict.VIOLATION if fail_on is FailOn.VIOLATION else Verdict.GOVERNANCE_RISK
+    return 1 if report.verdict.severity >= floor.severity else 0

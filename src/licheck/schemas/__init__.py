@@ -1,0 +1,70 @@
+"""The published JSON Schemas, generated from the pydantic models and shipped as files.
+
+`python -m licheck.schemas` rewrites them; a test fails when the shipped files drift from the
+models.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+HERE = Path(__file__).resolve().parent
+BASE_ID = "https://licheck.dev/schemas/"
+
+
+def _models() -> dict[str, Callable[[], type[BaseModel]]]:
+    def license_() -> type[BaseModel]:
+        from licheck.model import License
+
+        return License
+
+    def manifest() -> type[BaseModel]:
+        from licheck.model import Manifest
+
+        return Manifest
+
+    def catalog() -> type[BaseModel]:
+        from licheck.model import Catalog
+
+        return Catalog
+
+    def report() -> type[BaseModel]:
+        from licheck.report import Report
+
+        return Report
+
+    return {"license": license_, "manifest": manifest, "catalog": catalog, "report": report}
+
+
+NAMES = ("license", "manifest", "catalog", "report")
+
+
+def generate(name: str) -> dict[str, Any]:
+    """The JSON Schema of one format, from its model."""
+    model = _models()[name]()
+    schema = model.model_json_schema(mode="validation" if name != "report" else "serialization")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"{BASE_ID}{name}.schema.json", **schema}
+
+
+def dumps(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def path(name: str) -> Path:
+    return HERE / f"{name}.schema.json"
+
+
+def shipped(name: str) -> str:
+    return path(name).read_text(encoding="utf-8")
+
+
+def write_all() -> None:
+    for name in NAMES:
+        path(name).write_text(dumps(generate(name)), encoding="utf-8")
+

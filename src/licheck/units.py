@@ -1,0 +1,178 @@
+"""Quantities with units: counts with K/M/B suffixes and money rates with a currency and a period.
+
+Every number is kept as an exact `Fraction`, so that an annual figure divided by twelve lands exactly
+on a monthly threshold (240M USD/year is exactly 20M USD/month) and strict and non-strict
+comparisons mean what the clause says.  Money is normalised to US dollars per month; another
+currency converts at a rate the manifest states (US dollars per unit of that currency).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Final
+
+
+class Dimension(StrEnum):
+    """What a quantity measures."""
+
+    COUNT = "count"
+    MONEY = "money"  # a rate: US dollars per month after normalisation
+
+
+class UnitError(ValueError):
+    """A quantity could not be read; the message says what was expected."""
+
+
+SUFFIXES: Final = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
+PERIOD_MONTHS: Final = {
+    "month": 1, "mo": 1, "monthly": 1,
+    "year": 12, "yr": 12, "y": 12, "annual": 12, "annually": 12, "arr": 12,
+}
+CURRENCY_RE: Final = re.compile(r"^[A-Z]{3}$")
+_QUANTITY_RE: Final = re.compile(
+    r"""^\s*
+    (?:(?P<pre_cur>[A-Z]{3})\s*)?
+    (?P<sign>[-+])?
+    (?P<number>\d[\d,_]*(?:\.\d+)?|\.\d+)
+    \s*(?P<suffix>[KMBT])?
+    \s*(?P<post_cur>[A-Za-z]{3})?
+    \s*(?:/\s*(?P<period>[A-Za-z]+)|\s+(?:per|a|an)\s+(?P<per>[A-Za-z]+))?
+    \s*$""",
+    re.VERBOSE,
+)
+EXPECTED_COUNT: Final = "a count such as 150M, 1.2B, 500K or 20000000"
+EXPECTED_MONEY: Final = "an amount such as 20M USD/month, 2B USD/year or 150M EUR/month"
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """An exact non-negative amount of one dimension (money in USD per month)."""
+
+    amount: Fraction
+    dimension: Dimension
+
+    def __str__(self) -> str:
+        return format_amount(self.amount, self.dimension)
+
+
+def parse_quantity(
+    raw: object,
+    dimension: Dimension,
+    *,
+    default_period_months: int = 1,
+    rates: dict[str, Fraction] | None = None,
+) -> Quantity:
+    """Read `raw` (a YAML number or a string with units) as a quantity of `dimension`.
+
+    A money amount without a period takes `default_period_months` (the fact's own period, so that
+    `monthly_revenue: 25M USD` means per month); without a currency it is in US dollars.
+    """
+    expected = EXPECTED_COUNT if dimension is Dimension.COUNT else EXPECTED_MONEY
+    if isinstance(raw, bool) or raw is None:
+        raise UnitError(f"expected {expected}, got {_show(raw)}")
+    if isinstance(raw, int):
+        amount = Fraction(raw)
+        currency, months = "USD", default_period_months
+    elif isinstance(raw, float):
+        if raw != raw or raw in (float("inf"), float("-inf")):
+            raise UnitError(f"expected {expected}, got {raw}")
+        amount = Fraction(repr(raw))
+        currency, months = "USD", default_period_months
+    elif isinstance(raw, str):
+        amount, currency, months = _parse_text(raw, dimension, expected, default_period_months)
+    else:
+        raise UnitError(f"expected {expected}, got {_show(raw)}")
+    if amount < 0:
+        raise UnitError(f"a quantity cannot be negative, got {_show(raw)}")
+    if dimension is Dimension.COUNT:
+        return Quantity(amount, dimension)
+    if currency != "USD":
+        rate = (rates or {}).get(currency)
+        if rate is None:
+            raise UnitError(
+                f"no exchange rate for {currency}: state it under currency_rates "
+                f"(US dollars per {currency}), e.g. currency_rates: {{{currency}: 0.14}}"
+            )
+        amount *= rate
+    return Quantity(amount / months, dimension)
+
+
+def _parse_text(
+    text: str, dimension: Dimension, expected: str, default_months: int
+) -> tuple[Fraction, str, int]:
+    match = _QUANTITY_RE.match(text)
+    if match is None:
+        raise UnitError(f"expected {expected}, got {text!r}")
+    number = match["number"].replace(",", "").replace("_", "")
+    amount = Fraction(number) * SUFFIXES[match["suffix"] or ""]
+    if match["sign"] == "-":
+        amount = -amount
+    pre, post = match["pre_cur"], match["post_cur"]
+    period = match["period"] or match["per"]
+    if dimension is Dimension.COUNT:
+        if pre or post or period:
+            raise UnitError(f"expected {expected} (a count has no currency or period), got {text!r}")
+        return amount, "USD", 1
+    if pre and post:
+        raise UnitError(f"expected {expected} (one currency), got {text!r}")
+    currency = pre or post or "USD"
+    if post is not None and post.upper() == "ARR" and period is None:
+        currency, period = "USD", "arr"
+    if not CURRENCY_RE.match(currency):
+        raise UnitError(f"expected {expected}: {currency!r} is not an ISO currency code, in {text!r}")
+    if period is None:
+        return amount, currency, default_months
+    months = PERIOD_MONTHS.get(period.lower())
+    if months is None:
+        raise UnitError(f"expected {expected}: unknown period {period!r} (use month or year)")
+    return amount, currency, months
+
+
+def parse_rate(raw: object) -> Fraction:
+    """Read an exchange rate (US dollars per unit of another currency) exactly."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise UnitError(f"expected an exchange rate such as 0.14, got {_show(raw)}")
+    try:
+        rate = Fraction(repr(raw) if isinstance(raw, float) else str(raw).strip())
+    except (ValueError, ZeroDivisionError):
+        raise UnitError(f"expected an exchange rate such as 0.14, got {_show(raw)}") from None
+    if rate <= 0:
+        raise UnitError(f"an exchange rate must be positive, got {_show(raw)}")
+    return rate
+
+
+def format_amount(amount: Fraction, dimension: Dimension) -> str:
+    """Show an amount as a person writes it: 20M, 1.5B, ≈166.67M USD/month."""
+    text = format_number(amount)
+    return f"{text} USD/month" if dimension is Dimension.MONEY else text
+
+
+def format_number(amount: Fraction) -> str:
+    for suffix, scale in (("T", 10**12), ("B", 10**9), ("M", 10**6), ("K", 10**3)):
+        if abs(amount) >= scale:
+            scaled = amount / scale
+            return _decimal(scaled) + suffix
+    return _decimal(amount)
+
+
+def _decimal(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    rounded = round(value, 2)
+    text = f"{float(rounded):.2f}".rstrip("0").rstrip(".")
+    exact = Fraction(rounded) == value
+    return text if exact else "≈" + text
+
+
+def to_json_number(value: Fraction) -> int | float:
+    """An exact integer where the amount is whole, else a float rounded to six decimals."""
+    if value.denominator == 1:
+        return value.numerator
+    return round(float(value), 6)
+
+
+def _show(raw: object) -> str:
+    return repr(raw) if isinstance(raw, str) else str(raw)

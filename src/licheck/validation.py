@@ -1,0 +1,48 @@
+"""`licheck validate`: check manifests and rule files for shape and meaning, all at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from licheck import yamlsafe
+from licheck.diagnostics import Diagnostic, InputError
+from licheck.evaluation import Options, evaluate_manifest
+from licheck.facts import POLICIES
+from licheck.library import load_library, load_license_file
+from licheck.loading import validate
+from licheck.model import Catalog, Manifest
+
+
+def detect_kind(data: object) -> str:
+    if isinstance(data, dict) and "clauses" in data:
+        return "license"
+    if isinstance(data, dict) and "models" in data and "components" not in data:
+        return "catalog"
+    return "manifest"
+
+
+def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
+    """One 'ok' line per valid file; `InputError` with every problem of every file otherwise."""
+    problems: list[Diagnostic] = []
+    lines: list[str] = []
+    library = None
+    for path in paths:
+        shown = str(path)
+        try:
+            document = yamlsafe.load(path, shown)
+            file_kind = detect_kind(document.data) if kind == "auto" else kind
+            if file_kind == "license":
+                load_license_file(path, shown)
+            elif file_kind == "catalog":
+                validate(document, Catalog)
+            else:
+                manifest = validate(document, Manifest)
+                library = library or load_library()
+                evaluate_manifest(manifest, document, library, Options(POLICIES["default"]))
+            lines.append(f"ok: {shown} ({file_kind})")
+        except InputError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise InputError(problems)
+    return lines

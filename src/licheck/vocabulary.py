@@ -1,0 +1,104 @@
+"""The shared vocabulary of fact names in which licenses and manifests meet.
+
+Every condition in a rule file and every fact in a manifest names a fact defined here; the README's
+fact table is generated from `FACTS` (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from licheck.units import Dimension
+
+
+class FactType(StrEnum):
+    """The kind of value a fact holds, which decides the comparisons it supports."""
+
+    QUANTITY = "quantity"  # a count or a money rate; compared with thresholds
+    BOOLEAN = "boolean"
+    STRING = "string"  # compared for equality, membership in a list, or a prefix
+    SET = "set"  # a set of strings; tested for what it contains
+
+
+@dataclass(frozen=True, slots=True)
+class FactDef:
+    """One fact name: its type, unit and meaning."""
+
+    name: str
+    type: FactType
+    meaning: str
+    dimension: Dimension | None = None
+    period_months: int = 1  # the natural period of a money fact, used when a value states none
+    implicit: bool = False  # supplied by the engine from the manifest's structure
+
+    @property
+    def unit(self) -> str:
+        if self.dimension is Dimension.COUNT:
+            return "count (K/M/B suffixes)"
+        if self.dimension is Dimension.MONEY:
+            period = "year" if self.period_months == 12 else "month"
+            return f"money per {period} (normalised to USD/month)"
+        return {
+            FactType.BOOLEAN: "true / false",
+            FactType.STRING: "string",
+            FactType.SET: "list of strings",
+        }.get(self.type, "")
+
+
+def _facts(*defs: FactDef) -> dict[str, FactDef]:
+    return {d.name: d for d in defs}
+
+
+FACTS: Final = _facts(
+    FactDef("mau", FactType.QUANTITY, "monthly active users of the product or service",
+            Dimension.COUNT),
+    FactDef("monthly_revenue", FactType.QUANTITY,
+            "the product's own revenue per month; a manifest may state annual revenue or ARR "
+            "(e.g. 2B USD/year) or another currency with its rate",
+            Dimension.MONEY, 1),
+    FactDef("commercial", FactType.BOOLEAN, "the product or service is commercial"),
+    FactDef("ui_attribution", FactType.SET,
+            "the names displayed prominently on the product's user interface"),
+    FactDef("attribution_elsewhere", FactType.SET,
+            "names displayed on a related website, about page, blog post or documentation"),
+    FactDef("model_name", FactType.STRING,
+            "the name under which a derived model is distributed or made available"),
+    FactDef("distributes_weights", FactType.BOOLEAN,
+            "copies of the model weights are distributed (derived from the component's delivery "
+            "when not stated)"),
+    FactDef("license_copy_included", FactType.BOOLEAN,
+            "distributed copies include a copy of the license text"),
+    FactDef("notice_included", FactType.BOOLEAN,
+            "distributed copies include the copyright, permission or Notice text the license "
+            "asks for"),
+    FactDef("licensee_mau", FactType.QUANTITY,
+            "monthly active users of all products of the licensee (and, where the license says "
+            "so, its affiliates)", Dimension.COUNT),
+    FactDef("licensee_annual_revenue", FactType.QUANTITY,
+            "revenue of the licensee and its affiliates from any source",
+            Dimension.MONEY, 12),
+    FactDef("territories", FactType.SET,
+            "where the product is offered (ISO 3166 alpha-2 codes, or EU for the whole union)"),
+    FactDef("agreement", FactType.SET,
+            "the licensors with which the product's owner has a separate agreement "
+            "(e.g. moonshot-ai)"),
+    FactDef("agreement_waives", FactType.SET,
+            "the clauses a separate agreement waives or replaces, as license-id/clause-id "
+            "(or license-id/* for all of a license)"),
+    FactDef("derivative", FactType.BOOLEAN,
+            "the shipped model is still a derivative work of the base in the license's sense"),
+    FactDef("license_granted", FactType.SET,
+            "the licenses (by license id) whose licensor has granted the license a gate asks for"),
+    FactDef("lineage", FactType.BOOLEAN,
+            "the component is built on the model (from the manifest's lineage and its evidence)",
+            implicit=True),
+)
+
+
+def suggest(name: str, choices: list[str] | tuple[str, ...] | set[str]) -> str:
+    """A ' (did you mean X?)' hint for a misspelt name, or ''."""
+    close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

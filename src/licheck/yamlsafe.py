@@ -1,0 +1,278 @@
+"""Hardened YAML reading: plain data only, with the line and column of every value.
+
+The document is built from the parser's events (libyaml's C parser where available), so no tag
+ever constructs an object, and the resolution of plain scalars is ours, not YAML 1.1's: `no`, `on`,
+`yes`, `010`, `1:30` and dates stay the strings the user wrote; only `true`/`false`, `null`/`~`
+and decimal numbers are typed.  Duplicate keys, merge keys, explicit tags, several documents, and
+alias bombs, deep nesting, huge files and long scalars are refused with a located message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from licheck.diagnostics import Diagnostic, InputError, fail
+
+try:  # the C parser is ~10x faster; fall back to the pure-Python one where it is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_FILE_BYTES: Final = 4 * 1024 * 1024
+MAX_DEPTH: Final = 64
+MAX_SCALAR_CHARS: Final = 100_000
+MAX_NODES: Final = 200_000  # after expanding aliases: refuses "billion laughs"
+
+Path_ = tuple[str | int, ...]
+
+_INT_RE: Final = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
+_FLOAT_RE: Final = re.compile(r"^[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][-+]?[0-9]+)?$")
+_STR_TAG: Final = "tag:yaml.org,2002:str"
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A YAML file read as plain data, with a 1-based (line, column) for each key path."""
+
+    file: str
+    data: Any
+    positions: dict[Path_, tuple[int, int]]
+
+    def locate(self, path: Path_) -> tuple[int, int]:
+        """The position of `path`, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while path:
+            if path in self.positions:
+                return self.positions[path]
+            path = path[:-1]
+        return self.positions.get((), (1, 1))
+
+    def error(self, path: Path_, message: str, hint: str = "") -> Diagnostic:
+        line, column = self.locate(path)
+        return Diagnostic(self.file, line, column, message, hint)
+
+
+def read_text(path: Path, display: str) -> str:
+    """The file's text, refusing what is not a readable, non-empty UTF-8 text file."""
+    try:
+        if path.is_dir():
+            raise fail(display, 0, 0, "is a directory, not a file",
+                       "name a YAML file, or use `licheck check DIR` for folders")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise fail(display, 0, 0, f"file is too large ({size:,} bytes; the limit is "
+                       f"{MAX_FILE_BYTES:,})")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise fail(display, 0, 0, "no such file") from None
+    except PermissionError:
+        raise fail(display, 0, 0, "permission denied: the file cannot be read") from None
+    except OSError as exc:
+        raise fail(display, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    return decode(raw, display)
+
+
+def decode(raw: bytes, display: str) -> str:
+    if b"\x00" in raw:
+        line, column = _position_of(raw, raw.index(b"\x00"))
+        raise fail(display, line, column, "binary data (a NUL byte): expected a YAML text file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _position_of(raw, exc.start)
+        raise fail(display, line, column, "not valid UTF-8 text",
+                   "save the file as UTF-8") from None
+    text = text.removeprefix("\ufeff")
+    if not text.strip() or all(
+        not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
+    ):
+        raise fail(display, 1, 1, "the file is empty: expected a YAML mapping")
+    return text
+
+
+def _position_of(raw: bytes, offset: int) -> tuple[int, int]:
+    before = raw[:offset]
+    line = before.count(b"\n") + 1
+    column = offset - (before.rfind(b"\n") + 1) + 1
+    return line, column
+
+
+def load(path: Path, display: str | None = None) -> Document:
+    """Read one YAML file into a `Document`; raise `InputError` with a location on bad input."""
+    shown = display if display is not None else str(path)
+    return parse(read_text(path, shown), shown)
+
+
+def parse(text: str, display: str) -> Document:
+    """Parse YAML text (one document) into plain data with positions."""
+    builder = _Builder(display)
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            builder.feed(event)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise fail(display, line, column, f"invalid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise fail(display, 0, 0, f"invalid YAML: {exc}") from None
+    except RecursionError:  # pragma: no cover - depth is checked before Python recursion
+        raise fail(display, 0, 0, "the YAML is nested too deeply") from None
+    return builder.document()
+
+
+class _Builder:
+    """Turns parser events into plain data, checking every limit as it goes."""
+
+    def __init__(self, display: str) -> None:
+        self.file = display
+        self.stack: list[_Frame] = []
+        self.positions: dict[Path_, tuple[int, int]] = {}
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.nodes = 0
+        self.documents = 0
+        self.root: Any = None
+
+    def feed(self, event: yaml.Event) -> None:
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                self._fail(event, "several YAML documents in one file (a second '---')",
+                           "put each manifest or license in a file of its own")
+        elif isinstance(event, yaml.ScalarEvent):
+            self._check_tag(event, allow_str=True)
+            if len(event.value) > MAX_SCALAR_CHARS:
+                self._fail(event, f"a value of {len(event.value):,} characters is longer than "
+                           f"the limit of {MAX_SCALAR_CHARS:,}")
+            self._add(event, _resolve(event), size=1)
+        elif isinstance(event, yaml.AliasEvent):
+            target = self.anchors.get(event.anchor)
+            if target is None:  # pragma: no cover - the parser reports unknown aliases itself
+                self._fail(event, f"unknown alias *{event.anchor}")
+            value, size = target
+            self._add(event, value, size=size, alias=True)
+        elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+            self._check_tag(event, allow_str=False)
+            if len(self.stack) >= MAX_DEPTH:
+                self._fail(event, f"nested more than {MAX_DEPTH} levels deep")
+            container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
+            path = self._child_path(event)
+            self.positions[path] = _pos(event)
+            self.stack.append(_Frame(container, path, event.anchor))
+        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            frame = self.stack.pop()
+            if frame.pending_key is not None:  # pragma: no cover - the parser prevents this
+                self._fail(event, "a key without a value")
+            self._attach(frame.container, frame.size, frame.anchor, event)
+
+    def document(self) -> Any:
+        return Document(self.file, self.root, self.positions)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _add(self, event: yaml.NodeEvent, value: Any, *, size: int, alias: bool = False) -> None:
+        frame = self.stack[-1] if self.stack else None
+        if frame is not None and isinstance(frame.container, dict) and frame.pending_key is None:
+            if alias or not isinstance(event, yaml.ScalarEvent):  # pragma: no cover
+                self._fail(event, "a mapping key must be a plain value, not a list or mapping")
+            key = event.value
+            if key == "<<" and not event.style:
+                self._fail(event, "merge keys ('<<') are not supported",
+                           "write the keys out in full")
+            if key in frame.container or key in frame.seen_keys:
+                first = self.positions.get((*frame.path, key), (0, 0))
+                self._fail(event, f"duplicate key {key!r} (first defined at line {first[0]})",
+                           "each key may appear once in a mapping")
+            frame.pending_key = key
+            frame.seen_keys.add(key)
+            self.positions[(*frame.path, key)] = _pos(event)
+            return
+        if not alias and event.anchor is not None and isinstance(event, yaml.ScalarEvent):
+            self.anchors[event.anchor] = (value, size)
+        if not isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):  # pragma: no cover
+            return
+        self.positions[self._child_path(event)] = _pos(event)
+        self._attach(value, size, None, event)
+
+    def _attach(self, value: Any, size: int, anchor: str | None, event: yaml.Event) -> None:
+        self.nodes += size
+        if self.nodes > MAX_NODES:
+            self._fail(event, f"the document expands to more than {MAX_NODES:,} values "
+                       "(an alias bomb?)", "avoid anchors and aliases that repeat large parts")
+        if anchor is not None:
+            self.anchors[anchor] = (value, size)
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        frame.size += size
+        if isinstance(frame.container, list):
+            frame.container.append(value)
+        else:
+            key = frame.pending_key
+            if key is None:
+                self._fail(event, "a mapping key must be a plain value, not a list or mapping")
+            frame.container[key] = value
+            frame.pending_key = None
+
+    def _child_path(self, event: yaml.Event) -> Path_:
+        if not self.stack:
+            return ()
+        frame = self.stack[-1]
+        if isinstance(frame.container, list):
+            return (*frame.path, len(frame.container))
+        if frame.pending_key is None:
+            self._fail(event, "a mapping key must be a plain value, not a list or mapping")
+        return (*frame.path, frame.pending_key)
+
+    def _check_tag(self, event: yaml.NodeEvent, *, allow_str: bool) -> None:
+        tag = getattr(event, "tag", None)
+        if tag is None or tag == "!" or (allow_str and tag == _STR_TAG):
+            return
+        self._fail(event, f"explicit tag {tag!r} is not allowed: licheck reads plain data only",
+                   "remove the tag" + (" (quote the value to make it a string)" if allow_str
+                                       else ""))
+
+    def _fail(self, event: yaml.Event, message: str, hint: str = "") -> Any:
+        line, column = _pos(event)
+        raise InputError([Diagnostic(self.file, line, column, message, hint)])
+
+
+class _Frame:
+    __slots__ = ("anchor", "container", "path", "pending_key", "seen_keys", "size")
+
+    def __init__(self, container: Any, path: Path_, anchor: str | None) -> None:
+        self.container = container
+        self.path = path
+        self.anchor = anchor
+        self.pending_key: str | None = None
+        self.seen_keys: set[str] = set()
+        self.size = 1
+
+
+def _pos(event: yaml.Event) -> tuple[int, int]:
+    mark = event.start_mark
+    return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+
+
+def _resolve(event: yaml.ScalarEvent) -> Any:
+    """Type a scalar the way a person reading the file would, never YAML 1.1's way."""
+    value: str = event.value
+    if event.style or event.tag == _STR_TAG:  # quoted or block: always a string
+        return value
+    if value in ("", "~", "null", "Null", "NULL"):
+        return None
+    if value in ("true", "True", "TRUE"):
+        return True
+    if value in ("false", "False", "FALSE"):
+        return False
+    if _INT_RE.match(value):
+        return int(value)
+    if _FLOAT_RE.match(value):
+        return float(value)
+    return value
