@@ -1,0 +1,37 @@
+"""Shared fixtures and the --update-golden switch."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTS = ROOT / "products"
+LICENSES = ROOT / "licenses"
+REFERENCE = ROOT.parent / "shared" / "reference"
+REFERENCE_TEXTS = REFERENCE / "licenses"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="Rewrite tests/golden/ from the current output.")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def needs_reference() -> pytest.MarkDecorator:
+    return pytest.mark.skipif(not REFERENCE_TEXTS.is_dir(),
+                              reason="../shared/reference/licenses is absent (CI has it)")
+
+
+@pytest.fixture(autouse=True)
+def _no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    os.environ.setdefault("COLUMNS", "100")

@@ -1,0 +1,39 @@
+"""Every scenario of every license gives the expected verdict for each named clause."""
+
+from __future__ import annotations
+
+import pytest
+
+from licheck.evaluation import Options, evaluate_manifest
+from licheck.facts import POLICIES
+from licheck.library import load_library
+from licheck.yamlsafe import Document
+from tests.scenarios import Scenario, build_manifest, load_scenarios
+
+SCENARIOS = load_scenarios()
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[f"{s.license}: {s.name}" for s in SCENARIOS])
+def test_scenario(scenario: Scenario) -> None:
+    library = load_library()
+    manifest = build_manifest(scenario)
+    document = Document(scenario.file, {}, {})
+    result = evaluate_manifest(manifest, document, library,
+                               Options(POLICIES[scenario.data.get("evidence", "default")]))
+    verdicts = {f.clause: f.verdict.value for f in result.findings if f.license == scenario.license}
+    for clause, expected in scenario.expect.items():
+        assert clause in verdicts, f"no finding for {scenario.license}/{clause}: {verdicts}"
+        assert verdicts[clause] == expected, (
+            f"{scenario.license}/{clause}: expected {expected}, got {verdicts[clause]}")
+
+
+def test_every_clause_has_a_scenario() -> None:
+    library = load_library()
+    covered = {(s.license, clause) for s in SCENARIOS for clause in s.expect}
+    missing = sorted(
+        f"{license_id}/{c.clause.id}"
+        for license_id, entry in library.licenses.items()
+        for c in entry.clauses
+        if (license_id, c.clause.id) not in covered
+    )
+    assert not missing, f"clauses without a scenario test: {missing}"
