@@ -29,6 +29,8 @@ _SYMBOLS = {"more_than": ">", "at_least": "â‰¥", "less_than": "<", "at_most": "â
 
 @dataclass(frozen=True, slots=True)
 class Test:
+    __test__ = False  # not a pytest test class
+
     fact: str
     operator: str
     operand: Fraction | bool | str | frozenset[str]
