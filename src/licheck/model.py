@@ -332,7 +332,8 @@ def _fact_shorthand(raw: Any) -> Any:
     return {"value": raw}
 
 
-Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand)]
+Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand,
+                                             json_schema_input_type=FactSpec | RawValue)]
 
 
 class ModelRef(Strict):
@@ -349,7 +350,8 @@ def _model_shorthand(raw: Any) -> Any:
     return {"model": raw} if isinstance(raw, str) else raw
 
 
-ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand)]
+ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand,
+                                                 json_schema_input_type=ModelRef | StrictStr)]
 
 
 class StepKind(StrEnum):
@@ -381,7 +383,9 @@ def _step_shorthand(raw: Any) -> Any:
 
 class Lineage(Strict):
     base: ModelRefIn
-    steps: list[Annotated[Step, BeforeValidator(_step_shorthand)]] = Field(default_factory=list)
+    steps: list[Annotated[Step, BeforeValidator(_step_shorthand,
+                                                json_schema_input_type=Step | StepKind)]] = Field(
+        default_factory=list)
 
 
 class Delivery(StrEnum):
