@@ -1,0 +1,86 @@
+"""Cold start: licheck's commands against the import floor of its own stack.
+
+    python bench/cold_start.py [--runs 31]
+
+Each command runs `--runs` times as a fresh process, the commands interleaved round by round so
+that a busy machine slows all of them alike; the figures are medians of wall-clock time.  The
+interpreter is `sys.executable` itself (not a pyenv shim, which adds a bash start of its own), with
+bytecode caching on, as in an installed package: a warm-up run writes the `.pyc` files first.
+
+Goals (issue 7): evaluate <= 1.25x the stack floor; --version <= 2x `python -c "import yaml"`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+MANIFEST = "products/composer2.yaml"
+
+COMMANDS: dict[str, list[str]] = {
+    "python -c pass": [PY, "-c", "pass"],
+    "import yaml": [PY, "-c", "import yaml"],
+    "licheck --version": [PY, "-m", "licheck", "--version"],
+    "licheck --help": [PY, "-m", "licheck", "--help"],
+    "stack floor": [PY, "-c", "import yaml, click; from pydantic import BaseModel"],
+    "evaluate --format json": [PY, "-m", "licheck", "evaluate", MANIFEST, "--format", "json"],
+    "evaluate (text)": [PY, "-m", "licheck", "evaluate", MANIFEST],
+}
+RATIOS = [  # (command, against, goal)
+    ("licheck --version", "import yaml", 2.0),
+    ("evaluate --format json", "stack floor", 1.25),
+]
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode
+    env["PYTHONPATH"] = str(ROOT / "src")
+    env["NO_COLOR"] = "1"
+    return env
+
+
+def run_once(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):  # evaluate exits 1 on findings: that is a result
+        raise SystemExit(f"{argv} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=31)
+    args = parser.parse_args()
+    env = environment()
+    for argv in COMMANDS.values():  # warm-up: bytecode written, files in the page cache
+        run_once(argv, env)
+    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for _ in range(args.runs):
+        for name, argv in COMMANDS.items():
+            times[name].append(run_once(argv, env))
+    print(f"cold start, {args.runs} interleaved runs each, median wall clock "
+          f"({PY}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs)")
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    for name, values in times.items():
+        q = statistics.quantiles(values, n=4)
+        print(f"  {name:24s} {medians[name] * 1000:7.1f} ms   (quartiles "
+              f"{q[0] * 1000:6.1f} .. {q[2] * 1000:6.1f} ms)")
+    print("ratios (medians):")
+    for name, floor, goal in RATIOS:
+        ratio = medians[name] / medians[floor]
+        verdict = "met" if ratio <= goal else "MISSED"
+        print(f"  {name} / {floor}: {ratio:.2f}x  (goal <= {goal}x: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
