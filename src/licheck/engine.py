@@ -228,7 +228,8 @@ def judge(rule: Rule, domains: Mapping[str, Domain]) -> Judgement:
 
 def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
     """The verdict over every combination of cells (the completions)."""
-    return Judgement(verdict_of(outcomes_of(rule, by_fact)), *_details(rule, by_fact))
+    details = _details(rule, by_fact)  # every outcome: the same verdict as `outcomes_of`'s
+    return Judgement(verdict_of(set(details[0])), *details)
 
 
 def outcomes_of(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> set[Outcome]:

@@ -17,7 +17,17 @@ from fractions import Fraction
 from licheck.conditions import All, Test, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.domains import Domain
-from licheck.engine import Branch, Outcome, Rule, Verdict, branches, fact_cells, judge_cells, worst
+from licheck.engine import (
+    Branch,
+    Judgement,
+    Outcome,
+    Rule,
+    Verdict,
+    branches,
+    fact_cells,
+    judge_cells,
+    worst,
+)
 from licheck.facts import (
     EvidencePolicy,
     FactError,
@@ -285,20 +295,13 @@ def _judge_clause(
     compiled: CompiledClause, component: Component, model: CatalogModel,
     facts: dict[str, FactState], document: Document, line: int, column: int,
 ) -> Finding:
-    rule = compiled.rule
-    bound = Rule(rule.trigger, rule.requirement, rule.exceptions, scope=SCOPE)
-    names = bound.facts()
+    bound, names = _bound(compiled.rule)
     states = {n: facts.get(n) or unstated(n) for n in names}
-    domains: dict[str, Domain] = {n: s.domain for n, s in states.items()}
-    by_fact = fact_cells(bound, domains)
-    judgement = judge_cells(bound, by_fact)
-    likely_domains = {n: (s.likely if s.likely is not None else s.domain)
-                      for n, s in states.items()}
-    likely = judge_cells(bound, fact_cells(bound, likely_domains)).verdict
-    missing = tuple(
-        MissingFact(states[n], tuple(branches(bound, by_fact, n)))
-        for n in judgement.open_facts
-    )
+    judged = _judge(bound, tuple(states[n].domain for n in names),
+                    tuple(s.likely if s.likely is not None else s.domain
+                          for s in (states[n] for n in names)))
+    judgement = judged.judgement
+    missing = tuple(MissingFact(states[n], b) for n, b in judged.branches)
     decisive = _decisive_fact(judgement.verdict, bound, states, missing)
     if decisive is not None and decisive.path:
         line, column = document.locate(decisive.path)
@@ -308,13 +311,59 @@ def _judge_clause(
         component=component.id, component_name=component.name, model=model.id,
         model_name=model.name, license=compiled.license.id, license_name=compiled.license.name,
         clause=clause.id, title=clause.title, kind=clause.kind.value, quote=clause.quote,
-        verdict=judgement.verdict, likely_verdict=likely,
+        verdict=judgement.verdict, likely_verdict=judged.likely,
         scope=_three(judgement.in_scope), trigger=_three(judgement.triggered),
         requirement=_requirement(outcomes),
         exception=_exception(outcomes),
         facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
         summary=clause.summary, provenance=compiled.license.text.provenance.value,
     )
+
+
+# Judging a clause depends only on its rule and on the domains of its facts, and products repeat
+# the same few domains (unknown facts, the usual thresholds): over a portfolio each combination is
+# judged once.  Keys hold the rule's id, so each entry keeps its rule alive (the id is never
+# reused while the entry exists); the caches are bounded, so memory stays flat.
+_CACHE_LIMIT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    rule: Rule
+    judgement: Judgement
+    likely: Verdict  # with weak evidence admitted
+    branches: tuple[tuple[str, tuple[Branch, ...]], ...]  # for each open fact
+
+
+_BOUND: dict[int, tuple[Rule, Rule, tuple[str, ...]]] = {}
+_JUDGED: dict[tuple[int, tuple[Domain, ...], tuple[Domain, ...]], _Judged] = {}
+
+
+def _bound(rule: Rule) -> tuple[Rule, tuple[str, ...]]:
+    """The clause's rule within the license's scope, and the facts it tests."""
+    found = _BOUND.get(id(rule))
+    if found is None:
+        if len(_BOUND) >= _CACHE_LIMIT:
+            _BOUND.clear()
+        bound = Rule(rule.trigger, rule.requirement, rule.exceptions, scope=SCOPE)
+        found = _BOUND[id(rule)] = (rule, bound, tuple(bound.facts()))
+    return found[1], found[2]
+
+
+def _judge(bound: Rule, domains: tuple[Domain, ...], likely: tuple[Domain, ...]) -> _Judged:
+    key = (id(bound), domains, likely)
+    judged = _JUDGED.get(key)
+    if judged is None:
+        names = bound.facts()
+        by_fact = fact_cells(bound, dict(zip(names, domains, strict=True)))
+        judgement = judge_cells(bound, by_fact)
+        likely_verdict = judgement.verdict if likely == domains else judge_cells(
+            bound, fact_cells(bound, dict(zip(names, likely, strict=True)))).verdict
+        branches_ = tuple((n, tuple(branches(bound, by_fact, n))) for n in judgement.open_facts)
+        if len(_JUDGED) >= _CACHE_LIMIT:
+            _JUDGED.clear()
+        judged = _JUDGED[key] = _Judged(bound, judgement, likely_verdict, branches_)
+    return judged
 
 
 def _three(values: frozenset[bool]) -> str:
