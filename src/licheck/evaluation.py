@@ -131,7 +131,9 @@ def evaluate_manifest(
             facts[name] = product_facts[name]
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         for ref, ref_path in _lineage_models(component, base_path):
-            lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
+            # model_construct: the evidence is validated already, as part of the manifest
+            lineage = _resolve_one("lineage",
+                                   FactSpec.model_construct(value=True, evidence=ref.evidence),
                                    ref_path, context, document, problems)
             findings.extend(_findings_for(component, ref, ref_path, lineage, facts, library,
                                           document, problems, context))
@@ -190,19 +192,41 @@ def _resolve_one(
 
 def _from_delivery(component: Component, context: Resolution) -> FactState:
     delivered = ", ".join(d.value for d in component.delivery) or "none stated"
+    source = f"derived from the component's delivery ({delivered})"
+    key = ("distributes_weights", delivered, context.policy, context.as_of)
+    if source not in context.sources and key in _DEFAULTS:  # a cited key would change it
+        return _DEFAULTS[key]
     spec = FactSpec(
         value="weights" in component.delivery if component.delivery else "unknown",
-        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
-                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
+        evidence=[Evidence(source=source, kind=EvidenceKind.DECLARED)]
+        if component.delivery else [],
     )
-    return resolve("distributes_weights", spec, context)
+    return _remember(key, resolve("distributes_weights", spec, context), source, context)
 
 
 def _derivative_default(model_name: str, context: Resolution) -> FactState:
-    spec = FactSpec(value=True, evidence=[Evidence(
-        source=f"licheck's default: a model trained from {model_name} is a derivative work "
-               "unless the manifest says otherwise", kind=EvidenceKind.DECLARED)])
-    return resolve("derivative", spec, context)
+    source = (f"licheck's default: a model trained from {model_name} is a derivative work "
+              "unless the manifest says otherwise")
+    key = ("derivative", model_name, context.policy, context.as_of)
+    if source not in context.sources and key in _DEFAULTS:
+        return _DEFAULTS[key]
+    spec = FactSpec(value=True, evidence=[Evidence(source=source, kind=EvidenceKind.DECLARED)])
+    return _remember(key, resolve("derivative", spec, context), source, context)
+
+
+# The facts licheck supplies itself depend only on the delivery or model, the policy and the date:
+# each is resolved once per portfolio, not once per component.
+_DEFAULTS: dict[tuple[object, ...], FactState] = {}
+
+
+def _remember(
+    key: tuple[object, ...], state: FactState, source: str, context: Resolution
+) -> FactState:
+    if source not in context.sources:
+        if len(_DEFAULTS) >= _CACHE_LIMIT:
+            _DEFAULTS.clear()
+        _DEFAULTS[key] = state
+    return state
 
 
 def _lineage_models(

@@ -1,0 +1,212 @@
+"""Portfolio throughput and peak memory: licheck against the parse floor, a hand-written verdict
+and the same rule in Rego (regopy), at 1k and 10k manifests, with the verdicts checked equal.
+
+    python bench/portfolio.py [--dir /tmp/licheck-portfolio] [--sizes 1000 10000] [--skip-rego]
+
+The portfolio is generated on first use (bench/gen_portfolio.py, seed 7) into DIR/10000, and its
+first 1,000 files are copied into DIR/1000.  Every contender runs in a fresh process, end to end
+(start, imports, every file); manifests per second are files / wall-clock seconds of that process.
+Peak memory is the largest resident set of the process and, for licheck's parallel runs, of any
+one worker.  The contenders:
+
+  parse floor      every file loaded with PyYAML's C loader, nothing else (one core)
+  hand-written     the floor plus the Kimi K2.5 attribution verdict written by hand (one core)
+  rego (regopy)    the floor plus the same verdict in Rego, policy compiled once (one core)
+  rego naive       a two-valued Rego rule that ignores evidence (NOT the same verdicts; engine speed)
+  licheck api -j1  licheck.portfolio over the files, in one process, counting verdicts
+  licheck check    the command line: `licheck check DIR` (text report to /dev/null), every core
+
+Goal (issue 7): licheck check >= 0.5x the parse floor's throughput and >= 1.5x regopy's, the
+same verdicts, and peak memory that does not grow with the portfolio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "src"))
+
+CONTENDERS = ["parse floor", "hand-written", "rego (regopy)", "rego naive", "licheck api -j1",
+              "licheck check"]
+VERDICT_FILE = "verdicts-{name}-{size}.json"
+
+
+# -- inside one contender's process -------------------------------------------------------------
+
+
+def _paths(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.yaml"))
+
+
+def _licheck_check_argv(folder: Path) -> list[str]:
+    from licheck.cli import COMMANDS
+
+    if "check" in COMMANDS:
+        return ["check", str(folder), "--no-waivers", "--fail-on", "never"]
+    # Before `check` exists: `evaluate` over every file (it keeps the whole report).
+    return ["evaluate", *map(str, _paths(folder)), "--fail-on", "never"]
+
+
+def run_contender(name: str, folder: Path, out: Path) -> None:
+    """Run one contender over `folder`, writing its verdicts (where it has any) to `out`."""
+    import baselines
+
+    verdicts: object = None
+    if name == "parse floor":
+        baselines.parse_floor(_paths(folder))
+    elif name == "hand-written":
+        verdicts = baselines.hand_verdicts(_paths(folder))
+    elif name == "rego (regopy)":
+        verdicts = baselines.rego_verdicts(_paths(folder))
+    elif name == "rego naive":
+        baselines.naive_rego(_paths(folder))
+    elif name == "licheck api -j1":
+        from licheck.evaluation import Options
+        from licheck.facts import POLICIES
+        from licheck.portfolio import iter_results
+
+        found: list[tuple[str, str, str]] = []
+        items = iter_results(_paths(folder), Options(POLICIES["default"]), jobs=1)
+        for item in items:  # kept: only this clause's verdicts, as the other scripts do
+            found.extend(baselines.licheck_verdicts([item]))
+        verdicts = found
+    elif name == "licheck check":
+        from licheck.cli import cli
+        from licheck.cli.common import run_guarded
+
+        with open(os.devnull, "w") as sink:
+            saved, sys.stdout = sys.stdout, sink
+            try:
+                code = run_guarded(cli, _licheck_check_argv(folder))
+            finally:
+                sys.stdout = saved
+        if code not in (0, 1):
+            raise SystemExit(f"licheck exited {code}")
+    else:
+        raise SystemExit(f"unknown contender {name!r}")
+    if verdicts is not None:
+        out.write_text(json.dumps(sorted(verdicts)), encoding="utf-8")  # type: ignore[call-overload]
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(json.dumps({"rss_mb": own, "worker_rss_mb": children}))
+
+
+# -- the orchestrator ---------------------------------------------------------------------------
+
+
+def prepare(base: Path, sizes: list[int]) -> dict[int, Path]:
+    largest = max(sizes)
+    source = base / str(largest)
+    if len(list(source.glob("*.yaml"))) != largest:
+        subprocess.run([sys.executable, str(HERE / "gen_portfolio.py"), str(source), "--count",
+                        str(largest), "--seed", "7"], check=True)
+    folders = {}
+    everything = sorted(source.glob("*.yaml"))
+    for size in sizes:
+        folder = base / str(size)
+        if size != largest and len(list(folder.glob("*.yaml"))) != size:
+            folder.mkdir(parents=True, exist_ok=True)
+            for path in everything[:size]:
+                shutil.copyfile(path, folder / path.name)
+        folders[size] = folder
+    return folders
+
+
+def measure(name: str, folder: Path, out: Path) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), NO_COLOR="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, __file__, "--contender", name, "--folder", str(folder),
+                           "--out", str(out)], capture_output=True, text=True, env=env,
+                          check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{name} failed: {done.stderr[-2000:]}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures["seconds"] = seconds
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/licheck-portfolio"))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--skip-rego", action="store_true", help="the slowest contenders")
+    parser.add_argument("--contender", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.contender:
+        run_contender(args.contender, args.folder, args.out)
+        return
+    folders = prepare(args.dir, args.sizes)
+    names = [n for n in CONTENDERS if not (args.skip_rego and n.startswith("rego"))]
+    print(f"portfolio benchmark: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
+          "end-to-end wall clock per process")
+    results: dict[int, dict[str, dict[str, float]]] = {}
+    for size, folder in sorted(folders.items()):
+        results[size] = {}
+        print(f"\n{size:,} manifests ({folder})")
+        print(f"  {'contender':18s} {'files/s':>8s} {'seconds':>8s} {'peak RSS':>9s} "
+              f"{'worker RSS':>10s}")
+        for name in names:
+            out = args.dir / VERDICT_FILE.format(name=name.split()[0], size=size)
+            figures = measure(name, folder, out)
+            figures["rate"] = size / figures["seconds"]
+            results[size][name] = figures
+            worker = (f"{figures['worker_rss_mb']:7.0f} MB" if name == "licheck check"
+                      else "")
+            print(f"  {name:18s} {figures['rate']:8.0f} {figures['seconds']:8.2f} "
+                  f"{figures['rss_mb']:6.0f} MB {worker:>10s}", flush=True)
+        check_verdicts(args.dir, size, names)
+        rates = {n: f["rate"] for n, f in results[size].items()}
+        licheck = rates["licheck check"]
+        print(f"  licheck check / parse floor: {licheck / rates['parse floor']:.2f}x "
+              "(goal >= 0.5x)")
+        if "rego (regopy)" in rates:
+            print(f"  licheck check / rego (regopy): {licheck / rates['rego (regopy)']:.2f}x "
+                  "(goal >= 1.5x)")
+    if len(results) > 1:
+        small, large = min(results), max(results)
+        for name in names:
+            grow = results[large][name]["rss_mb"] / results[small][name]["rss_mb"]
+            print(f"peak RSS {large:,} / {small:,}: {name}: {grow:.2f}x")
+
+
+def check_verdicts(base: Path, size: int, names: list[str]) -> None:
+    """The hand-written script, Rego and licheck must agree on every verdict."""
+    loaded = {}
+    for name in ("hand-written", "rego (regopy)", "licheck api -j1"):
+        path = base / VERDICT_FILE.format(name=name.split()[0], size=size)
+        if name in names and path.exists():
+            loaded[name] = json.loads(path.read_text(encoding="utf-8"))
+    reference = loaded.get("licheck api -j1")
+    if reference is None:
+        return
+    for name, verdicts in loaded.items():
+        if name == "licheck api -j1":
+            continue
+        same = verdicts == reference
+        counts: dict[str, int] = {}
+        for _, _, verdict in reference:
+            counts[verdict] = counts.get(verdict, 0) + 1
+        print(f"  verdicts {name} == licheck: {same} ({len(reference)} Kimi K2.5 findings: "
+              f"{counts})")
+        if not same:
+            raise SystemExit("verdicts differ")
+
+
+if __name__ == "__main__":
+    main()
