@@ -153,7 +153,7 @@ def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
             constants.add(str(test.operand))
     # Every pattern of equality and prefix tests is met by a constant, a prefix followed by a
     # character no constant holds, or a string unlike any of them.
-    candidates = sorted(constants | prefixes | {p + "\x00" for p in prefixes}) + ["\x00"]
+    candidates = [*sorted(constants | prefixes | {p + "\x00" for p in prefixes}), "\x00"]
     return _distinct(candidates, tests, lambda v: Strings(str(v)))
 
 
@@ -200,8 +200,21 @@ def _distinct(
 
 
 def _phrase(test: Test, holds: bool) -> str:
-    words = str(test).removeprefix(test.fact + " ")
-    return words if holds else f"not {words}"
+    """A test's result in words: "contains any of 'a', 'b'" / "contains none of 'a', 'b'"."""
+    operand = test.operand
+    shown = (", ".join(repr(s) for s in sorted(operand)) if isinstance(operand, frozenset)
+             else repr(operand))
+    positive, negative = _PHRASES[test.operator]
+    return (positive if holds else negative).format(shown)
+
+
+_PHRASES = {
+    "contains": ("contains {}", "does not contain {}"),
+    "contains_any": ("contains any of {}", "contains none of {}"),
+    "equals": ("is {}", "is not {}"),
+    "in": ("is one of {}", "is none of {}"),
+    "starts_with": ("starts with {}", "does not start with {}"),
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,7 +117,7 @@ def evaluate_manifest(
         facts = dict(product_facts)
         facts.update(_resolve_facts(component.facts, (*base_path, "facts"), context, document,
                                     problems))
-        for name, spec in options.overrides.items():
+        for name in options.overrides:
             facts[name] = product_facts[name]
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         for ref, ref_path in _lineage_models(component, base_path):

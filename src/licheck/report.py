@@ -137,10 +137,9 @@ def _finding(finding: Finding, file: str) -> FindingOut:
         license=finding.license, license_name=finding.license_name, clause=finding.clause,
         title=finding.title, kind=finding.kind, quote=finding.quote,
         provenance=finding.provenance, verdict=finding.verdict,
-        likely_verdict=finding.likely_verdict, binds=finding.scope,  # type: ignore[arg-type]
-        triggered=finding.trigger,  # type: ignore[arg-type]
-        requirement=finding.requirement,  # type: ignore[arg-type]
-        exception=finding.exception,  # type: ignore[arg-type]
+        likely_verdict=finding.likely_verdict, binds=finding.scope,
+        triggered=finding.trigger, requirement=finding.requirement,
+        exception=finding.exception,
         explanation=explain(finding),
         location=LocationOut(file=file, line=finding.line, column=finding.column),
         facts=[_fact(s) for s in finding.facts],
