@@ -17,7 +17,18 @@ from fractions import Fraction
 from licheck.conditions import All, Test, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.domains import Domain
-from licheck.engine import Branch, Outcome, Rule, Verdict, branches, fact_cells, judge_cells, worst
+from licheck.engine import (
+    Branch,
+    Outcome,
+    Rule,
+    Settlement,
+    Verdict,
+    branches,
+    fact_cells,
+    judge_cells,
+    settlements,
+    worst,
+)
 from licheck.facts import (
     EvidencePolicy,
     FactError,
@@ -78,6 +89,7 @@ class Finding:
     column: int
     summary: str | None = None
     provenance: str = "verbatim"
+    settlements: tuple[Settlement, ...] = ()  # for a governance risk: what would make it firm
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -314,6 +326,8 @@ def _judge_clause(
         exception=_exception(outcomes),
         facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
         summary=clause.summary, provenance=compiled.license.text.provenance.value,
+        settlements=tuple(settlements(bound, by_fact, judgement.open_facts))
+        if judgement.verdict is Verdict.GOVERNANCE_RISK else (),
     )
 
 

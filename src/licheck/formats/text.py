@@ -94,7 +94,28 @@ def _finding(f: FindingOut) -> Group:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
     if f.missing_facts:
         parts.append(Padding(_missing_table(f.missing_facts), (0, 0, 0, 2)))
+    if f.settled_by:
+        parts.append(Padding(_settlements(f), (0, 0, 0, 2)))
     return Group(*parts)  # type: ignore[arg-type]
+
+
+def _settlements(f: FindingOut) -> Table:
+    table = Table(show_edge=False, pad_edge=False, box=None, show_header=False,
+                  title="What would make it firm (smallest sets of facts, supplied together)",
+                  title_justify="left", title_style="bold")
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("when", overflow="fold")
+    for settlement in f.settled_by:
+        table.add_row(verdict_text(settlement.verdict),
+                      "if " + " and ".join(f"{c.fact} {_as_condition(c.value)}"
+                                           for c in settlement.when))
+    return table
+
+
+def _as_condition(value: str) -> str:
+    if value in ("true", "false"):
+        return f"is {value}"
+    return value
 
 
 def _missing_table(missing: list[MissingFactOut]) -> Table:
