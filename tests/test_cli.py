@@ -30,7 +30,8 @@ def test_fail_on(capsys: pytest.CaptureFixture[str], fail_on: str, expected: int
 
 @pytest.mark.parametrize("args", [
     ["evaluate"], ["evaluate", COMPOSER2, "--format", "pdf"], ["nosuchcommand"],
-    ["evaluate", COMPOSER2, "--as-of", "yesterday"], ["evaluate", COMPOSER2, "--evidence", "gossip"],
+    ["evaluate", COMPOSER2, "--as-of", "yesterday"],
+    ["evaluate", COMPOSER2, "--evidence", "gossip"],
 ])
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     code, _, err = run(capsys, *args)

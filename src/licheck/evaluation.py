@@ -22,10 +22,12 @@ from licheck.engine import (
     Judgement,
     Outcome,
     Rule,
+    Settlement,
     Verdict,
     branches,
     fact_cells,
     judge_cells,
+    settlements,
     worst,
 )
 from licheck.facts import (
@@ -88,6 +90,7 @@ class Finding:
     column: int
     summary: str | None = None
     provenance: str = "verbatim"
+    settlements: tuple[Settlement, ...] = ()  # for a governance risk: what would make it firm
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -127,7 +130,7 @@ def evaluate_manifest(
         facts = dict(product_facts)
         facts.update(_resolve_facts(component.facts, (*base_path, "facts"), context, document,
                                     problems))
-        for name, spec in options.overrides.items():
+        for name in options.overrides:
             facts[name] = product_facts[name]
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         for ref, ref_path in _lineage_models(component, base_path):
@@ -341,6 +344,7 @@ def _judge_clause(
         exception=_exception(outcomes),
         facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
         summary=clause.summary, provenance=compiled.license.text.provenance.value,
+        settlements=judged.settlements,
     )
 
 
@@ -357,6 +361,7 @@ class _Judged:
     judgement: Judgement
     likely: Verdict  # with weak evidence admitted
     branches: tuple[tuple[str, tuple[Branch, ...]], ...]  # for each open fact
+    settlements: tuple[Settlement, ...]  # for a governance risk: what would make it firm
 
 
 _BOUND: dict[int, tuple[Rule, Rule, tuple[str, ...]]] = {}
@@ -384,9 +389,11 @@ def _judge(bound: Rule, domains: tuple[Domain, ...], likely: tuple[Domain, ...])
         likely_verdict = judgement.verdict if likely == domains else judge_cells(
             bound, fact_cells(bound, dict(zip(names, likely, strict=True)))).verdict
         branches_ = tuple((n, tuple(branches(bound, by_fact, n))) for n in judgement.open_facts)
+        settled = (tuple(settlements(bound, by_fact, judgement.open_facts))
+                   if judgement.verdict is Verdict.GOVERNANCE_RISK else ())
         if len(_JUDGED) >= _CACHE_LIMIT:
             _JUDGED.clear()
-        judged = _JUDGED[key] = _Judged(bound, judgement, likely_verdict, branches_)
+        judged = _JUDGED[key] = _Judged(bound, judgement, likely_verdict, branches_, settled)
     return judged
 
 

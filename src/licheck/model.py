@@ -194,7 +194,8 @@ class TextSource(Strict):
     commit: Text | None = None
     url: Text | None = None
     sha256: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")] = Field(
-        description="SHA-256 of the canonical text (a reference copy's 3-line provenance header and the blank line after it excluded)")
+        description="SHA-256 of the canonical text (without a reference copy's "
+                    "3-line provenance header and the blank line after it)")
     provenance: Provenance = Provenance.VERBATIM
 
 
