@@ -256,11 +256,13 @@ rate(cur) := input.currency_rates[cur] if {
 	cur != "USD"
 }
 
+amount_pattern := `^([0-9.]+)([KMB]?)(?:\s*([A-Z]{3}))?(?:/(month|year))?$`
+
 amount(x, money) := x if is_number(x)
 
 amount(x, money) := n if {
 	is_string(x)
-	m := regex.find_all_string_submatch_n(`^([0-9.]+)([KMB]?)(?:\s*([A-Z]{3}))?(?:/(month|year))?$`, trim_space(x), 1)[0]
+	m := regex.find_all_string_submatch_n(amount_pattern, trim_space(x), 1)[0]
 	base := to_number(m[1]) * suffix[m[2]]
 	n := money_of(base, m, money)
 }

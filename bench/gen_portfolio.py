@@ -122,7 +122,7 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
                                                                     rng.randint(1, 3))})
     components = []
     for index in range(rng.choice([1, 1, 1, 2])):
-        model_id, aliases = rng.choice(models)
+        _, aliases = rng.choice(models)
         base: dict[str, object] = {"model": "unknown" if rng.random() < 0.03
                                    else rng.choice(aliases)}
         pieces = evidence(rng, keys)

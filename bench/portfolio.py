@@ -12,7 +12,7 @@ one worker.  The contenders:
   parse floor      every file loaded with PyYAML's C loader, nothing else (one core)
   hand-written     the floor plus the Kimi K2.5 attribution verdict written by hand (one core)
   rego (regopy)    the floor plus the same verdict in Rego, policy compiled once (one core)
-  rego naive       a two-valued Rego rule that ignores evidence (NOT the same verdicts; engine speed)
+  rego naive       a two-valued Rego rule ignoring evidence (NOT the same verdicts: engine speed)
   licheck api -j1  licheck.portfolio over the files, in one process, counting verdicts
   licheck check    the command line: `licheck check DIR` (text report to /dev/null), every core
 

@@ -1,0 +1,126 @@
+"""Where `licheck evaluate`'s cold start goes beyond the import floor of its stack.
+
+    python bench/cold_profile.py [--runs 11]
+
+Two views, each the median over fresh processes:
+1. phases, timed inside the process: the floor imports (yaml, click, pydantic.BaseModel), then
+   licheck's modules, loading the rule library, evaluating products/composer2.yaml, building and
+   rendering the JSON report;
+2. `-X importtime` self times of what licheck imports beyond the floor, grouped: the pydantic
+   model classes of the file formats (licheck.model) and of the report (licheck.report), the
+   rest of licheck, pydantic's own modules first needed by those classes, and the standard
+   library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PHASES = r"""
+import json, sys, time
+t = [time.perf_counter()]
+import yaml, click
+from pydantic import BaseModel
+t.append(time.perf_counter())
+import licheck.model
+t.append(time.perf_counter())
+import licheck.api, licheck.report, licheck.cli.evaluate
+t.append(time.perf_counter())
+from pathlib import Path
+from licheck.library import load_library
+library = load_library()
+t.append(time.perf_counter())
+from licheck.evaluation import Options
+from licheck.facts import POLICIES
+results = licheck.api.evaluate_paths([Path("products/composer2.yaml")],
+                                     Options(POLICIES["default"]), library)
+t.append(time.perf_counter())
+report = licheck.report.build(results, "default", None)
+text = licheck.report.to_json(report)
+t.append(time.perf_counter())
+print(json.dumps([b - a for a, b in zip(t, t[1:])]))
+"""
+PHASE_NAMES = ["floor imports (yaml, click, BaseModel)", "licheck.model (format models)",
+               "rest of licheck's imports", "load the rule library", "evaluate composer2",
+               "build + JSON report"]
+IMPORTS = ("import yaml, click; from pydantic import BaseModel; "
+           "import licheck.api, licheck.report, licheck.cli.evaluate")
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def phases(runs: int) -> None:
+    samples = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", PHASES], cwd=ROOT, env=environment(),
+                             capture_output=True, text=True, check=True).stdout
+        samples.append(json.loads(out))
+    print(f"phases inside the process (median of {runs} fresh processes):")
+    for index, name in enumerate(PHASE_NAMES):
+        print(f"  {name:40s} {statistics.median(s[index] for s in samples) * 1000:7.1f} ms")
+
+
+def group(module: str) -> str:
+    top = module.split(".")[0]
+    if module in ("licheck.model", "licheck.report"):
+        return module + " (pydantic classes)"
+    if top == "licheck":
+        return "licheck, other modules"
+    if top in ("pydantic", "pydantic_core", "annotated_types", "typing_extensions",
+               "typing_inspection"):
+        return "pydantic internals not in the floor"
+    return "standard library and others"
+
+
+FLOOR = "import yaml, click; from pydantic import BaseModel"
+
+
+def _self_times(code: str) -> dict[str, float]:
+    err = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT,
+                         env=environment(), capture_output=True, text=True, check=True).stderr
+    times = {}
+    for line in err.splitlines():
+        if line.startswith("import time:") and "self [us]" not in line:
+            parts = line.split("|")
+            times[parts[2].strip()] = float(parts[0].split(":")[1]) / 1000
+    return times
+
+
+def importtime(runs: int) -> None:
+    floor = set(_self_times(FLOOR))
+    totals: dict[str, list[float]] = {}
+    for _ in range(runs):
+        sums: dict[str, float] = {}
+        for module, self_ms in _self_times(IMPORTS).items():
+            if module not in floor:
+                sums[group(module)] = sums.get(group(module), 0.0) + self_ms
+        for key, value in sums.items():
+            totals.setdefault(key, []).append(value)
+    print(f"imports beyond the floor, self time by group (median of {runs}):")
+    for key, values in sorted(totals.items(), key=lambda kv: -statistics.median(kv[1])):
+        print(f"  {key:40s} {statistics.median(values):7.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=11)
+    args = parser.parse_args()
+    subprocess.run([sys.executable, "-c", IMPORTS], cwd=ROOT, env=environment(), check=True)
+    phases(args.runs)
+    importtime(args.runs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""Lazy command loading: `--version` and `--help` import no core module, and every registered
+command loads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+from licheck.cli import COMMANDS, cli, load_command
+from tests.clirun import run
+from tests.conftest import ROOT
+
+PROBE = """
+import sys
+from licheck.cli import cli
+from licheck.cli.common import run_guarded
+run_guarded(cli, [{arg!r}])
+heavy = ("pydantic", "yaml", "rich", "jsonschema", "licheck.model", "licheck.engine",
+         "licheck.evaluation", "licheck.report", "licheck.library")
+print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("arg", ["--version", "--help"])
+def test_version_and_help_import_no_core(arg: str) -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE.format(arg=arg)], cwd=ROOT,
+                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+                          capture_output=True, text=True, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+    assert done.stdout  # it did print the version or the help
+
+
+def test_every_registered_command_loads() -> None:
+    for name in COMMANDS:
+        command = load_command(name)
+        assert isinstance(command, click.Command)
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    listed = out.split("Commands:")[1]
+    for name in COMMANDS:
+        assert f"  {name} " in listed
+
+
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "evalute")
+    assert code == 2
+    assert "No such command" in err
+    assert cli.get_command(click.Context(cli), "evalute") is None

@@ -1,0 +1,98 @@
+"""The portfolio path: ordered, the same results in parallel, broken files reported in place, and
+the clause-judgement caches change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from licheck import evaluation, portfolio
+from licheck.api import evaluate_paths
+from licheck.engine import Verdict
+from licheck.evaluation import Options, ProductResult
+from licheck.facts import POLICIES
+from licheck.library import load_library
+from tests.conftest import PRODUCTS
+
+OPTIONS = Options(POLICIES["default"])
+MANIFESTS = sorted(PRODUCTS.glob("*.yaml"))
+
+
+def _shape(result: ProductResult | None) -> object:
+    assert result is not None
+    return (result.product, result.verdict,
+            [(f.key, f.verdict, f.likely_verdict, [m.fact.name for m in f.missing],
+              f.line, f.column) for f in result.findings])
+
+
+@pytest.fixture
+def forced_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers even for a handful of files, one path per task, so order is really tested."""
+    monkeypatch.setattr(portfolio, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(portfolio, "CHUNK", 1)
+    monkeypatch.setattr(portfolio, "IN_FLIGHT_PER_JOB", 1)
+
+
+def test_serial_matches_evaluate_paths() -> None:
+    expected = evaluate_paths(MANIFESTS, OPTIONS, load_library())
+    items = list(portfolio.iter_results(MANIFESTS, OPTIONS, jobs=1))
+    assert [i.path for i in items] == MANIFESTS
+    assert [_shape(i.result) for i in items] == [_shape(r) for r in expected]
+
+
+@pytest.mark.usefixtures("forced_parallel")
+def test_parallel_matches_serial_in_order() -> None:
+    paths = MANIFESTS * 3
+    serial = [_shape(i.result) for i in portfolio.iter_results(paths, OPTIONS, jobs=1)]
+    items = list(portfolio.iter_results(paths, OPTIONS, jobs=2))
+    assert [i.path for i in items] == paths
+    assert [_shape(i.result) for i in items] == serial
+
+
+@pytest.mark.usefixtures("forced_parallel")
+def test_broken_manifest_is_an_item_with_its_problems(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("product: x\nowner: y\ncomponents: []\nproduct: again\n", encoding="utf-8")
+    paths = [MANIFESTS[0], broken, MANIFESTS[1]]
+    items = list(portfolio.iter_results(paths, OPTIONS, jobs=2))
+    assert [i.path for i in items] == paths
+    assert items[0].result is not None and items[2].result is not None
+    assert items[1].result is None
+    assert items[1].problems and items[1].problems[0].line == 4
+    assert "duplicate key" in items[1].problems[0].message
+
+
+def test_summarise_counts_without_keeping_products(tmp_path: Path) -> None:
+    seen: list[Path] = []
+    summary = portfolio.summarise(portfolio.iter_results(MANIFESTS, OPTIONS, jobs=1),
+                                  each=lambda item: seen.append(item.path))
+    results = evaluate_paths(MANIFESTS, OPTIONS, load_library())
+    assert seen == MANIFESTS
+    assert summary.products == len(MANIFESTS) and summary.broken == 0
+    assert sum(summary.product_verdicts.values()) == len(MANIFESTS)
+    assert summary.finding_verdicts[Verdict.GOVERNANCE_RISK] == sum(
+        f.verdict is Verdict.GOVERNANCE_RISK for r in results for f in r.findings)
+    worst = max((r.verdict for r in results), key=lambda v: v.severity)
+    assert summary.verdict is worst
+
+
+def test_caches_change_nothing() -> None:
+    """Cold caches, warm caches and caches emptied mid-way give identical findings."""
+    library = load_library()
+    evaluation._JUDGED.clear()
+    evaluation._BOUND.clear()
+    evaluation._DEFAULTS.clear()
+    cold = evaluate_paths(MANIFESTS, OPTIONS, library)
+    assert evaluation._JUDGED, "the judgement cache was not used"
+    warm = evaluate_paths(MANIFESTS, OPTIONS, library)
+    evaluation._JUDGED.clear()
+    again = evaluate_paths(MANIFESTS, OPTIONS, library)
+    assert cold == warm == again
+
+
+def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evaluation, "_CACHE_LIMIT", 2)
+    evaluation._JUDGED.clear()
+    evaluate_paths(MANIFESTS, OPTIONS, load_library())
+    assert len(evaluation._JUDGED) <= 2
