@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from licheck import __version__
+from licheck.cli.check import check
 from licheck.cli.common import run_guarded
 from licheck.cli.evaluate import evaluate
 from licheck.cli.licenses import licenses
@@ -36,6 +37,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
 
 
+cli.add_command(check)
 cli.add_command(evaluate)
 cli.add_command(licenses)
 cli.add_command(schema)

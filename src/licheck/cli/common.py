@@ -21,7 +21,10 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
-        command.main(args=argv, prog_name="licheck", standalone_mode=False)
+        # Without standalone mode click *returns* the code of a raised `Exit` (the gate's 0/1).
+        result = command.main(args=argv, prog_name="licheck", standalone_mode=False)
+        if isinstance(result, int):
+            return result
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
