@@ -211,7 +211,7 @@ def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) 
 
 def summarize(products: Sequence[ProductOut]) -> Summary:
     """Totals over every product; the gate verdict leaves waived findings out."""
-    totals = {key: 0 for key in Counts.model_fields}
+    totals = dict.fromkeys(Counts.model_fields, 0)
     gate = Verdict.NOT_APPLICABLE
     findings = 0
     for product in products:

@@ -16,15 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, StrictStr, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import Verdict
 from licheck.facts import FactError, claim_domain
 from licheck.loading import validate
-from licheck.model import Date, Fact, Identifier, Strict, Text
+from licheck.model import Amount, Date, FactSpec, Identifier, RawValue, Strict, Text
 from licheck.report import (
     Counts,
     FindingOut,
@@ -51,6 +52,24 @@ class Reason(StrEnum):
     RULE_ERROR = "rule_error"  # licheck's rule misreads this case (report it upstream)
 
 
+class PinSpec(Strict):
+    """A pinned fact value, written as in a manifest (without evidence)."""
+
+    value: RawValue | None = None
+    at_least: Amount | None = None
+    at_most: Amount | None = None
+    includes: list[StrictStr] | None = None
+    excludes: list[StrictStr] | None = None
+
+
+def _pin_shorthand(raw: Any) -> Any:
+    """`mau: 150M` is short for `mau: {value: 150M}`."""
+    return raw if isinstance(raw, dict) else {"value": raw}
+
+
+Pin = Annotated[PinSpec, BeforeValidator(_pin_shorthand)]
+
+
 class Waiver(Strict):
     id: Identifier = Field(description="a stable name for the waiver, unique in the file")
     product: Text = Field(description="the product's name (its manifest's `product:`), or the "
@@ -65,7 +84,7 @@ class Waiver(Strict):
     owner: Text = Field(description="who is responsible for the waiver")
     expires: Date = Field(description="the last day the waiver applies (YYYY-MM-DD)")
     granted: Date | None = Field(None, description="when the waiver was granted")
-    pins: dict[str, Fact] = Field(
+    pins: dict[str, Pin] = Field(
         default_factory=dict,
         description="fact values the waiver was granted on (as in a manifest: a value, a range, "
                     "includes/excludes, or unknown); if any changes, the waiver stops applying")
@@ -116,7 +135,7 @@ def load(path: Path, display: str | None = None) -> Waivers:
                     f"{suggest(name, [n for n, d in FACTS.items() if not d.implicit])}"))
                 continue
             try:
-                domain = claim_domain(FACTS[name], spec, {})
+                domain = claim_domain(FACTS[name], FactSpec(**spec.model_dump()), {})
             except (FactError, UnitError) as exc:
                 problems.append(document.error(where, f"pin {name}: {exc}"))
                 continue

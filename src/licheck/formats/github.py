@@ -33,10 +33,7 @@ def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
         for f in product.findings:
             if not is_problem(f):
                 continue
-            if f.waived:
-                kind = "notice"
-            else:
-                kind = "error" if blocks(f, fail_on) else "warning"
+            kind = "notice" if f.waived else "error" if blocks(f, fail_on) else "warning"
             title = f"licheck {f.verdict.label}{' (waived)' if f.waived else ''}: " \
                     f"{f.license}/{f.clause}"
             message = f"{product.product} / {f.component} ({f.model_name}): {f.title}. " \
@@ -47,11 +44,10 @@ def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
                 message += "\n" + f.waiver.message
             lines.append(command(kind, message, file=f.location.file, line=f.location.line,
                                  col=f.location.column, title=title))
-    for status in report.waivers:
-        if status.status != "applied":
-            lines.append(command("warning", status.message, file=status.file,
-                                 line=status.line, col=status.column,
-                                 title=f"licheck waiver {status.status.replace('_', ' ')}"))
+    lines.extend(command("warning", status.message, file=status.file, line=status.line,
+                         col=status.column,
+                         title=f"licheck waiver {status.status.replace('_', ' ')}")
+                 for status in report.waivers if status.status != "applied")
     lines.append(f"licheck: {counts_line(report)}")
     lines.append(f"licheck: {gate_line(report, fail_on)}")
     return "\n".join(lines) + "\n"

@@ -21,9 +21,8 @@ def cell(text: str) -> str:
 
 
 def _settle(f: FindingOut) -> str:
-    parts = []
-    for m in f.missing_facts:
-        parts.append(f"`{m.fact}`" + (f" (likely {cell(m.likely)})" if m.likely else ""))
+    parts = [f"`{m.fact}`" + (f" (likely {cell(m.likely)})" if m.likely else "")
+             for m in f.missing_facts]
     return ", ".join(parts) or "—"
 
 
