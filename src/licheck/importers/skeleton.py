@@ -67,9 +67,13 @@ class ModelIdentity:
             note = (f"{role}: the source names {self.shown}{declared}; licheck's catalog gives "
                     f"the license ({self.model.license or 'not in the library'})")
             return {"model": self.model.id, "evidence": [dict(evidence)], "note": note}
-        ids = ", ".join(self.names) if self.names else "no Hub id, purl or licheck:model"
-        note = (f"{role}: the source names {self.shown} ({ids}){declared}; it is not in "
-                "licheck's catalog, so it is left unknown: name a catalog model (licheck "
+        if self.names:
+            why = (f" ({', '.join(self.names)}){declared}; it is not in licheck's catalog, so it "
+                   "is left unknown")
+        else:
+            why = (f"{declared}, but identifies it by no Hub id, purl or licheck:model property, "
+                   "and licheck does not look models up by bare name, so it is left unknown")
+        note = (f"{role}: the source names {self.shown}{why}: name a catalog model (licheck "
                 "licenses models) or add it to the catalog")
         return {"model": "unknown", "note": note}
 
