@@ -28,7 +28,7 @@ RELATIONS = ("adapter", "merge", "quantized", "finetune")
 
 def front_matter(path: Path, display: str) -> yamlsafe.Document:
     """The card's front matter as a located document (lines as in the README)."""
-    text = yamlsafe.read_text(path, display)
+    text = _read(path, display)
     match = _FRONT.match(text)
     if match is None:
         raise fail(display, 1, 1, "no YAML front matter: a model card starts with metadata "
@@ -40,6 +40,25 @@ def front_matter(path: Path, display: str) -> yamlsafe.Document:
     if not isinstance(document.data, dict):
         raise fail(display, offset + 1, 1, "the front matter is not a mapping of keys")
     return document
+
+
+def _read(path: Path, display: str) -> str:
+    """The README's text (Markdown, so not yamlsafe's YAML-only emptiness check)."""
+    try:
+        if path.is_dir():
+            raise fail(display, 0, 0, "is a directory: name the model card's README.md")
+        if path.stat().st_size > yamlsafe.MAX_FILE_BYTES:
+            raise fail(display, 0, 0, f"file is too large (the limit is "
+                       f"{yamlsafe.MAX_FILE_BYTES:,} bytes)")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise fail(display, 0, 0, "no such file") from None
+    except OSError as exc:
+        raise fail(display, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail(display, 0, 0, "not valid UTF-8 text", "save the file as UTF-8") from None
 
 
 def _string(document: yamlsafe.Document, key: str) -> str | None:
