@@ -3,12 +3,13 @@ never name a model (or a license) the source does not identify explicitly."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from licheck import yamlsafe
+from licheck import schemas, yamlsafe
 from licheck.importers import cyclonedx, hf
 from licheck.library import load_library
 from licheck.validation import validate_files
@@ -28,6 +29,11 @@ def _valid(text: str, tmp_path: Path) -> Any:
     assert validate_files([path]) == [f"ok: {path} (manifest)"]
     data = yamlsafe.parse(text, "skeleton").data
     assert isinstance(data, dict)
+    # editors validate with the published schema: the skeleton passes it too
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(schemas.shipped("manifest"))
+    assert list(Draft202012Validator(schema).iter_errors(data)) == []
     return data
 
 

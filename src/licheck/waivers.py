@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, StrictStr, model_validator
+from pydantic import Field, StrictStr, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
@@ -62,12 +61,8 @@ class PinSpec(Strict):
     excludes: list[StrictStr] | None = None
 
 
-def _pin_shorthand(raw: Any) -> Any:
-    """`mau: 150M` is short for `mau: {value: 150M}`."""
-    return raw if isinstance(raw, dict) else {"value": raw}
-
-
-Pin = Annotated[PinSpec, BeforeValidator(_pin_shorthand)]
+# A pin is a PinSpec, or its value alone (`mau: 150M`): the union keeps both in the schema.
+Pin = PinSpec | RawValue
 
 
 class Waiver(Strict):
@@ -135,7 +130,8 @@ def load(path: Path, display: str | None = None) -> Waivers:
                     f"{suggest(name, [n for n, d in FACTS.items() if not d.implicit])}"))
                 continue
             try:
-                domain = claim_domain(FACTS[name], FactSpec(**spec.model_dump()), {})
+                fields = spec.model_dump() if isinstance(spec, PinSpec) else {"value": spec}
+                domain = claim_domain(FACTS[name], FactSpec(**fields), {})
             except (FactError, UnitError) as exc:
                 problems.append(document.error(where, f"pin {name}: {exc}"))
                 continue
