@@ -131,6 +131,15 @@ def test_junit_parses_and_follows_the_gate(capsys: pytest.CaptureFixture[str], f
     assert list(passed) == []
 
 
+def test_sarif_uris() -> None:
+    from licheck.formats.sarif import _uri
+
+    assert _uri("./products/my product.yaml") == {"uri": "products/my%20product.yaml",
+                                                  "uriBaseId": "%SRCROOT%"}
+    assert _uri("/abs/a#b.yaml") == {"uri": "file:///abs/a%23b.yaml"}
+    assert _uri("dir\\win.yaml")["uri"] == "dir/win.yaml"
+
+
 def test_github_escaping() -> None:
     assert escape_data("100% done\r\nnext") == "100%25 done%0D%0Anext"
     assert escape_property("a:b,c%") == "a%3Ab%2Cc%25"

@@ -11,7 +11,9 @@ matched nothing are tool-configuration notifications.  Written by hand: the form
 from __future__ import annotations
 
 import json
+import posixpath
 from typing import Any
+from urllib.parse import quote
 
 from licheck import __version__
 from licheck.engine import Verdict
@@ -28,7 +30,9 @@ def _clip(text: str) -> str:
 
 
 def _uri(file: str) -> dict[str, str]:
-    path = file.replace("\\", "/")
+    """A URI reference: relative paths against %SRCROOT% (code scanning wants them
+    repository-relative), absolute ones as file URIs; spaces and the like percent-encoded."""
+    path = quote(posixpath.normpath(file.replace("\\", "/")), safe="/-._~")
     if path.startswith("/"):
         return {"uri": "file://" + path}
     return {"uri": path, "uriBaseId": "%SRCROOT%"}
