@@ -34,7 +34,10 @@ def _row(p: ProductOut, f: FindingOut, fail_on: FailOn) -> str:
     status = f.verdict.label + (" (waived)" if f.waived else "")
     if blocks(f, fail_on):
         status = f"**{status}**"
-    return (f"| {_icon(f)} | {cell(p.product)} | {status} | `{cell(f.license)}/{cell(f.clause)}`"
+    who = cell(p.product)
+    if len({g.component for g in p.findings}) > 1:  # name the component where it is ambiguous
+        who += f" · `{cell(f.component)}`"
+    return (f"| {_icon(f)} | {who} | {status} | `{cell(f.license)}/{cell(f.clause)}`"
             f" {cell(f.title)} | `{cell(f.location.file)}:{f.location.line}` | {_settle(f)} |")
 
 
