@@ -71,7 +71,7 @@ def _rule(finding: FindingOut) -> dict[str, Any]:
         "fullDescription": {"text": _clip(full)},
         "help": {"text": help_text},
         "defaultConfiguration": {"level": "warning"},
-        "properties": {"tags": ["license", finding.license, finding.kind],
+        "properties": {"tags": list(dict.fromkeys(("license", finding.license, finding.kind))),
                        "license": finding.license, "licenseName": finding.license_name},
     }
 
