@@ -187,3 +187,19 @@ def test_byte_identical_across_runs_and_hash_seeds(fmt: str) -> None:
 def test_same_process_twice(capsys: pytest.CaptureFixture[str]) -> None:
     for fmt in FORMATS:
         assert output(capsys, fmt) == output(capsys, fmt), fmt
+
+
+def test_junit_names_stay_unique_when_two_models_share_a_license(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    manifest = tmp_path / "merged.yaml"
+    manifest.write_text(
+        "product: Merged\nowner: Acme\ncomponents:\n  - id: m\n    name: M\n"
+        "    delivery: [weights]\n    lineage:\n      base: zai-org/GLM-4.6\n      steps:\n"
+        "        - kind: merge\n          parents: [microsoft/Phi-3-mini-4k-instruct]\n",
+        encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(manifest), "-f", "junit", "--no-waivers")
+    assert code == 0
+    names = [c.get("name") for c in ET.fromstring(out).iter("testcase")]
+    assert names == ["m: mit/copyright-notice (via glm-4.6)",
+                     "m: mit/copyright-notice (via phi-3-mini)"]

@@ -50,10 +50,13 @@ def _body(f: FindingOut) -> str:
 def _suite(product: ProductOut, fail_on: FailOn) -> tuple[ET.Element, dict[str, int]]:
     suite = ET.Element("testsuite")
     tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    for f in product.findings:
+    names = [f"{f.component}: {f.license}/{f.clause}" for f in product.findings]
+    for f, name in zip(product.findings, names, strict=True):
+        if names.count(name) > 1:  # one license reached through two models: keep names unique
+            name += f" (via {f.model})"
         case = ET.SubElement(suite, "testcase", {
             "classname": f"licheck.{product.file}",
-            "name": f"{f.component}: {f.license}/{f.clause}",
+            "name": name,
             "file": f.location.file, "line": str(f.location.line), "time": "0",
         })
         tally["tests"] += 1
