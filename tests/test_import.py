@@ -38,7 +38,7 @@ def _valid(text: str, tmp_path: Path) -> Any:
 
 
 def _cdx(path: Path) -> str:
-    return cyclonedx.to_manifest(cyclonedx.read(path, path.name), load_library(), path.name)
+    return cyclonedx.to_manifest(cyclonedx.read(path, path.name), load_library())
 
 
 def _hf(path: Path, model_id: str | None = None) -> str:
@@ -168,3 +168,14 @@ def test_bad_cards_exit_2_located_in_the_readme(capsys: pytest.CaptureFixture[st
     assert (code, out) == (2, "")
     assert message in err
     assert f"README.md:{where}" in err
+
+
+def test_hf_card_of_a_catalog_model_uses_the_catalog(tmp_path: Path) -> None:
+    card = tmp_path / "README.md"
+    card.write_text("---\nlicense: other\nlicense_name: modified-mit\n"
+                    "base_model: moonshotai/Kimi-K2-Base\n---\n", "utf-8")
+    data = _valid(_hf(card, "moonshotai/Kimi-K2.5"), tmp_path)
+    (component,) = data["components"]
+    assert component["lineage"] == {"base": component["lineage"]["base"]}
+    assert component["lineage"]["base"]["model"] == "kimi-k2.5"
+    assert "moonshotai/Kimi-K2-Base" in component["note"]

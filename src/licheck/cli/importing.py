@@ -32,7 +32,7 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
     from licheck.library import load_library
 
     bom = importer.read(file, str(file))
-    write_output(importer.to_manifest(bom, load_library(licenses_dir), str(file)), output)
+    write_output(importer.to_manifest(bom, load_library(licenses_dir)), output)
 
 
 @import_.command()

@@ -13,6 +13,8 @@ Licenses (`license.id`, `license.name`, `expression`) are recorded in notes only
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from licheck.library import Library
 from licheck.model import FactSpec
 from licheck.units import UnitError
 from licheck.vocabulary import FACTS, FactType
-from licheck.yamlsafe import read_text
+from licheck.yamlsafe import parse, read_text
 
 ML_MODEL = "machine-learning-model"
 FACT_PREFIX = "licheck:fact:"
@@ -31,8 +33,17 @@ MODEL_PROPERTY = "licheck:model"
 SPEC_VERSIONS = ("1.6", "1.7")
 
 
-def read(path: Path, display: str) -> dict[str, Any]:
-    """The BOM as JSON data; located errors for what is not a CycloneDX JSON document."""
+@dataclass(frozen=True, slots=True)
+class Bom:
+    """A BOM as JSON data, with its text to locate problems in."""
+
+    data: dict[str, Any]
+    text: str
+    display: str
+
+
+def read(path: Path, display: str) -> Bom:
+    """The BOM; located errors for what is not a CycloneDX JSON document."""
     text = read_text(path, display)  # size limit, UTF-8, not empty
     try:
         data = json.loads(text)
@@ -47,18 +58,44 @@ def read(path: Path, display: str) -> dict[str, Any]:
     if version not in SPEC_VERSIONS:
         raise fail(display, 1, 1, f"CycloneDX specVersion {version!r} is not supported; "
                    f"licheck reads {' and '.join(SPEC_VERSIONS)} (ML-BOMs)")
-    return data
+    return Bom(data, text, display)
+
+
+_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def _positions(text: str, display: str) -> dict[tuple[str | int, ...], tuple[int, int]]:
+    """Line and column of each JSON path, read through the YAML parser (JSON is YAML); empty
+    where that parser refuses the text (e.g. escaped surrogate pairs), leaving paths alone."""
+    try:
+        return parse(text, display).positions
+    except InputError:
+        return {}
 
 
 class _Reader:
     """Walks the BOM, collecting located (by JSON path) problems."""
 
-    def __init__(self, display: str) -> None:
-        self.display = display
+    def __init__(self, bom: Bom) -> None:
+        self.bom = bom
         self.problems: list[Diagnostic] = []
+        self._index: dict[tuple[str | int, ...], tuple[int, int]] | None = None
 
     def error(self, where: str, message: str) -> None:
-        self.problems.append(Diagnostic(self.display, 0, 0, f"{where}: {message}"))
+        """A problem at a JSON path (`$.components[0].name`), located where possible."""
+        if self._index is None:
+            self._index = _positions(self.bom.text, self.bom.display)
+        path: tuple[str | int, ...] = tuple(
+            key if key else int(index) for key, index in _STEP.findall(where))
+        line, column = 0, 0
+        while self._index:
+            if path in self._index:
+                line, column = self._index[path]
+                break
+            if not path:
+                break
+            path = path[:-1]
+        self.problems.append(Diagnostic(self.bom.display, line, column, f"{where}: {message}"))
 
     def items(self, value: Any, where: str) -> list[Any]:
         if value is None:
@@ -167,9 +204,10 @@ def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any]
     return facts
 
 
-def to_manifest(bom: dict[str, Any], library: Library, display: str) -> str:
+def to_manifest(source: Bom, library: Library) -> str:
     """The manifest skeleton for a BOM, as YAML text."""
-    reader = _Reader(display)
+    reader = _Reader(source)
+    bom, display = source.data, source.display
     serial = bom.get("serialNumber")
     label = f"CycloneDX {bom['specVersion']} BOM {display}" + (
         f" ({serial})" if isinstance(serial, str) else "")

@@ -112,13 +112,21 @@ def to_manifest(document: yamlsafe.Document, library: Library, display: str,
     label = f"Hugging Face model card {display}"
     evidence = {"source": label, "kind": "declared"}
     statement = _license_statement(document)
-    own = ModelIdentity([model_id] if model_id else [], repr(model_id or "this card's model"),
-                        [statement])
+    own = ModelIdentity([model_id] if model_id else [], repr(model_id or "this card's model"))
     notes = [statement + "; licheck takes the license of each model in the lineage from its "
              "catalog"]
-    if bases:
+    lineage: dict[str, Any]
+    if own.resolve(library).model is not None:
+        # The card's own model is in the catalog: the product uses it, and its catalog entry
+        # says which license binds; the card's base_model is recorded, not re-derived.
+        lineage = {"base": own.ref(evidence, "the card's own model (--model-id)")}
+        if bases:
+            notes.append(f"the card lists base_model {', '.join(bases)}; licheck's catalog "
+                         f"entry for {model_id} decides the license, add a base model's own "
+                         "license by hand only if it binds as well")
+    elif bases:
         identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
-        lineage: dict[str, Any] = {"base": identities[0].ref(evidence, "base_model")}
+        lineage = {"base": identities[0].ref(evidence, "base_model")}
         steps: list[dict[str, Any]] = []
         if len(identities) > 1:
             note = ("base_model_relation: merge" if relation == "merge" else
@@ -136,11 +144,11 @@ def to_manifest(document: yamlsafe.Document, library: Library, display: str,
                          "training steps if you know them")
         if steps:
             lineage["steps"] = steps
-        if model_id and own.resolve(library).model is None:
+        if model_id:
             notes.append(f"this model ({model_id}) has a license of its own, which may bind a "
                          "product that uses it; it is not in licheck's catalog")
     else:
-        lineage = {"base": own.resolve(library).ref(
+        lineage = {"base": own.ref(
             evidence, "the card names no base_model, so its own model is the base"
             + ("" if model_id else " (pass --model-id ORG/NAME to name it)"))}
     notes.append("delivery is not in the card: add hosted_service, api and/or weights")
