@@ -200,3 +200,19 @@ def test_missing_waiver_file(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     code, _, err = gate(capsys, "--waivers", str(tmp_path / "nope.yaml"))
     assert code == 2
     assert "no such file" in err
+
+
+def test_an_applying_waiver_wins_over_an_expired_one(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    old = BASE.format(expires="2026-01-31", extra="")
+    renewed = BASE.format(expires="2026-12-31", extra="").split("waivers:\n")[1].replace(
+        "id: w1", "id: w2")
+    path = waiver_file(tmp_path, old + renewed)
+    code, out, _ = run(capsys, "check", COMPOSER, "--fail-on", "risk", "-f", "json",
+                       "--waivers", path, "--today", "2026-04-01")
+    assert code == 0
+    report = json.loads(out)
+    assert {w["id"]: w["status"] for w in report["waivers"]} == {"w1": "expired",
+                                                                 "w2": "applied"}
+    (waived,) = [f for f in report["products"][0]["findings"] if f["waived"]]
+    assert waived["waiver"]["id"] == "w2"

@@ -191,11 +191,15 @@ def apply(report: Report, waivers: Waivers, today: dt.date) -> Report:
                                      column=entry.column, status=status, message=message,
                                      findings=keys))
         if status in ("applied", "expired", "pins_changed"):
+            ref = WaiverRef(id=waiver.id, status=status, reason=waiver.reason.value,
+                            owner=waiver.owner, expires=waiver.expires.isoformat(),
+                            comment=waiver.comment, file=entry.file, line=entry.line,
+                            message=message)
             for position in open_:
-                refs.setdefault(position, WaiverRef(
-                    id=waiver.id, status=status, reason=waiver.reason.value, owner=waiver.owner,
-                    expires=waiver.expires.isoformat(), comment=waiver.comment, file=entry.file,
-                    line=entry.line, message=message))
+                # the first waiver that applies wins; else the first that names the finding
+                current = refs.get(position)
+                if current is None or (current.status != "applied" and status == "applied"):
+                    refs[position] = ref
     products = [_mark(p, product, refs) for p, product in enumerate(report.products)]
     return report.model_copy(update={"products": products, "summary": summarize(products),
                                      "waivers": statuses})
