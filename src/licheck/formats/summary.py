@@ -62,7 +62,7 @@ def gate_line(report: Report, fail_on: FailOn) -> str:
 
 
 def waiver_lines(report: Report) -> list[str]:
-    """One line per waiver that did not simply apply, then one per applied waiver."""
+    """One line per waiver, in file order: a note when it applied, else a warning."""
     lines = []
     for status in report.waivers:
         where = f"{status.file}:{status.line}:{status.column}"
