@@ -25,17 +25,19 @@ from licheck.facts import (
     Resolution,
     Status,
     resolve,
-    unstated,
 )
-from licheck.library import CompiledClause, Library
+from licheck.library import CompiledClause, Library, incorporated
+from licheck.measurement import Occasion, read
 from licheck.model import (
     CatalogModel,
     Component,
+    Delivery,
     Evidence,
     EvidenceKind,
     FactSpec,
     Manifest,
     ModelRef,
+    StepKind,
 )
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, suggest
@@ -120,6 +122,13 @@ def evaluate_manifest(
         for name, spec in options.overrides.items():
             facts[name] = product_facts[name]
         facts.setdefault("distributes_weights", _from_delivery(component, context))
+        facts.setdefault("made_available", _made_available(component, context))
+        facts.setdefault("model_made_available", _model_made_available(component, context))
+        facts.setdefault("received_in_integrated_product", resolve(
+            "received_in_integrated_product", FactSpec(value=False, evidence=[Evidence(
+                source="licheck's default: the product's owner obtained the model itself, not "
+                       "inside another licensee's end user product", kind=EvidenceKind.DECLARED)]),
+            context))
         for ref, ref_path in _lineage_models(component, base_path):
             lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
                                    ref_path, context, document, problems)
@@ -188,6 +197,46 @@ def _from_delivery(component: Component, context: Resolution) -> FactState:
     return resolve("distributes_weights", spec, context)
 
 
+_TRAINING = frozenset({StepKind.CONTINUED_PRETRAINING, StepKind.FINE_TUNING, StepKind.RL,
+                       StepKind.DISTILLATION, StepKind.MERGE})
+
+
+def _made_available(component: Component, context: Resolution) -> FactState:
+    """Any delivery (hosted service, API, weights) makes the component available to others."""
+    delivered = ", ".join(d.value for d in component.delivery)
+    spec = FactSpec(
+        value=True if component.delivery else "unknown",
+        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
+                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
+    )
+    return resolve("made_available", spec, context)
+
+
+def _model_made_available(component: Component, context: Resolution) -> FactState:
+    """A model the licensee trained is made available when its weights or an API to it are
+    offered; without a training step there is no such model; a hosted product alone leaves it
+    open (the model may or may not be offered as such)."""
+    steps = {step.kind for step in component.lineage.steps}
+    if not steps & _TRAINING:
+        value: bool | str = False
+        source = "derived from the lineage: no training step, so no model of the licensee's"
+    elif {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
+        value, source = True, ("derived from the lineage (a trained model) and its delivery "
+                               "(weights or api)")
+    else:
+        return resolve("model_made_available", FactSpec(value="unknown"), context)
+    spec = FactSpec(value=value, evidence=[Evidence(source=source, kind=EvidenceKind.DECLARED)])
+    return resolve("model_made_available", spec, context)
+
+
+def _from_catalog(model: CatalogModel, context: Resolution) -> FactState:
+    if model.multimodal is None:
+        return resolve("multimodal", FactSpec(value="unknown"), context)
+    return resolve("multimodal", FactSpec(value=model.multimodal, evidence=[Evidence(
+        source=f"licheck's catalog entry for {model.name}", kind=EvidenceKind.DECLARED)]),
+        context)
+
+
 def _derivative_default(model_name: str, context: Resolution) -> FactState:
     spec = FactSpec(value=True, evidence=[Evidence(
         source=f"licheck's default: a model trained from {model_name} is a derivative work "
@@ -229,10 +278,12 @@ def _findings_for(
                                 "encoded, findings for it cannot be given.", model)]
     facts = dict(facts)
     facts["lineage"] = lineage
+    facts["multimodal"] = _from_catalog(model, context)
     facts.setdefault("derivative", _derivative_default(model.name, context))
     found = [
         _judge_clause(compiled, component, model, facts, document, line, column)
-        for compiled in library.licenses[license_id].clauses
+        for bound_id in incorporated(library.licenses, license_id)
+        for compiled in library.licenses[bound_id].clauses
     ]
     if lineage.status is not Status.ESTABLISHED:
         found.append(unknown.finding(
@@ -288,7 +339,8 @@ def _judge_clause(
     rule = compiled.rule
     bound = Rule(rule.trigger, rule.requirement, rule.exceptions, scope=SCOPE)
     names = bound.facts()
-    states = {n: facts.get(n) or unstated(n) for n in names}
+    occasion = Occasion(model.name, model.release_date)
+    states = {n: read(n, facts, occasion) for n in names}
     domains: dict[str, Domain] = {n: s.domain for n, s in states.items()}
     by_fact = fact_cells(bound, domains)
     judgement = judge_cells(bound, by_fact)
