@@ -82,7 +82,10 @@ def _risk(finding: Finding) -> str:
         reasons.append(f"whether the clause is triggered is not settled ({_trigger_open(finding)})")
     if finding.exception == "depends":
         reasons.append(f"an exception may lift it ({_exception_open(finding)})")
-    if finding.requirement == "depends":
+    if finding.requirement == "depends" and finding.kind == "gate":
+        reasons.append("whether the licensor has granted the license the gate asks for is not "
+                       f"settled ({_open(finding, ('license_granted',))})")
+    elif finding.requirement == "depends":
         reasons.append("whether its requirement holds is not settled")
     sentences = [
         "Governance risk, not a violation: the verdict depends on facts that are missing or "

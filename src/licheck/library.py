@@ -105,7 +105,7 @@ def load_library(directory: Path | None = None) -> Library:
 
 def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
     """Every incorporated rule file exists, and none incorporates itself, even indirectly."""
-    problems = []
+    problems: list[Diagnostic] = []
     for license_id, entry in sorted(licenses.items()):
         problems.extend(
             Diagnostic(entry.file, 1, 1, f"license {license_id!r} incorporates {named!r}, "

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -339,7 +340,20 @@ class FactSpec(Strict):
     note: Text | None = None
 
 
-Month = Annotated[StrictStr, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
+_MONTH_RE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+
+
+def _month(raw: str) -> str:
+    if not _MONTH_RE.match(raw):
+        raise ValueError(f"expected a month as YYYY-MM (e.g. 2024-03), got {raw!r}")
+    return raw
+
+
+Month = Annotated[
+    StrictStr,
+    AfterValidator(_month),
+    WithJsonSchema({"type": "string", "pattern": _MONTH_RE.pattern}),
+]
 
 
 def _fact_shorthand(raw: Any) -> Any:
