@@ -3,6 +3,7 @@ policies)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -77,15 +78,15 @@ def test_incorporated_files_must_exist_and_not_loop(tmp_path: Path) -> None:
     assert "incorporation loop: a -> b -> a" in messages
 
 
-def manifest(model: str, facts: dict[str, object]) -> Manifest:
+def manifest(model: str, facts: Mapping[str, object]) -> Manifest:
     return Manifest.model_validate({
-        "product": "p", "owner": "o", "facts": facts,
+        "product": "p", "owner": "o", "facts": dict(facts),
         "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
                         "lineage": {"base": model, "steps": ["fine_tuning"]}}],
     })
 
 
-def run(model: str, facts: dict[str, object]) -> dict[tuple[str, str], tuple[str, str]]:
+def run(model: str, facts: Mapping[str, object]) -> dict[tuple[str, str], tuple[str, str]]:
     result = evaluate_manifest(manifest(model, facts), Document("m.yaml", {}, {}),
                                load_library(), Options(POLICIES["default"]))
     return {(f.license, f.clause): (f.verdict.value, explain(f)) for f in result.findings}
