@@ -214,12 +214,15 @@ def _made_available(component: Component, context: Resolution) -> FactState:
 
 def _model_made_available(component: Component, context: Resolution) -> FactState:
     """A model the licensee trained is made available when its weights or an API to it are
-    offered; without a training step there is no such model; a hosted product alone leaves it
-    open (the model may or may not be offered as such)."""
+    offered; without any step there is no such model; a hosted product alone, or quantization
+    alone, leaves it open (the model may or may not be offered, or count as created)."""
     steps = {step.kind for step in component.lineage.steps}
-    if not steps & _TRAINING:
+    if not steps:
         value: bool | str = False
-        source = "derived from the lineage: no training step, so no model of the licensee's"
+        source = "derived from the lineage: no step, so no model of the licensee's"
+    elif not steps & _TRAINING:
+        # A quantized copy may or may not count as creating a model: leave it open.
+        return resolve("model_made_available", FactSpec(value="unknown"), context)
     elif {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
         value, source = True, ("derived from the lineage (a trained model) and its delivery "
                                "(weights or api)")
