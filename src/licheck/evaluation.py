@@ -10,6 +10,7 @@ violation.  A model whose license is not in the library gets a finding of its ow
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -17,7 +18,18 @@ from fractions import Fraction
 from licheck.conditions import All, Test, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.domains import Domain
-from licheck.engine import Branch, Outcome, Rule, Verdict, branches, fact_cells, judge_cells, worst
+from licheck.engine import (
+    Branch,
+    Outcome,
+    Rule,
+    Settlement,
+    Verdict,
+    branches,
+    fact_cells,
+    judge_cells,
+    settlements,
+    worst,
+)
 from licheck.facts import (
     EvidencePolicy,
     FactError,
@@ -80,6 +92,7 @@ class Finding:
     column: int
     summary: str | None = None
     provenance: str = "verbatim"
+    settlements: tuple[Settlement, ...] = ()  # for a governance risk: what would make it firm
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -119,7 +132,7 @@ def evaluate_manifest(
         facts = dict(product_facts)
         facts.update(_resolve_facts(component.facts, (*base_path, "facts"), context, document,
                                     problems))
-        for name, spec in options.overrides.items():
+        for name in options.overrides:
             facts[name] = product_facts[name]
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         facts.setdefault("made_available", _made_available(component, context))
@@ -369,6 +382,11 @@ def _judge_clause(
         exception=_exception(outcomes),
         facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
         summary=clause.summary, provenance=compiled.license.text.provenance.value,
+        settlements=tuple(
+            # A measured key (licensee_mau@month_before_release) shown as its state names it.
+            dataclasses.replace(s, conditions=tuple((states[f].name, v) for f, v in s.conditions))
+            for s in settlements(bound, by_fact, judgement.open_facts))
+        if judgement.verdict is Verdict.GOVERNANCE_RISK else (),
     )
 
 
@@ -402,7 +420,7 @@ def _decisive_fact(
         stated = [m.fact for m in missing if m.fact.path]
         return stated[0] if stated else None
     for test in tests_in(rule.requirement):
-        state = states.get(test.fact)
+        state = states.get(test.key)
         if state is not None and state.path:
             return state
     return None

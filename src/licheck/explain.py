@@ -96,8 +96,16 @@ def _risk(finding: Finding) -> str:
     likely = [s for s in finding.facts if s.status is Status.LIKELY]
     if likely:
         sentences.append("Weaker evidence suggests: " + "; ".join(fact_phrase(s) for s in likely)
-                         + f" — counted, the verdict would be {finding.likely_verdict.label}.")
+                         + f". Counting it, the verdict would be {finding.likely_verdict.label}"
+                         + (f" (the clause would be triggered{_still(finding)})"
+                            if finding.likely_verdict is finding.verdict else "") + ".")
     return " ".join(sentences)
+
+
+def _still(finding: Finding) -> str:
+    others = [m.fact.name for m in finding.missing if m.fact.status is not Status.LIKELY
+              and m.fact.name not in ("mau", "monthly_revenue")]
+    return f", but {', '.join(others)} would still be open" if others else ""
 
 
 def _open(finding: Finding, names: tuple[str, ...]) -> str:
@@ -107,7 +115,8 @@ def _open(finding: Finding, names: tuple[str, ...]) -> str:
 
 def _trigger_open(finding: Finding) -> str:
     names = {m.fact.name for m in finding.missing} - {"lineage", "derivative", "agreement_waives"}
-    return _open(finding, tuple(names))
+    states = [s for s in finding.facts if s.name in names]
+    return ", ".join(f"{s.name} {s.status.value}" for s in states) or "see the missing facts"
 
 
 def _exception_open(finding: Finding) -> str:

@@ -192,12 +192,11 @@ def _load_catalog(
     for number, model in enumerate(catalog.models):
         named = [model.license] if model.license else []
         named += [dated.license for dated in model.license_history]
-        for license_id in named:
-            if license_id not in licenses:
-                problems.append(document.error(
-                    ("models", number, "license"),
-                    f"model {model.id!r} names license {license_id!r}, which is not in the "
-                    f"library{suggest(license_id, licenses)}"))
+        problems.extend(
+            document.error(("models", number, "license"),
+                           f"model {model.id!r} names license {license_id!r}, which is not in "
+                           f"the library{suggest(license_id, licenses)}")
+            for license_id in named if license_id not in licenses)
         for name in (model.id, *model.aliases):
             key = _key(name)
             if key in index and index[key] is not model:
@@ -259,10 +258,10 @@ def verify(library: Library, texts: Path) -> list[VerifyProblem]:
                 license_id, None, f"{source.file} has changed: SHA-256 {digest}, the rules "
                 f"encode {source.sha256}", entry.file, 1))
         body = normalise(body_text)
-        for compiled in entry.clauses:
-            if normalise(compiled.clause.quote) not in body:
-                problems.append(VerifyProblem(
-                    license_id, compiled.clause.id,
-                    f"the quote of clause {compiled.clause.id!r} does not occur in "
-                    f"{source.file}", compiled.file, compiled.line))
+        problems.extend(
+            VerifyProblem(license_id, compiled.clause.id,
+                          f"the quote of clause {compiled.clause.id!r} does not occur in "
+                          f"{source.file}", compiled.file, compiled.line)
+            for compiled in entry.clauses
+            if normalise(compiled.clause.quote) not in body)
     return problems

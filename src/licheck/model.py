@@ -195,7 +195,8 @@ class TextSource(Strict):
     commit: Text | None = None
     url: Text | None = None
     sha256: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")] = Field(
-        description="SHA-256 of the canonical text (a reference copy's 3-line provenance header and the blank line after it excluded)")
+        description="SHA-256 of the canonical text (without a reference copy's "
+                    "3-line provenance header and the blank line after it)")
     provenance: Provenance = Provenance.VERBATIM
 
 
@@ -363,7 +364,8 @@ def _fact_shorthand(raw: Any) -> Any:
     return {"value": raw}
 
 
-Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand)]
+Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand,
+                                             json_schema_input_type=FactSpec | RawValue)]
 FactSpec.model_rebuild()
 
 
@@ -381,7 +383,8 @@ def _model_shorthand(raw: Any) -> Any:
     return {"model": raw} if isinstance(raw, str) else raw
 
 
-ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand)]
+ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand,
+                                                 json_schema_input_type=ModelRef | StrictStr)]
 
 
 class StepKind(StrEnum):
@@ -413,7 +416,9 @@ def _step_shorthand(raw: Any) -> Any:
 
 class Lineage(Strict):
     base: ModelRefIn
-    steps: list[Annotated[Step, BeforeValidator(_step_shorthand)]] = Field(default_factory=list)
+    steps: list[Annotated[Step, BeforeValidator(_step_shorthand,
+                                                json_schema_input_type=Step | StepKind)]] = Field(
+        default_factory=list)
 
 
 class Delivery(StrEnum):

@@ -54,12 +54,22 @@ class OutcomeOut(_Model):
     verdict: Verdict
 
 
+class OutcomeCondition(_Model):
+    fact: str
+    value: str
+
+
 class MissingFactOut(_Model):
     fact: str
     status: Literal["likely", "disputed", "unknown", "established"]
     likely: str | None
     decides_alone: bool
     outcomes: list[OutcomeOut]
+
+
+class SettlementOut(_Model):
+    verdict: Verdict
+    when: list[OutcomeCondition]
 
 
 class LocationOut(_Model):
@@ -89,6 +99,7 @@ class FindingOut(_Model):
     location: LocationOut
     facts: list[FactOut]
     missing_facts: list[MissingFactOut]
+    settled_by: list[SettlementOut]
 
 
 class Counts(_Model):
@@ -137,10 +148,9 @@ def _finding(finding: Finding, file: str) -> FindingOut:
         license=finding.license, license_name=finding.license_name, clause=finding.clause,
         title=finding.title, kind=finding.kind, quote=finding.quote,
         provenance=finding.provenance, verdict=finding.verdict,
-        likely_verdict=finding.likely_verdict, binds=finding.scope,  # type: ignore[arg-type]
-        triggered=finding.trigger,  # type: ignore[arg-type]
-        requirement=finding.requirement,  # type: ignore[arg-type]
-        exception=finding.exception,  # type: ignore[arg-type]
+        likely_verdict=finding.likely_verdict, binds=finding.scope,
+        triggered=finding.trigger, requirement=finding.requirement,
+        exception=finding.exception,
         explanation=explain(finding),
         location=LocationOut(file=file, line=finding.line, column=finding.column),
         facts=[_fact(s) for s in finding.facts],
@@ -151,6 +161,11 @@ def _finding(finding: Finding, file: str) -> FindingOut:
                 decides_alone=len({b.verdict for b in m.branches}) > 1,
                 outcomes=[OutcomeOut(when=b.label, verdict=b.verdict) for b in m.branches])
             for m in finding.missing
+        ],
+        settled_by=[
+            SettlementOut(verdict=s.verdict, when=[OutcomeCondition(fact=f, value=v)
+                                                   for f, v in s.conditions])
+            for s in finding.settlements
         ],
     )
 

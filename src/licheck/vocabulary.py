@@ -7,6 +7,7 @@ fact table is generated from `FACTS` (a test keeps the two in step).
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -148,7 +149,7 @@ AT_MOST: Final = {"mau": "licensee_own_mau", "licensee_own_mau": "licensee_mau"}
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
 
 
-def suggest(name: str, choices: list[str] | tuple[str, ...] | set[str]) -> str:
+def suggest(name: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
     close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

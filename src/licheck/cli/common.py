@@ -21,7 +21,9 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
-        command.main(args=argv, prog_name="licheck", standalone_mode=False)
+        # Without standalone mode, click returns the code of an `Exit` instead of raising it.
+        result = command.main(args=argv, prog_name="licheck", standalone_mode=False)
+        return result if isinstance(result, int) else 0
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
@@ -52,7 +54,6 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
                    "This is a bug in licheck; run again with --debug for the traceback.",
                    err=True)
         return 3
-    return 0
 
 def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
     if value is None:
