@@ -57,7 +57,7 @@ def _measured(
     label = f"{name}@{measured.value}"
     if occasion.release_date is None:
         return _unknown(state, label, f"{name} is measured in the month before "
-                        f"{occasion.model_name}'s release date, which the catalog does not give")
+                        f"{occasion.model_name}'s release date, which the catalog does not give.")
     month = month_before(occasion.release_date)
     label = f"{name}@{month}"
     where = (f"{name} is measured for {month}, the calendar month before "
@@ -70,6 +70,8 @@ def _measured(
                f"past month: give the figure by month (series: {{'{month}': ...}})")
     elif state.series:
         why = f"; the manifest's series has no figure for {month}"
+        if not state.shown.startswith("by month"):
+            why += f" (its value, {state.shown}, is today's figure)"
     else:
         why = "; the manifest does not give it"
     return _unknown(state, label, where + why + ".")
