@@ -6,6 +6,12 @@ whose evidence is the manifest's evidence for that lineage entry) and the compon
 derivative of it (`derivative`).  Both are conjoined to every clause's trigger, so a weakly
 evidenced lineage or an unknown derivative status makes a finding a governance risk, never a
 violation.  A model whose license is not in the library gets a finding of its own, never a pass.
+
+A license's clauses are judged together with those of the rule files it incorporates by reference
+(an acceptable use policy).  Some facts follow from the manifest's structure unless stated
+(`distributes_weights`, `made_available`, `model_made_available` from the delivery and the lineage;
+`multimodal` from the catalog); a clause's facts are read through `measurement`, which supplies a
+fact measured at the model's release date and the bounds between the facts counting users.
 """
 
 from __future__ import annotations
