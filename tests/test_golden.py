@@ -1,46 +1,73 @@
-"""Golden files for the Composer 2 reports: byte-for-byte, rewritten with --update-golden."""
+"""Golden files for every output format, on the shipped Composer 2 manifest: plain, with an
+applying waiver (and an unmatched one), and with the waiver expired."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from licheck.api import evaluate_files, resolve_policy
-from licheck.formats.text import render
-from licheck.report import to_json
-from tests.conftest import GOLDEN, ROOT
+from licheck.cli.gating import FORMAT_CHOICES
+from tests.clirun import run
+from tests.conftest import REFERENCE, ROOT
+from tests.golden_files import assert_golden
+
+WAIVERS = "tests/data/waivers/composer2.yaml"
+CASES = {
+    "composer2": ("--no-waivers",),
+    "composer2-waived": ("--waivers", WAIVERS, "--today", "2026-04-01"),
+    "composer2-expired": ("--waivers", WAIVERS, "--today", "2026-07-01"),
+}
+EXPECTED_EXIT = {"composer2": 1, "composer2-waived": 0, "composer2-expired": 1}
 
 
-def _report(*paths: str) -> object:
-    return evaluate_files([Path(p) for p in paths], resolve_policy("default"))
+@pytest.mark.parametrize("fmt", FORMAT_CHOICES)
+@pytest.mark.parametrize("case", CASES)
+def test_golden(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                update_golden: bool, case: str, fmt: str) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "check", "products/composer2.yaml", "--fail-on", "risk",
+                         "-f", fmt, *CASES[case])
+    assert (code, err) == (EXPECTED_EXIT[case], "")
+    assert_golden(f"{case}.{fmt}", out, update_golden)
 
 
-def _check(name: str, text: str, update: bool) -> None:
-    path = GOLDEN / name
-    if update:
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"{path} is missing: run pytest --update-golden"
-    assert text == path.read_text(encoding="utf-8"), f"{name} differs from the golden file"
+ACME = """\
+# A product with a violation (distributed weights without the MIT notice) and an undisclosed
+# base, checked next to Composer 2.
+product: Acme Local
+owner: Acme
+components:
+  - id: local
+    name: Acme Local Model
+    delivery: [weights]
+    lineage:
+      base: zai-org/GLM-4.6
+      steps: [quantization]
+    facts:
+      notice_included: false
+  - id: mystery
+    name: Mystery
+    lineage:
+      base: unknown
+"""
 
 
-@pytest.fixture(autouse=True)
-def _in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user types them
+@pytest.mark.parametrize("fmt", FORMAT_CHOICES)
+def test_golden_portfolio(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                          tmp_path: Path, update_golden: bool, fmt: str) -> None:
+    (tmp_path / "portfolio").mkdir()
+    (tmp_path / "portfolio" / "acme.yaml").write_text(ACME, encoding="utf-8")
+    shutil.copy(ROOT / "products" / "composer2.yaml", tmp_path / "portfolio")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "check", "portfolio", "-f", fmt)
+    assert (code, err) == (1, "")
+    assert_golden(f"portfolio.{fmt}", out, update_golden)
+    schema = REFERENCE / "schemas" / "sarif-schema-2.1.0.json"
+    if fmt == "sarif" and schema.is_file():
+        from jsonschema import Draft4Validator
 
-
-def test_composer2_json(update_golden: bool) -> None:
-    report = _report("products/composer2.yaml")
-    _check("composer2.json", to_json(report), update_golden)  # type: ignore[arg-type]
-
-
-def test_composer2_text(update_golden: bool) -> None:
-    report = _report("products/composer2.yaml")
-    _check("composer2.txt", render(report, width=100, color=False), update_golden)  # type: ignore[arg-type]
-
-
-def test_all_products_json_is_deterministic() -> None:
-    paths = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "products").glob("*.yaml"))
-    first = to_json(_report(*paths))  # type: ignore[arg-type]
-    second = to_json(_report(*paths))  # type: ignore[arg-type]
-    assert first == second
+        validator = Draft4Validator(json.loads(schema.read_text("utf-8")))
+        assert list(validator.iter_errors(json.loads(out))) == []

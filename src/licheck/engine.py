@@ -77,7 +77,8 @@ class Rule:
         return [t for node in self.nodes() for t in tests_in(node)]
 
     def facts(self) -> list[str]:
-        return sorted({t.fact for t in self.tests()})
+        """The values the rule reads: fact names, and `fact@measured` for measured tests."""
+        return sorted({t.key for t in self.tests()})
 
     def outcome(self, values: Mapping[str, Value]) -> Outcome:
         if not evaluate(self.scope, values) or not evaluate(self.trigger, values):
@@ -227,10 +228,10 @@ class Judgement:
 
 
 def fact_cells(rule: Rule, domains: Mapping[str, Domain]) -> dict[str, list[Cell]]:
-    """The cells of every fact the rule tests."""
+    """The cells of every fact the rule tests (keyed as `Rule.facts` names them)."""
     by_fact: dict[str, list[Test]] = {}
     for test in rule.tests():
-        by_fact.setdefault(test.fact, []).append(test)
+        by_fact.setdefault(test.key, []).append(test)
     return {fact: cells(domains[fact], tests) for fact, tests in sorted(by_fact.items())}
 
 
@@ -365,7 +366,7 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
 
 def _coarse(rule: Rule, name: str, cells_: Sequence[Cell]) -> list[tuple[str, list[Cell]]]:
     """Neighbouring quantity cells with the same test results, merged: (label, cells)."""
-    tests = [t for t in rule.tests() if t.fact == name]
+    tests = [t for t in rule.tests() if t.key == name]
     groups: list[tuple[tuple[bool, ...], list[Cell]]] = []
     for cell in cells_:
         signature = tuple(t.holds(cell.value) for t in tests)

@@ -23,7 +23,9 @@ from licheck.cli.common import run_guarded
 # lists it.  Keep one line per command, and keep command modules light at the top: import the core
 # inside the command function (tests/test_lazy_cli.py checks that `--help` imports no core).
 COMMANDS: dict[str, str] = {
+    "check": "licheck.cli.check:check",
     "evaluate": "licheck.cli.evaluate:evaluate",
+    "import": "licheck.cli.importing:import_",
     "licenses": "licheck.cli.licenses:licenses",
     "schema": "licheck.cli.schema:schema",
     "validate": "licheck.cli.schema:validate",

@@ -63,7 +63,7 @@ def _product(console: Console, product: ProductOut, report: Report, verbose: boo
     for column in ("Component", "Model", "License", "Clause", "Verdict"):
         table.add_column(column)
     for f in product.findings:
-        table.add_row(f.component, f.model_name, f.license, f.clause, verdict_text(f.verdict))
+        table.add_row(f.component, f.model_name, f.license, f.clause, _verdict_cell(f))
     console.print(table)
     shown = [f for f in product.findings if verbose or f.verdict is not Verdict.NOT_APPLICABLE]
     for finding in shown:
@@ -76,14 +76,23 @@ def _product(console: Console, product: ProductOut, report: Report, verbose: boo
                            ", ".join(f"{f.license}/{f.clause}" for f in quiet), style="dim"))
 
 
+def _verdict_cell(f: FindingOut) -> Text:
+    """The verdict, marked when a waiver accepts it."""
+    return Text.assemble(verdict_text(f.verdict), " (waived)") if f.waived else verdict_text(
+        f.verdict)
+
+
 def _finding(f: FindingOut) -> Group:
     loc = f.location
     parts: list[object] = [
-        Text.assemble(verdict_text(f.verdict), "  ", (f"{f.license} / {f.clause}", "bold")),
+        Text.assemble(_verdict_cell(f), "  ", (f"{f.license} / {f.clause}", "bold")),
         Padding(Text(f"{f.title} — {f.kind}"), (0, 0, 0, 2)),
         Padding(Text(f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on "
                      f"{f.model_name}", style="dim"), (0, 0, 0, 2)),
     ]
+    if f.waiver is not None:
+        parts.append(Text(f"  {f.waiver.message}",
+                          style="cyan" if f.waived else "bold yellow"))
     if f.quote:
         parts.append(Padding(Text(f"“{f.quote}”", style="italic"), (0, 0, 0, 2)))
     if f.provenance != "verbatim":

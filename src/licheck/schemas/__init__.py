@@ -38,10 +38,16 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return Report
 
-    return {"license": license_, "manifest": manifest, "catalog": catalog, "report": report}
+    def waivers() -> type[BaseModel]:
+        from licheck.waivers import WaiverFile
+
+        return WaiverFile
+
+    return {"license": license_, "manifest": manifest, "catalog": catalog, "report": report,
+            "waivers": waivers}
 
 
-NAMES = ("license", "manifest", "catalog", "report")
+NAMES = ("license", "manifest", "catalog", "report", "waivers")
 
 
 def generate(name: str) -> dict[str, Any]:
