@@ -73,10 +73,12 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
     elif name == "licheck api -j1":
         from licheck.evaluation import Options
         from licheck.facts import POLICIES
+        from licheck.library import load_library
         from licheck.portfolio import iter_results
 
         found: list[tuple[str, str, str]] = []
-        items = iter_results(_paths(folder), Options(POLICIES["default"]), jobs=1)
+        items = iter_results(_paths(folder), Options(POLICIES["default"]), load_library(),
+                             jobs=1)
         for item in items:  # kept: only this clause's verdicts, as the other scripts do
             found.extend(baselines.licheck_verdicts([item]))
         verdicts = found

@@ -36,7 +36,7 @@ def forced_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_serial_matches_evaluate_paths() -> None:
     expected = evaluate_paths(MANIFESTS, OPTIONS, load_library())
-    items = list(portfolio.iter_results(MANIFESTS, OPTIONS, jobs=1))
+    items = list(portfolio.iter_results(MANIFESTS, OPTIONS, load_library(), jobs=1))
     assert [i.path for i in items] == MANIFESTS
     assert [_shape(i.result) for i in items] == [_shape(r) for r in expected]
 
@@ -44,9 +44,21 @@ def test_serial_matches_evaluate_paths() -> None:
 @pytest.mark.usefixtures("forced_parallel")
 def test_parallel_matches_serial_in_order() -> None:
     paths = MANIFESTS * 3
-    serial = [_shape(i.result) for i in portfolio.iter_results(paths, OPTIONS, jobs=1)]
-    items = list(portfolio.iter_results(paths, OPTIONS, jobs=2))
+    library = load_library()
+    serial = [_shape(i.result) for i in portfolio.iter_results(paths, OPTIONS, library, jobs=1)]
+    items = list(portfolio.iter_results(paths, OPTIONS, load_library(), jobs=2))
     assert [i.path for i in items] == paths
+    assert [_shape(i.result) for i in items] == serial
+
+
+@pytest.mark.usefixtures("forced_parallel")
+def test_without_fork_workers_load_the_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the platform cannot fork (macOS, Windows), spawned workers load the library."""
+    monkeypatch.setattr(portfolio.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    library = load_library()
+    serial = [_shape(i.result) for i in portfolio.iter_results(MANIFESTS, OPTIONS, library,
+                                                               jobs=1)]
+    items = list(portfolio.iter_results(MANIFESTS, OPTIONS, library, jobs=2))
     assert [_shape(i.result) for i in items] == serial
 
 
@@ -55,7 +67,7 @@ def test_broken_manifest_is_an_item_with_its_problems(tmp_path: Path) -> None:
     broken = tmp_path / "broken.yaml"
     broken.write_text("product: x\nowner: y\ncomponents: []\nproduct: again\n", encoding="utf-8")
     paths = [MANIFESTS[0], broken, MANIFESTS[1]]
-    items = list(portfolio.iter_results(paths, OPTIONS, jobs=2))
+    items = list(portfolio.iter_results(paths, OPTIONS, load_library(), jobs=2))
     assert [i.path for i in items] == paths
     assert items[0].result is not None and items[2].result is not None
     assert items[1].result is None
@@ -65,8 +77,8 @@ def test_broken_manifest_is_an_item_with_its_problems(tmp_path: Path) -> None:
 
 def test_summarise_counts_without_keeping_products(tmp_path: Path) -> None:
     seen: list[Path] = []
-    summary = portfolio.summarise(portfolio.iter_results(MANIFESTS, OPTIONS, jobs=1),
-                                  each=lambda item: seen.append(item.path))
+    items = portfolio.iter_results(MANIFESTS, OPTIONS, load_library(), jobs=1)
+    summary = portfolio.summarise(items, each=lambda item: seen.append(item.path))
     results = evaluate_paths(MANIFESTS, OPTIONS, load_library())
     assert seen == MANIFESTS
     assert summary.products == len(MANIFESTS) and summary.broken == 0

@@ -56,9 +56,21 @@ def evaluate_files(
 def check_paths(
     paths: Sequence[Path], options: Options, library: Library
 ) -> list[ProductResult]:
-    """The core of `licheck check`: evaluate every discovered manifest.  Kept as one function
-    so a streaming or parallel implementation can replace it; results keep `paths` order."""
-    return evaluate_paths(paths, options, library)
+    """The core of `licheck check`: evaluate every discovered manifest, on every core when there
+    are many (`licheck.portfolio`); results keep `paths` order, and all problems in all files are
+    raised together."""
+    from licheck.portfolio import iter_results
+
+    results: list[ProductResult] = []
+    problems: list[Diagnostic] = []
+    for item in iter_results(paths, options, library):
+        if item.result is None:
+            problems.extend(item.problems)
+        else:
+            results.append(item.result)
+    if problems:
+        raise InputError(problems)
+    return results
 
 
 def check_files(

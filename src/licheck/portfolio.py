@@ -56,18 +56,16 @@ def default_jobs() -> int:
 
 
 def iter_results(
-    paths: Sequence[Path], options: Options, licenses_dir: Path | None = None,
-    *, jobs: int | None = None,
+    paths: Sequence[Path], options: Options, library: Library, *, jobs: int | None = None,
 ) -> Iterator[Item]:
     """One `Item` per path, in order; in parallel for large portfolios (`jobs`: worker count,
     default every available core; 1: in this process)."""
-    library = load_library(licenses_dir)  # load (and check) it once, before any worker starts
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) < PARALLEL_MIN:
         for path in paths:
             yield evaluate_one(path, options, library)
         return
-    yield from _parallel(paths, options, licenses_dir, jobs)
+    yield from _parallel(paths, options, library, jobs)
 
 
 # -- workers -----------------------------------------------------------------------------------
@@ -75,11 +73,11 @@ def iter_results(
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(options: Options, licenses_dir: Path | None) -> None:
-    # With fork the library is inherited already loaded (load_library is cached); with spawn it is
-    # loaded here, once per worker.
+def _start_worker(options: Options, directory: Path, inherited: bool) -> None:
+    """Forked workers inherit the parent's library; spawned ones load it again, once each."""
+    if not inherited:
+        _WORKER["library"] = load_library(directory)
     _WORKER["options"] = options
-    _WORKER["library"] = load_library(licenses_dir)
 
 
 def _run_chunk(paths: list[Path]) -> list[Item]:
@@ -87,26 +85,28 @@ def _run_chunk(paths: list[Path]) -> list[Item]:
     return [evaluate_one(path, options, library) for path in paths]
 
 
-def _context() -> Any:
-    """fork where the platform has it (workers start in milliseconds, sharing the loaded code),
-    else the platform's default."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else None)
-
-
 def _parallel(
-    paths: Sequence[Path], options: Options, licenses_dir: Path | None, jobs: int
+    paths: Sequence[Path], options: Options, library: Library, jobs: int
 ) -> Iterator[Item]:
+    # fork where the platform has it: workers start in milliseconds, sharing the loaded code and
+    # the library; elsewhere the platform's default.
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if fork else None)
+    if fork:
+        _WORKER["library"] = library
     chunks = (list(paths[i:i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
-    with _context().Pool(jobs, _start_worker, (options, licenses_dir)) as pool:
-        pending: deque[Any] = deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(_run_chunk, (chunk,)))
-            if len(pending) >= limit:
+    try:
+        with context.Pool(jobs, _start_worker, (options, library.directory, fork)) as pool:
+            pending: deque[Any] = deque()
+            for chunk in chunks:
+                pending.append(pool.apply_async(_run_chunk, (chunk,)))
+                if len(pending) >= limit:
+                    yield from pending.popleft().get()
+            while pending:
                 yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+    finally:
+        _WORKER.pop("library", None)
 
 
 # -- constant-memory consumers ----------------------------------------------------------------
