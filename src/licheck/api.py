@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.discovery import discover
@@ -13,10 +13,14 @@ from licheck.evaluation import Options, ProductResult, evaluate_manifest
 from licheck.facts import EvidencePolicy, policy_named
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
-from licheck.report import Report, build
+from licheck.report import ProductOut, Report, assemble, build, product_out
 
 if TYPE_CHECKING:
+    from licheck.portfolio import Item
     from licheck.waivers import Waivers
+
+
+R = TypeVar("R")
 
 
 def resolve_policy(text: str) -> EvidencePolicy:
@@ -56,14 +60,28 @@ def evaluate_files(
 def check_paths(
     paths: Sequence[Path], options: Options, library: Library
 ) -> list[ProductResult]:
-    """The core of `licheck check`: evaluate every discovered manifest, on every core when there
-    are many (`licheck.portfolio`); results keep `paths` order, and all problems in all files are
-    raised together."""
+    """Evaluate every discovered manifest, on every core when there are many
+    (`licheck.portfolio`); results keep `paths` order, and all problems in all files are raised
+    together."""
     from licheck.portfolio import iter_results
 
-    results: list[ProductResult] = []
+    return _collect(iter_results(paths, options, library))
+
+
+def check_products(
+    paths: Sequence[Path], options: Options, library: Library
+) -> list[ProductOut]:
+    """As `check_paths`, with each product's part of the report built where it is evaluated (in
+    the workers, for a large portfolio): the report then needs no second copy of the results."""
+    from licheck.portfolio import iter_mapped
+
+    return _collect(iter_mapped(paths, options, library, product_out))
+
+
+def _collect(items: Iterable[Item[R]]) -> list[R]:
+    results: list[R] = []
     problems: list[Diagnostic] = []
-    for item in iter_results(paths, options, library):
+    for item in items:
         if item.result is None:
             problems.extend(item.problems)
         else:
@@ -81,8 +99,8 @@ def check_files(
     """`licheck check`: find the manifests in files and folders, evaluate, apply waivers."""
     manifests = discover(paths)
     library = load_library(licenses_dir)
-    results = check_paths(manifests, Options(policy, as_of), library)
-    return apply_waivers(build(results, policy.name, as_of), waivers, today)
+    products = check_products(manifests, Options(policy, as_of), library)
+    return apply_waivers(assemble(products, policy.name, as_of), waivers, today)
 
 
 def apply_waivers(report: Report, waivers: Waivers | None, today: dt.date | None) -> Report:

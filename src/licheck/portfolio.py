@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import Verdict
@@ -30,21 +30,32 @@ CHUNK = 32  # paths per task: large enough to amortise the hand-off, small enoug
 IN_FLIGHT_PER_JOB = 3  # chunks queued per worker: keeps workers busy, bounds memory
 
 
+R = TypeVar("R")
+
+
 @dataclass(frozen=True, slots=True)
-class Item:
+class Item(Generic[R]):
     """The outcome for one path: a result, or the problems that kept it from being evaluated."""
 
     path: Path
-    result: ProductResult | None
+    result: R | None
     problems: tuple[Diagnostic, ...] = ()
 
 
-def evaluate_one(path: Path, options: Options, library: Library) -> Item:
+def _same(result: ProductResult) -> ProductResult:
+    return result
+
+
+def evaluate_one(
+    path: Path, options: Options, library: Library,
+    transform: Callable[[ProductResult], R] = _same,  # type: ignore[assignment]
+) -> Item[R]:
     try:
         manifest, document = load_manifest(path, str(path))
-        return Item(path, evaluate_manifest(manifest, document, library, options))
+        result = evaluate_manifest(manifest, document, library, options)
     except InputError as exc:
         return Item(path, None, tuple(exc.diagnostics))
+    return Item(path, transform(result))
 
 
 def default_jobs() -> int:
@@ -57,15 +68,25 @@ def default_jobs() -> int:
 
 def iter_results(
     paths: Sequence[Path], options: Options, library: Library, *, jobs: int | None = None,
-) -> Iterator[Item]:
+) -> Iterator[Item[ProductResult]]:
     """One `Item` per path, in order; in parallel for large portfolios (`jobs`: worker count,
     default every available core; 1: in this process)."""
+    return iter_mapped(paths, options, library, _same, jobs=jobs)
+
+
+def iter_mapped(
+    paths: Sequence[Path], options: Options, library: Library,
+    transform: Callable[[ProductResult], R], *, jobs: int | None = None,
+) -> Iterator[Item[R]]:
+    """As `iter_results`, with `transform` applied to each result where it is made (in the
+    workers: e.g. building the report's product there).  `transform` must be a module-level
+    function, so that it can be sent to a worker."""
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) < PARALLEL_MIN:
         for path in paths:
-            yield evaluate_one(path, options, library)
+            yield evaluate_one(path, options, library, transform)
         return
-    yield from _parallel(paths, options, library, jobs)
+    yield from _parallel(paths, options, library, transform, jobs)
 
 
 # -- workers -----------------------------------------------------------------------------------
@@ -80,14 +101,15 @@ def _start_worker(options: Options, directory: Path, inherited: bool) -> None:
     _WORKER["options"] = options
 
 
-def _run_chunk(paths: list[Path]) -> list[Item]:
+def _run_chunk(paths: list[Path], transform: Callable[[ProductResult], R]) -> list[Item[R]]:
     options, library = _WORKER["options"], _WORKER["library"]
-    return [evaluate_one(path, options, library) for path in paths]
+    return [evaluate_one(path, options, library, transform) for path in paths]
 
 
 def _parallel(
-    paths: Sequence[Path], options: Options, library: Library, jobs: int
-) -> Iterator[Item]:
+    paths: Sequence[Path], options: Options, library: Library,
+    transform: Callable[[ProductResult], R], jobs: int,
+) -> Iterator[Item[R]]:
     # fork where the platform has it: workers start in milliseconds, sharing the loaded code and
     # the library; elsewhere the platform's default.
     fork = "fork" in multiprocessing.get_all_start_methods()
@@ -100,7 +122,7 @@ def _parallel(
         with context.Pool(jobs, _start_worker, (options, library.directory, fork)) as pool:
             pending: deque[Any] = deque()
             for chunk in chunks:
-                pending.append(pool.apply_async(_run_chunk, (chunk,)))
+                pending.append(pool.apply_async(_run_chunk, (chunk, transform)))
                 if len(pending) >= limit:
                     yield from pending.popleft().get()
             while pending:
@@ -124,7 +146,7 @@ class Summary:
         default_factory=lambda: dict.fromkeys(Verdict, 0))
     problems: list[Diagnostic] = field(default_factory=list)
 
-    def add(self, item: Item) -> None:
+    def add(self, item: Item[ProductResult]) -> None:
         if item.result is None:
             self.broken += 1
             self.problems.extend(item.problems)
@@ -141,7 +163,8 @@ class Summary:
 
 
 def summarise(
-    items: Iterable[Item], each: Callable[[Item], None] | None = None
+    items: Iterable[Item[ProductResult]],
+    each: Callable[[Item[ProductResult]], None] | None = None,
 ) -> Summary:
     """Count `items` as they stream past (`each` sees every one first, e.g. to print it)."""
     summary = Summary()

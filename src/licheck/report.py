@@ -208,16 +208,23 @@ def _finding(finding: Finding, file: str) -> FindingOut:
     )
 
 
+def product_out(result: ProductResult) -> ProductOut:
+    """One product of the report (a portfolio builds these in its worker processes)."""
+    counts = {v.value: 0 for v in Verdict}
+    for f in result.findings:
+        counts[f.verdict.value] += 1
+    return ProductOut(
+        product=result.product, owner=result.owner, file=result.file,
+        verdict=result.verdict, counts=Counts(**counts),
+        findings=[_finding(f, result.file) for f in result.findings])
+
+
 def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) -> Report:
-    products = []
-    for result in results:
-        counts = {v.value: 0 for v in Verdict}
-        for f in result.findings:
-            counts[f.verdict.value] += 1
-        products.append(ProductOut(
-            product=result.product, owner=result.owner, file=result.file,
-            verdict=result.verdict, counts=Counts(**counts),
-            findings=[_finding(f, result.file) for f in result.findings]))
+    return assemble([product_out(result) for result in results], policy, as_of)
+
+
+def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
+    """The report of products already built."""
     verdict = max((p.verdict for p in products), key=lambda v: v.severity,
                   default=Verdict.NOT_APPLICABLE)
     return Report(evidence_policy=policy, as_of=as_of.isoformat() if as_of else None,
