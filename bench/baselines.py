@@ -119,18 +119,38 @@ class _Manifest:
             return None
         return spec
 
-    def more_than(self, spec: dict[str, Any] | None, threshold: int, money: bool) -> bool | None:
+    def interval(self, spec: dict[str, Any] | None, money: bool) -> tuple[Fraction, Any]:
+        """(low, high or None) of a known quantity; everything for an unknown one."""
         if spec is None:
-            return U
+            return Fraction(0), None
         if spec.get("value") is not None:
-            return _amount(spec["value"], self.rates, money) > threshold
-        lo = spec.get("at_least")
-        hi = spec.get("at_most")
-        if lo is not None and _amount(lo, self.rates, money) > threshold:
-            return T
-        if hi is not None and _amount(hi, self.rates, money) <= threshold:
-            return F
-        return U
+            value = _amount(spec["value"], self.rates, money)
+            return value, value
+        lo, hi = spec.get("at_least"), spec.get("at_most")
+        return (_amount(lo, self.rates, money) if lo is not None else Fraction(0),
+                _amount(hi, self.rates, money) if hi is not None else None)
+
+    def mau(self, component: dict[str, Any]) -> tuple[Fraction, Any]:
+        """The product's users are among the licensee's own, which are among its group's:
+        an established licensee_own_mau or licensee_mau bounds mau from above, and a stated
+        mau beyond that bound is disputed (unknown)."""
+        lo, hi = self.interval(self.spec(component, "mau"), False)
+        for name in ("licensee_own_mau", "licensee_mau"):
+            bound = self.interval(self.spec(component, name), False)[1]
+            if bound is not None:
+                hi = bound if hi is None else min(hi, bound)
+        if hi is not None and lo > hi:
+            return Fraction(0), None
+        return lo, hi
+
+
+def _more_than(interval: tuple[Fraction, Any], threshold: int) -> bool | None:
+    lo, hi = interval
+    if lo > threshold:
+        return T
+    if hi is not None and hi <= threshold:
+        return F
+    return U
 
 
 def _contains_any(spec: dict[str, Any] | None, names: list[str]) -> bool | None:
@@ -171,8 +191,9 @@ def hand_verdicts_of(file: str, data: dict[str, Any], kimi: frozenset[str]) -> I
             U if derivative is None else derivative["value"])
         commercial = m.spec(component, "commercial")
         trigger = _and(U if commercial is None else commercial["value"] is True,
-                       _or(m.more_than(m.spec(component, "mau"), 100_000_000, False),
-                           m.more_than(m.spec(component, "monthly_revenue"), 20_000_000, True)))
+                       _or(_more_than(m.mau(component), 100_000_000),
+                           _more_than(m.interval(m.spec(component, "monthly_revenue"), True),
+                                      20_000_000)))
         scope = _and(T if lineage else U, derived)
         lifted = _contains_any(m.spec(component, "agreement_waives"),
                                [f"{LICENSE}/{CLAUSE}", f"{LICENSE}/*"])
@@ -279,25 +300,51 @@ money_of(base, m, money) := base * rate(m[3]) if {
 	m[4] != "year"
 }
 
-more_than(k, name, threshold, money) := "U" if not k[name]
+interval(k, name, money) := [0, null] if not k[name]
 
-more_than(k, name, threshold, money) := r if {
-	s := k[name]
-	v := object.get(s, "value", null)
-	v != null
-	r := tf(amount(v, money) > threshold)
+interval(k, name, money) := [v, v] if {
+	x := object.get(k[name], "value", null)
+	x != null
+	v := amount(x, money)
 }
 
-more_than(k, name, threshold, money) := r if {
+interval(k, name, money) := [lo, hi] if {
 	s := k[name]
 	object.get(s, "value", null) == null
-	r := range_more_than(s, threshold, money)
+	lo := low(s, money)
+	hi := high(s, money)
 }
 
-range_more_than(s, threshold, money) := "T" if {
-	amount(s.at_least, money) > threshold
-} else := "F" if {
-	amount(s.at_most, money) <= threshold
+low(s, money) := amount(s.at_least, money) if object.get(s, "at_least", null) != null
+
+low(s, money) := 0 if object.get(s, "at_least", null) == null
+
+high(s, money) := amount(s.at_most, money) if object.get(s, "at_most", null) != null
+
+high(s, money) := null if object.get(s, "at_most", null) == null
+
+# The product's users are among the licensee's own, which are among its group's: an established
+# licensee_own_mau or licensee_mau bounds mau from above; a mau beyond the bound is disputed.
+mau_bounds(k) := [hi |
+	some name in ["licensee_own_mau", "licensee_mau"]
+	hi := interval(k, name, false)[1]
+	hi != null
+]
+
+mau(k) := interval(k, "mau", false) if count(mau_bounds(k)) == 0
+
+mau(k) := clip(own[0], min(array.concat(mau_bounds(k), [x | x := own[1]; x != null]))) if {
+	count(mau_bounds(k)) > 0
+	own := interval(k, "mau", false)
+}
+
+clip(lo, hi) := [lo, hi] if lo <= hi
+
+clip(lo, hi) := [0, null] if lo > hi
+
+more_than(iv, threshold) := "T" if iv[0] > threshold else := "F" if {
+	iv[1] != null
+	iv[1] <= threshold
 } else := "U"
 
 tf(b) := "T" if b
@@ -366,7 +413,7 @@ verdict(bound, lifted, holds) := "not_applicable" if bound == "F" else := "satis
 } else := "governance_risk"
 
 fact_names := ["commercial", "mau", "monthly_revenue", "agreement_waives", "ui_attribution",
-	"derivative"]
+	"derivative", "licensee_own_mau", "licensee_mau"]
 
 verdicts contains [c.id, v] if {
 	some c in input.components
@@ -374,8 +421,8 @@ verdicts contains [c.id, v] if {
 	lower(trim_space(ref.model)) in data.kimi
 	k := {name: s | some name in fact_names; s := known(c, name)}
 	trigger := and3(boolean(k, "commercial"), or3(
-		more_than(k, "mau", 100000000, false),
-		more_than(k, "monthly_revenue", 20000000, true),
+		more_than(mau(k), 100000000),
+		more_than(interval(k, "monthly_revenue", true), 20000000),
 	))
 	scope := and3(lineage(ref), derivative(c, k))
 	lifted := contains_any(k, "agreement_waives", [

@@ -13,8 +13,9 @@ one worker.  The contenders:
   hand-written     the floor plus the Kimi K2.5 attribution verdict written by hand (one core)
   rego (regopy)    the floor plus the same verdict in Rego, policy compiled once (one core)
   rego naive       a two-valued Rego rule ignoring evidence (NOT the same verdicts: engine speed)
-  licheck api -j1  licheck.portfolio over the files, in one process, counting verdicts
-  licheck check    the command line: `licheck check DIR` (text report to /dev/null), every core
+  licheck api -j1  licheck.portfolio over the files in one process (its verdicts are compared)
+  licheck stream   licheck.portfolio.summarise: counts and exit status only, every core, streamed
+  licheck check    the command line: `licheck check DIR --format json` to /dev/null, every core
 
 Goal (issue 7): licheck check >= 0.5x the parse floor's throughput and >= 1.5x regopy's, the
 same verdicts, and peak memory that does not grow with the portfolio.
@@ -37,8 +38,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "src"))
 
 CONTENDERS = ["parse floor", "hand-written", "rego (regopy)", "rego naive", "licheck api -j1",
-              "licheck check"]
+              "licheck stream", "licheck check"]
 VERDICT_FILE = "verdicts-{name}-{size}.json"
+CHECK_FORMAT = os.environ.get("LICHECK_BENCH_FORMAT", "json")
 
 
 # -- inside one contender's process -------------------------------------------------------------
@@ -52,7 +54,8 @@ def _licheck_check_argv(folder: Path) -> list[str]:
     from licheck.cli import COMMANDS
 
     if "check" in COMMANDS:
-        return ["check", str(folder), "--no-waivers", "--fail-on", "never"]
+        return ["check", str(folder), "--no-waivers", "--fail-on", "never", "--format",
+                CHECK_FORMAT]
     # Before `check` exists: `evaluate` over every file (it keeps the whole report).
     return ["evaluate", *map(str, _paths(folder)), "--fail-on", "never"]
 
@@ -82,6 +85,16 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
         for item in items:  # kept: only this clause's verdicts, as the other scripts do
             found.extend(baselines.licheck_verdicts([item]))
         verdicts = found
+    elif name == "licheck stream":
+        from licheck.evaluation import Options
+        from licheck.facts import POLICIES
+        from licheck.library import load_library
+        from licheck.portfolio import iter_results, summarise
+
+        summary = summarise(iter_results(_paths(folder), Options(POLICIES["default"]),
+                                         load_library()))
+        if summary.broken:
+            raise SystemExit(f"{summary.broken} broken manifests")
     elif name == "licheck check":
         from licheck.cli import cli
         from licheck.cli.common import run_guarded
@@ -100,9 +113,11 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
         out.write_text(json.dumps(sorted(verdicts)), encoding="utf-8")  # type: ignore[call-overload]
     import resource
 
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(json.dumps({"rss_mb": own, "worker_rss_mb": children}))
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
+    print(json.dumps({"rss_mb": me.ru_maxrss / 1024, "worker_rss_mb": workers.ru_maxrss / 1024,
+                      "cpu": cpu}))
 
 
 # -- the orchestrator ---------------------------------------------------------------------------
@@ -130,13 +145,14 @@ def measure(name: str, folder: Path, out: Path) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), NO_COLOR="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, __file__, "--contender", name, "--folder", str(folder),
-                           "--out", str(out)], capture_output=True, text=True, env=env,
-                          check=False)
+    process = subprocess.Popen([sys.executable, __file__, "--contender", name, "--folder",
+                                str(folder), "--out", str(out)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    stdout, stderr = process.communicate()
     seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{name} failed: {done.stderr[-2000:]}")
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    if process.returncode != 0:
+        raise SystemExit(f"{name} failed: {stderr[-2000:]}")
+    figures: dict[str, float] = json.loads(stdout.strip().splitlines()[-1])
     figures["seconds"] = seconds
     return figures
 
@@ -161,30 +177,36 @@ def main() -> None:
     for size, folder in sorted(folders.items()):
         results[size] = {}
         print(f"\n{size:,} manifests ({folder})")
-        print(f"  {'contender':18s} {'files/s':>8s} {'seconds':>8s} {'peak RSS':>9s} "
-              f"{'worker RSS':>10s}")
+        print(f"  {'contender':18s} {'files/s':>8s} {'seconds':>8s} {'files/CPU-s':>11s} "
+              f"{'peak RSS':>9s} {'worker RSS':>10s}")
         for name in names:
             out = args.dir / VERDICT_FILE.format(name=name.split()[0], size=size)
             figures = measure(name, folder, out)
             figures["rate"] = size / figures["seconds"]
             results[size][name] = figures
-            worker = (f"{figures['worker_rss_mb']:7.0f} MB" if name == "licheck check"
-                      else "")
+            worker = (f"{figures['worker_rss_mb']:7.0f} MB"
+                      if name in ("licheck check", "licheck stream") else "")
             print(f"  {name:18s} {figures['rate']:8.0f} {figures['seconds']:8.2f} "
-                  f"{figures['rss_mb']:6.0f} MB {worker:>10s}", flush=True)
+                  f"{size / figures['cpu']:11.0f} {figures['rss_mb']:6.0f} MB {worker:>10s}",
+                  flush=True)
         check_verdicts(args.dir, size, names)
         rates = {n: f["rate"] for n, f in results[size].items()}
-        licheck = rates["licheck check"]
-        print(f"  licheck check / parse floor: {licheck / rates['parse floor']:.2f}x "
-              "(goal >= 0.5x)")
-        if "rego (regopy)" in rates:
-            print(f"  licheck check / rego (regopy): {licheck / rates['rego (regopy)']:.2f}x "
-                  "(goal >= 1.5x)")
+        for name in ("licheck check", "licheck stream"):
+            print(f"  {name} / parse floor: {rates[name] / rates['parse floor']:.2f}x "
+                  "(goal >= 0.5x)")
+            if "rego (regopy)" in rates:
+                print(f"  {name} / rego (regopy): {rates[name] / rates['rego (regopy)']:.2f}x "
+                      "(goal >= 1.5x)")
     if len(results) > 1:
         small, large = min(results), max(results)
         for name in names:
             grow = results[large][name]["rss_mb"] / results[small][name]["rss_mb"]
-            print(f"peak RSS {large:,} / {small:,}: {name}: {grow:.2f}x")
+            line = f"peak RSS {large:,} / {small:,}: {name}: {grow:.2f}x"
+            if name in ("licheck check", "licheck stream"):
+                workers = (results[large][name]["worker_rss_mb"]
+                           / results[small][name]["worker_rss_mb"])
+                line += f" (largest worker {workers:.2f}x)"
+            print(line)
 
 
 def check_verdicts(base: Path, size: int, names: list[str]) -> None:

@@ -11,7 +11,8 @@ import datetime as dt
 import json
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Literal
+from json.encoder import encode_basestring
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -248,7 +249,42 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
 
 
 def to_json(report: Report) -> str:
-    return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    """The report as `json.dumps(..., indent=2, ensure_ascii=False)` writes it, byte for byte, by
+    an encoder about twice as fast (the standard one falls back to pure Python with indent)."""
+    parts: list[str] = []
+    _encode(report.model_dump(mode="json"), "\n", parts)
+    parts.append("\n")
+    return "".join(parts)
+
+
+def _encode(value: Any, newline: str, parts: list[str]) -> None:
+    kind = type(value)
+    if kind is str:
+        parts.append(encode_basestring(value))
+    elif kind is dict or (kind is not list and isinstance(value, dict)):
+        if not value:
+            parts.append("{}")
+            return
+        inner = newline + "  "
+        opening = "{"
+        for key, item in value.items():
+            parts.append(f"{opening}{inner}{encode_basestring(str(key))}: ")
+            opening = ","
+            _encode(item, inner, parts)
+        parts.append(newline + "}")
+    elif kind is list or isinstance(value, list | tuple):
+        if not value:
+            parts.append("[]")
+            return
+        inner = newline + "  "
+        opening = "["
+        for item in value:
+            parts.append(opening + inner)
+            opening = ","
+            _encode(item, inner, parts)
+        parts.append(newline + "]")
+    else:  # numbers, booleans, null: exactly as json writes them
+        parts.append(json.dumps(value))
 
 
 class FailOn(StrEnum):
