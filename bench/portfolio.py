@@ -89,10 +89,9 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
         from licheck.evaluation import Options
         from licheck.facts import POLICIES
         from licheck.library import load_library
-        from licheck.portfolio import iter_results, summarise
+        from licheck.portfolio import summarise_paths
 
-        summary = summarise(iter_results(_paths(folder), Options(POLICIES["default"]),
-                                         load_library()))
+        summary = summarise_paths(_paths(folder), Options(POLICIES["default"]), load_library())
         if summary.broken:
             raise SystemExit(f"{summary.broken} broken manifests")
     elif name == "licheck check":

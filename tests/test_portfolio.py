@@ -108,3 +108,14 @@ def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     evaluation._JUDGED.clear()
     evaluate_paths(MANIFESTS, OPTIONS, load_library())
     assert len(evaluation._JUDGED) <= 2
+
+
+@pytest.mark.usefixtures("forced_parallel")
+def test_summarise_paths_in_workers_counts_the_same() -> None:
+    library = load_library()
+    direct = portfolio.summarise(portfolio.iter_results(MANIFESTS * 2, OPTIONS, library, jobs=1))
+    tallied = portfolio.summarise_paths(MANIFESTS * 2, OPTIONS, library, jobs=2)
+    assert tallied.products == direct.products == 2 * len(MANIFESTS)
+    assert tallied.product_verdicts == direct.product_verdicts
+    assert tallied.finding_verdicts == direct.finding_verdicts
+    assert tallied.verdict is direct.verdict

@@ -5,8 +5,8 @@ it are done; a broken manifest gives an item with its problems instead of a resu
 decides whether to stop.  Below `PARALLEL_MIN` paths (or with `jobs=1`) it runs in this process;
 above, in worker processes over chunks of paths, with a bounded number of chunks in flight, so
 memory does not grow with the portfolio when the caller does not keep what it receives.
-`summarise` is such a caller: the verdict counts and exit status of any number of products in
-constant memory.
+`summarise_paths` is such a caller: the verdict counts and exit status of any number of products
+in constant memory, the workers sending back a `Tally` of each product rather than its findings.
 """
 
 from __future__ import annotations
@@ -134,6 +134,21 @@ def _parallel(
 # -- constant-memory consumers ----------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What a summary needs of one product: a few numbers instead of its findings."""
+
+    verdict: Verdict
+    findings: tuple[tuple[Verdict, int], ...]
+
+
+def tally(result: ProductResult) -> Tally:
+    counts = dict.fromkeys(Verdict, 0)
+    for finding in result.findings:
+        counts[finding.verdict] += 1
+    return Tally(result.verdict, tuple(counts.items()))
+
+
 @dataclass(slots=True)
 class Summary:
     """Verdict counts over a portfolio, kept without keeping the products."""
@@ -146,15 +161,16 @@ class Summary:
         default_factory=lambda: dict.fromkeys(Verdict, 0))
     problems: list[Diagnostic] = field(default_factory=list)
 
-    def add(self, item: Item[ProductResult]) -> None:
+    def add(self, item: Item[ProductResult] | Item[Tally]) -> None:
         if item.result is None:
             self.broken += 1
             self.problems.extend(item.problems)
             return
+        counted = item.result if isinstance(item.result, Tally) else tally(item.result)
         self.products += 1
-        self.product_verdicts[item.result.verdict] += 1
-        for finding in item.result.findings:
-            self.finding_verdicts[finding.verdict] += 1
+        self.product_verdicts[counted.verdict] += 1
+        for verdict, count in counted.findings:
+            self.finding_verdicts[verdict] += count
 
     @property
     def verdict(self) -> Verdict:
@@ -163,8 +179,8 @@ class Summary:
 
 
 def summarise(
-    items: Iterable[Item[ProductResult]],
-    each: Callable[[Item[ProductResult]], None] | None = None,
+    items: Iterable[Item[ProductResult]] | Iterable[Item[Tally]],
+    each: Callable[[Any], None] | None = None,
 ) -> Summary:
     """Count `items` as they stream past (`each` sees every one first, e.g. to print it)."""
     summary = Summary()
@@ -173,3 +189,11 @@ def summarise(
             each(item)
         summary.add(item)
     return summary
+
+
+def summarise_paths(
+    paths: Sequence[Path], options: Options, library: Library, *, jobs: int | None = None
+) -> Summary:
+    """The verdict counts of a portfolio in constant memory: workers send back only a tally of
+    each product."""
+    return summarise(iter_mapped(paths, options, library, tally, jobs=jobs))
