@@ -240,24 +240,40 @@ def judge(rule: Rule, domains: Mapping[str, Domain]) -> Judgement:
     return judge_cells(rule, fact_cells(rule, domains))
 
 
-def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
+# The outcome of each combination of cells, by the cells' identities: `branches` and `settlements`
+# revisit the combinations `judge_cells` has already evaluated.  Valid while the cells live, so a
+# memo belongs to one judgement (one `by_fact`) and is dropped with it.
+OutcomeMemo = dict[tuple[int, ...], Outcome]
+
+
+def judge_cells(
+    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], memo: OutcomeMemo | None = None
+) -> Judgement:
     """The verdict over every combination of cells (the completions)."""
-    details = _details(rule, by_fact)  # every outcome: the same verdict as `outcomes_of`'s
+    details = _details(rule, by_fact, memo)  # every outcome: the same verdict as `outcomes_of`'s
     return Judgement(verdict_of(set(details[0])), *details)
 
 
-def outcomes_of(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> set[Outcome]:
+def outcomes_of(
+    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], memo: OutcomeMemo | None = None
+) -> set[Outcome]:
     names = list(by_fact)
     outcomes: set[Outcome] = set()
     for combination in itertools.product(*(by_fact[n] for n in names)):
-        outcomes.add(rule.outcome({n: c.value for n, c in zip(names, combination, strict=True)}))
+        key = tuple(map(id, combination)) if memo is not None else ()
+        outcome = memo.get(key) if memo is not None else None
+        if outcome is None:
+            outcome = rule.outcome({n: c.value for n, c in zip(names, combination, strict=True)})
+            if memo is not None:
+                memo[key] = outcome
+        outcomes.add(outcome)
         if Outcome.FAILS in outcomes and len(outcomes) > 1:
             break  # governance risk: nothing can change it any more
     return outcomes
 
 
 def _details(
-    rule: Rule, by_fact: Mapping[str, Sequence[Cell]]
+    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], memo: OutcomeMemo | None = None
 ) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:
     """Every outcome, scope and trigger value, and which open facts the outcome depends on."""
     names = list(by_fact)
@@ -269,6 +285,8 @@ def _details(
         values = {n: by_fact[n][i].value for n, i in zip(names, indices, strict=True)}
         outcome = rule.outcome(values)
         table[indices] = outcome
+        if memo is not None:
+            memo[tuple(id(by_fact[n][i]) for n, i in zip(names, indices, strict=True))] = outcome
         outcomes.add(outcome)
         in_scope = evaluate(rule.scope, values)
         scope.add(in_scope)
@@ -296,7 +314,9 @@ class Branch:
     region: Domain | None = None  # for a quantity: the interval
 
 
-def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> list[Branch]:
+def branches(
+    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str, memo: OutcomeMemo | None = None
+) -> list[Branch]:
     """For one open fact: the verdict for each of its cells, the other facts still open.
 
     Neighbouring quantity cells with the same verdict merge into one interval, unless every cell
@@ -305,7 +325,7 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
     for cell in by_fact[fact]:
         fixed = dict(by_fact)
         fixed[fact] = [cell]
-        verdict = verdict_of(outcomes_of(rule, fixed))
+        verdict = verdict_of(outcomes_of(rule, fixed, memo))
         result.append(Branch(cell.label, verdict,
                              cell.region if isinstance(cell.region, Interval) else None))
     if len({b.verdict for b in result}) == 1:
@@ -336,7 +356,8 @@ class Settlement:
 
 
 def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
-                open_facts: Sequence[str], limit: int = 4) -> list[Settlement]:
+                open_facts: Sequence[str], limit: int = 4,
+                memo: OutcomeMemo | None = None) -> list[Settlement]:
     """The minimal combinations of open-fact values that turn a governance risk firm.
 
     Facts are tried in growing combinations (up to `limit` of them); a combination is kept when
@@ -355,7 +376,7 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
                 fixed = dict(by_fact)
                 for name, index in key:
                     fixed[name] = coarse[name][index][1]
-                verdict = verdict_of(outcomes_of(rule, fixed))
+                verdict = verdict_of(outcomes_of(rule, fixed, memo))
                 if verdict is not Verdict.GOVERNANCE_RISK:
                     words = tuple((n, coarse[n][i][0]) for n, i in zip(names, choice, strict=True))
                     found.append((key, Settlement(verdict, words)))

@@ -28,6 +28,7 @@ from licheck.engine import (
     Branch,
     Judgement,
     Outcome,
+    OutcomeMemo,
     Rule,
     Settlement,
     Verdict,
@@ -450,11 +451,13 @@ def _judge(bound: Rule, domains: tuple[Domain, ...], likely: tuple[Domain, ...])
     if judged is None:
         names = bound.facts()
         by_fact = fact_cells(bound, dict(zip(names, domains, strict=True)))
-        judgement = judge_cells(bound, by_fact)
+        memo: OutcomeMemo = {}  # branches and settlements revisit the judged combinations
+        judgement = judge_cells(bound, by_fact, memo)
         likely_verdict = judgement.verdict if likely == domains else judge_cells(
             bound, fact_cells(bound, dict(zip(names, likely, strict=True)))).verdict
-        branches_ = tuple((n, tuple(branches(bound, by_fact, n))) for n in judgement.open_facts)
-        settled = (tuple(settlements(bound, by_fact, judgement.open_facts))
+        branches_ = tuple((n, tuple(branches(bound, by_fact, n, memo)))
+                          for n in judgement.open_facts)
+        settled = (tuple(settlements(bound, by_fact, judgement.open_facts, memo=memo))
                    if judgement.verdict is Verdict.GOVERNANCE_RISK else ())
         if len(_JUDGED) >= _CACHE_LIMIT:
             _JUDGED.clear()
