@@ -333,9 +333,17 @@ mau_bounds(k) := [hi |
 
 mau(k) := interval(k, "mau", false) if count(mau_bounds(k)) == 0
 
-mau(k) := clip(own[0], min(array.concat(mau_bounds(k), [x | x := own[1]; x != null]))) if {
+mau(k) := clip(own[0], lowest(array.concat(mau_bounds(k), [x | x := own[1]; x != null]))) if {
 	count(mau_bounds(k)) > 0
 	own := interval(k, "mau", false)
+}
+
+# Not the built-in min: rego-cpp's min misorders an integer and a float (1.2B parses to a float).
+lowest(xs) := x if {
+	some x in xs
+	every y in xs {
+		x <= y
+	}
 }
 
 clip(lo, hi) := [lo, hi] if lo <= hi
