@@ -1,0 +1,84 @@
+"""Where licheck's time per manifest goes over a portfolio, phase by phase, in one process.
+
+    python bench/portfolio_profile.py [--dir /tmp/licheck-portfolio/1000] [--files 1000]
+
+CPU time per file for: reading the file, parsing it (licheck's YAML reader), validating it
+(pydantic), evaluating it (facts, then the clause judgements: the caches warm up as the run goes,
+as they do in a portfolio), building its part of the report and encoding that as JSON; and, for
+comparison, PyYAML's C loader on the same text (the parse floor).  Also the judgement cache's
+hit rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from licheck import evaluation, loading, yamlsafe
+from licheck.evaluation import Options, evaluate_manifest
+from licheck.facts import POLICIES
+from licheck.library import load_library
+from licheck.model import Manifest
+from licheck.report import _encode, product_out
+
+PHASES = ["read", "parse (yamlsafe)", "validate (pydantic)", "evaluate", "report product",
+          "JSON encode", "parse floor (C loader)"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/licheck-portfolio/1000"))
+    parser.add_argument("--files", type=int, default=1000)
+    args = parser.parse_args()
+    paths = sorted(args.dir.glob("*.yaml"))[:args.files]
+    library = load_library()
+    options = Options(POLICIES["default"])
+    totals = dict.fromkeys(PHASES, 0.0)
+    clock = time.process_time
+    calls = hits = 0
+    judge = evaluation._judge
+
+    def counting(*a: object) -> evaluation._Judged:
+        nonlocal calls, hits
+        calls += 1
+        hits += (a[0] is not None and (id(a[0]), a[1], a[2]) in evaluation._JUDGED)
+        return judge(*a)  # type: ignore[arg-type]
+
+    evaluation._judge = counting  # type: ignore[assignment]
+    for path in paths:
+        t0 = clock()
+        text = yamlsafe.read_text(path, str(path))
+        t1 = clock()
+        document = yamlsafe.parse(text, str(path))
+        t2 = clock()
+        manifest = loading.validate(document, Manifest)
+        t3 = clock()
+        result = evaluate_manifest(manifest, document, library, options)
+        t4 = clock()
+        product = product_out(result)
+        t5 = clock()
+        _encode(product.model_dump(mode="json"), "\n", [])
+        t6 = clock()
+        yaml.load(text, Loader=yaml.CSafeLoader)
+        t7 = clock()
+        for phase, (a, b) in zip(PHASES, [(t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5),
+                                          (t5, t6), (t6, t7)], strict=True):
+            totals[phase] += b - a
+    count = len(paths)
+    licheck = sum(v for k, v in totals.items() if not k.startswith("parse floor"))
+    print(f"{count} manifests from {args.dir}, CPU time per file:")
+    for phase, total in totals.items():
+        share = f"{total / licheck:5.0%}" if not phase.startswith("parse floor") else "     "
+        print(f"  {phase:24s} {total / count * 1e6:7.0f} µs  {share}")
+    print(f"  {'licheck, all phases':24s} {licheck / count * 1e6:7.0f} µs")
+    print(f"judgement cache: {hits} hits of {calls} clause judgements ({hits / max(calls, 1):.0%})")
+
+
+if __name__ == "__main__":
+    main()
