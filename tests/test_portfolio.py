@@ -94,7 +94,6 @@ def test_caches_change_nothing() -> None:
     library = load_library()
     evaluation._JUDGED.clear()
     evaluation._BOUND.clear()
-    evaluation._DEFAULTS.clear()
     cold = evaluate_paths(MANIFESTS, OPTIONS, library)
     assert evaluation._JUDGED, "the judgement cache was not used"
     warm = evaluate_paths(MANIFESTS, OPTIONS, library)

@@ -212,16 +212,12 @@ def _resolve_one(
 
 def _from_delivery(component: Component, context: Resolution) -> FactState:
     delivered = ", ".join(d.value for d in component.delivery) or "none stated"
-    source = f"derived from the component's delivery ({delivered})"
-    key = ("distributes_weights", delivered, context.policy, context.as_of)
-    if source not in context.sources and key in _DEFAULTS:  # a cited key would change it
-        return _DEFAULTS[key]
     spec = FactSpec(
         value="weights" in component.delivery if component.delivery else "unknown",
-        evidence=[Evidence(source=source, kind=EvidenceKind.DECLARED)]
-        if component.delivery else [],
+        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
+                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
     )
-    return _remember(key, resolve("distributes_weights", spec, context), source, context)
+    return resolve("distributes_weights", spec, context)
 
 
 _TRAINING = frozenset({StepKind.CONTINUED_PRETRAINING, StepKind.FINE_TUNING, StepKind.RL,
@@ -268,28 +264,10 @@ def _from_catalog(model: CatalogModel, context: Resolution) -> FactState:
 
 
 def _derivative_default(model_name: str, context: Resolution) -> FactState:
-    source = (f"licheck's default: a model trained from {model_name} is a derivative work "
-              "unless the manifest says otherwise")
-    key = ("derivative", model_name, context.policy, context.as_of)
-    if source not in context.sources and key in _DEFAULTS:
-        return _DEFAULTS[key]
-    spec = FactSpec(value=True, evidence=[Evidence(source=source, kind=EvidenceKind.DECLARED)])
-    return _remember(key, resolve("derivative", spec, context), source, context)
-
-
-# The facts licheck supplies itself depend only on the delivery or model, the policy and the date:
-# each is resolved once per portfolio, not once per component.
-_DEFAULTS: dict[tuple[object, ...], FactState] = {}
-
-
-def _remember(
-    key: tuple[object, ...], state: FactState, source: str, context: Resolution
-) -> FactState:
-    if source not in context.sources:
-        if len(_DEFAULTS) >= _CACHE_LIMIT:
-            _DEFAULTS.clear()
-        _DEFAULTS[key] = state
-    return state
+    spec = FactSpec(value=True, evidence=[Evidence(
+        source=f"licheck's default: a model trained from {model_name} is a derivative work "
+               "unless the manifest says otherwise", kind=EvidenceKind.DECLARED)])
+    return resolve("derivative", spec, context)
 
 
 def _lineage_models(
