@@ -11,12 +11,12 @@ violation.  A model whose license is not in the library gets a finding of its ow
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from licheck.conditions import All, Test, tests_in
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.domains import Domain
+from licheck.domains import Domain, Strings
 from licheck.engine import Branch, Outcome, Rule, Verdict, branches, fact_cells, judge_cells, worst
 from licheck.facts import (
     EvidencePolicy,
@@ -31,6 +31,7 @@ from licheck.library import CompiledClause, Library
 from licheck.model import (
     CatalogModel,
     Component,
+    DatedLicense,
     Evidence,
     EvidenceKind,
     FactSpec,
@@ -38,12 +39,15 @@ from licheck.model import (
     ModelRef,
 )
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS, suggest
+from licheck.vocabulary import FACTS, FactDef, FactType, suggest
 from licheck.yamlsafe import Document
 
 UNKNOWN_MODEL = "unknown"
 # A license binds a component built on its model that is still a derivative of it.
 SCOPE = All((Test("lineage", "is", True), Test("derivative", "is", True)))
+# Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
+# the license changed over time and the verdict depends on which text applies.
+_OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +123,10 @@ def evaluate_manifest(
                                     problems))
         for name, spec in options.overrides.items():
             facts[name] = product_facts[name]
-        facts.setdefault("distributes_weights", _from_delivery(component, context))
+        facts.setdefault("distributes_weights", _from_delivery(component, context,
+                                                               "distributes_weights"))
+        facts.setdefault("third_party_access", _from_delivery(component, context,
+                                                              "third_party_access"))
         for ref, ref_path in _lineage_models(component, base_path):
             lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
                                    ref_path, context, document, problems)
@@ -178,14 +185,17 @@ def _resolve_one(
         return resolve(name, None, context, path=path)
 
 
-def _from_delivery(component: Component, context: Resolution) -> FactState:
+def _from_delivery(component: Component, context: Resolution, name: str) -> FactState:
+    """`distributes_weights` (weights are delivered) or `third_party_access` (anything is
+    delivered: weights, a hosted service or an API), from the component's delivery."""
     delivered = ", ".join(d.value for d in component.delivery) or "none stated"
+    value = "weights" in component.delivery if name == "distributes_weights" else True
     spec = FactSpec(
-        value="weights" in component.delivery if component.delivery else "unknown",
+        value=value if component.delivery else "unknown",
         evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
                            kind=EvidenceKind.DECLARED)] if component.delivery else [],
     )
-    return resolve("distributes_weights", spec, context)
+    return resolve(name, spec, context)
 
 
 def _derivative_default(model_name: str, context: Resolution) -> FactState:
@@ -222,18 +232,29 @@ def _findings_for(
             "name a model of the catalog (licheck licenses models), or `unknown` if the base "
             "is undisclosed"))
         return []
-    license_id = _license_for(model, ref)
-    if license_id is None or license_id not in library.licenses:
+    candidates = _licenses_for(model, ref)
+    known = [c for c in candidates if c.license is not None and c.license in library.licenses]
+    found: list[Finding] = []
+    if len(known) < len(candidates) or not known:
         note = model.license_note or "its license is not in licheck's library"
-        return [unknown.finding("license-unknown", f"{model.name}: {note}. Until its terms are "
-                                "encoded, findings for it cannot be given.", model)]
+        found.append(unknown.finding("license-unknown", f"{model.name}: {note}. Until its terms "
+                                     "are encoded, findings for it cannot be given.", model))
+        if not known:
+            return found
     facts = dict(facts)
     facts["lineage"] = lineage
     facts.setdefault("derivative", _derivative_default(model.name, context))
-    found = [
-        _judge_clause(compiled, component, model, facts, document, line, column)
-        for compiled in library.licenses[license_id].clauses
-    ]
+    by_license = {
+        candidate.license: [
+            _judge_clause(compiled, component, model, facts, document, line, column)
+            for compiled in library.licenses[candidate.license].clauses
+        ]
+        for candidate in known if candidate.license is not None
+    }
+    if len(known) == 1:
+        found.extend(next(iter(by_license.values())))
+    else:
+        found.extend(_across_versions(known, by_license, model, ref_path))
     if lineage.status is not Status.ESTABLISHED:
         found.append(unknown.finding(
             "lineage-unconfirmed",
@@ -243,16 +264,79 @@ def _findings_for(
     return found
 
 
-def _license_for(model: CatalogModel, ref: ModelRef) -> str | None:
-    """The license of the copy the manifest used: by the date it was obtained, where the
-    license changed over time; else the current one."""
+def _licenses_for(model: CatalogModel, ref: ModelRef) -> list[_Candidate]:
+    """The licenses the copy the manifest used may be under.
+
+    Where the license changed over time (`license_history`), the date the weights were obtained
+    picks one; without that date every license of the history is a candidate, and the findings
+    say where the verdict depends on it.  Otherwise the model's current license."""
+    history = model.license_history
     if ref.obtained is not None:
-        for dated in model.license_history:
+        for dated in history:
             after = dated.from_ is None or ref.obtained >= dated.from_
             before = dated.until is None or ref.obtained <= dated.until
             if after and before:
-                return dated.license
-    return model.license
+                return [_Candidate(dated.license, dated)]
+        return [_Candidate(model.license)]
+    distinct = {dated.license for dated in history}
+    if len(distinct) > 1:
+        return [_Candidate(dated.license, dated) for dated in history]
+    return [_Candidate(model.license)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A license the copy may be under, and the dates it applied to copies obtained then."""
+
+    license: str | None
+    dated: DatedLicense | None = None
+
+
+def _obtained_label(candidate: _Candidate) -> str:
+    dated = candidate.dated or DatedLicense(license=candidate.license or "unknown")
+    if dated.from_ and dated.until:
+        span = f"obtained from {dated.from_} to {dated.until}"
+    elif dated.from_:
+        span = f"obtained on or after {dated.from_}"
+    elif dated.until:
+        span = f"obtained on or before {dated.until}"
+    else:
+        span = "obtained at any date"
+    return f"{span} ({dated.license})"
+
+
+def _across_versions(
+    candidates: list[_Candidate], by_license: dict[str, list[Finding]], model: CatalogModel,
+    ref_path: tuple[str | int, ...],
+) -> list[Finding]:
+    """Findings under every license the copy may be under, when the manifest does not say when
+    the weights were obtained.  A clause whose verdict is the same under every candidate (a
+    clause a license lacks counts as not applicable) keeps it; where they differ the finding is a
+    governance risk, with `obtained` as the missing fact and each candidate's verdict."""
+    verdicts = {lid: {f.clause: f.verdict for f in found} for lid, found in by_license.items()}
+    likely = {lid: {f.clause: f.likely_verdict for f in found} for lid, found in by_license.items()}
+    obtained = FactState(
+        "obtained", _OBTAINED, Status.UNKNOWN, Strings(None), "not stated",
+        note=f"{model.name}'s license changed over time; the date the weights were obtained "
+             "(lineage: obtained) decides which text applies", path=ref_path)
+    result: list[Finding] = []
+    for license_id, found in by_license.items():
+        for finding in found:
+            under = [verdicts[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
+                     for c in candidates]
+            if len(set(under)) == 1:
+                result.append(finding)
+                continue
+            branches = tuple(Branch(_obtained_label(c), v)
+                             for c, v in zip(candidates, under, strict=True))
+            likely_under = {likely[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
+                            for c in candidates}
+            result.append(replace(
+                finding, verdict=Verdict.GOVERNANCE_RISK, scope="depends",
+                likely_verdict=(next(iter(likely_under)) if len(likely_under) == 1
+                                else Verdict.GOVERNANCE_RISK),
+                missing=(MissingFact(obtained, branches), *finding.missing)))
+    return result
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,44 @@ FACTS: Final = _facts(
     FactDef("lineage", FactType.BOOLEAN,
             "the component is built on the model (from the manifest's lineage and its evidence)",
             implicit=True),
+    # -- added for Qwen, MiniMax, Kimi K3, DeepSeek, Gemma, Yi, glm-4 (issue 3, part B)
+    FactDef("third_party_access", FactType.BOOLEAN,
+            "third parties get the model, its outputs or its capabilities: distributed weights, "
+            "a hosted service or an API (derived from the component's delivery when not stated; "
+            "false means internal use only)"),
+    FactDef("annual_recurring_revenue", FactType.QUANTITY,
+            "the product's annual recurring revenue (ARR): recurring revenue only, annualised "
+            "(an amount without a period is per year)", Dimension.MONEY, 12),
+    FactDef("licensee_peak_12_month_revenue", FactType.QUANTITY,
+            "the highest total revenue of the licensee and its affiliates, from any source, over "
+            "any consecutive 12 months (an amount without a period is per 12 months)",
+            Dimension.MONEY, 12),
+    FactDef("maas_business", FactType.BOOLEAN,
+            "the licensee or an affiliate operates a Model as a Service business: third parties "
+            "get model inference or fine-tuning (e.g. an API) with meaningful control over "
+            "inputs, parameters or training data (not features embedded in an end-user product, "
+            "nor mere relaying to models hosted by others)"),
+    FactDef("via_licensor_channel", FactType.BOOLEAN,
+            "the model is used only as accessed through its licensor's official products or "
+            "certified inference partners"),
+    FactDef("restricted_uses", FactType.SET,
+            "the restricted uses the product is put to, as tags: military, unlawful, "
+            "minors_harm, harmful_disinformation, automated_legal_decisions, discrimination, "
+            "harassment, pii_misuse, national_security_harm, or policy:LICENSE-ID for a use a "
+            "separately published policy of that license prohibits; [] states none"),
+    FactDef("use_restrictions_passed_on", FactType.BOOLEAN,
+            "the agreements governing the product's use or distribution (license, terms of use) "
+            "include the model license's use restrictions as enforceable provisions, and users "
+            "are told they apply"),
+    FactDef("registered_for_commercial_use", FactType.SET,
+            "the licensors (e.g. zhipu-ai, 01-ai) with which the product's owner has completed "
+            "the registration a license requires for commercial use"),
+    FactDef("improves_other_llm", FactType.BOOLEAN,
+            "the model or its outputs are used to improve another large language model (one "
+            "that is not a derivative of the licensed model)"),
+    FactDef("source_attributed", FactType.BOOLEAN,
+            "the product or its documentation clearly attributes the model to its licensor "
+            "(where a license asks for attribution without prescribing its words)"),
 )
 
 
