@@ -237,6 +237,9 @@ def _findings_for(
     found: list[Finding] = []
     if len(known) < len(candidates) or not known:
         note = model.license_note or "its license is not in licheck's library"
+        if ref.obtained is not None and model.license_history:
+            note = (f"its license history does not cover copies obtained on {ref.obtained}, so "
+                    "which text applied to them is not known")
         found.append(unknown.finding("license-unknown", f"{model.name}: {note}. Until its terms "
                                      "are encoded, findings for it cannot be given.", model))
         if not known:
@@ -277,7 +280,8 @@ def _licenses_for(model: CatalogModel, ref: ModelRef) -> list[_Candidate]:
             before = dated.until is None or ref.obtained <= dated.until
             if after and before:
                 return [_Candidate(dated.license, dated)]
-        return [_Candidate(model.license)]
+        # The history does not cover that date: which text applied then is not known.
+        return [_Candidate(model.license if not history else None)]
     distinct = {dated.license for dated in history}
     if len(distinct) > 1:
         return [_Candidate(dated.license, dated) for dated in history]
