@@ -324,7 +324,7 @@ def _across_versions(
         note=f"{model.name}'s license changed over time; the date the weights were obtained "
              "(lineage: obtained) decides which text applies", path=ref_path)
     result: list[Finding] = []
-    for license_id, found in by_license.items():
+    for found in by_license.values():
         for finding in found:
             under = [verdicts[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
                      for c in candidates]

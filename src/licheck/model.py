@@ -184,6 +184,19 @@ class Provenance(StrEnum):
     THIRD_PARTY_COPY = "third-party-copy"  # a verbatim copy found in someone else's repository
     SECONDARY_COPY = "secondary-copy"  # reproduced by a secondary document: unverified
 
+    @property
+    def caveat(self) -> str | None:
+        """What a reader must know about a quote from a text of this provenance (None: none)."""
+        return _CAVEATS.get(self)
+
+
+_CAVEATS = {
+    Provenance.THIRD_PARTY_COPY: "quoted from a THIRD-PARTY COPY of the license (found in someone "
+                                 "else's repository), not checked against the licensor's own file",
+    Provenance.SECONDARY_COPY: "UNVERIFIED: quoted from a SECONDARY COPY (reproduced by a "
+                               "secondary document), not checked against the licensor's own file",
+}
+
 
 class TextSource(Strict):
     """Where the canonical text a rule file encodes comes from, and its hash."""

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.engine import Verdict
+from licheck.model import Provenance
 from licheck.report import FactOut, FindingOut, ProductOut, Report
 
 STYLES = {
@@ -85,9 +86,9 @@ def _finding(f: FindingOut) -> Group:
     ]
     if f.quote:
         parts.append(Padding(Text(f"“{f.quote}”", style="italic"), (0, 0, 0, 2)))
-    if f.provenance != "verbatim":
-        parts.append(Text(f"  (quoted from a {f.provenance}: not checked against the "
-                          "licensor's own text)", style="yellow"))
+    caveat = Provenance(f.provenance).caveat
+    if caveat:
+        parts.append(Text(f"  ({caveat})", style="yellow"))
     parts.append(Padding(Text.assemble(("Why: ", "bold"), f.explanation), (0, 0, 0, 2)))
     if f.facts:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
