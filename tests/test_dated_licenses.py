@@ -78,7 +78,7 @@ def test_a_date_the_history_does_not_cover_is_an_unknown_license() -> None:
 
 
 def test_yi_registration_depends_on_when_the_weights_were_obtained() -> None:
-    facts = {"commercial": True, "registered_for_commercial_use": [], "license_granted": []}
+    facts = {"commercial": True, "registered_with": [], "license_granted": []}
     before = _by_key(_findings("yi", "2024-05-29", facts))
     after = _by_key(_findings("yi", "2024-05-30", facts))
     assert before[("yi-community-license-v2.1", "commercial-registration")].verdict is \

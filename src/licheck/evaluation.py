@@ -123,10 +123,8 @@ def evaluate_manifest(
                                     problems))
         for name, spec in options.overrides.items():
             facts[name] = product_facts[name]
-        facts.setdefault("distributes_weights", _from_delivery(component, context,
-                                                               "distributes_weights"))
-        facts.setdefault("third_party_access", _from_delivery(component, context,
-                                                              "third_party_access"))
+        facts.setdefault("distributes_weights", _from_delivery(component, context))
+        facts.setdefault("made_available", _made_available(component, context))
         for ref, ref_path in _lineage_models(component, base_path):
             lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
                                    ref_path, context, document, problems)
@@ -185,17 +183,25 @@ def _resolve_one(
         return resolve(name, None, context, path=path)
 
 
-def _from_delivery(component: Component, context: Resolution, name: str) -> FactState:
-    """`distributes_weights` (weights are delivered) or `third_party_access` (anything is
-    delivered: weights, a hosted service or an API), from the component's delivery."""
+def _from_delivery(component: Component, context: Resolution) -> FactState:
     delivered = ", ".join(d.value for d in component.delivery) or "none stated"
-    value = "weights" in component.delivery if name == "distributes_weights" else True
     spec = FactSpec(
-        value=value if component.delivery else "unknown",
+        value="weights" in component.delivery if component.delivery else "unknown",
         evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
                            kind=EvidenceKind.DECLARED)] if component.delivery else [],
     )
-    return resolve(name, spec, context)
+    return resolve("distributes_weights", spec, context)
+
+
+def _made_available(component: Component, context: Resolution) -> FactState:
+    """Any delivery (hosted service, API, weights) makes the component available to others."""
+    delivered = ", ".join(d.value for d in component.delivery)
+    spec = FactSpec(
+        value=True if component.delivery else "unknown",
+        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
+                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
+    )
+    return resolve("made_available", spec, context)
 
 
 def _derivative_default(model_name: str, context: Resolution) -> FactState:

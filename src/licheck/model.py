@@ -280,6 +280,22 @@ class CatalogModel(Strict):
     release_date: Date | None = None
     source: Text
 
+    @model_validator(mode="after")
+    def _history_in_order(self) -> CatalogModel:
+        """Date ranges in order, each non-empty, none overlapping: one text per date."""
+        previous: DatedLicense | None = None
+        for dated in self.license_history:
+            if dated.from_ and dated.until and dated.from_ > dated.until:
+                raise ValueError(f"license_history: {dated.license} runs from {dated.from_} "
+                                 f"to {dated.until}, which is backwards")
+            if previous is not None and (previous.until is None or dated.from_ is None
+                                         or dated.from_ <= previous.until):
+                raise ValueError(f"license_history: {dated.license} overlaps "
+                                 f"{previous.license}: list the ranges in order, each ending "
+                                 "before the next begins")
+            previous = dated
+        return self
+
 
 class Catalog(Strict):
     models: list[CatalogModel]

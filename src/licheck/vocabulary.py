@@ -96,10 +96,23 @@ FACTS: Final = _facts(
             "the component is built on the model (from the manifest's lineage and its evidence)",
             implicit=True),
     # -- added for Qwen, MiniMax, Kimi K3, DeepSeek, Gemma, Yi, glm-4 (issue 3, part B)
-    FactDef("third_party_access", FactType.BOOLEAN,
-            "third parties get the model, its outputs or its capabilities: distributed weights, "
-            "a hosted service or an API (derived from the component's delivery when not stated; "
-            "false means internal use only)"),
+    # The first four are part A's facts, with part A's names and meanings (keep one definition
+    # of each when both blocks are merged).
+    FactDef("made_available", FactType.BOOLEAN,
+            "the component, or a product or service containing it, is distributed or made "
+            "available to third parties (derived from the component's delivery when not "
+            "stated: any delivery means yes)"),
+    FactDef("registered_with", FactType.SET,
+            "the licenses (by license id) under which the licensee has registered with the "
+            "licensor, where a license asks for registration"),
+    FactDef("improves_other_models", FactType.SET,
+            "the kinds of other AI models (not derivatives of the licensed model) that the "
+            "licensee creates, trains or improves with the model or its outputs: llm (a large "
+            "language model), foundation_model (a foundational generative AI model), other (any "
+            "other AI model); list every kind that applies, [] for none"),
+    FactDef("use_restrictions_passed_on", FactType.BOOLEAN,
+            "the terms under which the product or model is offered include the license's use "
+            "restrictions as enforceable provisions, with notice to subsequent users"),
     FactDef("annual_recurring_revenue", FactType.QUANTITY,
             "the product's annual recurring revenue (ARR): recurring revenue only, annualised "
             "(an amount without a period is per year)", Dimension.MONEY, 12),
@@ -120,16 +133,6 @@ FACTS: Final = _facts(
             "minors_harm, harmful_disinformation, automated_legal_decisions, discrimination, "
             "harassment, pii_misuse, national_security_harm, or policy:LICENSE-ID for a use a "
             "separately published policy of that license prohibits; [] states none"),
-    FactDef("use_restrictions_passed_on", FactType.BOOLEAN,
-            "the agreements governing the product's use or distribution (license, terms of use) "
-            "include the model license's use restrictions as enforceable provisions, and users "
-            "are told they apply"),
-    FactDef("registered_for_commercial_use", FactType.SET,
-            "the licensors (e.g. zhipu-ai, 01-ai) with which the product's owner has completed "
-            "the registration a license requires for commercial use"),
-    FactDef("improves_other_llm", FactType.BOOLEAN,
-            "the model or its outputs are used to improve another large language model (one "
-            "that is not a derivative of the licensed model)"),
     FactDef("source_attributed", FactType.BOOLEAN,
             "the product or its documentation clearly attributes the model to its licensor "
             "(where a license asks for attribution without prescribing its words)"),
