@@ -131,7 +131,8 @@ FACTS: Final = _facts(
     FactDef("restricted_uses", FactType.SET,
             "the restricted uses the product is put to, as tags: military, unlawful, "
             "minors_harm, harmful_disinformation, automated_legal_decisions, discrimination, "
-            "harassment, pii_misuse, national_security_harm, or policy:LICENSE-ID for a use a "
+            "harassment, pii_misuse, exploiting_vulnerable_groups, national_security_harm, or "
+            "policy:LICENSE-ID for a use a "
             "separately published policy of that license prohibits; [] states none"),
     FactDef("source_attributed", FactType.BOOLEAN,
             "the product or its documentation clearly attributes the model to its licensor "
