@@ -4,6 +4,7 @@ names `obtained` as the missing fact."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from licheck.engine import Verdict
@@ -84,3 +85,26 @@ def test_yi_registration_depends_on_when_the_weights_were_obtained() -> None:
     assert before[("yi-community-license-v2.1", "commercial-registration")].verdict is \
         Verdict.VIOLATION
     assert not any(lic == "yi-community-license-v2.1" for lic, _ in after)
+
+
+def test_as_of_a_date_before_the_change_only_the_original_text_is_possible() -> None:
+    manifest = Manifest.model_validate({
+        "product": "dated", "owner": "test", "facts": BREACH,
+        "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
+                        "lineage": {"base": {"model": "minimax-m2"}}}],
+    })
+    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
+                               Options(POLICIES["default"], as_of=dt.date(2025, 11, 1)))
+    assert {f.license for f in result.findings} == {"minimax-m2-mit-original"}
+    assert result.verdict is Verdict.NOT_APPLICABLE
+
+
+def test_as_of_a_date_before_any_text_of_the_history_is_an_unknown_license() -> None:
+    manifest = Manifest.model_validate({
+        "product": "dated", "owner": "test", "facts": {"commercial": True},
+        "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
+                        "lineage": {"base": {"model": "yi"}}}],
+    })
+    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
+                               Options(POLICIES["default"], as_of=dt.date(2023, 11, 10)))
+    assert [(f.license, f.clause) for f in result.findings] == [("unknown", "license-unknown")]

@@ -238,7 +238,7 @@ def _findings_for(
             "name a model of the catalog (licheck licenses models), or `unknown` if the base "
             "is undisclosed"))
         return []
-    candidates = _licenses_for(model, ref)
+    candidates = _licenses_for(model, ref, context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
     found: list[Finding] = []
     if len(known) < len(candidates) or not known:
@@ -254,10 +254,8 @@ def _findings_for(
     facts["lineage"] = lineage
     facts.setdefault("derivative", _derivative_default(model.name, context))
     by_license = {
-        candidate.license: [
-            _judge_clause(compiled, component, model, facts, document, line, column)
-            for compiled in library.licenses[candidate.license].clauses
-        ]
+        candidate.license: _judge_license(candidate.license, library, component, model, facts,
+                                          document, line, column)
         for candidate in known if candidate.license is not None
     }
     if len(known) == 1:
@@ -273,13 +271,27 @@ def _findings_for(
     return found
 
 
-def _licenses_for(model: CatalogModel, ref: ModelRef) -> list[_Candidate]:
+def _judge_license(
+    license_id: str, library: Library, component: Component, model: CatalogModel,
+    facts: dict[str, FactState], document: Document, line: int, column: int,
+) -> list[Finding]:
+    """A finding for every clause of one license."""
+    return [_judge_clause(compiled, component, model, facts, document, line, column)
+            for compiled in library.licenses[license_id].clauses]
+
+
+def _licenses_for(
+    model: CatalogModel, ref: ModelRef, as_of: dt.date | None = None
+) -> list[_Candidate]:
     """The licenses the copy the manifest used may be under.
 
     Where the license changed over time (`license_history`), the date the weights were obtained
-    picks one; without that date every license of the history is a candidate, and the findings
+    picks one; without that date every license of the history is a candidate (under `--as-of`,
+    only those already in force then: a copy cannot have been obtained later), and the findings
     say where the verdict depends on it.  Otherwise the model's current license."""
-    history = model.license_history
+    history = [dated for dated in model.license_history
+               if ref.obtained is not None or as_of is None or dated.from_ is None
+               or dated.from_ <= as_of]
     if ref.obtained is not None:
         for dated in history:
             after = dated.from_ is None or ref.obtained >= dated.from_
@@ -291,7 +303,10 @@ def _licenses_for(model: CatalogModel, ref: ModelRef) -> list[_Candidate]:
     distinct = {dated.license for dated in history}
     if len(distinct) > 1:
         return [_Candidate(dated.license, dated) for dated in history]
-    return [_Candidate(model.license)]
+    if len(distinct) == 1:
+        return [_Candidate(history[0].license, history[0])]
+    # No text of a history was in force yet as of that date: which one applied is not known.
+    return [_Candidate(None if model.license_history else model.license)]
 
 
 @dataclass(frozen=True, slots=True)
