@@ -108,3 +108,21 @@ def test_as_of_a_date_before_any_text_of_the_history_is_an_unknown_license() -> 
     result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
                                Options(POLICIES["default"], as_of=dt.date(2023, 11, 10)))
     assert [(f.license, f.clause) for f in result.findings] == [("unknown", "license-unknown")]
+
+
+def test_findings_under_several_texts_are_deterministic() -> None:
+    from licheck.report import build, to_json
+
+    manifest = Manifest.model_validate({
+        "product": "dated", "owner": "test", "facts": BREACH,
+        "components": [{"id": "c", "name": "C", "delivery": ["weights"],
+                        "lineage": {"base": {"model": "minimax-m2"}}}],
+    })
+    outputs = {
+        to_json(build([evaluate_manifest(manifest, Document("dated.yaml", {}, {}),
+                                         load_library(), Options(POLICIES["default"]))],
+                      "default", None))
+        for _ in range(3)
+    }
+    assert len(outputs) == 1
+    assert '"fact": "obtained"' in outputs.pop()
