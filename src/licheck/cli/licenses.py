@@ -43,14 +43,20 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(show_edge=False, header_style="bold")
-    for column in ("id", "name", "clauses", "models", "provenance"):
-        table.add_column(column)
+    table = Table(show_edge=False, header_style="bold", box=None)
+    table.add_column("id", no_wrap=True)
+    table.add_column("clauses", justify="right")
+    table.add_column("provenance", no_wrap=True)
+    table.add_column("models", overflow="fold")
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
-        table.add_row(str(row["id"]), str(row["name"]), str(row["clauses"]),
-                      ", ".join(row["models"]) or "—", provenance)  # type: ignore[arg-type]
-    Console(no_color=use_color() is False, highlight=False).print(table)
+        table.add_row(str(row["id"]), str(row["clauses"]), provenance,
+                      ", ".join(row["models"]) or "—")  # type: ignore[arg-type]
+    console = Console(no_color=use_color() is False, highlight=False,
+                      width=None if use_color() else 120)
+    console.print(table)
+    console.print(f"{len(rows)} licenses; `licheck licenses show ID` for one, with its clauses "
+                  "and quotes")
 
 
 @licenses.command()
