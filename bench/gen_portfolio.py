@@ -4,7 +4,8 @@
 
 The manifests look like real ones (about 50 lines: sources with kinds and dates, facts with
 evidence, one or two components with a lineage), built on the models of the catalog (ids and
-aliases, so every license of the library occurs), with about 20% of the facts unknown, values at
+aliases, so every license of the library occurs; Kimi K2.5, whose clause the benchmarks compare,
+in a fifth of the components), with about 20% of the facts unknown, values at
 and just around the thresholds licenses use (100M users, 20M USD a month, 700M users), ranges,
 annual and foreign-currency revenue, weak, rumoured and retracted evidence.  The same seed gives
 the same files.  Write them outside the repository (e.g. under /tmp): they are not committed.
@@ -42,10 +43,24 @@ SOURCE_KINDS = [
 ]
 
 
+# The benchmarks compare verdicts on Kimi K2.5's attribution clause: a fifth of the components
+# are built on it, the rest on any model of the catalog.
+KIMI_SHARE = 0.2
+KIMI_LICENSE = "kimi-k2.5-modified-mit"
+
+
 def catalog_models() -> list[tuple[str, list[str]]]:
     """(id, names a manifest may use for it) for every catalog model."""
     data = yaml.load(CATALOG.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     return [(m["id"], [m["id"], *m.get("aliases", [])]) for m in data["models"]]
+
+
+def kimi_model() -> tuple[str, list[str]]:
+    data = yaml.load(CATALOG.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    for m in data["models"]:
+        if m.get("license") == KIMI_LICENSE:
+            return m["id"], [m["id"], *m.get("aliases", [])]
+    raise SystemExit(f"no model with license {KIMI_LICENSE} in the catalog")
 
 
 def date(rng: random.Random, year: int = 2026) -> str:
@@ -90,7 +105,8 @@ def set_value(rng: random.Random) -> dict[str, object]:
     return {"excludes": ["Kimi K2.5"]}
 
 
-def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]]) -> str:
+def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]],
+             kimi: tuple[str, list[str]]) -> str:
     sources: dict[str, dict[str, object]] = {}
     for key, kind, title in rng.sample(SOURCE_KINDS, rng.randint(2, 5)):
         source: dict[str, object] = {"title": f"{title} ({number})", "kind": kind,
@@ -122,7 +138,7 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
                                                                     rng.randint(1, 3))})
     components = []
     for index in range(rng.choice([1, 1, 1, 2])):
-        _, aliases = rng.choice(models)
+        _, aliases = kimi if rng.random() < KIMI_SHARE else rng.choice(models)
         base: dict[str, object] = {"model": "unknown" if rng.random() < 0.03
                                    else rng.choice(aliases)}
         pieces = evidence(rng, keys)
@@ -165,11 +181,11 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
 def generate(out: Path, count: int, seed: int) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
-    models = catalog_models()
+    models, kimi = catalog_models(), kimi_model()
     paths = []
     for number in range(count):
         path = out / f"product-{number:05d}.yaml"
-        path.write_text(manifest(number, rng, models), encoding="utf-8")
+        path.write_text(manifest(number, rng, models, kimi), encoding="utf-8")
         paths.append(path)
     return paths
 
