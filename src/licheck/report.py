@@ -181,7 +181,13 @@ def _fact(state: FactState) -> FactOut:
     )
 
 
-def _finding(finding: Finding, file: str) -> FindingOut:
+def _finding(
+    finding: Finding, file: str, shared: dict[int, FactOut] | None = None
+) -> FindingOut:
+    """`shared`: the facts already shown for the product, by state: the findings of a
+    component share their fact states, and their (frozen) parts of the report are shared too."""
+    if shared is None:
+        shared = {}
     return FindingOut(
         component=finding.component, model=finding.model, model_name=finding.model_name,
         license=finding.license, license_name=finding.license_name, clause=finding.clause,
@@ -192,7 +198,7 @@ def _finding(finding: Finding, file: str) -> FindingOut:
         exception=finding.exception,
         explanation=explain(finding),
         location=LocationOut(file=file, line=finding.line, column=finding.column),
-        facts=[_fact(s) for s in finding.facts],
+        facts=[shared.get(id(s)) or shared.setdefault(id(s), _fact(s)) for s in finding.facts],
         missing_facts=[
             MissingFactOut(
                 fact=m.fact.name, status=m.fact.status.value,
@@ -214,10 +220,11 @@ def product_out(result: ProductResult) -> ProductOut:
     counts = {v.value: 0 for v in Verdict}
     for f in result.findings:
         counts[f.verdict.value] += 1
+    shared: dict[int, FactOut] = {}  # the states live as long as `result`: ids stay unique
     return ProductOut(
         product=result.product, owner=result.owner, file=result.file,
         verdict=result.verdict, counts=Counts(**counts),
-        findings=[_finding(f, result.file) for f in result.findings])
+        findings=[_finding(f, result.file, shared) for f in result.findings])
 
 
 def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) -> Report:
