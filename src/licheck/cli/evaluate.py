@@ -7,12 +7,18 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import evidence_options, library_option, use_color, write_output
+from licheck.cli.common import (
+    INPUT_PATH,
+    evidence_options,
+    library_option,
+    use_color,
+    write_output,
+)
 
 
 @click.command()
 @click.argument("manifests", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+                type=INPUT_PATH)
 @click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 @evidence_options
