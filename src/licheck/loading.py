@@ -6,6 +6,7 @@ key, with a "did you mean" for misspelt keys; all problems of a file are reporte
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -67,30 +68,124 @@ def diagnostics_from(
     exc: ValidationError, document: yamlsafe.Document, model: type[BaseModel],
     prefix: tuple[str | int, ...] = (),
 ) -> list[Diagnostic]:
+    """Pydantic's errors as located diagnostics: one per problem, in the user's words.
+
+    Pydantic reports a value that fits no member of a union (a fact's value may be a number, a
+    boolean, a string or a list) once per member, with the member's type name in the location;
+    those are folded into one "expected A, B or C" at the value itself."""
     keys = _KEYS.setdefault(model, _known_keys(model))
-    found = []
+    found: list[Diagnostic] = []
+    unions: dict[tuple[str | int, ...], list[str]] = {}
     for error in exc.errors(include_url=False):
-        path = prefix + tuple(p for p in error["loc"] if p not in CONDITION_TAGS)
+        loc = tuple(p for p in error["loc"] if p not in CONDITION_TAGS)
         kind = error["type"]
-        message = error["msg"].removeprefix("Value error, ")
-        hint = ""
-        if kind == "extra_forbidden":
-            key = str(path[-1]) if path else "?"
-            message = f"unknown key {key!r}{suggest(key, keys)}"
-        elif kind == "missing":
-            key = str(path[-1]) if path else "?"
-            message = f"missing required key {key!r}"
-            path = path[:-1]
-        elif kind in ("string_type", "bool_type", "int_type", "float_type", "list_type",
-                      "dict_type", "model_type", "model_attributes_type"):
-            message = f"{message}, got {_kind(error.get('input'))}"
-            if kind == "bool_type" and isinstance(error.get("input"), str):
-                hint = "write true or false (YAML words such as yes/no/on/off stay strings)"
-            if kind == "string_type" and isinstance(error.get("input"), int | float):
-                hint = "quote the value to make it a string"
-        where = " at " + ".".join(str(p) for p in path) if path else ""
-        found.append(document.error(path, message + where, hint))
+        path, member, root = _data_path(prefix + loc, document.data,
+                                        keep_last=kind in _KEY_ERRORS)
+        if member is not None:
+            unions.setdefault(root, []).append(member)
+            if path == root:
+                continue  # the value fits no member: said once, below
+        found.append(_diagnostic(error, kind, path, document, keys))
+    for path, members in unions.items():
+        words = sorted({_MEMBER_WORDS.get(m, m) for m in members}, key=_WORD_ORDER.index
+                       if all(w in _WORD_ORDER for w in map(_MEMBER_WORDS.get, members))
+                       else str)
+        expected = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+        found.append(document.error(
+            path, f"expected {expected}, got {_kind(_value_at(document.data, path))}"
+            f"{_where(path)}"))
     return found
+
+
+_KEY_ERRORS = frozenset({"missing", "extra_forbidden"})
+_TYPE_ERRORS = frozenset({"string_type", "bool_type", "int_type", "float_type", "list_type",
+                          "dict_type", "model_type", "model_attributes_type"})
+# The member names pydantic puts in a union error's location, in words.
+_MEMBER_WORDS = {"bool": "true or false", "int": "a number", "float": "a number",
+                 "str": "a string", "list[str]": "a list of strings"}
+_WORD_ORDER = ["a number", "true or false", "a string", "a list of strings"]
+
+
+def _diagnostic(
+    error: Any, kind: str, path: tuple[str | int, ...], document: yamlsafe.Document,
+    keys: set[str],
+) -> Diagnostic:
+    message = str(error["msg"]).removeprefix("Value error, ")
+    given = error.get("input")
+    hint = ""
+    if kind == "extra_forbidden":
+        key = str(path[-1]) if path else "?"
+        message = f"unknown key {key!r}{suggest(key, keys)}"
+    elif kind == "missing":
+        key = str(path[-1]) if path else "?"
+        message = f"missing required key {key!r}"
+        path = path[:-1]
+    elif kind in ("enum", "literal_error"):
+        choices = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
+        message = (f"expected one of {', '.join(choices)}, got {_kind(given)}"
+                   f"{suggest(str(given), choices)}")
+    elif kind in ("model_type", "dict_type"):
+        name = str((error.get("ctx") or {}).get("class_name", ""))
+        message = f"expected {_SHAPES.get(name, 'a mapping of keys')}, got {_kind(given)}"
+    elif kind in _TYPE_ERRORS:
+        message = f"{_expected(message)}, got {_kind(given)}"
+        if kind == "bool_type" and isinstance(given, str):
+            hint = "write true or false (YAML words such as yes/no/on/off stay strings)"
+        elif kind == "string_type" and isinstance(given, int | float):
+            hint = "quote the value to make it a string"
+        elif kind == "list_type" and isinstance(given, str):
+            hint = f"write a list: [{given}]"
+    else:
+        message = _expected(message)
+    return document.error(path, message + _where(path), hint)
+
+
+def _expected(message: str) -> str:
+    return message.replace("Input should be a valid", "expected a").replace(
+        "Input should be", "expected")
+
+
+# What a model accepts, where a shorthand lets a plain value stand for the mapping.
+_SHAPES = {"ModelRef": "a model name, or a mapping with model: (and evidence:)",
+           "Step": "a step kind such as fine_tuning, or a mapping with kind:",
+           "FactSpec": "a value, or a mapping with value:, at_least:, at_most:, includes: or "
+                       "excludes:"}
+
+
+def _data_path(
+    loc: tuple[str | int, ...], data: Any, *, keep_last: bool
+) -> tuple[tuple[str | int, ...], str | None, tuple[str | int, ...]]:
+    """The part of `loc` that exists in the document; the union member named in it, if any,
+    and the path of the value that union is about.
+
+    A location part that is neither a key nor an index of the data is a union member's name
+    (or, for a shorthand such as `base: kimi-k2.5`, a key the shorthand stands for)."""
+    path: list[str | int] = []
+    node = data
+    member: str | None = None
+    root: tuple[str | int, ...] = ()
+    for position, part in enumerate(loc):
+        last = position == len(loc) - 1
+        if (isinstance(node, dict) and part in node) or (
+                isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
+            node = node[part]
+            path.append(part)
+        elif last and keep_last:
+            path.append(part)
+        elif isinstance(part, str) and part in _MEMBER_WORDS and member is None:
+            member, root = part, tuple(path)
+        # any other part names a key a shorthand stands for: the value itself is located
+    return tuple(path), member, root
+
+
+def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for part in path:
+        data = data[part] if isinstance(data, dict) else data[int(part)]
+    return data
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    return " at " + ".".join(str(p) for p in path) if path else ""
 
 
 def _kind(value: Any) -> str:
@@ -109,7 +204,9 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def load_model(path: Path, model: type[M], display: str | None = None) -> tuple[M, yamlsafe.Document]:
+def load_model(
+    path: Path, model: type[M], display: str | None = None
+) -> tuple[M, yamlsafe.Document]:
     document = yamlsafe.load(path, display)
     return validate(document, model), document
 

@@ -16,7 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import yaml
 
@@ -171,8 +171,8 @@ class _Builder:
                            f"the limit of {MAX_SCALAR_CHARS:,}")
             self._add(event, self._resolve(event), size=1)
         elif isinstance(event, yaml.AliasEvent):
-            target = self.anchors.get(event.anchor)
-            if target is None:  # pragma: no cover - the parser reports unknown aliases itself
+            target = self.anchors.get(event.anchor or "")
+            if target is None:  # an alias to an anchor not (yet) defined, or on a key
                 self._fail(event, f"unknown alias *{event.anchor}")
             value, size = target
             self._add(event, value, size=size, alias=True)
@@ -190,7 +190,7 @@ class _Builder:
                 self._fail(event, "a key without a value")
             self._attach(frame.container, frame.size, frame.anchor, event)
 
-    def document(self) -> Any:
+    def document(self) -> Document:
         return Document(self.file, self.root, self.positions)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -198,8 +198,9 @@ class _Builder:
     def _add(self, event: yaml.NodeEvent, value: Any, *, size: int, alias: bool = False) -> None:
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.pending_key is None:
-            if alias or not isinstance(event, yaml.ScalarEvent):  # pragma: no cover
-                self._fail(event, "a mapping key must be a plain value, not a list or mapping")
+            if alias or not isinstance(event, yaml.ScalarEvent):  # e.g. `*anchor : value`
+                self._fail(event, "a mapping key must be a plain value, not a list, a mapping "
+                           "or an alias")
             key = event.value
             if key == "<<" and not event.style:
                 self._fail(event, "merge keys ('<<') are not supported",
@@ -269,7 +270,7 @@ class _Builder:
                            "quote it if it is meant as text")
         return value
 
-    def _fail(self, event: yaml.Event, message: str, hint: str = "") -> Any:
+    def _fail(self, event: yaml.Event, message: str, hint: str = "") -> NoReturn:
         line, column = _pos(event)
         raise InputError([Diagnostic(self.file, line, column, message, hint)])
 
