@@ -15,12 +15,12 @@ from functools import cache
 from pathlib import Path
 
 from licheck import yamlsafe
-from licheck.conditions import ConditionError, compile_condition
+from licheck.conditions import ConditionError, Test, compile_condition
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.engine import Rule
+from licheck.engine import MAX_SET_MEMBERS, Rule
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel, Clause, License
-from licheck.vocabulary import suggest
+from licheck.vocabulary import FACTS, FactType, suggest
 
 CATALOG_FILE = "catalog.yaml"
 
@@ -120,11 +120,48 @@ def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
         except ConditionError as exc:
             problems.append(document.error(exc.path, str(exc), exc.hint))
             continue
+        too_many = _too_complex(rule)
+        if too_many:
+            problems.append(document.error(base, too_many, "split the clause"))
+            continue
         line = document.locate(base)[0]
         compiled.append(CompiledClause(license_, clause, rule, str(path), line))
     if problems:
         raise InputError(problems)
     return LicenseEntry(license_, tuple(compiled), str(path))
+
+
+# Each clause is judged by enumerating every combination of its facts' cells: keep that finite in
+# practice too (real clauses have a few hundred; a hostile or generated rule file could ask for
+# billions and hang the run).
+MAX_COMPLETIONS = 50_000
+
+
+def _too_complex(rule: Rule) -> str:
+    """Why the engine could not enumerate this clause's completions quickly, or ''."""
+    tests: dict[str, list[Test]] = {}
+    for test in rule.tests():
+        tests.setdefault(test.fact, []).append(test)
+    total = 1
+    for fact, on_fact in sorted(tests.items()):
+        strings: set[str] = set()
+        for test in on_fact:
+            operand = test.operand
+            if isinstance(operand, frozenset):
+                strings |= operand
+            elif isinstance(operand, str):
+                strings.add(operand)
+        kind = FACTS[fact].type
+        if kind is FactType.SET and len(strings) > MAX_SET_MEMBERS:
+            return (f"the clause tests {len(strings)} strings of the set fact {fact}; the limit "
+                    f"is {MAX_SET_MEMBERS}")
+        total *= {FactType.QUANTITY: 2 * len({t.operand for t in on_fact}) + 1,
+                  FactType.BOOLEAN: 2, FactType.STRING: 2 * len(strings) + 1,
+                  FactType.SET: 2 ** len(strings)}[kind]
+    if total > MAX_COMPLETIONS:
+        return (f"the clause has too many combinations of facts to judge exactly (about "
+                f"{total:,}; the limit is {MAX_COMPLETIONS:,})")
+    return ""
 
 
 def _load_catalog(

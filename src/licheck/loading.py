@@ -161,14 +161,16 @@ def _data_path(
     A location part that is neither a key nor an index of the data is a union member's name
     (or, for a shorthand such as `base: kimi-k2.5`, a key the shorthand stands for)."""
     path: list[str | int] = []
-    node = data
+    node: Any = data
     member: str | None = None
     root: tuple[str | int, ...] = ()
     for position, part in enumerate(loc):
         last = position == len(loc) - 1
-        if (isinstance(node, dict) and part in node) or (
-                isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
+        if isinstance(node, dict) and part in node:
             node = node[part]
+            path.append(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[int(part)]
             path.append(part)
         elif last and keep_last:
             path.append(part)
