@@ -137,7 +137,7 @@ def _diagnostic(
             hint = f"write a list: [{given}]"
     else:
         message = _expected(message)
-    return document.error(path, message + _where(path), hint)
+    return document.error(path, message + _where(path), hint, at_key=kind == "extra_forbidden")
 
 
 def _expected(message: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
@@ -49,7 +49,8 @@ class Document:
 
     file: str
     data: Any
-    positions: dict[Path_, tuple[int, int]]
+    positions: dict[Path_, tuple[int, int]]  # of each value (a container under a key: the key)
+    key_positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)  # of each key
 
     def locate(self, path: Path_) -> tuple[int, int]:
         """The position of `path`, or of its nearest ancestor that has one."""
@@ -60,8 +61,12 @@ class Document:
             path = path[:-1]
         return self.positions.get((), (1, 1))
 
-    def error(self, path: Path_, message: str, hint: str = "") -> Diagnostic:
-        line, column = self.locate(path)
+    def error(
+        self, path: Path_, message: str, hint: str = "", *, at_key: bool = False
+    ) -> Diagnostic:
+        """A diagnostic at `path`'s value, or at its key (`at_key`, e.g. for an unknown key)."""
+        key = self.key_positions.get(tuple(path)) if at_key else None
+        line, column = key or self.locate(path)
         return Diagnostic(self.file, line, column, message, hint)
 
 
@@ -134,6 +139,10 @@ def parse(text: str, display: str) -> Document:
     try:
         for event in yaml.parse(text, Loader=_Loader):
             builder.feed(event)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line, column = _text_position(text, exc.position)
+        raise fail(display, line, column, f"invalid YAML: character {exc.character!r} is not "
+                   "allowed in YAML text") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -146,6 +155,11 @@ def parse(text: str, display: str) -> Document:
     return builder.document()
 
 
+def _text_position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
 class _Builder:
     """Turns parser events into plain data, checking every limit as it goes."""
 
@@ -153,6 +167,7 @@ class _Builder:
         self.file = display
         self.stack: list[_Frame] = []
         self.positions: dict[Path_, tuple[int, int]] = {}
+        self.key_positions: dict[Path_, tuple[int, int]] = {}
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.nodes = 0
         self.documents = 0
@@ -182,7 +197,8 @@ class _Builder:
                 self._fail(event, f"nested more than {MAX_DEPTH} levels deep")
             container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
             path = self._child_path(event)
-            self.positions[path] = _pos(event)
+            # A block mapping or list starts on the line after its key: point at the key.
+            self.positions.setdefault(path, _pos(event))
             self.stack.append(_Frame(container, path, event.anchor))
         elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
             frame = self.stack.pop()
@@ -191,7 +207,7 @@ class _Builder:
             self._attach(frame.container, frame.size, frame.anchor, event)
 
     def document(self) -> Document:
-        return Document(self.file, self.root, self.positions)
+        return Document(self.file, self.root, self.positions, self.key_positions)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -205,13 +221,14 @@ class _Builder:
             if key == "<<" and not event.style:
                 self._fail(event, "merge keys ('<<') are not supported",
                            "write the keys out in full")
-            if key in frame.container or key in frame.seen_keys:
-                first = self.positions.get((*frame.path, key), (0, 0))
+            if key in frame.seen_keys:
+                first = self.key_positions.get((*frame.path, key), (0, 0))
                 self._fail(event, f"duplicate key {key!r} (first defined at line {first[0]})",
                            "each key may appear once in a mapping")
             frame.pending_key = key
             frame.seen_keys.add(key)
-            self.positions[(*frame.path, key)] = _pos(event)
+            self.positions[(*frame.path, key)] = self.key_positions[(*frame.path, key)] = \
+                _pos(event)
             return
         if not alias and event.anchor is not None and isinstance(event, yaml.ScalarEvent):
             self.anchors[event.anchor] = (value, size)
