@@ -79,7 +79,7 @@ def test_nested_structures_and_positions() -> None:
     assert document.locate(("a", "b", 1, "c", "deeper", 3)) == (2, 14)  # nearest ancestor
     assert document.locate(()) == (1, 1)
     error = document.error(("a", "d"), "bad", "fix it")
-    assert (error.line, error.column, error.hint) == (3, 3, "fix it")
+    assert (error.line, error.column, error.hint) == (3, 6, "fix it")  # the block scalar
 
 
 def test_anchors_and_aliases_within_limits_are_expanded() -> None:
