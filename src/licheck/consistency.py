@@ -61,8 +61,8 @@ def _dates(
             yield document.error(
                 path, f"{what} is dated {date.isoformat()}, in the future (today is "
                 f"{today.isoformat()})",
-                "evidence cannot predate what it reports; to evaluate as of another day, "
-                "use --as-of")
+                "a date after today is a typo or a forecast, not evidence; to evaluate as of "
+                "another day, use --as-of")
 
     for key, source in sorted(manifest.sources.items()):
         base: Path_ = ("sources", key)
@@ -128,7 +128,7 @@ def _license_ids(
             message = (_waiver_problem(item, library) if name == "agreement_waives"
                        else _license_problem(item, library))
             if message:
-                yield document.error(at, f"{name}: {message}", hint)
+                yield document.error(_at(document, at), f"{name}: {message}", hint)
 
 
 def _license_problem(license_id: str, library: Library) -> str:
@@ -175,6 +175,14 @@ def _stated_facts(manifest: Manifest) -> Iterator[tuple[str, FactSpec, Path_]]:
             yield name, spec, ("components", c, "facts", name)
 
 
+def _at(document: Document, path: Path_) -> Path_:
+    """`path` as written: `mau: 150M` is short for `mau: {value: 150M}`, so drop that `value`."""
+    if path in document.positions or "value" not in path:
+        return path
+    index = len(path) - 1 - path[::-1].index("value")
+    return path[:index] + path[index + 1:]
+
+
 # -- contradictions --------------------------------------------------------------------------
 
 
@@ -191,7 +199,7 @@ def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
         if spec is not None and isinstance(spec.value, bool) and spec.value != delivered:
             shown = ", ".join(d.value for d in component.delivery)
             yield document.error(
-                (*path, "value") if path in document.positions else path,
+                _at(document, (*path, "value")),
                 f"distributes_weights is {str(spec.value).lower()}, but component "
                 f"{component.id!r} is delivered as {shown}",
                 "list `weights` under delivery exactly when copies of the weights are "

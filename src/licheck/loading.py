@@ -124,6 +124,10 @@ def _diagnostic(
         choices = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
         message = (f"expected one of {', '.join(choices)}, got {_kind(given)}"
                    f"{suggest(str(given), choices)}")
+    elif kind == "string_pattern_mismatch":
+        pattern = str((error.get("ctx") or {}).get("pattern", ""))
+        wanted = _PATTERNS.get(pattern, f"text matching {pattern}")
+        message = f"expected {wanted}, got {_kind(given)}"
     elif kind in ("model_type", "dict_type"):
         name = str((error.get("ctx") or {}).get("class_name", ""))
         message = f"expected {_SHAPES.get(name, 'a mapping of keys')}, got {_kind(given)}"
@@ -145,6 +149,8 @@ def _expected(message: str) -> str:
         "Input should be", "expected")
 
 
+_PATTERNS = {r"^[0-9a-f]{64}$": "a SHA-256 digest: 64 lowercase hexadecimal digits",
+             r"^[a-z0-9][a-z0-9._-]*$": "an id of lowercase letters, digits, '.', '_' and '-'"}
 # What a model accepts, where a shorthand lets a plain value stand for the mapping.
 _SHAPES = {"ModelRef": "a model name, or a mapping with model: (and evidence:)",
            "Step": "a step kind such as fine_tuning, or a mapping with kind:",
