@@ -206,7 +206,8 @@ def brute_force(rule: Rule, knowns: Mapping[str, Known]) -> tuple[Verdict, set[s
 
 
 def quantity_test(fact: str) -> st.SearchStrategy[FactTest]:
-    return st.builds(FactTest, st.just(fact), st.sampled_from(QUANTITY_OPS), st.sampled_from(THRESHOLDS))
+    return st.builds(FactTest, st.just(fact), st.sampled_from(QUANTITY_OPS),
+                     st.sampled_from(THRESHOLDS))
 
 
 def fact_test(facts: tuple[str, ...]) -> st.SearchStrategy[FactTest]:
@@ -221,7 +222,8 @@ def fact_test(facts: tuple[str, ...]) -> st.SearchStrategy[FactTest]:
                 st.builds(FactTest, st.just(fact), st.just("equals"), st.sampled_from(STRINGS)),
                 st.builds(FactTest, st.just(fact), st.just("in"),
                           st.frozensets(st.sampled_from(STRINGS), min_size=1)),
-                st.builds(FactTest, st.just(fact), st.just("starts_with"), st.sampled_from(PREFIXES)),
+                st.builds(FactTest, st.just(fact), st.just("starts_with"),
+                          st.sampled_from(PREFIXES)),
             ]
         else:
             options += [
