@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -64,9 +65,11 @@ def holds(test: FactTest, value: object) -> bool:
     if test.operator == "starts_with":
         return str(value).startswith(str(operand))
     if test.operator == "contains":
-        return operand in value  # type: ignore[operator]
+        assert isinstance(value, frozenset)
+        return operand in value
     if test.operator == "contains_any":
-        return any(member in value for member in operand)  # type: ignore[union-attr]
+        assert isinstance(value, frozenset) and isinstance(operand, frozenset)
+        return any(member in value for member in operand)
     raise AssertionError(test.operator)
 
 
@@ -155,9 +158,10 @@ class Known:
 
 def candidates(known: Known, tests: list[FactTest]) -> list[object]:
     """A dense set of concrete values of one fact, filtered to what is known."""
-    values: list[object]
+    values: list[Any]
     if known.fact in QUANTITIES:
-        points = {Fraction(0), known.lo, *(t.operand for t in tests)}  # type: ignore[misc]
+        points = {Fraction(0), known.lo,
+                  *(t.operand for t in tests if isinstance(t.operand, Fraction))}
         if known.hi is not None:
             points.add(known.hi)
         ordered = sorted(points)

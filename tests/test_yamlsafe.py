@@ -44,7 +44,7 @@ def file_refusal(path: Path) -> Diagnostic:
 def test_typed_scalars(text: str, expected: object) -> None:
     value = parse(f"a: {text}")
     assert value == {"a": expected}
-    assert type(value["a"]) is type(expected)  # type: ignore[index]
+    assert isinstance(value, dict) and type(value["a"]) is type(expected)
 
 
 @pytest.mark.parametrize("text", [
