@@ -129,7 +129,7 @@ def mutate_text(draw: Callable[..., Any], text: str) -> str:
         return text[:end]
     elif op == "splice_bytes":
         cut = draw(st.integers(0, len(text)))
-        junk = draw(st.binary(min_size=1, max_size=8)).decode("latin-1")
+        junk: str = draw(st.binary(min_size=1, max_size=8)).decode("latin-1")
         return text[:cut] + junk + text[cut:]
     elif op == "tag":
         line = lines[where]
