@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -98,15 +98,19 @@ def library_option(function: F) -> F:
         help="Use this rule library folder instead of the built-in one.")(function)
 
 
-def write_output(text: str, output: Path | None) -> None:
+def write_output(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
     """Write to stdout, or atomically to `output`: a temporary file in the same folder, flushed
     to disk and renamed over the target, so a reader never sees a half-written report and a
-    failed run leaves the previous report intact."""
+    failed run leaves the previous report intact.  An input file is never overwritten."""
     if output is None:
         click.echo(text, nl=False)
         return
     from licheck.diagnostics import LicheckError
 
+    for source in inputs:
+        if output.exists() and source.exists() and os.path.samefile(output, source):
+            raise click.BadParameter(f"{output} is an input file; licheck never overwrites "
+                                     "its inputs", param_hint="--output")
     directory = output.resolve().parent
     if not directory.is_dir():
         raise click.BadParameter(f"folder {directory} does not exist", param_hint="--output")

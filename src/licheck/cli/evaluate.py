@@ -49,5 +49,5 @@ def evaluate(manifests: tuple[Path, ...], fmt: str, evidence: str, as_of: dt.dat
         from licheck.formats.text import render
 
         text = render(report, color=use_color() if output is None else False, verbose=verbose)
-    write_output(text, output)
+    write_output(text, output, manifests)
     raise click.exceptions.Exit(exit_code(report, FailOn(fail_on)))
