@@ -94,7 +94,7 @@ def load_library(directory: Path | None = None) -> Library:
     catalog_path = root / CATALOG_FILE
     if catalog_path.exists():
         try:
-            models, index = _load_catalog(catalog_path, licenses)
+            models, index = load_catalog_file(catalog_path, licenses)
         except InputError as exc:
             problems.extend(exc.diagnostics)
     if problems:
@@ -164,10 +164,11 @@ def _too_complex(rule: Rule) -> str:
     return ""
 
 
-def _load_catalog(
-    path: Path, licenses: dict[str, LicenseEntry]
+def load_catalog_file(
+    path: Path, licenses: dict[str, LicenseEntry], display: str | None = None
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
-    document = yamlsafe.load(path)
+    """The model catalog, checked against the licenses it names; its index by id and alias."""
+    document = yamlsafe.load(path, display)
     catalog = validate(document, Catalog)
     problems: list[Diagnostic] = []
     index: dict[str, CatalogModel] = {}
@@ -180,6 +181,12 @@ def _load_catalog(
                     ("models", number, "license"),
                     f"model {model.id!r} names license {license_id!r}, which is not in the "
                     f"library{suggest(license_id, licenses)}"))
+        for h, dated in enumerate(model.license_history):
+            if dated.from_ is not None and dated.until is not None and dated.from_ > dated.until:
+                problems.append(document.error(
+                    ("models", number, "license_history", h, "until"),
+                    f"model {model.id!r}: a license that applies from {dated.from_} until "
+                    f"{dated.until} applies on no day"))
         for name in (model.id, *model.aliases):
             key = _key(name)
             if key in index and index[key] is not model:

@@ -9,9 +9,9 @@ from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.evaluation import Options, evaluate_manifest
 from licheck.facts import POLICIES
-from licheck.library import load_library, load_license_file
+from licheck.library import load_catalog_file, load_library, load_license_file
 from licheck.loading import validate
-from licheck.model import Catalog, Manifest
+from licheck.model import Manifest
 
 
 def detect_kind(data: object) -> str:
@@ -35,7 +35,8 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
             if file_kind == "license":
                 load_license_file(path, shown)
             elif file_kind == "catalog":
-                validate(document, Catalog)
+                library = library or load_library()
+                load_catalog_file(path, library.licenses, shown)
             else:
                 manifest = validate(document, Manifest)
                 library = library or load_library()
