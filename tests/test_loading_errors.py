@@ -14,7 +14,7 @@ import pytest
 from licheck import yamlsafe
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
-from tests.conftest import LICENSES, ROOT
+from tests.conftest import LICENSES, REFERENCE_TEXTS, ROOT, needs_reference
 
 INVALID = Path(__file__).resolve().parent / "data" / "invalid"
 EXPECTED: dict[str, list[dict[str, Any]]] = yamlsafe.load(INVALID / "expected.yaml").data
@@ -145,3 +145,38 @@ def test_bad_options_exit_2_with_a_message(
     assert "Traceback" not in err
     for word in words:
         assert word in err
+
+
+@needs_reference()
+def test_rules_drifted_from_their_text_are_named_with_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A quote not in the canonical text and a hash mismatch: `licenses verify` exits 1 (the
+    rules drifted, as documented), naming the rule file, the line and the clause."""
+    library = tmp_path / "licenses"
+    shutil.copytree(LICENSES, library)
+    rule = library / "mit.yaml"
+    text = rule.read_text("utf-8")
+    rule.write_text(text.replace("shall be included in all", "shall be included in most")
+                    .replace("sha256: 002c", "sha256: 112c"), "utf-8")
+    code, _, err = run(capsys, "licenses", "verify", "--licenses", str(library),
+                       "--texts", str(REFERENCE_TEXTS))
+    assert code == 1
+    quote_line = next(n for n, line in enumerate(text.splitlines(), 1) if "- id: " in line)
+    assert f"{rule}:1: mit: mit-standard.txt has changed" in err
+    assert f"{rule}:{quote_line}: mit/copyright-notice: the quote" in err
+    assert "does not occur" in err and "Traceback" not in err
+
+
+def test_evidence_after_as_of_is_ignored_not_an_error(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Evidence dated after --as-of did not exist then: it is set aside, and said so."""
+    import json
+
+    code, out, err = run(capsys, "evaluate", str(ROOT / "products" / "composer2.yaml"),
+                         "--as-of", "2026-03-19", "--format", "json")
+    assert code in (0, 1) and err == ""
+    counted = {e["counted"] for p in json.loads(out)["products"] for f in p["findings"]
+               for fact in f["facts"] for e in fact["evidence"]}
+    assert "ignored: dated after --as-of 2026-03-19" in counted
