@@ -17,7 +17,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 # Input paths are checked by the loader, not by click, so that a missing file, a directory or an
 # unreadable file is reported with every other problem of the run instead of stopping at the first.
-INPUT_PATH = click.Path(path_type=Path)
+INPUT_PATH = click.Path(path_type=Path, readable=False)
 
 
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
