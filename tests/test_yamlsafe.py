@@ -191,7 +191,7 @@ def test_syntax_errors_are_located() -> None:
 
 def test_control_characters_are_refused_by_the_parser() -> None:
     problem = refusal("a: 1\nb: b\x07c\n")
-    assert "invalid YAML" in problem.message and "not allowed" in problem.message
+    assert "invalid YAML" in problem.message and "U+0007 is not allowed" in problem.message
     assert (problem.line, problem.column) == (2, 5)
 
 

@@ -113,6 +113,9 @@ def _parse_text(
     if ":" in text:
         raise UnitError(f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
                         "base-60 number; licheck does not)")
+    if re.match(r"^\s*[-+]?0[xXoObB]", text):
+        raise UnitError(f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
+                        "hexadecimal, octal or binary number; licheck does not)")
     match = _QUANTITY_RE.match(text)
     if match is None:
         raise UnitError(f"expected {expected}, got {text!r}")

@@ -141,8 +141,9 @@ def parse(text: str, display: str) -> Document:
             builder.feed(event)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         line, column = _text_position(text, exc.position)
-        raise fail(display, line, column, f"invalid YAML: character {exc.character!r} is not "
-                   "allowed in YAML text") from None
+        character = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise fail(display, line, column, f"invalid YAML: the control character "
+                   f"U+{character:04X} is not allowed in YAML text") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
