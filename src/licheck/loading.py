@@ -6,18 +6,23 @@ key, with a "did you mean" for misspelt keys; all problems of a file are reporte
 
 from __future__ import annotations
 
+import contextlib
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.model import CONDITION_TAGS, Catalog, License, Manifest
-from licheck.vocabulary import suggest
+from licheck.facts import FactError, claim_domain
+from licheck.model import CONDITION_TAGS, Catalog, Fact, FactSpec, License, Manifest
+from licheck.units import UnitError, parse_rate
+from licheck.vocabulary import FACTS, suggest
 
 M = TypeVar("M", bound=BaseModel)
+_FACT: TypeAdapter[FactSpec] = TypeAdapter(Fact)
 
 
 def _known_keys(*models: type[BaseModel]) -> set[str]:
@@ -220,7 +225,53 @@ def load_model(
 
 
 def load_manifest(path: Path, display: str | None = None) -> tuple[Manifest, yamlsafe.Document]:
-    return load_model(path, Manifest, display)
+    """A manifest; on shape errors, also the problems of every fact that is itself well formed,
+    so that one run reports what it can (the meaning checks need a well-formed manifest)."""
+    document = yamlsafe.load(path, display)
+    try:
+        return validate(document, Manifest), document
+    except InputError as exc:
+        raise InputError([*exc.diagnostics, *fact_problems(document)]) from None
+
+
+def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
+    """Unknown fact names and unreadable values (units, ranges) in a manifest that failed its
+    shape check: the same messages the evaluation gives, for the facts that can be read."""
+    data = document.data if isinstance(document.data, dict) else {}
+    blocks: list[tuple[tuple[str | int, ...], Any]] = [(("facts",), data.get("facts"))]
+    components = data.get("components")
+    if isinstance(components, list):
+        blocks += [(("components", i, "facts"), c.get("facts"))
+                   for i, c in enumerate(components) if isinstance(c, dict)]
+    rates: dict[str, Fraction] = {}
+    raw_rates = data.get("currency_rates")
+    if isinstance(raw_rates, dict):
+        for currency, raw in raw_rates.items():
+            with contextlib.suppress(UnitError):
+                rates[str(currency).upper()] = parse_rate(raw)
+    problems: list[Diagnostic] = []
+    for base, facts in blocks:
+        if not isinstance(facts, dict):
+            continue
+        for name, raw in facts.items():
+            path = (*base, name)
+            definition = FACTS.get(name)
+            if definition is None or definition.implicit:
+                reason = ("is supplied by licheck from the lineage" if definition
+                          else "is not in the fact vocabulary")
+                stateable = [n for n, d in FACTS.items() if not d.implicit]
+                problems.append(document.error(
+                    path, f"fact {name!r} {reason}{suggest(name, stateable)}",
+                    "the fact names are listed in the README's fact vocabulary"))
+                continue
+            try:
+                spec = _FACT.validate_python(raw)
+                claim_domain(definition, spec, rates)
+            except ValidationError:
+                continue  # its shape is reported already
+            except FactError as exc:
+                problems.append(document.error((*path, *exc.path), str(exc)))
+    return problems
 
 
 def load_license(path: Path, display: str | None = None) -> tuple[License, yamlsafe.Document]:

@@ -10,7 +10,7 @@ from licheck.diagnostics import Diagnostic, InputError
 from licheck.evaluation import Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_catalog_file, load_library, load_license_file
-from licheck.loading import validate
+from licheck.loading import fact_problems, validate
 from licheck.model import Manifest
 
 
@@ -38,7 +38,10 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
                 library = library or load_library()
                 load_catalog_file(path, library.licenses, shown)
             else:
-                manifest = validate(document, Manifest)
+                try:
+                    manifest = validate(document, Manifest)
+                except InputError as exc:
+                    raise InputError([*exc.diagnostics, *fact_problems(document)]) from None
                 library = library or load_library()
                 evaluate_manifest(manifest, document, library, Options(POLICIES["default"]))
             lines.append(f"ok: {shown} ({file_kind})")
