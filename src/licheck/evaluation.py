@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from licheck.conditions import All, Test, tests_in
+from licheck.consistency import check_manifest
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.domains import Domain, Strings
 from licheck.engine import (
@@ -124,14 +125,15 @@ class Options:
     policy: EvidencePolicy
     as_of: dt.date | None = None
     overrides: dict[str, FactSpec] = field(default_factory=dict)  # what-if: replace facts
+    today: dt.date = field(default_factory=dt.date.today)  # evidence after it is an error
 
 
 def evaluate_manifest(
     manifest: Manifest, document: Document, library: Library, options: Options
 ) -> ProductResult:
     """Every finding for one product; `InputError` for facts that cannot be read."""
-    context = _context(manifest, document, options)
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = check_manifest(manifest, document, library, options.today)
+    context = _context(manifest, document, options, problems)
     product_facts = _resolve_facts(manifest.facts, ("facts",), context, document, problems)
     for name, spec in options.overrides.items():
         product_facts[name] = _resolve_one(name, spec, ("facts", name), context, document,
@@ -165,16 +167,15 @@ def evaluate_manifest(
                          manifest.release_date)
 
 
-def _context(manifest: Manifest, document: Document, options: Options) -> Resolution:
+def _context(
+    manifest: Manifest, document: Document, options: Options, problems: list[Diagnostic]
+) -> Resolution:
     rates: dict[str, Fraction] = {}
-    problems = []
     for currency, raw in manifest.currency_rates.items():
         try:
             rates[currency.upper()] = parse_rate(raw)
         except UnitError as exc:
             problems.append(document.error(("currency_rates", currency), str(exc)))
-    if problems:
-        raise InputError(problems)
     return Resolution(options.policy, options.as_of, rates, dict(manifest.sources))
 
 
