@@ -11,11 +11,12 @@ violation.  A model whose license is not in the library gets a finding of its ow
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from licheck.conditions import All, Test, tests_in
-from licheck.diagnostics import Diagnostic, InputError
+from licheck.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.domains import Domain
 from licheck.engine import Branch, Outcome, Rule, Verdict, branches, fact_cells, judge_cells, worst
 from licheck.facts import (
@@ -38,12 +39,16 @@ from licheck.model import (
     ModelRef,
 )
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS, suggest
+from licheck.vocabulary import FACTS, FactDef, suggest
 from licheck.yamlsafe import Document
 
 UNKNOWN_MODEL = "unknown"
 # A license binds a component built on its model that is still a derivative of it.
 SCOPE = All((Test("lineage", "is", True), Test("derivative", "is", True)))
+# What-if facts and swapped bases are hypotheses: they count as established whatever the evidence
+# policy or date of the run.
+HYPOTHETICAL = EvidencePolicy("what-if", frozenset(EvidenceKind) - {EvidenceKind.RUMOUR},
+                              frozenset())
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +103,11 @@ class ProductResult:
 class Options:
     policy: EvidencePolicy
     as_of: dt.date | None = None
-    overrides: dict[str, FactSpec] = field(default_factory=dict)  # what-if: replace facts
+    # what-if: facts that replace the manifest's, product- and component-level alike (a FactState
+    # is taken as it is; a FactSpec is resolved as a hypothesis, established whatever the policy)
+    overrides: Mapping[str, FactSpec | FactState] = field(default_factory=dict)
+    # what-if: a catalog model id -> the catalog model id evaluated in its place in every lineage
+    swaps: Mapping[str, str] = field(default_factory=dict)
 
 
 def evaluate_manifest(
@@ -108,21 +117,25 @@ def evaluate_manifest(
     context = _context(manifest, document, options)
     problems: list[Diagnostic] = []
     product_facts = _resolve_facts(manifest.facts, ("facts",), context, document, problems)
-    for name, spec in options.overrides.items():
-        product_facts[name] = _resolve_one(name, spec, ("facts", name), context, document,
-                                           problems)
+    overrides = _resolve_overrides(options.overrides, context)
+    product_facts.update(overrides)
     findings: list[Finding] = []
     for index, component in enumerate(manifest.components):
         base_path = ("components", index)
         facts = dict(product_facts)
         facts.update(_resolve_facts(component.facts, (*base_path, "facts"), context, document,
                                     problems))
-        for name, spec in options.overrides.items():
-            facts[name] = product_facts[name]
+        facts.update(overrides)  # a what-if fact replaces the component's own value too
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         for ref, ref_path in _lineage_models(component, base_path):
-            lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
-                                   ref_path, context, document, problems)
+            swapped = _swapped(ref, library, options.swaps)
+            if swapped is not None:
+                ref = swapped
+                lineage = resolve("lineage", FactSpec(value=True, evidence=ref.evidence),
+                                  _hypothetical(context), path=ref_path)
+            else:
+                lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
+                                       ref_path, context, document, problems)
             findings.extend(_findings_for(component, ref, ref_path, lineage, facts, library,
                                           document, problems, context))
     if problems:
@@ -144,6 +157,43 @@ def _context(manifest: Manifest, document: Document, options: Options) -> Resolu
     if problems:
         raise InputError(problems)
     return Resolution(options.policy, options.as_of, rates, dict(manifest.sources))
+
+
+def _hypothetical(context: Resolution) -> Resolution:
+    return Resolution(HYPOTHETICAL, None, context.rates, context.sources)
+
+
+def _resolve_overrides(
+    overrides: Mapping[str, FactSpec | FactState], context: Resolution
+) -> dict[str, FactState]:
+    """What-if facts as hypotheses: established whatever the policy and date of the run."""
+    states: dict[str, FactState] = {}
+    for name, spec in overrides.items():
+        if isinstance(spec, FactState):
+            states[name] = spec
+            continue
+        definition: FactDef | None = FACTS.get(name)
+        if definition is None or definition.implicit:
+            raise LicheckError(f"cannot set {name!r}: it is not a fact that can be stated"
+                               f"{suggest(name, _stateable())}")
+        if not spec.evidence:
+            spec = spec.model_copy(update={"evidence": [
+                Evidence(source="what-if", kind=EvidenceKind.DECLARED)]})
+        try:
+            states[name] = resolve(name, spec, _hypothetical(context))
+        except FactError as exc:
+            raise LicheckError(f"what-if value of {name}: {exc}") from None
+    return states
+
+
+def _swapped(ref: ModelRef, library: Library, swaps: Mapping[str, str]) -> ModelRef | None:
+    """The lineage entry with the swapped-in model, as a hypothesis; None when not swapped."""
+    model = library.model(ref.model) if swaps else None
+    if model is None or model.id not in swaps:
+        return None
+    new = swaps[model.id]
+    return ref.model_copy(update={"model": new, "evidence": [Evidence(
+        source=f"what-if: built on {new} in place of {model.id}", kind=EvidenceKind.DECLARED)]})
 
 
 def _resolve_facts(

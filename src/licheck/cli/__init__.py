@@ -17,6 +17,7 @@ from licheck.cli.common import run_guarded
 from licheck.cli.evaluate import evaluate
 from licheck.cli.licenses import licenses
 from licheck.cli.schema import schema, validate
+from licheck.cli.whatif import whatif
 
 EPILOG = """\b
 Exit codes:
@@ -40,6 +41,7 @@ cli.add_command(evaluate)
 cli.add_command(licenses)
 cli.add_command(schema)
 cli.add_command(validate)
+cli.add_command(whatif)
 
 
 def main(argv: list[str] | None = None) -> Any:

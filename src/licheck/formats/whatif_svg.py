@@ -1,0 +1,182 @@
+"""The sweep as an SVG picture: verdict bands over one fact, or the region map over two, with each
+threshold drawn and labelled by the clause test that puts it there.
+
+Hand-written SVG: no dependencies, and byte-identical for the same report (coordinates are
+rounded to one decimal).  Exact thresholds are lines; an interval that is a single point (the
+verdict exactly at a threshold differs from both sides) is drawn as a thin bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from xml.sax.saxutils import escape
+
+from licheck.engine import Verdict
+from licheck.formats.whatif_scale import Scale, grid
+from licheck.formats.whatif_text import scenario_words
+from licheck.units import format_number
+from licheck.whatif.report import AxisOut, RangeOut, SweepOut, WhatIfReport
+
+FILLS = {Verdict.NOT_APPLICABLE: "#d9d9d9", Verdict.SATISFIED: "#8fd18f",
+         Verdict.GOVERNANCE_RISK: "#f6c945", Verdict.VIOLATION: "#e05a4f"}
+WIDTH = 760
+LEFT, RIGHT = 170, 40
+PLOT = WIDTH - LEFT - RIGHT
+POINT_WIDTH = 3.0  # a single-value interval, drawn visibly
+
+
+def render(report: WhatIfReport) -> str:
+    """The SVG document for the report's sweep (`report.sweep` must be set)."""
+    sweep = report.sweep
+    if sweep is None:
+        raise ValueError("the report has no sweep to draw")
+    if sweep.intervals is not None:
+        height, body = _bands(sweep)
+    else:
+        height, body = _map(sweep)
+    title = f"{report.product}: what-if {' × '.join(a.fact for a in sweep.axes)}"
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" font-family="Helvetica, Arial, sans-serif" '
+        'font-size="12">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+        _text(20, 26, title, size=16, weight="bold"),
+        _text(20, 46, "Scenario: " + scenario_words(report), fill="#444444"),
+        _text(20, 62, f"Baseline {report.baseline.verdict.label}, scenario "
+                      f"{report.result.verdict.label}; evidence policy {report.evidence_policy}",
+              fill="#444444"),
+    ]
+    return "\n".join([*head, *body, _legend(height - 24), "</svg>"]) + "\n"
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def _text(x: float, y: float, text: str, *, size: int = 12, weight: str = "normal",
+          anchor: str = "start", fill: str = "#222222", rotate: bool = False) -> str:
+    transform = f' transform="rotate(-90 {_n(x)} {_n(y)})"' if rotate else ""
+    bold = f' font-weight="{weight}"' if weight != "normal" else ""
+    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}"{bold} text-anchor="{anchor}" '
+            f'fill="{fill}"{transform}>{escape(text)}</text>')
+
+
+def _rect(x: float, y: float, w: float, h: float, verdict: Verdict, label: str) -> str:
+    """A region in its verdict's colour, named inside where it fits (and in a tooltip)."""
+    rect = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
+            f'fill="{FILLS[verdict]}" stroke="#ffffff" stroke-width="0.5">'
+            f"<title>{escape(label)}: {verdict.label}</title></rect>")
+    if w < 7 * len(verdict.label) + 12 or h < 18:
+        return rect
+    return rect + "\n" + _text(x + w / 2, y + h / 2 + 4, verdict.label, anchor="middle",
+                               fill="#333333")
+
+
+def _span(scale: Scale, item: RangeOut, length: float) -> tuple[float, float]:
+    """Start and length of a range along an axis of `length` pixels."""
+    start = scale.position(item.lower.value) * length
+    end = scale.position(item.upper.value) * length
+    if end - start < POINT_WIDTH:
+        middle = (start + end) / 2
+        return middle - POINT_WIDTH / 2, POINT_WIDTH
+    return start, end - start
+
+
+def _unit(axis: AxisOut) -> str:
+    return f"{axis.fact} (USD/month)" if axis.unit == "USD/month" else f"{axis.fact} (count)"
+
+
+def _ticks_x(axis: AxisOut, scale: Scale, top: float, bottom: float) -> list[str]:
+    """Range ends and thresholds along a horizontal axis at `bottom`; threshold lines span up."""
+    out = [f'<line x1="{_n(LEFT)}" y1="{_n(bottom)}" x2="{_n(LEFT + PLOT)}" y2="{_n(bottom)}" '
+           'stroke="#222222"/>']
+    for value, anchor in ((axis.lower, "start"), (axis.upper, "end")):
+        x = LEFT + scale.position(value) * PLOT
+        out.append(_text(x, bottom + 16, format_number(Fraction(value)), anchor=anchor))
+    for t in axis.thresholds:
+        x = LEFT + scale.position(t.value) * PLOT
+        out.append(f'<line x1="{_n(x)}" y1="{_n(top)}" x2="{_n(x)}" y2="{_n(bottom + 4)}" '
+                   'stroke="#222222" stroke-dasharray="4 3"/>')
+        out.append(_text(x, bottom + 16, t.label, anchor="middle", weight="bold"))
+        out.append(_text(x, bottom + 30, "; ".join(t.tests), anchor="middle", size=10,
+                         fill="#555555"))
+    out.append(_text(LEFT + PLOT / 2, bottom + 48, f"{_unit(axis)}, {scale.name}",
+                     anchor="middle"))
+    return out
+
+
+def _bands(sweep: SweepOut) -> tuple[int, list[str]]:
+    assert sweep.intervals is not None
+    (axis,) = sweep.axes
+    scale = Scale.of(axis.lower, axis.upper)
+    intervals = sweep.intervals
+    rows: list[tuple[str, list[Verdict]]] = [("product", [i.verdict for i in intervals])]
+    for k, finding in enumerate(intervals[0].findings):
+        verdicts = [i.findings[k].verdict for i in intervals]
+        if len(set(verdicts)) > 1:
+            rows.append(("/".join(finding.finding.split("/")[-2:]), verdicts))
+    top, band, gap = 90.0, 34.0, 8.0
+    bottom = top + len(rows) * (band + gap)
+    out: list[str] = []
+    for r, (name, verdicts) in enumerate(rows):
+        y = top + r * (band + gap)
+        if r == 0:
+            out.append(_text(LEFT - 10, y + band / 2 + 4, name, anchor="end", weight="bold"))
+        else:  # license/clause: the clause, and its license in small type under it
+            license_id, clause = name.split("/")
+            out.append(_text(LEFT - 10, y + band / 2, clause, anchor="end"))
+            out.append(_text(LEFT - 10, y + band / 2 + 12, license_id, anchor="end", size=9,
+                             fill="#555555"))
+        for interval, verdict in zip(intervals, verdicts, strict=True):
+            start, length = _span(scale, interval, PLOT)
+            out.append(_rect(LEFT + start, y, length, band, verdict, interval.label))
+    out.extend(_ticks_x(axis, scale, top - 6, bottom))
+    return int(bottom + 100), out
+
+
+def _map(sweep: SweepOut) -> tuple[int, list[str]]:
+    assert sweep.regions is not None
+    x_axis, y_axis = sweep.axes
+    xs, ys, rows = grid(sweep.regions)
+    sx, sy = Scale.of(x_axis.lower, x_axis.upper), Scale.of(y_axis.lower, y_axis.upper)
+    top, side = 90.0, 360.0
+    bottom = top + side
+    out: list[str] = []
+    for j, y_range in enumerate(ys):
+        y_start, y_length = _span(sy, y_range, side)
+        for i, x_range in enumerate(xs):
+            x_start, x_length = _span(sx, x_range, PLOT)
+            region = rows[j][i]
+            out.append(_rect(LEFT + x_start, bottom - y_start - y_length, x_length, y_length,
+                             region.verdict, f"{x_range.label} × {y_range.label}"))
+    out.append(f'<line x1="{_n(LEFT)}" y1="{_n(top)}" x2="{_n(LEFT)}" y2="{_n(bottom)}" '
+               'stroke="#222222"/>')
+    for value in (y_axis.lower, y_axis.upper):
+        y = bottom - sy.position(value) * side
+        out.append(_text(LEFT - 8, y + 4, format_number(Fraction(value)), anchor="end"))
+    for t in y_axis.thresholds:
+        y = bottom - sy.position(t.value) * side
+        out.append(f'<line x1="{_n(LEFT - 4)}" y1="{_n(y)}" x2="{_n(LEFT + PLOT)}" y2="{_n(y)}" '
+                   'stroke="#222222" stroke-dasharray="4 3"/>')
+        out.append(_text(LEFT - 8, y + 4, t.label, anchor="end", weight="bold"))
+        out.append(_text(LEFT + PLOT - 4, y - 5, "; ".join(t.tests), anchor="end", size=10,
+                         fill="#555555"))
+    out.append(_text(40, top + side / 2, f"{_unit(y_axis)}, {sy.name}", anchor="middle",
+                     rotate=True))
+    out.extend(_ticks_x(x_axis, sx, top, bottom))
+    return int(bottom + 100), out
+
+
+def _legend(y: float) -> str:
+    items: Sequence[Verdict] = (Verdict.NOT_APPLICABLE, Verdict.SATISFIED,
+                                Verdict.GOVERNANCE_RISK, Verdict.VIOLATION)
+    parts = []
+    x = float(LEFT)
+    for verdict in items:
+        parts.append(f'<rect x="{_n(x)}" y="{_n(y - 10)}" width="12" height="12" '
+                     f'fill="{FILLS[verdict]}"/>')
+        parts.append(_text(x + 18, y, verdict.label))
+        x += 24 + 7 * len(verdict.label) + 20
+    return "\n".join(parts)

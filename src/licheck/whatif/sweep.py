@@ -1,0 +1,198 @@
+"""Exact sweeps: where, over a range of one or two quantity facts, the verdicts change.
+
+Clauses compare a quantity only with thresholds, so the thresholds of every clause that binds the
+product cut the range into cells (each threshold itself, and the open intervals between them) in
+which every test on the fact — hence every verdict — is constant.  One evaluation per cell is
+therefore exact; neighbouring cells with the same verdicts merge.  A two-fact map is the product
+of the two axes' cells (no clause compares one fact with another), so its cost depends on the
+number of thresholds, never on the resolution it is drawn at.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from licheck.conditions import Test
+from licheck.domains import Interval
+from licheck.engine import Rule, Verdict, cells
+from licheck.evaluation import ProductResult
+from licheck.units import Dimension, format_amount
+from licheck.whatif.compare import FindingKey
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    fact: str
+    lower: Fraction
+    upper: Fraction
+    dimension: Dimension
+
+    @property
+    def domain(self) -> Interval:
+        return Interval(self.lower, True, self.upper, True, self.dimension)
+
+    def show(self, value: Fraction) -> str:
+        return format_amount(value, self.dimension)
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    """A value at which some clause's test on the fact changes its answer."""
+
+    value: Fraction
+    tests: tuple[str, ...]  # "monthly_revenue > 20M USD/month"
+    clauses: tuple[str, ...]  # "kimi-k2.5-modified-mit/ui-attribution"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    """The product's verdict and each finding's, in one cell."""
+
+    product: Verdict
+    findings: tuple[tuple[FindingKey, Verdict], ...]
+
+    @classmethod
+    def of(cls, result: ProductResult) -> Verdicts:
+        return cls(result.verdict, tuple((f.key, f.verdict) for f in result.findings))
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    region: Interval
+    verdicts: Verdicts
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """One fact: the range cut into merged intervals, in ascending order."""
+
+    axis: Axis
+    thresholds: tuple[Threshold, ...]
+    pieces: tuple[Piece, ...]
+
+    def boundaries(self) -> list[Fraction]:
+        """Where the verdicts change: the upper end of every piece but the last."""
+        return [p.region.hi for p in self.pieces[:-1] if p.region.hi is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class RegionMap:
+    """Two facts: merged intervals on each axis and the verdicts of each rectangle."""
+
+    x: Axis
+    y: Axis
+    x_thresholds: tuple[Threshold, ...]
+    y_thresholds: tuple[Threshold, ...]
+    xs: tuple[Interval, ...]
+    ys: tuple[Interval, ...]
+    grid: tuple[tuple[Verdicts, ...], ...]  # grid[j][i]: ys[j] × xs[i]
+
+    def at(self, x: Fraction | float, y: Fraction | float) -> Verdicts:
+        return self.grid[locate(self.ys, y)][locate(self.xs, x)]
+
+
+ClauseRules = Sequence[tuple[str, Rule]]  # ("license/clause", rule) of every binding clause
+Evaluate = Callable[[Mapping[str, Interval]], Verdicts]
+
+
+def tests_on(fact: str, rules: ClauseRules) -> list[tuple[str, Test]]:
+    return [(label, t) for label, rule in rules for t in rule.tests()
+            if t.fact == fact and isinstance(t.operand, Fraction)]
+
+
+def thresholds(axis: Axis, rules: ClauseRules) -> tuple[Threshold, ...]:
+    """Every threshold of the binding clauses on the axis's fact, within its range."""
+    found: dict[Fraction, tuple[set[str], set[str]]] = {}
+    for label, test in tests_on(axis.fact, rules):
+        assert isinstance(test.operand, Fraction)
+        if axis.domain.contains(test.operand):
+            texts, clauses = found.setdefault(test.operand, (set(), set()))
+            texts.add(str(test))
+            clauses.add(label)
+    return tuple(Threshold(v, tuple(sorted(t)), tuple(sorted(c)))
+                 for v, (t, c) in sorted(found.items()))
+
+
+def axis_cells(axis: Axis, rules: ClauseRules) -> list[Interval]:
+    """The cells of the axis's range: its thresholds and the open intervals between them."""
+    tests = [t for _, t in tests_on(axis.fact, rules)]
+    regions = [c.region for c in cells(axis.domain, tests)]
+    assert all(isinstance(r, Interval) for r in regions)
+    return regions  # type: ignore[return-value]
+
+
+def sweep(axis: Axis, rules: ClauseRules, evaluate: Evaluate) -> Sweep:
+    """The verdicts over one fact's range, exactly: one evaluation per cell."""
+    pieces = [Piece(region, evaluate({axis.fact: region})) for region in axis_cells(axis, rules)]
+    return Sweep(axis, thresholds(axis, rules), tuple(_merge(pieces)))
+
+
+def _merge(pieces: Sequence[Piece]) -> list[Piece]:
+    merged: list[Piece] = []
+    for piece in pieces:
+        if merged and merged[-1].verdicts == piece.verdicts:
+            merged[-1] = Piece(join(merged[-1].region, piece.region), piece.verdicts)
+        else:
+            merged.append(piece)
+    return merged
+
+
+def join(left: Interval, right: Interval) -> Interval:
+    """Two adjacent intervals as one."""
+    return Interval(left.lo, left.lo_closed, right.hi, right.hi_closed, left.dimension)
+
+
+def region_map(x: Axis, y: Axis, rules: ClauseRules, evaluate: Evaluate) -> RegionMap:
+    """The verdicts over two facts' ranges, exactly: one evaluation per pair of cells."""
+    xs, ys = axis_cells(x, rules), axis_cells(y, rules)
+    grid = [[evaluate({x.fact: xi, y.fact: yj}) for xi in xs] for yj in ys]
+    # Merge neighbouring columns (then rows) whose verdicts agree all the way along.
+    columns: list[tuple[Interval, list[Verdicts]]] = []
+    for i, xi in enumerate(xs):
+        column = [row[i] for row in grid]
+        if columns and columns[-1][1] == column:
+            columns[-1] = (join(columns[-1][0], xi), column)
+        else:
+            columns.append((xi, column))
+    rows: list[tuple[Interval, list[Verdicts]]] = []
+    for j, yj in enumerate(ys):
+        row = [column[j] for _, column in columns]
+        if rows and rows[-1][1] == row:
+            rows[-1] = (join(rows[-1][0], yj), row)
+        else:
+            rows.append((yj, row))
+    return RegionMap(x, y, thresholds(x, rules), thresholds(y, rules),
+                     tuple(c[0] for c in columns), tuple(r[0] for r in rows),
+                     tuple(tuple(r[1]) for r in rows))
+
+
+def locate(pieces: Sequence[Interval], value: Fraction | float) -> int:
+    """The index of the piece holding `value` (contiguous pieces in ascending order)."""
+    his = [p.hi for p in pieces]
+    index = bisect.bisect_left(his, value)  # type: ignore[type-var]
+    if index < len(pieces) and value == his[index] and not pieces[index].hi_closed:
+        index += 1
+    if index >= len(pieces) or not pieces[index].contains(Fraction(value)):
+        raise ValueError(f"{value} is outside the swept range")
+    return index
+
+
+def raster(region: RegionMap, xs: Sequence[Fraction | float],
+           ys: Sequence[Fraction | float]) -> list[list[Verdict]]:
+    """The product verdict at every grid point (rows follow `ys`), read off the exact map.
+
+    Rows that fall in the same cell share one list: the cost grows with the grid's side, not its
+    area."""
+    columns = [locate(region.xs, v) for v in xs]
+    cache: dict[int, list[Verdict]] = {}
+    out = []
+    for value in ys:
+        j = locate(region.ys, value)
+        if j not in cache:
+            cells_row = region.grid[j]
+            cache[j] = [cells_row[i].product for i in columns]
+        out.append(cache[j])
+    return out
