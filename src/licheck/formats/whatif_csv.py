@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 
-from licheck.whatif.report import RangeOut, WhatIfReport
+from licheck.whatif.report import FindingVerdictOut, RangeOut, WhatIfReport
 
 
 def render(report: WhatIfReport) -> str:
@@ -23,6 +23,7 @@ def render(report: WhatIfReport) -> str:
             writer.writerow([key, before.get(key, ""), after.get(key, ""), kinds.get(key, "")])
         return buffer.getvalue()
     facts = [axis.fact for axis in sweep.axes]
+    rows: list[tuple[list[RangeOut], str, list[FindingVerdictOut]]]
     if sweep.intervals is not None:
         rows = [([i], i.verdict.value, i.findings) for i in sweep.intervals]
     else:

@@ -245,11 +245,10 @@ def _next(console: Console, report: WhatIfReport) -> None:
         status = (f"likely {item.likely}, not established" if item.likely and item.status ==
                   "likely" else item.status)
         total = len(item.findings)
-        console.print(Text.assemble(f"{rank}. ", (item.fact, "bold"), f" ({status}) — settles "
-                                    f"{item.settles} of {total} finding(s) whatever its value; "
-                                    f"may settle {item.may_settle}"
-                                    + ("" if item.may_settle else " (none alone: other facts "
-                                       "are open too)")))
+        alone = "" if item.may_settle else " (none alone: other facts are open too)"
+        console.print(Text.assemble(f"{rank}. ", (item.fact, "bold"), f" ({status}) — of "
+                                    f"{total} finding(s): settles {item.settles} whatever its "
+                                    f"value, may settle {item.may_settle}{alone}"))
         for settling in item.findings:
             line = Text("/".join(settling.finding.split("/")[-2:]) + ": ")
             for k, outcome in enumerate(settling.outcomes):

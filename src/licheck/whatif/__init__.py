@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from licheck.domains import Domain, Interval
+from licheck.engine import Rule
 from licheck.evaluation import ProductResult
 from licheck.facts import EvidenceView, FactState, Status
 from licheck.model import EvidenceKind
@@ -73,7 +74,7 @@ def _check_sweeps(scenario: Scenario, sweeps: Sequence[SweepSpec]) -> None:
 
 def binding_rules(subject: Subject, result: ProductResult) -> ClauseRules:
     """The rule of every clause with a finding for the product."""
-    rules = []
+    rules: list[tuple[str, Rule]] = []
     for finding in result.findings:
         entry = subject.library.licenses.get(finding.license)
         rules.extend((f"{finding.license}/{finding.clause}", compiled.rule)
