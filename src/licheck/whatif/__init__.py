@@ -23,7 +23,8 @@ from licheck.whatif.scenario import Applied, Scenario, Subject, apply
 from licheck.whatif.spec import ScenarioError, SweepSpec
 from licheck.whatif.sweep import Axis, ClauseRules, RegionMap, Sweep, Verdicts, region_map, sweep
 
-__all__ = ["Analysis", "Scenario", "ScenarioError", "Subject", "analyse", "hypothesis"]
+__all__ = ["Analysis", "Scenario", "ScenarioError", "Subject", "analyse", "binding_rules",
+           "evaluator", "hypothesis"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,13 +171,32 @@ def region_map(x: Axis, y: Axis, rules: ClauseRules, evaluate: Evaluate) -> Regi
 
 def locate(pieces: Sequence[Interval], value: Fraction | float) -> int:
     """The index of the piece holding `value` (contiguous pieces in ascending order)."""
-    his = [p.hi for p in pieces]
-    index = bisect.bisect_left(his, value)  # type: ignore[type-var]
-    if index < len(pieces) and value == his[index] and not pieces[index].hi_closed:
-        index += 1
-    if index >= len(pieces) or not pieces[index].contains(Fraction(value)):
-        raise ValueError(f"{value} is outside the swept range")
-    return index
+    return locate_all(pieces, [value])[0]
+
+
+def locate_all(pieces: Sequence[Interval], values: Sequence[Fraction | float]) -> list[int]:
+    """The index of the piece holding each value: one binary search each."""
+    if any(p.hi is None for p in pieces):
+        raise ValueError("a swept range is bounded")
+    his = [_plain(p.hi) for p in pieces if p.hi is not None]
+    first, last = pieces[0], pieces[-1]
+    lowest = _plain(first.lo)
+    found = []
+    for value in values:
+        below = value < lowest or (value == lowest and not first.lo_closed)
+        if below or value > his[-1] or (value == his[-1] and not last.hi_closed):
+            raise ValueError(f"{value} is outside the swept range")
+        index = bisect.bisect_left(his, value)  # type: ignore[type-var]
+        # On a boundary: the piece that includes it (the next one when this one is open).
+        if value == his[index] and not pieces[index].hi_closed:
+            index += 1
+        found.append(index)
+    return found
+
+
+def _plain(value: Fraction) -> Fraction | int:
+    """A whole number as an int: comparing ints is many times faster than comparing Fractions."""
+    return value.numerator if value.denominator == 1 else value
 
 
 def raster(region: RegionMap, xs: Sequence[Fraction | float],
@@ -186,11 +205,10 @@ def raster(region: RegionMap, xs: Sequence[Fraction | float],
 
     Rows that fall in the same cell share one list: the cost grows with the grid's side, not its
     area."""
-    columns = [locate(region.xs, v) for v in xs]
+    columns = locate_all(region.xs, xs)
     cache: dict[int, list[Verdict]] = {}
     out = []
-    for value in ys:
-        j = locate(region.ys, value)
+    for j in locate_all(region.ys, ys):
         if j not in cache:
             cells_row = region.grid[j]
             cache[j] = [cells_row[i].product for i in columns]
