@@ -195,3 +195,18 @@ def test_a_fact_that_settles_every_value_ranks_first() -> None:
     assert run(base, sets=("agreement_waives=[]",)).scenario.verdict is V.VIOLATION
     waived = "agreement_waives=[kimi-k2.5-modified-mit/ui-attribution]"
     assert run(base, sets=(waived,)).scenario.verdict is V.SATISFIED
+
+
+def test_each_operator_puts_its_threshold_on_the_right_side() -> None:
+    from tests.test_whatif_properties import made_up_subject
+
+    # less_than 10M and at_least 50M: the threshold starts the upper interval; more_than 100M
+    # and at_most 700M: it ends the lower one.
+    swept = run(made_up_subject(3), sets=("monthly_revenue=1M",),
+                sweeps=("mau=0..1000M",)).sweep
+    assert isinstance(swept, Sweep)
+    ends = [(p.region.hi, p.region.hi_closed) for p in swept.pieces[:-1]]
+    assert ends == [(Fraction(10_000_000), False), (Fraction(50_000_000), False),
+                    (Fraction(100_000_000), True), (Fraction(700_000_000), True)]
+    products = [p.verdicts.product for p in swept.pieces]
+    assert products == [V.VIOLATION, V.NOT_APPLICABLE, V.VIOLATION, V.VIOLATION, V.VIOLATION]

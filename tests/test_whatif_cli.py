@@ -46,6 +46,8 @@ def test_revenue_boundary_at_20m(capsys: pytest.CaptureFixture[str]) -> None:
     (boundary,) = sweep["boundaries"]
     assert boundary["value"] == 20_000_000 and boundary["side"] == "below"
     assert (boundary["below"], boundary["above"]) == ("not_applicable", "governance_risk")
+    assert boundary["changes"] == [{"finding": ATTRIBUTION, "below": "not_applicable",
+                                    "above": "governance_risk"}]
     low, high = sweep["intervals"]
     assert (low["upper"]["value"], low["upper"]["included"]) == (20_000_000, True)
     assert (high["lower"]["value"], high["lower"]["included"]) == (20_000_000, False)
@@ -116,6 +118,12 @@ def test_json_output_follows_the_published_schema(capsys: pytest.CaptureFixture[
         validator.validate(whatif_json(capsys, *args))
     with pytest.raises(jsonschema.ValidationError):
         validator.validate({"schema_version": "1.0"})
+
+
+def test_shipped_schema_matches_the_model() -> None:
+    from licheck.schemas import dumps, generate, shipped
+
+    assert shipped("whatif") == dumps(generate("whatif")), "run python -m licheck.schemas"
 
 
 def test_two_fact_map_in_json_and_csv(capsys: pytest.CaptureFixture[str]) -> None:

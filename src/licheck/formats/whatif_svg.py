@@ -88,23 +88,49 @@ def _unit(axis: AxisOut) -> str:
     return f"{axis.fact} (USD/month)" if axis.unit == "USD/month" else f"{axis.fact} (count)"
 
 
-def _ticks_x(axis: AxisOut, scale: Scale, top: float, bottom: float) -> list[str]:
-    """Range ends and thresholds along a horizontal axis at `bottom`; threshold lines span up."""
+LANE = 30.0  # vertical room for one row of threshold labels under an axis
+
+
+def _width(text: str, size: int) -> float:
+    """A generous estimate of the text's width (no font metrics at hand)."""
+    return len(text) * size * 0.6
+
+
+def _ticks_x(axis: AxisOut, scale: Scale, top: float, bottom: float) -> tuple[list[str], float]:
+    """Range ends and thresholds along a horizontal axis at `bottom`; threshold lines span up.
+
+    Labels that would overlap go to further rows (lanes) below, each with its line drawn down to
+    it.  Returns the elements and the height used under the axis."""
     out = [f'<line x1="{_n(LEFT)}" y1="{_n(bottom)}" x2="{_n(LEFT + PLOT)}" y2="{_n(bottom)}" '
            'stroke="#222222"/>']
-    for value, anchor in ((axis.lower, "start"), (axis.upper, "end")):
-        x = LEFT + scale.position(value) * PLOT
-        out.append(_text(x, bottom + 16, format_number(Fraction(value)), anchor=anchor))
-    for t in axis.thresholds:
-        x = LEFT + scale.position(t.value) * PLOT
-        out.append(f'<line x1="{_n(x)}" y1="{_n(top)}" x2="{_n(x)}" y2="{_n(bottom + 4)}" '
-                   'stroke="#222222" stroke-dasharray="4 3"/>')
-        out.append(_text(x, bottom + 16, t.label, anchor="middle", weight="bold"))
-        out.append(_text(x, bottom + 30, "; ".join(t.tests), anchor="middle", size=10,
-                         fill="#555555"))
-    out.append(_text(LEFT + PLOT / 2, bottom + 48, f"{_unit(axis)}, {scale.name}",
+    # (x, label, test, anchor), the range's ends first so that they keep the first lane.
+    items = [(LEFT + scale.position(axis.lower) * PLOT, format_number(Fraction(axis.lower)), "",
+              "start"),
+             (LEFT + scale.position(axis.upper) * PLOT, format_number(Fraction(axis.upper)), "",
+              "end")]
+    items += [(LEFT + scale.position(t.value) * PLOT, t.label, "; ".join(t.tests), "middle")
+              for t in axis.thresholds]
+    lanes: list[list[tuple[float, float]]] = []
+    for x, label, test, anchor in items:
+        extent = max(_width(label, 12), _width(test, 10))
+        left = {"start": x, "end": x - extent, "middle": x - extent / 2}[anchor]
+        right = left + extent
+        lane = next((k for k, taken in enumerate(lanes)
+                     if all(right + 8 < a or left - 8 > b for a, b in taken)), len(lanes))
+        if lane == len(lanes):
+            lanes.append([])
+        lanes[lane].append((left, right))
+        y = bottom + 16 + lane * LANE
+        if test:
+            out.append(f'<line x1="{_n(x)}" y1="{_n(top)}" x2="{_n(x)}" y2="{_n(y - 12)}" '
+                       'stroke="#222222" stroke-dasharray="4 3"/>')
+        out.append(_text(x, y, label, anchor=anchor, weight="bold" if test else "normal"))
+        if test:
+            out.append(_text(x, y + 13, test, anchor="middle", size=10, fill="#555555"))
+    under = 16 + len(lanes) * LANE
+    out.append(_text(LEFT + PLOT / 2, bottom + under + 4, f"{_unit(axis)}, {scale.name}",
                      anchor="middle"))
-    return out
+    return out, under + 10
 
 
 def _bands(sweep: SweepOut) -> tuple[int, list[str]]:
@@ -132,8 +158,8 @@ def _bands(sweep: SweepOut) -> tuple[int, list[str]]:
         for interval, verdict in zip(intervals, verdicts, strict=True):
             start, length = _span(scale, interval, PLOT)
             out.append(_rect(LEFT + start, y, length, band, verdict, interval.label))
-    out.extend(_ticks_x(axis, scale, top - 6, bottom))
-    return int(bottom + 100), out
+    ticks, under = _ticks_x(axis, scale, top - 6, bottom)
+    return int(bottom + under + 50), [*out, *ticks]
 
 
 def _map(sweep: SweepOut) -> tuple[int, list[str]]:
@@ -156,17 +182,19 @@ def _map(sweep: SweepOut) -> tuple[int, list[str]]:
     for value in (y_axis.lower, y_axis.upper):
         y = bottom - sy.position(value) * side
         out.append(_text(LEFT - 8, y + 4, format_number(Fraction(value)), anchor="end"))
+    label_y = bottom + 14.0  # labels go up the axis, at least 14 px apart
     for t in y_axis.thresholds:
         y = bottom - sy.position(t.value) * side
         out.append(f'<line x1="{_n(LEFT - 4)}" y1="{_n(y)}" x2="{_n(LEFT + PLOT)}" y2="{_n(y)}" '
                    'stroke="#222222" stroke-dasharray="4 3"/>')
-        out.append(_text(LEFT - 8, y + 4, t.label, anchor="end", weight="bold"))
+        label_y = min(y + 4, label_y - 14)
+        out.append(_text(LEFT - 8, label_y, t.label, anchor="end", weight="bold"))
         out.append(_text(LEFT + PLOT - 4, y - 5, "; ".join(t.tests), anchor="end", size=10,
                          fill="#555555"))
     out.append(_text(40, top + side / 2, f"{_unit(y_axis)}, {sy.name}", anchor="middle",
                      rotate=True))
-    out.extend(_ticks_x(x_axis, sx, top, bottom))
-    return int(bottom + 100), out
+    ticks, under = _ticks_x(x_axis, sx, top, bottom)
+    return int(bottom + under + 50), [*out, *ticks]
 
 
 def _legend(y: float) -> str:

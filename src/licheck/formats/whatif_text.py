@@ -148,10 +148,14 @@ def _intervals(console: Console, sweep: SweepOut) -> None:
         console.print(Text(f"{constant} finding(s) keep their verdict over the whole range.",
                            style="dim"))
     for b in sweep.boundaries:
-        side = "included below" if b.side == "below" else "included above"
-        console.print(Text.assemble(f"Boundary at {b.label} ({side}): ",
-                                    verdict_text(b.below), " below, ", verdict_text(b.above),
-                                    " above"))
+        side = "upper" if b.side == "above" else "lower"
+        line = Text.assemble(f"Boundary at {b.label} (itself in the {side} interval): product ",
+                             verdict_text(b.below), " → ", verdict_text(b.above))
+        console.print(line)
+        for step in b.changes:
+            console.print(Text.assemble(f"    {'/'.join(step.finding.split('/')[-2:])}: ",
+                                        verdict_text(step.below), " → ",
+                                        verdict_text(step.above)))
     console.print()
     bar = Text("  ")
     for column in range(BAR_WIDTH):

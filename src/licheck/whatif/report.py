@@ -128,13 +128,20 @@ class ThresholdOut(_Model):
     changes_verdict: bool = Field(description="whether any verdict changes there")
 
 
+class FindingStepOut(_Model):
+    finding: str
+    below: Verdict
+    above: Verdict
+
+
 class BoundaryOut(_Model):
     value: int | float
     exact: str
     label: str
     side: Literal["below", "above"] = Field(description="the side that includes the value")
-    below: Verdict
-    above: Verdict
+    below: Verdict = Field(description="the product's verdict just below")
+    above: Verdict = Field(description="the product's verdict just above")
+    changes: list[FindingStepOut] = Field(description="the findings whose verdict changes here")
 
 
 class AxisOut(_Model):
@@ -284,7 +291,11 @@ def _sweep(swept: Sweep | RegionMap) -> SweepOut:
                 value=to_json_number(value), exact=str(value),
                 label=format_amount(value, swept.axis.dimension),
                 side="below" if left.region.hi_closed else "above",
-                below=left.verdicts.product, above=right.verdicts.product))
+                below=left.verdicts.product, above=right.verdicts.product,
+                changes=[FindingStepOut(finding=finding_id(key), below=old, above=new)
+                         for (key, old), (_, new) in zip(left.verdicts.findings,
+                                                         right.verdicts.findings, strict=True)
+                         if old is not new]))
         changes = set(swept.boundaries())
         return SweepOut(
             axes=[_axis(swept.axis, swept.thresholds, changes)],
