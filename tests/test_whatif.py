@@ -12,7 +12,7 @@ from licheck.engine import Verdict
 from licheck.whatif import ScenarioError
 from licheck.whatif.compare import ChangeKind
 from licheck.whatif.sweep import RegionMap, Sweep, raster
-from tests.whatif_helpers import COMPOSER2, product, run, subject, subject_of
+from tests.whatif_helpers import COMPOSER2, made_up_subject, product, run, subject, subject_of
 
 ATTRIBUTION = ("composer-2", "kimi-k2.5", "kimi-k2.5-modified-mit", "ui-attribution")
 V = Verdict
@@ -198,8 +198,6 @@ def test_a_fact_that_settles_every_value_ranks_first() -> None:
 
 
 def test_each_operator_puts_its_threshold_on_the_right_side() -> None:
-    from tests.test_whatif_properties import made_up_subject
-
     # less_than 10M and at_least 50M: the threshold starts the upper interval; more_than 100M
     # and at_most 700M: it ends the lower one.
     swept = run(made_up_subject(3), sets=("monthly_revenue=1M",),

@@ -11,44 +11,18 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from licheck.domains import Interval
-from licheck.evaluation import Options
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.model import Manifest
 from licheck.whatif import Subject
 from licheck.whatif.sweep import RegionMap, Sweep, Verdicts
-from licheck.yamlsafe import Document
-from tests.whatif_helpers import product, run, subject
+from tests.whatif_helpers import BASELINES, made_up_subject, run, subject
 
-LIBRARY = Path(__file__).resolve().parent / "data" / "whatif_library"
 M = 1_000_000
 ENDS = [0, M, 5 * M, 10 * M, 20 * M, 25 * M, 50 * M, 100 * M, 700 * M, 1000 * M]
-BASELINES: list[tuple[dict[str, Any], dict[str, Any]]] = [
-    ({}, {}),
-    ({"commercial": True, "ui_attribution": [], "notice_included": False},
-     {"derivative": True}),
-    ({"commercial": True, "ui_attribution": ["Test"], "notice_included": True,
-      "license_granted": []}, {}),
-    ({"commercial": True, "ui_attribution": [], "agreement_waives": [],
-      "notice_included": False, "license_granted": ["test-thresholds"]}, {"derivative": True}),
-    ({"commercial": True, "ui_attribution": {"excludes": ["Test"]},
-      "agreement_waives": ["test-thresholds/display"]}, {"derivative": False}),
-]
 UNITS = {"mau": "", "monthly_revenue": " USD/month"}
-
-
-def made_up_subject(index: int) -> Subject:
-    facts, component = BASELINES[index]
-    data = product(facts, component, model="test-model")
-    return Subject(Manifest.model_validate(data), Document("inline.yaml", data, {}),
-                   load_library(LIBRARY), Options(POLICIES["default"]))
 
 
 def text(value: Fraction, fact: str) -> str:

@@ -48,3 +48,27 @@ def product(facts: dict[str, Any], component_facts: dict[str, Any] | None = None
                         "lineage": {"base": model, "steps": ["fine_tuning"]},
                         "facts": component_facts or {}}],
     }
+
+
+# A made-up license with many thresholds and every comparison operator (tests/data).
+LIBRARY = Path(__file__).resolve().parent / "data" / "whatif_library"
+# Baselines for it: (product facts, component facts), from nothing known to much settled.
+BASELINES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    ({}, {}),
+    ({"commercial": True, "ui_attribution": [], "notice_included": False},
+     {"derivative": True}),
+    ({"commercial": True, "ui_attribution": ["Test"], "notice_included": True,
+      "license_granted": []}, {}),
+    ({"commercial": True, "ui_attribution": [], "agreement_waives": [],
+      "notice_included": False, "license_granted": ["test-thresholds"]}, {"derivative": True}),
+    ({"commercial": True, "ui_attribution": {"excludes": ["Test"]},
+      "agreement_waives": ["test-thresholds/display"]}, {"derivative": False}),
+]
+
+
+def made_up_subject(index: int) -> Subject:
+    """A product on the made-up license, with the facts of BASELINES[index]."""
+    facts, component = BASELINES[index]
+    data = product(facts, component, model="test-model")
+    return Subject(Manifest.model_validate(data), Document("inline.yaml", data, {}),
+                   load_library(LIBRARY), Options(POLICIES["default"]))
