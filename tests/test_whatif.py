@@ -208,3 +208,15 @@ def test_each_operator_puts_its_threshold_on_the_right_side() -> None:
                     (Fraction(100_000_000), True), (Fraction(700_000_000), True)]
     products = [p.verdicts.product for p in swept.pieces]
     assert products == [V.VIOLATION, V.NOT_APPLICABLE, V.VIOLATION, V.VIOLATION, V.VIOLATION]
+
+
+def test_an_unconfirmed_base_is_the_first_thing_to_find_out() -> None:
+    from tests.conftest import PRODUCTS
+
+    ranked = run(subject(PRODUCTS / "swe-1.5.yaml")).next_facts
+    assert [n.label for n in ranked] == ["lineage of GLM-4.6"]
+    (settling,) = ranked[0].findings
+    assert [b.verdict for b in settling.branches] == [V.NOT_APPLICABLE, V.GOVERNANCE_RISK]
+    # Before any evidence of Composer 2's base, the lineage settles two findings at once.
+    early = run(subject(), as_of=dt.date(2026, 3, 18)).next_facts
+    assert early[0].label == "lineage of Kimi K2.5" and len(early[0].findings) == 2

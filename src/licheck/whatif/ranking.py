@@ -36,6 +36,11 @@ class Settling:
 class NextFact:
     fact: FactState
     findings: tuple[Settling, ...]
+    model: str = ""  # for `lineage`: the model it is about
+
+    @property
+    def label(self) -> str:
+        return f"lineage of {self.model}" if self.model else self.fact.name
 
     @property
     def settles(self) -> int:
@@ -48,13 +53,24 @@ class NextFact:
 
 def rank(result: ProductResult) -> list[NextFact]:
     """The open facts of the product's governance risks, most decisive first (then by name)."""
-    by_fact: dict[str, tuple[FactState, list[Settling]]] = {}
+    by_fact: dict[tuple[str, str], tuple[FactState, list[Settling]]] = {}
+
+    def add(state: FactState, model: str, settling: Settling) -> None:
+        key = (state.name, model if state.name == "lineage" else "")
+        by_fact.setdefault(key, (state, []))[1].append(settling)
+
     for finding in result.findings:
         if finding.verdict is not Verdict.GOVERNANCE_RISK:
             continue
+        if finding.clause == "lineage-unconfirmed":
+            # Confirmed, the model's own findings stand alone; refuted, another (unknown) base
+            # and its license bind the component instead.
+            add(finding.facts[0], finding.model_name, Settling(finding.key, (
+                Branch(f"built on {finding.model_name}", Verdict.NOT_APPLICABLE),
+                Branch(f"not built on {finding.model_name}", Verdict.GOVERNANCE_RISK))))
         for missing in finding.missing:
-            _, settlings = by_fact.setdefault(missing.fact.name, (missing.fact, []))
-            settlings.append(Settling(finding.key, missing.branches))
-    ranked = [NextFact(state, tuple(settlings)) for state, settlings in by_fact.values()]
-    ranked.sort(key=lambda n: (-n.settles, -n.may_settle, -len(n.findings), n.fact.name))
+            add(missing.fact, finding.model_name, Settling(finding.key, missing.branches))
+    ranked = [NextFact(state, tuple(settlings), model)
+              for (_, model), (state, settlings) in by_fact.items()]
+    ranked.sort(key=lambda n: (-n.settles, -n.may_settle, -len(n.findings), n.label))
     return ranked

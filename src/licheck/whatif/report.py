@@ -171,7 +171,7 @@ class SettlingOut(_Model):
 
 
 class NextFactOut(_Model):
-    fact: str
+    fact: str = Field(description="the fact's name; for lineage, with the model it is about")
     status: Literal["established", "likely", "disputed", "unknown"]
     likely: str | None
     settles: int = Field(description="governance risks that any value of it would settle")
@@ -315,7 +315,7 @@ def _sweep(swept: Sweep | RegionMap) -> SweepOut:
 def _next(item: NextFact) -> NextFactOut:
     state = item.fact
     return NextFactOut(
-        fact=state.name, status=state.status.value,
+        fact=item.label, status=state.status.value,
         likely=str(state.likely) if state.likely is not None else None,
         settles=item.settles, may_settle=item.may_settle,
         findings=[SettlingOut(finding=finding_id(s.key), settles=s.settles,
