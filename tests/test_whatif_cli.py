@@ -207,6 +207,7 @@ def test_map_svg_draws_both_thresholds(capsys: pytest.CaptureFixture[str],
       "licensee_mau=1..2"), "one or two facts"),
     (("--swap-base", "llama=glm-5"), "unknown model 'llama'"),
     (("--plot", "x.svg"), "--plot draws a sweep"),
+    (("--sweep", "mau=1M..2M", "--plot", "/nonexistent/x.svg"), "Invalid value for --plot"),
     (("--scenario-as-of", "2026-13-01"), "out of range"),
 ])
 def test_bad_input_exits_2_with_a_reason(capsys: pytest.CaptureFixture[str],

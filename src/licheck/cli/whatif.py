@@ -61,6 +61,9 @@ def whatif(manifest: Path, sets: tuple[str, ...], sweeps: tuple[str, ...],
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
+    if plot is not None and not plot.resolve().parent.is_dir():
+        raise click.BadParameter(f"folder {plot.resolve().parent} does not exist",
+                                 param_hint="--plot")
     scenario = Scenario(tuple(parse_assignment(s) for s in sets),
                         tuple(parse_swap(s) for s in swaps), scenario_as_of)
     loaded, document = load_manifest(manifest, str(manifest))
