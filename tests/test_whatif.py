@@ -220,3 +220,15 @@ def test_an_unconfirmed_base_is_the_first_thing_to_find_out() -> None:
     # Before any evidence of Composer 2's base, the lineage settles two findings at once.
     early = run(subject(), as_of=dt.date(2026, 3, 18)).next_facts
     assert early[0].label == "lineage of Kimi K2.5" and len(early[0].findings) == 2
+
+
+def test_an_undisclosed_base_can_be_swapped_for_a_known_one() -> None:
+    from tests.conftest import PRODUCTS
+
+    analysis = run(subject(PRODUCTS / "composer1.yaml"), swaps=("unknown=kimi-k2",),
+                   sets=("mau=150M", "commercial=true"))
+    kinds = {c.key[2:]: c.kind for c in analysis.changes}
+    assert kinds[("unknown", "base-undisclosed")] is ChangeKind.GONE
+    assert kinds[("kimi-k2-modified-mit", "ui-attribution")] is ChangeKind.NEW
+    with pytest.raises(ScenarioError, match="not in Composer 2's lineage"):
+        run(subject(), swaps=("unknown=kimi-k2",))

@@ -106,7 +106,8 @@ class Options:
     # what-if: facts that replace the manifest's, product- and component-level alike (a FactState
     # is taken as it is; a FactSpec is resolved as a hypothesis, established whatever the policy)
     overrides: Mapping[str, FactSpec | FactState] = field(default_factory=dict)
-    # what-if: a catalog model id -> the catalog model id evaluated in its place in every lineage
+    # what-if: a catalog model id (or `unknown`, an undisclosed base) -> the catalog model id
+    # evaluated in its place in every lineage
     swaps: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -188,12 +189,15 @@ def _resolve_overrides(
 
 def _swapped(ref: ModelRef, library: Library, swaps: Mapping[str, str]) -> ModelRef | None:
     """The lineage entry with the swapped-in model, as a hypothesis; None when not swapped."""
-    model = library.model(ref.model) if swaps else None
-    if model is None or model.id not in swaps:
+    if not swaps:
         return None
-    new = swaps[model.id]
+    model = library.model(ref.model)
+    old = model.id if model else ref.model.strip().lower()  # `unknown`: an undisclosed base
+    if old not in swaps:
+        return None
+    new = swaps[old]
     return ref.model_copy(update={"model": new, "evidence": [Evidence(
-        source=f"what-if: built on {new} in place of {model.id}", kind=EvidenceKind.DECLARED)]})
+        source=f"what-if: built on {new} in place of {old}", kind=EvidenceKind.DECLARED)]})
 
 
 def _resolve_facts(

@@ -248,8 +248,10 @@ def _change(change: Change) -> ChangeOut:
 
 def _why(change: Change, finding: Finding) -> str:
     if change.kind is ChangeKind.GONE:
+        binds = (f", so {finding.license_name} does not bind it"
+                 if finding.license != "unknown" else "")
         return (f"Not in the scenario: {finding.component_name} is no longer built on "
-                f"{finding.model_name}, so {finding.license_name} does not bind it.")
+                f"{finding.model_name}{binds}.")
     if change.kind is ChangeKind.NEW:
         return f"New in the scenario (built on {finding.model_name}): " + explain(finding)
     return explain(finding)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from licheck.evaluation import Options, ProductResult, evaluate_manifest
+from licheck.evaluation import UNKNOWN_MODEL, Options, ProductResult, evaluate_manifest
 from licheck.facts import FactError, FactState, claim_domain
 from licheck.library import Library
 from licheck.model import FactSpec, Manifest
@@ -53,6 +53,12 @@ class Subject:
             except UnitError:
                 continue  # the baseline's own evaluation reports it, located in the file
         return rates
+
+    def has_undisclosed_base(self) -> bool:
+        return any(ref.model.strip().lower() == UNKNOWN_MODEL
+                   for component in self.manifest.components
+                   for ref in [component.lineage.base, *(p for s in component.lineage.steps
+                                                         for p in s.parents)])
 
     def lineage_models(self) -> dict[str, str]:
         """Catalog id -> name of every catalog model in the product's lineages."""
@@ -101,20 +107,30 @@ def apply(subject: Subject, scenario: Scenario) -> Applied:
 def _swaps(subject: Subject, swaps: tuple[Swap, ...]) -> dict[str, str]:
     library = subject.library
     present = subject.lineage_models()
+    if subject.has_undisclosed_base():
+        present[UNKNOWN_MODEL] = "an undisclosed base"
     result: dict[str, str] = {}
     for swap in swaps:
-        old, new = library.model(swap.old), library.model(swap.new)
-        for name, model in ((swap.old, old), (swap.new, new)):
-            if model is None:
-                raise ScenarioError(f"--swap-base {swap.old}={swap.new}: unknown model {name!r}"
-                                    f"{library.suggest_model(name)}; see `licheck licenses "
-                                    "models`")
-        assert old is not None and new is not None
-        if old.id not in present:
+        where = f"--swap-base {swap.old}={swap.new}"
+        new = library.model(swap.new)
+        if new is None:
+            raise ScenarioError(f"{where}: unknown model {swap.new!r}"
+                                f"{library.suggest_model(swap.new)}; see `licheck licenses "
+                                "models`")
+        if swap.old.strip().lower() == UNKNOWN_MODEL:
+            old_id = UNKNOWN_MODEL
+        else:
+            old = library.model(swap.old)
+            if old is None:
+                raise ScenarioError(f"{where}: unknown model {swap.old!r}"
+                                    f"{library.suggest_model(swap.old)}; see `licheck licenses "
+                                    "models` (or `unknown` for an undisclosed base)")
+            old_id = old.id
+        if old_id not in present:
             shown = ", ".join(sorted(present)) or "none in the catalog"
-            raise ScenarioError(f"--swap-base {swap.old}={swap.new}: {old.id} is not in "
-                                f"{subject.manifest.product}'s lineage (its models: {shown})")
-        if old.id in result:
-            raise ScenarioError(f"--swap-base {old.id} is given twice")
-        result[old.id] = new.id
+            raise ScenarioError(f"{where}: {old_id} is not in {subject.manifest.product}'s "
+                                f"lineage (its models: {shown})")
+        if old_id in result:
+            raise ScenarioError(f"--swap-base {old_id} is given twice")
+        result[old_id] = new.id
     return result
