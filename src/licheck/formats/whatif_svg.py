@@ -48,6 +48,11 @@ def render(report: WhatIfReport) -> str:
                       f"{report.result.verdict.label}; evidence policy {report.evidence_policy}",
               fill="#444444"),
     ]
+    swept = {a.fact for a in sweep.axes}
+    open_facts = [n.fact for n in report.next_facts if n.fact not in swept]
+    if open_facts:  # why a region is a governance risk rather than a firmer verdict
+        head.append(_text(WIDTH - 20, 26, "Still open: " + ", ".join(open_facts), size=11,
+                          anchor="end", fill="#8a6d00"))
     return "\n".join([*head, *body, _legend(height - 24), "</svg>"]) + "\n"
 
 
