@@ -36,8 +36,8 @@ def load_scenarios() -> list[Scenario]:
         document = yamlsafe.load(path)
         data = document.data
         defaults = {k: v for k, v in data.items() if k not in ("license", "scenarios")}
-        for item in data["scenarios"]:
-            found.append(Scenario(path.name, data["license"], item["name"], item, defaults))
+        found.extend(Scenario(path.name, data["license"], item["name"], item, defaults)
+                     for item in data["scenarios"])
     return found
 
 

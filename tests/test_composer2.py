@@ -125,3 +125,15 @@ def test_other_products(capsys: pytest.CaptureFixture[str]) -> None:
     assert verdicts["swe-1.5"][("unknown", "lineage-unconfirmed")] == "governance_risk"
     assert verdicts["swe-1.5"][("mit", "copyright-notice")] == "not_applicable"
     assert all("violation" not in v.values() for v in verdicts.values())
+
+
+def test_report_says_what_would_make_it_firm(capsys: pytest.CaptureFixture[str]) -> None:
+    finding = attribution(evaluate_json(capsys, COMPOSER2))
+    paths = {(s["verdict"], tuple(sorted((c["fact"], c["value"]) for c in s["when"])))
+             for s in finding["settled_by"]}
+    assert ("not_applicable", (("derivative", "false"),)) in paths
+    violation = [dict(when) for verdict, when in paths if verdict == "violation"]
+    assert {"derivative": "true", "monthly_revenue": "> 20M USD/month"}.items() <= \
+        next(v for v in violation if "monthly_revenue" in v).items()
+    assert any(verdict == "satisfied" and [f for f, _ in when] == ["agreement_waives"]
+               for verdict, when in paths)

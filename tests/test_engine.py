@@ -125,3 +125,21 @@ def test_worst_orders_verdicts() -> None:
     assert worst([Verdict.SATISFIED, Verdict.GOVERNANCE_RISK]) is Verdict.GOVERNANCE_RISK
     assert worst([Verdict.NOT_APPLICABLE, Verdict.VIOLATION]) is Verdict.VIOLATION
     assert worst([]) is Verdict.NOT_APPLICABLE
+
+
+def test_settlements_are_minimal_and_firm() -> None:
+    from licheck.engine import settlements
+
+    rule = Rule(Any_((more_than("mau", 100 * M), more_than("rev", 20 * M))), is_("shown"),
+                scope=is_("derivative"))
+    domains: dict[str, Domain] = {"mau": UNKNOWN_COUNT, "rev": UNKNOWN_COUNT,
+                                  "shown": Booleans(frozenset({False})), "derivative": BOTH}
+    by_fact = fact_cells(rule, domains)
+    found = {(s.verdict, s.conditions) for s in settlements(rule, by_fact,
+                                                            ["derivative", "mau", "rev"])}
+    assert (Verdict.NOT_APPLICABLE, (("derivative", "false"),)) in found
+    assert (Verdict.VIOLATION, (("derivative", "true"), ("mau", "> 100M"))) in found
+    assert (Verdict.NOT_APPLICABLE, (("mau", "≤ 100M"), ("rev", "≤ 20M"))) in found
+    # Nothing listed is a superset of another listed settlement.
+    keys = [frozenset(c) for _, c in found]
+    assert not any(a < b for a in keys for b in keys)

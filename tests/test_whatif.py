@@ -207,7 +207,7 @@ def test_each_operator_puts_its_threshold_on_the_right_side() -> None:
     assert ends == [(Fraction(10_000_000), False), (Fraction(50_000_000), False),
                     (Fraction(100_000_000), True), (Fraction(700_000_000), True)]
     products = [p.verdicts.product for p in swept.pieces]
-    assert products == [V.VIOLATION, V.NOT_APPLICABLE, V.VIOLATION, V.VIOLATION, V.VIOLATION]
+    assert products == [V.VIOLATION, V.SATISFIED, V.VIOLATION, V.VIOLATION, V.VIOLATION]
 
 
 def test_an_unconfirmed_base_is_the_first_thing_to_find_out() -> None:
@@ -232,3 +232,14 @@ def test_an_undisclosed_base_can_be_swapped_for_a_known_one() -> None:
     assert kinds[("kimi-k2-modified-mit", "ui-attribution")] is ChangeKind.NEW
     with pytest.raises(ScenarioError, match="not in Composer 2's lineage"):
         run(subject(), swaps=("unknown=kimi-k2",))
+
+
+def test_a_sweep_of_mau_cuts_at_the_licensees_thresholds_too() -> None:
+    # The product's users are among the licensee's: above 300M MAU, licensee_mau is too.
+    swept = run(made_up_subject(2), sweeps=("mau=1M..1000M",)).sweep
+    assert isinstance(swept, Sweep)
+    gate = ("main", "test-model", "test-thresholds", "group-gate")
+    steps = [(p.region.hi, dict(p.verdicts.findings)[gate]) for p in swept.pieces]
+    assert (Fraction(300_000_000), V.GOVERNANCE_RISK) in steps
+    assert steps[-1][1] is V.VIOLATION
+    assert "licensee_mau > 300M" in {t for th in swept.thresholds for t in th.tests}

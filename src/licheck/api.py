@@ -5,13 +5,18 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from licheck.diagnostics import Diagnostic, InputError, LicheckError
+from licheck.discovery import discover
 from licheck.evaluation import Options, ProductResult, evaluate_manifest
 from licheck.facts import EvidencePolicy, policy_named
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
 from licheck.report import Report, build
+
+if TYPE_CHECKING:
+    from licheck.waivers import Waivers
 
 
 def resolve_policy(text: str) -> EvidencePolicy:
@@ -40,8 +45,37 @@ def evaluate_paths(
 
 def evaluate_files(
     paths: Sequence[Path], policy: EvidencePolicy, as_of: dt.date | None = None,
-    licenses_dir: Path | None = None,
+    licenses_dir: Path | None = None, waivers: Waivers | None = None,
+    today: dt.date | None = None,
 ) -> Report:
     library = load_library(licenses_dir)
     results = evaluate_paths(paths, Options(policy, as_of), library)
-    return build(results, policy.name, as_of)
+    return apply_waivers(build(results, policy.name, as_of), waivers, today)
+
+
+def check_paths(
+    paths: Sequence[Path], options: Options, library: Library
+) -> list[ProductResult]:
+    """The core of `licheck check`: evaluate every discovered manifest.  Kept as one function
+    so a streaming or parallel implementation can replace it; results keep `paths` order."""
+    return evaluate_paths(paths, options, library)
+
+
+def check_files(
+    paths: Sequence[Path], policy: EvidencePolicy, as_of: dt.date | None = None,
+    licenses_dir: Path | None = None, waivers: Waivers | None = None,
+    today: dt.date | None = None,
+) -> Report:
+    """`licheck check`: find the manifests in files and folders, evaluate, apply waivers."""
+    manifests = discover(paths)
+    library = load_library(licenses_dir)
+    results = check_paths(manifests, Options(policy, as_of), library)
+    return apply_waivers(build(results, policy.name, as_of), waivers, today)
+
+
+def apply_waivers(report: Report, waivers: Waivers | None, today: dt.date | None) -> Report:
+    if waivers is None:
+        return report
+    from licheck.waivers import apply
+
+    return apply(report, waivers, today or dt.date.today())

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from licheck import territory
 from licheck.model import AllOf, Always, AnyOf, Condition, FactTest, Measured, NotOf
 from licheck.units import Dimension, UnitError, format_amount, parse_quantity
-from licheck.vocabulary import FACTS, FactType, suggest
+from licheck.vocabulary import FACTS, TERRITORIAL, FactType, suggest
 
 Value = Fraction | bool | str | frozenset[str]
 
@@ -35,6 +36,12 @@ class Test:
     operator: str
     operand: Fraction | bool | str | frozenset[str]
     measured: Measured = Measured.NOW
+
+    @property
+    def key(self) -> str:
+        """The value this test reads: the fact, or the fact at the date it is measured on
+        (`licensee_mau@month_before_release`), which the caller supplies apart."""
+        return self.fact if self.measured is Measured.NOW else f"{self.fact}@{self.measured}"
 
     def holds(self, value: Value) -> bool:
         op, operand = self.operator, self.operand
@@ -64,14 +71,14 @@ class Test:
         operand = self.operand
         if isinstance(operand, Fraction):
             shown = format_amount(operand, definition.dimension or Dimension.COUNT)
-            return f"{self.fact} {_SYMBOLS[self.operator]} {shown}"
+            return f"{self.key} {_SYMBOLS[self.operator]} {shown}"
         if isinstance(operand, frozenset):
             shown = "[" + ", ".join(repr(s) for s in sorted(operand)) + "]"
         elif isinstance(operand, bool):
             shown = "true" if operand else "false"
         else:
             shown = repr(operand)
-        return f"{self.fact} {self.operator.replace('_', ' ')} {shown}"
+        return f"{self.key} {self.operator.replace('_', ' ')} {shown}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +109,7 @@ def evaluate(node: Node, values: Mapping[str, Value]) -> bool:
     """The condition's truth in one completion (`values` has every fact the node tests)."""
     match node:
         case Test():
-            return node.holds(values[node.fact])
+            return node.holds(values[node.key])
         case All():
             return all(evaluate(item, values) for item in node.items)
         case Any_():
@@ -177,6 +184,12 @@ def _compile_test(test: FactTest, path: tuple[str | int, ...]) -> Test:
                                      default_period_months=definition.period_months).amount
         except UnitError as exc:
             raise ConditionError(f"{test.fact}: {exc}", (*path, operator)) from None
+    elif test.fact in TERRITORIAL:
+        try:
+            codes = [territory.code(c) for c in (raw if isinstance(raw, list) else [raw])]
+        except territory.TerritoryError as exc:
+            raise ConditionError(str(exc), (*path, operator)) from None
+        operand = frozenset(codes) if operator == "contains_any" else codes[0]
     elif operator in ("in", "contains_any"):
         operand = frozenset(raw)
     else:

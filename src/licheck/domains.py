@@ -63,7 +63,9 @@ class Interval:
         return (self.lo + self.hi) / 2
 
     def __str__(self) -> str:
-        show = lambda v: format_amount(v, self.dimension)  # noqa: E731
+        def show(value: Fraction) -> str:
+            return format_amount(value, self.dimension)
+
         if self.is_point():
             return show(self.lo)
         if self.hi is None:

@@ -77,7 +77,8 @@ class Rule:
         return [t for node in self.nodes() for t in tests_in(node)]
 
     def facts(self) -> list[str]:
-        return sorted({t.fact for t in self.tests()})
+        """The values the rule reads: fact names, and `fact@measured` for measured tests."""
+        return sorted({t.key for t in self.tests()})
 
     def outcome(self, values: Mapping[str, Value]) -> Outcome:
         if not evaluate(self.scope, values) or not evaluate(self.trigger, values):
@@ -153,7 +154,7 @@ def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
             constants.add(str(test.operand))
     # Every pattern of equality and prefix tests is met by a constant, a prefix followed by a
     # character no constant holds, or a string unlike any of them.
-    candidates = sorted(constants | prefixes | {p + "\x00" for p in prefixes}) + ["\x00"]
+    candidates = [*sorted(constants | prefixes | {p + "\x00" for p in prefixes}), "\x00"]
     return _distinct(candidates, tests, lambda v: Strings(str(v)))
 
 
@@ -200,8 +201,21 @@ def _distinct(
 
 
 def _phrase(test: Test, holds: bool) -> str:
-    words = str(test).removeprefix(test.fact + " ")
-    return words if holds else f"not {words}"
+    """A test's result in words: "contains any of 'a', 'b'" / "contains none of 'a', 'b'"."""
+    operand = test.operand
+    shown = (", ".join(repr(s) for s in sorted(operand)) if isinstance(operand, frozenset)
+             else repr(operand))
+    positive, negative = _PHRASES[test.operator]
+    return (positive if holds else negative).format(shown)
+
+
+_PHRASES = {
+    "contains": ("contains {}", "does not contain {}"),
+    "contains_any": ("contains any of {}", "contains none of {}"),
+    "equals": ("is {}", "is not {}"),
+    "in": ("is one of {}", "is none of {}"),
+    "starts_with": ("starts with {}", "does not start with {}"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +228,10 @@ class Judgement:
 
 
 def fact_cells(rule: Rule, domains: Mapping[str, Domain]) -> dict[str, list[Cell]]:
-    """The cells of every fact the rule tests."""
+    """The cells of every fact the rule tests (keyed as `Rule.facts` names them)."""
     by_fact: dict[str, list[Test]] = {}
     for test in rule.tests():
-        by_fact.setdefault(test.fact, []).append(test)
+        by_fact.setdefault(test.key, []).append(test)
     return {fact: cells(domains[fact], tests) for fact, tests in sorted(by_fact.items())}
 
 
@@ -310,3 +324,63 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
                 continue
         merged.append(branch)
     return merged
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A smallest set of open facts whose values, supplied together, make the verdict firm."""
+
+    verdict: Verdict
+    conditions: tuple[tuple[str, str], ...]  # (fact, the cell in words)
+
+
+def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
+                open_facts: Sequence[str], limit: int = 4) -> list[Settlement]:
+    """The minimal combinations of open-fact values that turn a governance risk firm.
+
+    Facts are tried in growing combinations (up to `limit` of them); a combination is kept when
+    it yields a verdict other than governance risk and no smaller kept combination is part of it.
+    Quantity cells that every test treats alike are merged first ("≤ 20M" rather than "< 20M"
+    and "20M").
+    """
+    coarse = {name: _coarse(rule, name, by_fact[name]) for name in open_facts}
+    found: list[tuple[frozenset[tuple[str, int]], Settlement]] = []
+    for size in range(1, min(limit, len(open_facts)) + 1):
+        for names in itertools.combinations(open_facts, size):
+            for choice in itertools.product(*(range(len(coarse[n])) for n in names)):
+                key = frozenset(zip(names, choice, strict=True))
+                if any(smaller <= key for smaller, _ in found):
+                    continue
+                fixed = dict(by_fact)
+                for name, index in key:
+                    fixed[name] = coarse[name][index][1]
+                verdict = verdict_of(outcomes_of(rule, fixed))
+                if verdict is not Verdict.GOVERNANCE_RISK:
+                    words = tuple((n, coarse[n][i][0]) for n, i in zip(names, choice, strict=True))
+                    found.append((key, Settlement(verdict, words)))
+    order = {Verdict.VIOLATION: 0, Verdict.SATISFIED: 1, Verdict.NOT_APPLICABLE: 2}
+    return sorted((s for _, s in found), key=lambda s: (order.get(s.verdict, 3),
+                                                        len(s.conditions), s.conditions))
+
+
+def _coarse(rule: Rule, name: str, cells_: Sequence[Cell]) -> list[tuple[str, list[Cell]]]:
+    """Neighbouring quantity cells with the same test results, merged: (label, cells)."""
+    tests = [t for t in rule.tests() if t.key == name]
+    groups: list[tuple[tuple[bool, ...], list[Cell]]] = []
+    for cell in cells_:
+        signature = tuple(t.holds(cell.value) for t in tests)
+        if groups and groups[-1][0] == signature and isinstance(cell.region, Interval):
+            groups[-1][1].append(cell)
+        else:
+            groups.append((signature, [cell]))
+    result = []
+    for _, members in groups:
+        first, last = members[0].region, members[-1].region
+        if len(members) > 1 and isinstance(first, Interval) and isinstance(last, Interval):
+            label = str(Interval(first.lo, first.lo_closed, last.hi, last.hi_closed,
+                                 first.dimension))
+        else:
+            label = members[0].label
+        result.append((label, members))
+    return result
+

@@ -6,10 +6,17 @@ whose evidence is the manifest's evidence for that lineage entry) and the compon
 derivative of it (`derivative`).  Both are conjoined to every clause's trigger, so a weakly
 evidenced lineage or an unknown derivative status makes a finding a governance risk, never a
 violation.  A model whose license is not in the library gets a finding of its own, never a pass.
+
+A license's clauses are judged together with those of the rule files it incorporates by reference
+(an acceptable use policy).  Some facts follow from the manifest's structure unless stated
+(`distributes_weights`, `made_available`, `model_made_available` from the delivery and the lineage;
+`multimodal` from the catalog); a clause's facts are read through `measurement`, which supplies a
+fact measured at the model's release date and the bounds between the facts counting users.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,7 +25,18 @@ from fractions import Fraction
 from licheck.conditions import All, Test, tests_in
 from licheck.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.domains import Domain
-from licheck.engine import Branch, Outcome, Rule, Verdict, branches, fact_cells, judge_cells, worst
+from licheck.engine import (
+    Branch,
+    Outcome,
+    Rule,
+    Settlement,
+    Verdict,
+    branches,
+    fact_cells,
+    judge_cells,
+    settlements,
+    worst,
+)
 from licheck.facts import (
     EvidencePolicy,
     FactError,
@@ -26,17 +44,19 @@ from licheck.facts import (
     Resolution,
     Status,
     resolve,
-    unstated,
 )
-from licheck.library import CompiledClause, Library
+from licheck.library import CompiledClause, Library, incorporated
+from licheck.measurement import Occasion, read
 from licheck.model import (
     CatalogModel,
     Component,
+    Delivery,
     Evidence,
     EvidenceKind,
     FactSpec,
     Manifest,
     ModelRef,
+    StepKind,
 )
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, FactDef, suggest
@@ -83,6 +103,7 @@ class Finding:
     column: int
     summary: str | None = None
     provenance: str = "verbatim"
+    settlements: tuple[Settlement, ...] = ()  # for a governance risk: what would make it firm
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -128,6 +149,13 @@ def evaluate_manifest(
                                     problems))
         facts.update(overrides)  # a what-if fact replaces the component's own value too
         facts.setdefault("distributes_weights", _from_delivery(component, context))
+        facts.setdefault("made_available", _made_available(component, context))
+        facts.setdefault("model_made_available", _model_made_available(component, context))
+        facts.setdefault("received_in_integrated_product", resolve(
+            "received_in_integrated_product", FactSpec(value=False, evidence=[Evidence(
+                source="licheck's default: the product's owner obtained the model itself, not "
+                       "inside another licensee's end user product", kind=EvidenceKind.DECLARED)]),
+            context))
         for ref, ref_path in _lineage_models(component, base_path):
             swapped = _swapped(ref, library, options.swaps)
             if swapped is not None:
@@ -242,6 +270,49 @@ def _from_delivery(component: Component, context: Resolution) -> FactState:
     return resolve("distributes_weights", spec, context)
 
 
+_TRAINING = frozenset({StepKind.CONTINUED_PRETRAINING, StepKind.FINE_TUNING, StepKind.RL,
+                       StepKind.DISTILLATION, StepKind.MERGE})
+
+
+def _made_available(component: Component, context: Resolution) -> FactState:
+    """Any delivery (hosted service, API, weights) makes the component available to others."""
+    delivered = ", ".join(d.value for d in component.delivery)
+    spec = FactSpec(
+        value=True if component.delivery else "unknown",
+        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
+                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
+    )
+    return resolve("made_available", spec, context)
+
+
+def _model_made_available(component: Component, context: Resolution) -> FactState:
+    """A model the licensee trained is made available when its weights or an API to it are
+    offered; without any step there is no such model; a hosted product alone, or quantization
+    alone, leaves it open (the model may or may not be offered, or count as created)."""
+    steps = {step.kind for step in component.lineage.steps}
+    if not steps:
+        value: bool | str = False
+        source = "derived from the lineage: no step, so no model of the licensee's"
+    elif not steps & _TRAINING:
+        # A quantized copy may or may not count as creating a model: leave it open.
+        return resolve("model_made_available", FactSpec(value="unknown"), context)
+    elif {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
+        value, source = True, ("derived from the lineage (a trained model) and its delivery "
+                               "(weights or api)")
+    else:
+        return resolve("model_made_available", FactSpec(value="unknown"), context)
+    spec = FactSpec(value=value, evidence=[Evidence(source=source, kind=EvidenceKind.DECLARED)])
+    return resolve("model_made_available", spec, context)
+
+
+def _from_catalog(model: CatalogModel, context: Resolution) -> FactState:
+    if model.multimodal is None:
+        return resolve("multimodal", FactSpec(value="unknown"), context)
+    return resolve("multimodal", FactSpec(value=model.multimodal, evidence=[Evidence(
+        source=f"licheck's catalog entry for {model.name}", kind=EvidenceKind.DECLARED)]),
+        context)
+
+
 def _derivative_default(model_name: str, context: Resolution) -> FactState:
     spec = FactSpec(value=True, evidence=[Evidence(
         source=f"licheck's default: a model trained from {model_name} is a derivative work "
@@ -283,10 +354,12 @@ def _findings_for(
                                 "encoded, findings for it cannot be given.", model)]
     facts = dict(facts)
     facts["lineage"] = lineage
+    facts["multimodal"] = _from_catalog(model, context)
     facts.setdefault("derivative", _derivative_default(model.name, context))
     found = [
         _judge_clause(compiled, component, model, facts, document, line, column)
-        for compiled in library.licenses[license_id].clauses
+        for bound_id in incorporated(library.licenses, license_id)
+        for compiled in library.licenses[bound_id].clauses
     ]
     if lineage.status is not Status.ESTABLISHED:
         found.append(unknown.finding(
@@ -342,7 +415,8 @@ def _judge_clause(
     rule = compiled.rule
     bound = Rule(rule.trigger, rule.requirement, rule.exceptions, scope=SCOPE)
     names = bound.facts()
-    states = {n: facts.get(n) or unstated(n) for n in names}
+    occasion = Occasion(model.name, model.release_date)
+    states = {n: read(n, facts, occasion) for n in names}
     domains: dict[str, Domain] = {n: s.domain for n, s in states.items()}
     by_fact = fact_cells(bound, domains)
     judgement = judge_cells(bound, by_fact)
@@ -368,6 +442,11 @@ def _judge_clause(
         exception=_exception(outcomes),
         facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
         summary=clause.summary, provenance=compiled.license.text.provenance.value,
+        settlements=tuple(
+            # A measured key (licensee_mau@month_before_release) shown as its state names it.
+            dataclasses.replace(s, conditions=tuple((states[f].name, v) for f, v in s.conditions))
+            for s in settlements(bound, by_fact, judgement.open_facts))
+        if judgement.verdict is Verdict.GOVERNANCE_RISK else (),
     )
 
 
@@ -401,7 +480,7 @@ def _decisive_fact(
         stated = [m.fact for m in missing if m.fact.path]
         return stated[0] if stated else None
     for test in tests_in(rule.requirement):
-        state = states.get(test.fact)
+        state = states.get(test.key)
         if state is not None and state.path:
             return state
     return None

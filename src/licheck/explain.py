@@ -43,6 +43,12 @@ def branch_phrase(missing: MissingFact) -> str:
 
 def explain(finding: Finding) -> str:
     """Why the finding has its verdict, in a few sentences."""
+    readings = [s.reading for s in finding.facts if s.reading]
+    text = _explain(finding)
+    return " ".join([text, *readings]) if readings else text
+
+
+def _explain(finding: Finding) -> str:
     if finding.kind == "unknown":
         return (finding.summary or "") + " This is a governance risk until the license is known."
     verdict = finding.verdict
@@ -57,6 +63,10 @@ def explain(finding: Finding) -> str:
                "its requirement holds" if finding.exception == "no" else
                "its requirement holds or an exception lifts it")
         return f"Wherever the clause is triggered, {how}."
+    if verdict is Verdict.VIOLATION and finding.kind == "gate":
+        return ("The gate is crossed and the licensor has not granted the license it asks for: "
+                "until it does, none of the license's rights may be exercised — " +
+                _used(finding) + ".")
     if verdict is Verdict.VIOLATION:
         return ("In every completion of the facts the clause binds and is triggered, its "
                 "requirement fails, and no exception lifts it: " + _used(finding) + ".")
@@ -72,7 +82,10 @@ def _risk(finding: Finding) -> str:
         reasons.append(f"whether the clause is triggered is not settled ({_trigger_open(finding)})")
     if finding.exception == "depends":
         reasons.append(f"an exception may lift it ({_exception_open(finding)})")
-    if finding.requirement == "depends":
+    if finding.requirement == "depends" and finding.kind == "gate":
+        reasons.append("whether the licensor has granted the license the gate asks for is not "
+                       f"settled ({_open(finding, ('license_granted',))})")
+    elif finding.requirement == "depends":
         reasons.append("whether its requirement holds is not settled")
     sentences = [
         "Governance risk, not a violation: the verdict depends on facts that are missing or "
@@ -83,8 +96,16 @@ def _risk(finding: Finding) -> str:
     likely = [s for s in finding.facts if s.status is Status.LIKELY]
     if likely:
         sentences.append("Weaker evidence suggests: " + "; ".join(fact_phrase(s) for s in likely)
-                         + f" — counted, the verdict would be {finding.likely_verdict.label}.")
+                         + f". Counting it, the verdict would be {finding.likely_verdict.label}"
+                         + (f" (the clause would be triggered{_still(finding)})"
+                            if finding.likely_verdict is finding.verdict else "") + ".")
     return " ".join(sentences)
+
+
+def _still(finding: Finding) -> str:
+    others = [m.fact.name for m in finding.missing if m.fact.status is not Status.LIKELY
+              and m.fact.name not in ("mau", "monthly_revenue")]
+    return f", but {', '.join(others)} would still be open" if others else ""
 
 
 def _open(finding: Finding, names: tuple[str, ...]) -> str:
@@ -94,7 +115,8 @@ def _open(finding: Finding, names: tuple[str, ...]) -> str:
 
 def _trigger_open(finding: Finding) -> str:
     names = {m.fact.name for m in finding.missing} - {"lineage", "derivative", "agreement_waives"}
-    return _open(finding, tuple(names))
+    states = [s for s in finding.facts if s.name in names]
+    return ", ".join(f"{s.name} {s.status.value}" for s in states) or "see the missing facts"
 
 
 def _exception_open(finding: Finding) -> str:

@@ -9,16 +9,17 @@ established pieces that contradict each other leave the fact *disputed*.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
+from licheck import territory
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 from licheck.model import Evidence, EvidenceKind, FactSpec, Source
 from licheck.units import Dimension, UnitError, parse_quantity
-from licheck.vocabulary import FACTS, FactDef, FactType
+from licheck.vocabulary import FACTS, TERRITORIAL, FactDef, FactType
 
 K = EvidenceKind
 
@@ -104,6 +105,8 @@ class FactState:
     evidence: tuple[EvidenceView, ...] = ()
     note: str | None = None
     path: tuple[str | int, ...] = ()
+    series: tuple[tuple[str, FactState], ...] = ()  # by month (YYYY-MM), ascending
+    reading: str | None = None  # how a clause reads it, where not as stated (a date, a bound)
 
 
 class FactError(ValueError):
@@ -204,15 +207,30 @@ def _set_claim(
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             raise FactError(f"{definition.name} is a list of strings, got {value!r}", ("value",))
+        if definition.name in TERRITORIAL:
+            return StringSet(_territories(items, territory.including, "value"), frozenset(), True)
         return StringSet(frozenset(items), frozenset(), True)
     if includes is None and excludes is None:
         return None
-    domain = StringSet(frozenset(includes or ()), frozenset(excludes or ()), False)
+    if definition.name in TERRITORIAL:
+        domain = StringSet(_territories(includes or [], territory.including, "includes"),
+                           _territories(excludes or [], territory.excluding, "excludes"), False)
+    else:
+        domain = StringSet(frozenset(includes or ()), frozenset(excludes or ()), False)
     if domain.is_empty():
         both = sorted(domain.includes & domain.excludes)
         raise FactError(f"{', '.join(map(repr, both))} is both included and excluded",
                         ("includes",))
     return domain
+
+
+def _territories(
+    codes: list[str], expand: Callable[[list[str]], frozenset[str]], key: str
+) -> frozenset[str]:
+    try:
+        return expand(codes)
+    except territory.TerritoryError as exc:
+        raise FactError(str(exc), (key,)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,8 +279,37 @@ def resolve(
                                   else None, counted))
     status, domain, likely = _combine(definition, established, suggested)
     shown = str(own) if own is not None else "unknown"
+    series = _series(name, spec, context, path)
+    if series and own is None:
+        shown = "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
     return FactState(name, definition, status, domain, shown, likely, tuple(views), spec.note,
-                     path)
+                     path, series)
+
+
+def _series(
+    name: str, spec: FactSpec, context: Resolution, path: tuple[str | int, ...]
+) -> tuple[tuple[str, FactState], ...]:
+    """Each month of a series resolved as a fact of its own; a month without evidence of its own
+    takes the fact's evidence (the figures come from the same source)."""
+    if spec.series is None:
+        return ()
+    definition = FACTS[name]
+    if definition.type is not FactType.QUANTITY:
+        raise FactError(f"{name} is a {definition.type.value}: only quantities can be given "
+                        "by month", ("series",))
+    months = []
+    for month, entry in sorted(spec.series.items()):
+        if entry.series is not None:
+            raise FactError("a month of a series cannot have a series of its own",
+                            ("series", month, "series"))
+        if not entry.evidence and spec.evidence:
+            entry = entry.model_copy(update={"evidence": spec.evidence})
+        try:
+            state = resolve(name, entry, context, path=(*path, "series", month))
+        except FactError as exc:
+            raise FactError(str(exc), ("series", month, *exc.path)) from None
+        months.append((month, state))
+    return tuple(months)
 
 
 def _declared(spec: FactSpec) -> Sequence[Evidence]:

@@ -15,11 +15,11 @@ from functools import cache
 from pathlib import Path
 
 from licheck import yamlsafe
-from licheck.conditions import ConditionError, compile_condition
+from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import Rule
 from licheck.loading import validate
-from licheck.model import Catalog, CatalogModel, Clause, License
+from licheck.model import Catalog, CatalogModel, Clause, ClauseKind, License
 from licheck.vocabulary import suggest
 
 CATALOG_FILE = "catalog.yaml"
@@ -89,6 +89,7 @@ def load_library(directory: Path | None = None) -> Library:
             problems.append(Diagnostic(str(path), 1, 1, f"license id {entry.license.id!r} is "
                                        f"also defined in {licenses[entry.license.id].file}"))
         licenses[entry.license.id] = entry
+    problems.extend(_check_incorporated(licenses))
     models: tuple[CatalogModel, ...] = ()
     index: dict[str, CatalogModel] = {}
     catalog_path = root / CATALOG_FILE
@@ -102,6 +103,38 @@ def load_library(directory: Path | None = None) -> Library:
     return Library(licenses, models, root, index)
 
 
+def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
+    """Every incorporated rule file exists, and none incorporates itself, even indirectly."""
+    problems: list[Diagnostic] = []
+    for license_id, entry in sorted(licenses.items()):
+        problems.extend(
+            Diagnostic(entry.file, 1, 1, f"license {license_id!r} incorporates {named!r}, "
+                       f"which is not in the library{suggest(named, list(licenses))}")
+            for named in entry.license.incorporates if named not in licenses)
+        try:
+            incorporated(licenses, license_id)
+        except ValueError as exc:
+            problems.append(Diagnostic(entry.file, 1, 1, str(exc)))
+    return problems
+
+
+def incorporated(licenses: dict[str, LicenseEntry], license_id: str) -> list[str]:
+    """The license and every rule file it incorporates by reference, transitively, in order."""
+    order: list[str] = []
+
+    def visit(current: str, trail: tuple[str, ...]) -> None:
+        if current in trail:
+            raise ValueError("incorporation loop: " + " -> ".join((*trail, current)))
+        if current in order or current not in licenses:
+            return
+        order.append(current)
+        for named in licenses[current].license.incorporates:
+            visit(named, (*trail, current))
+
+    visit(license_id, ())
+    return order
+
+
 def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
     """One rule file, checked and compiled."""
     document = yamlsafe.load(path, display)
@@ -113,7 +146,7 @@ def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
         try:
             rule = Rule(
                 compile_condition(clause.trigger, (*base, "trigger")),
-                compile_condition(clause.requirement, (*base, "requirement")),
+                _requirement(license_.id, clause, base),
                 tuple(compile_condition(e, (*base, "exceptions", i))
                       for i, e in enumerate(clause.exceptions)),
             )
@@ -127,6 +160,28 @@ def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
     return LicenseEntry(license_, tuple(compiled), str(path))
 
 
+def _requirement(license_id: str, clause: Clause, base: tuple[str | int, ...]) -> Node:
+    """A clause's requirement; a gate's is the licensor's grant unless it says otherwise.
+
+    A gate withdraws every right once crossed, and only the licensor can restore them, so its
+    requirement must test `license_granted`: that keeps gates apart from obligations (which a
+    display or a notice satisfies)."""
+    path = (*base, "requirement")
+    if clause.requirement is None:
+        if clause.kind is not ClauseKind.GATE:
+            raise ConditionError(f"clause {clause.id!r} is {clause.kind.value}: it needs a "
+                                 "requirement (only a gate defaults to the licensor's grant)",
+                                 base)
+        return Test("license_granted", "contains", license_id)
+    node = compile_condition(clause.requirement, path)
+    if clause.kind is ClauseKind.GATE and "license_granted" not in {
+            t.fact for t in tests_in(node)}:
+        raise ConditionError(f"gate {clause.id!r}: its requirement must test license_granted "
+                             "(only the licensor's grant restores the rights a gate withdraws)",
+                             path)
+    return node
+
+
 def _load_catalog(
     path: Path, licenses: dict[str, LicenseEntry]
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
@@ -137,12 +192,11 @@ def _load_catalog(
     for number, model in enumerate(catalog.models):
         named = [model.license] if model.license else []
         named += [dated.license for dated in model.license_history]
-        for license_id in named:
-            if license_id not in licenses:
-                problems.append(document.error(
-                    ("models", number, "license"),
-                    f"model {model.id!r} names license {license_id!r}, which is not in the "
-                    f"library{suggest(license_id, licenses)}"))
+        problems.extend(
+            document.error(("models", number, "license"),
+                           f"model {model.id!r} names license {license_id!r}, which is not in "
+                           f"the library{suggest(license_id, licenses)}")
+            for license_id in named if license_id not in licenses)
         for name in (model.id, *model.aliases):
             key = _key(name)
             if key in index and index[key] is not model:
@@ -204,10 +258,10 @@ def verify(library: Library, texts: Path) -> list[VerifyProblem]:
                 license_id, None, f"{source.file} has changed: SHA-256 {digest}, the rules "
                 f"encode {source.sha256}", entry.file, 1))
         body = normalise(body_text)
-        for compiled in entry.clauses:
-            if normalise(compiled.clause.quote) not in body:
-                problems.append(VerifyProblem(
-                    license_id, compiled.clause.id,
-                    f"the quote of clause {compiled.clause.id!r} does not occur in "
-                    f"{source.file}", compiled.file, compiled.line))
+        problems.extend(
+            VerifyProblem(license_id, compiled.clause.id,
+                          f"the quote of clause {compiled.clause.id!r} does not occur in "
+                          f"{source.file}", compiled.file, compiled.line)
+            for compiled in entry.clauses
+            if normalise(compiled.clause.quote) not in body)
     return problems

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -194,7 +195,8 @@ class TextSource(Strict):
     commit: Text | None = None
     url: Text | None = None
     sha256: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")] = Field(
-        description="SHA-256 of the canonical text (a reference copy's 3-line provenance header and the blank line after it excluded)")
+        description="SHA-256 of the canonical text (without a reference copy's "
+                    "3-line provenance header and the blank line after it)")
     provenance: Provenance = Provenance.VERBATIM
 
 
@@ -216,7 +218,9 @@ class Clause(Strict):
                                     "may differ): checked to occur in the canonical text")
     summary: Text | None = Field(None, description="what the clause means, in plain words")
     trigger: Condition = Field(ALWAYS, description="when the clause binds")
-    requirement: Condition = Field(description="what must then hold")
+    requirement: Condition | None = Field(
+        None, description="what must then hold; a gate's defaults to the licensor's grant "
+                          "({fact: license_granted, contains: <license id>})")
     exceptions: list[Condition] = Field(default_factory=list,
                                         description="facts that lift the clause")
     note: Text | None = None
@@ -232,6 +236,10 @@ class License(Strict):
     unverified: StrictBool = Field(False, description="the text is a secondary copy, not checked "
                                                       "against the licensor's own")
     clauses: list[Clause] = Field(default_factory=list)
+
+    incorporates: list[Identifier] = Field(
+        default_factory=list, description="rule files incorporated by reference (e.g. an "
+        "acceptable use policy): their clauses bind wherever this license does")
 
     @model_validator(mode="after")
     def _unique_clause_ids(self) -> License:
@@ -264,7 +272,10 @@ class CatalogModel(Strict):
                                                          "license is not in the library")
     license_history: list[DatedLicense] = Field(default_factory=list)
     license_note: Text | None = None
-    release_date: Date | None = None
+    release_date: Date | None = Field(None, description="the version release date, on which "
+                                      "clauses measured month_before_release are measured")
+    multimodal: StrictBool | None = Field(None, description="the model takes more than text "
+                                          "(images, audio, video); supplies the multimodal fact")
     source: Text
 
 
@@ -314,15 +325,36 @@ class Evidence(Strict):
 
 
 class FactSpec(Strict):
-    """A fact: a value, a range (at_least / at_most), a partly known set, or unknown."""
+    """A fact: a value, a range (at_least / at_most), a partly known set, or unknown; a quantity
+    may also be given by month (`series`), for clauses that measure it at a date."""
 
     value: RawValue | None = None
     at_least: Amount | None = None
     at_most: Amount | None = None
     includes: list[StrictStr] | None = None
     excludes: list[StrictStr] | None = None
+    series: dict[Month, Fact] | None = Field(
+        None, description="the quantity month by month (YYYY-MM: a value, or a mapping with a "
+                          "range and its own evidence); months without their own evidence take "
+                          "the fact's. `value` stays today's figure.")
     evidence: list[Evidence] = Field(default_factory=list)
     note: Text | None = None
+
+
+_MONTH_RE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+
+
+def _month(raw: str) -> str:
+    if not _MONTH_RE.match(raw):
+        raise ValueError(f"expected a month as YYYY-MM (e.g. 2024-03), got {raw!r}")
+    return raw
+
+
+Month = Annotated[
+    StrictStr,
+    AfterValidator(_month),
+    WithJsonSchema({"type": "string", "pattern": _MONTH_RE.pattern}),
+]
 
 
 def _fact_shorthand(raw: Any) -> Any:
@@ -332,7 +364,9 @@ def _fact_shorthand(raw: Any) -> Any:
     return {"value": raw}
 
 
-Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand)]
+Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand,
+                                             json_schema_input_type=FactSpec | RawValue)]
+FactSpec.model_rebuild()
 
 
 class ModelRef(Strict):
@@ -349,7 +383,8 @@ def _model_shorthand(raw: Any) -> Any:
     return {"model": raw} if isinstance(raw, str) else raw
 
 
-ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand)]
+ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand,
+                                                 json_schema_input_type=ModelRef | StrictStr)]
 
 
 class StepKind(StrEnum):
@@ -381,7 +416,9 @@ def _step_shorthand(raw: Any) -> Any:
 
 class Lineage(Strict):
     base: ModelRefIn
-    steps: list[Annotated[Step, BeforeValidator(_step_shorthand)]] = Field(default_factory=list)
+    steps: list[Annotated[Step, BeforeValidator(_step_shorthand,
+                                                json_schema_input_type=Step | StepKind)]] = Field(
+        default_factory=list)
 
 
 class Delivery(StrEnum):

@@ -54,12 +54,22 @@ class OutcomeOut(_Model):
     verdict: Verdict
 
 
+class OutcomeCondition(_Model):
+    fact: str
+    value: str
+
+
 class MissingFactOut(_Model):
     fact: str
     status: Literal["likely", "disputed", "unknown", "established"]
     likely: str | None
     decides_alone: bool
     outcomes: list[OutcomeOut]
+
+
+class SettlementOut(_Model):
+    verdict: Verdict
+    when: list[OutcomeCondition]
 
 
 class LocationOut(_Model):
@@ -89,6 +99,23 @@ class FindingOut(_Model):
     location: LocationOut
     facts: list[FactOut]
     missing_facts: list[MissingFactOut]
+    settled_by: list[SettlementOut]
+    waived: bool = False  # an applying waiver accepts it: it does not count toward --fail-on
+    waiver: WaiverRef | None = None  # the waiver that names it (applied, or why it no longer is)
+
+
+class WaiverRef(_Model):
+    """The waiver that names a finding, and whether it applies."""
+
+    id: str
+    status: Literal["applied", "expired", "pins_changed"]
+    reason: str
+    owner: str
+    expires: str
+    comment: str
+    file: str
+    line: int
+    message: str
 
 
 class Counts(_Model):
@@ -96,6 +123,26 @@ class Counts(_Model):
     governance_risk: int = 0
     satisfied: int = 0
     not_applicable: int = 0
+    waived: int = 0  # violations and governance risks accepted by a waiver (also counted above)
+
+
+class WaiverStatus(_Model):
+    """What one waiver of the waiver file did in this run."""
+
+    id: str
+    file: str
+    line: int
+    column: int
+    status: Literal["applied", "expired", "pins_changed", "unmatched", "not_needed"]
+    message: str
+    findings: list[str]  # the findings it names, as file#component/license/clause
+
+
+class Summary(_Model):
+    products: int
+    findings: int
+    counts: Counts
+    gate_verdict: Verdict  # the worst finding that is not waived: what --fail-on compares
 
 
 class ProductOut(_Model):
@@ -113,8 +160,10 @@ class Report(_Model):
     tool_version: str = __version__
     evidence_policy: str
     as_of: str | None
-    verdict: Verdict
+    verdict: Verdict  # the worst finding, waived or not
+    summary: Summary
     products: list[ProductOut]
+    waivers: list[WaiverStatus] = []
 
 
 def _fact(state: FactState) -> FactOut:
@@ -137,10 +186,9 @@ def _finding(finding: Finding, file: str) -> FindingOut:
         license=finding.license, license_name=finding.license_name, clause=finding.clause,
         title=finding.title, kind=finding.kind, quote=finding.quote,
         provenance=finding.provenance, verdict=finding.verdict,
-        likely_verdict=finding.likely_verdict, binds=finding.scope,  # type: ignore[arg-type]
-        triggered=finding.trigger,  # type: ignore[arg-type]
-        requirement=finding.requirement,  # type: ignore[arg-type]
-        exception=finding.exception,  # type: ignore[arg-type]
+        likely_verdict=finding.likely_verdict, binds=finding.scope,
+        triggered=finding.trigger, requirement=finding.requirement,
+        exception=finding.exception,
         explanation=explain(finding),
         location=LocationOut(file=file, line=finding.line, column=finding.column),
         facts=[_fact(s) for s in finding.facts],
@@ -151,6 +199,11 @@ def _finding(finding: Finding, file: str) -> FindingOut:
                 decides_alone=len({b.verdict for b in m.branches}) > 1,
                 outcomes=[OutcomeOut(when=b.label, verdict=b.verdict) for b in m.branches])
             for m in finding.missing
+        ],
+        settled_by=[
+            SettlementOut(verdict=s.verdict, when=[OutcomeCondition(fact=f, value=v)
+                                                   for f, v in s.conditions])
+            for s in finding.settlements
         ],
     )
 
@@ -168,7 +221,23 @@ def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) 
     verdict = max((p.verdict for p in products), key=lambda v: v.severity,
                   default=Verdict.NOT_APPLICABLE)
     return Report(evidence_policy=policy, as_of=as_of.isoformat() if as_of else None,
-                  verdict=verdict, products=products)
+                  verdict=verdict, summary=summarize(products), products=products)
+
+
+def summarize(products: Sequence[ProductOut]) -> Summary:
+    """Totals over every product; the gate verdict leaves waived findings out."""
+    totals = dict.fromkeys(Counts.model_fields, 0)
+    gate = Verdict.NOT_APPLICABLE
+    findings = 0
+    for product in products:
+        for key, value in product.counts.model_dump().items():
+            totals[key] += value
+        for finding in product.findings:
+            findings += 1
+            if not finding.waived and finding.verdict.severity > gate.severity:
+                gate = finding.verdict
+    return Summary(products=len(products), findings=findings, counts=Counts(**totals),
+                   gate_verdict=gate)
 
 
 def to_json(report: Report) -> str:
@@ -181,9 +250,14 @@ class FailOn(StrEnum):
     NEVER = "never"
 
 
-def exit_code(report: Report, fail_on: FailOn) -> int:
-    """0 when nothing is at or above the policy, 1 otherwise."""
+def fails(verdict: Verdict, fail_on: FailOn) -> bool:
+    """Whether a finding of this verdict (not waived) is at or above the policy."""
     if fail_on is FailOn.NEVER:
-        return 0
+        return False
     floor = Verdict.VIOLATION if fail_on is FailOn.VIOLATION else Verdict.GOVERNANCE_RISK
-    return 1 if report.verdict.severity >= floor.severity else 0
+    return verdict.severity >= floor.severity
+
+
+def exit_code(report: Report, fail_on: FailOn) -> int:
+    """0 when no finding that is not waived is at or above the policy, 1 otherwise."""
+    return 1 if fails(report.summary.gate_verdict, fail_on) else 0

@@ -7,6 +7,7 @@ fact table is generated from `FACTS` (a test keeps the two in step).
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -75,13 +76,16 @@ FACTS: Final = _facts(
             "distributed copies include the copyright, permission or Notice text the license "
             "asks for"),
     FactDef("licensee_mau", FactType.QUANTITY,
-            "monthly active users of all products of the licensee (and, where the license says "
-            "so, its affiliates)", Dimension.COUNT),
+            "monthly active users of all products or services made available by or for the "
+            "licensee or its affiliates (the whole group: Llama, DBRX); may be given by month "
+            "as a series, which clauses measured on a release date read", Dimension.COUNT),
     FactDef("licensee_annual_revenue", FactType.QUANTITY,
             "revenue of the licensee and its affiliates from any source",
             Dimension.MONEY, 12),
     FactDef("territories", FactType.SET,
-            "where the product is offered (ISO 3166 alpha-2 codes, or EU for the whole union)"),
+            "where the product is offered or used (ISO 3166 alpha-2 codes; EU stands for the "
+            "union: an EU member's code also counts as EU, and excluding EU excludes every "
+            "member)"),
     FactDef("agreement", FactType.SET,
             "the licensors with which the product's owner has a separate agreement "
             "(e.g. moonshot-ai)"),
@@ -95,10 +99,57 @@ FACTS: Final = _facts(
     FactDef("lineage", FactType.BOOLEAN,
             "the component is built on the model (from the manifest's lineage and its evidence)",
             implicit=True),
+    # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
+    FactDef("licensee_own_mau", FactType.QUANTITY,
+            "monthly active users of all products or services made available by or for the "
+            "licensee alone, affiliates not counted (Tencent Hunyuan); never more than "
+            "licensee_mau and never less than mau; may be given by month as a series",
+            Dimension.COUNT),
+    FactDef("licensee_domicile", FactType.SET,
+            "where the licensee is domiciled (an individual) or has its principal place of "
+            "business (a company): ISO 3166 alpha-2 codes, EU member codes also count as EU"),
+    FactDef("made_available", FactType.BOOLEAN,
+            "the component, or a product or service containing it, is distributed or made "
+            "available to third parties (derived from the component's delivery when not "
+            "stated: any delivery means yes)"),
+    FactDef("model_made_available", FactType.BOOLEAN,
+            "the component is an AI model the licensee created, trained, fine-tuned or "
+            "otherwise improved, and that model is distributed or made available (derived when "
+            "not stated: no training step in the lineage means no; weights or api delivery "
+            "means yes)"),
+    FactDef("registered_with", FactType.SET,
+            "the licenses (by license id) under which the licensee has registered with the "
+            "licensor, where a license asks for registration"),
+    FactDef("improves_other_models", FactType.SET,
+            "the kinds of other AI models (not derivatives of the licensed model) that the "
+            "licensee creates, trains or improves with the model or its outputs: llm (a large "
+            "language model), foundation_model (a foundational generative AI model), other (any "
+            "other AI model); list every kind that applies, [] for none"),
+    FactDef("use_policy_followed", FactType.BOOLEAN,
+            "the product's use, and the use it allows others, keeps to the acceptable use "
+            "policy the model's license incorporates (a review's conclusion: licheck cannot "
+            "judge it)"),
+    FactDef("use_restrictions_passed_on", FactType.BOOLEAN,
+            "the terms under which the product or model is offered include the license's use "
+            "restrictions as enforceable provisions, with notice to subsequent users"),
+    FactDef("received_in_integrated_product", FactType.BOOLEAN,
+            "the licensee received the model from another licensee as part of an integrated "
+            "end user product (false unless stated: the owner obtained the model itself)"),
+    FactDef("multimodal", FactType.BOOLEAN,
+            "the model in the lineage is multimodal (from the catalog; unknown where the "
+            "catalog does not say)", implicit=True),
 )
 
+# -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
+# Who is counted: each fact counts a subset of the users the next one counts, so a figure for
+# one bounds the other (the product's users are some of the licensee's, which are some of the
+# group's).  A clause reads the fact its license names; the bound lets a known figure settle it.
+AT_MOST: Final = {"mau": "licensee_own_mau", "licensee_own_mau": "licensee_mau"}
+# Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
+TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
 
-def suggest(name: str, choices: list[str] | tuple[str, ...] | set[str]) -> str:
+
+def suggest(name: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
     close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

@@ -13,8 +13,10 @@ from typing import Any
 import click
 
 from licheck import __version__
+from licheck.cli.check import check
 from licheck.cli.common import run_guarded
 from licheck.cli.evaluate import evaluate
+from licheck.cli.importing import import_
 from licheck.cli.licenses import licenses
 from licheck.cli.schema import schema, validate
 from licheck.cli.whatif import whatif
@@ -37,7 +39,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
 
 
+cli.add_command(check)
 cli.add_command(evaluate)
+cli.add_command(import_)
 cli.add_command(licenses)
 cli.add_command(schema)
 cli.add_command(validate)

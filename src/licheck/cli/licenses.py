@@ -83,6 +83,8 @@ def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
                      else ""))
     if lic.summary:
         console.print(escape(lic.summary))
+    if lic.incorporates:
+        console.print("incorporates (its clauses bind too): " + ", ".join(lic.incorporates))
     for compiled in entry.clauses:
         clause = compiled.clause
         rule = compiled.rule

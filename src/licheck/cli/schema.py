@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "whatif")
+SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
 
 
 @click.command()

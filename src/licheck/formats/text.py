@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.engine import Verdict
-from licheck.report import FactOut, FindingOut, ProductOut, Report
+from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 
 STYLES = {
     Verdict.VIOLATION: "bold red",
@@ -46,7 +46,8 @@ def render(report: Report, *, width: int | None = None, color: bool | None = Non
         console.print()
         console.print(Text.assemble("Overall: ", verdict_text(report.verdict),
                                     f"  ({len(report.products)} products)"))
-    return buffer.getvalue()
+    # rich pads lines to the console width; trailing blanks help nobody (and break goldens).
+    return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
 
 
 def _product(console: Console, product: ProductOut, report: Report, verbose: bool) -> None:
@@ -62,7 +63,7 @@ def _product(console: Console, product: ProductOut, report: Report, verbose: boo
     for column in ("Component", "Model", "License", "Clause", "Verdict"):
         table.add_column(column)
     for f in product.findings:
-        table.add_row(f.component, f.model_name, f.license, f.clause, verdict_text(f.verdict))
+        table.add_row(f.component, f.model_name, f.license, f.clause, _verdict_cell(f))
     console.print(table)
     shown = [f for f in product.findings if verbose or f.verdict is not Verdict.NOT_APPLICABLE]
     for finding in shown:
@@ -75,39 +76,79 @@ def _product(console: Console, product: ProductOut, report: Report, verbose: boo
                            ", ".join(f"{f.license}/{f.clause}" for f in quiet), style="dim"))
 
 
+def _verdict_cell(f: FindingOut) -> Text:
+    """The verdict, marked when a waiver accepts it."""
+    return Text.assemble(verdict_text(f.verdict), " (waived)") if f.waived else verdict_text(
+        f.verdict)
+
+
 def _finding(f: FindingOut) -> Group:
     loc = f.location
     parts: list[object] = [
-        Text.assemble(verdict_text(f.verdict), "  ", (f"{f.license} / {f.clause}", "bold"),
-                      f" — {f.title}"),
-        Text(f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on {f.model_name} · "
-             f"{f.kind}", style="dim"),
+        Text.assemble(_verdict_cell(f), "  ", (f"{f.license} / {f.clause}", "bold")),
+        Padding(Text(f"{f.title} — {f.kind}"), (0, 0, 0, 2)),
+        Padding(Text(f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on "
+                     f"{f.model_name}", style="dim"), (0, 0, 0, 2)),
     ]
+    if f.waiver is not None:
+        parts.append(Text(f"  {f.waiver.message}",
+                          style="cyan" if f.waived else "bold yellow"))
     if f.quote:
         parts.append(Padding(Text(f"“{f.quote}”", style="italic"), (0, 0, 0, 2)))
     if f.provenance != "verbatim":
-        parts.append(Text(f"  (quoted from a {f.provenance}: not checked against the "
-                          "licensor's own text)", style="yellow"))
+        parts.append(Padding(Text(f"Quoted from a {f.provenance}: not checked against the "
+                                  "licensor's own text.", style="yellow"), (0, 0, 0, 2)))
     parts.append(Padding(Text.assemble(("Why: ", "bold"), f.explanation), (0, 0, 0, 2)))
     if f.facts:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
     if f.missing_facts:
-        lines = Text("What would settle it:\n", style="bold")
-        for m in f.missing_facts:
-            lines.append(f"  {m.fact}", style="bold")
-            if m.likely:
-                lines.append(f" (likely {m.likely})", style="yellow")
-            lines.append("\n")
-            for outcome in m.outcomes:
-                lines.append(f"    if {outcome.when}: ")
-                lines.append(verdict_text(outcome.verdict))
-                lines.append("\n")
-            if not m.decides_alone:
-                lines.append("    (on its own it settles nothing: other facts are open too)\n",
-                             style="dim")
-        lines.rstrip()
-        parts.append(Padding(lines, (0, 0, 0, 2)))
+        parts.append(Padding(_missing_table(f.missing_facts), (0, 0, 0, 2)))
+    if f.settled_by:
+        parts.append(Padding(_settlements(f), (0, 0, 0, 2)))
     return Group(*parts)  # type: ignore[arg-type]
+
+
+def _settlements(f: FindingOut) -> Table:
+    table = Table(show_edge=False, pad_edge=False, box=None, show_header=False,
+                  title="What would make it firm (smallest sets of facts, supplied together)",
+                  title_justify="left", title_style="bold")
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("when", overflow="fold")
+    for settlement in f.settled_by:
+        table.add_row(verdict_text(settlement.verdict),
+                      "if " + " and ".join(f"{c.fact} {_as_condition(c.value)}"
+                                           for c in settlement.when))
+    return table
+
+
+def _as_condition(value: str) -> str:
+    if value in ("true", "false"):
+        return f"is {value}"
+    return value
+
+
+def _missing_table(missing: list[MissingFactOut]) -> Table:
+    table = Table(show_edge=False, pad_edge=False, box=None, show_header=False,
+                  title="What would settle it (each fact alone, the others as they are)",
+                  title_justify="left", title_style="bold")
+    table.add_column("fact", style="bold", no_wrap=True)
+    table.add_column("outcomes", overflow="fold")
+    for m in missing:
+        outcome = Text()
+        if m.likely:
+            outcome.append(f"likely {m.likely}. ", style="yellow")
+        if m.decides_alone:
+            for index, branch in enumerate(m.outcomes):
+                if index:
+                    outcome.append(" · ")
+                outcome.append(f"if {branch.when} → ")
+                outcome.append(verdict_text(branch.verdict))
+        else:
+            cuts = ", ".join(b.when for b in m.outcomes)
+            outcome.append(f"settles nothing on its own (cells: {cuts}); it matters together "
+                           "with the others", style="dim")
+        table.add_row(m.fact, outcome)
+    return table
 
 
 def _facts_table(facts: list[FactOut]) -> Table:

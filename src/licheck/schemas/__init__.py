@@ -38,16 +38,21 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return Report
 
+    def waivers() -> type[BaseModel]:
+        from licheck.waivers import WaiverFile
+
+        return WaiverFile
+
     def whatif() -> type[BaseModel]:
         from licheck.whatif.report import WhatIfReport
 
         return WhatIfReport
 
     return {"license": license_, "manifest": manifest, "catalog": catalog, "report": report,
-            "whatif": whatif}
+            "waivers": waivers, "whatif": whatif}
 
 
-NAMES = ("license", "manifest", "catalog", "report", "whatif")
+NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
 OUTPUTS = ("report", "whatif")  # machine output: its schema describes what is serialised
 
 

@@ -19,7 +19,9 @@ from licheck.conditions import Test
 from licheck.domains import Interval
 from licheck.engine import Rule, Verdict, cells
 from licheck.evaluation import ProductResult
+from licheck.model import Measured
 from licheck.units import Dimension, format_amount
+from licheck.vocabulary import AT_MOST
 from licheck.whatif.compare import FindingKey
 
 
@@ -98,9 +100,28 @@ ClauseRules = Sequence[tuple[str, Rule]]  # ("license/clause", rule) of every bi
 Evaluate = Callable[[Mapping[str, Interval]], Verdicts]
 
 
+def related(fact: str) -> set[str]:
+    """The fact and every fact that counts a part of it or more (`vocabulary.AT_MOST`: the
+    product's users are among the licensee's): a value of one bounds the others, so their
+    thresholds cut its range too."""
+    found = {fact}
+    grown = True
+    while grown:
+        grown = False
+        for inner, outer in AT_MOST.items():
+            if (inner in found) != (outer in found):
+                found |= {inner, outer}
+                grown = True
+    return found
+
+
 def tests_on(fact: str, rules: ClauseRules) -> list[tuple[str, Test]]:
+    """The threshold tests that a value of `fact` can decide: on it or a related fact, as it is
+    today (a test measured at a past date reads a monthly series, which a sweep does not set)."""
+    facts = related(fact)
     return [(label, t) for label, rule in rules for t in rule.tests()
-            if t.fact == fact and isinstance(t.operand, Fraction)]
+            if t.fact in facts and t.measured is Measured.NOW
+            and isinstance(t.operand, Fraction)]
 
 
 def thresholds(axis: Axis, rules: ClauseRules) -> tuple[Threshold, ...]:

@@ -1,0 +1,42 @@
+"""`licheck check PATHS...`: the pipeline gate over manifest files and folders."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from licheck.cli.common import evidence_options, library_option
+from licheck.cli.gating import emit, load_waivers, report_options
+
+EPILOG = """\b
+Exit codes:
+  0  no finding that is not waived is at or above --fail-on
+  1  at least one is
+  2  bad input or usage (nothing is evaluated when any manifest is broken)
+"""
+
+
+@click.command(epilog=EPILOG)
+@click.argument("paths", nargs=-1, required=True,
+                type=click.Path(exists=True, path_type=Path))
+@report_options
+@evidence_options
+@click.option("--verbose", "-v", is_flag=True, help="Text: detail not-applicable findings too.")
+@library_option
+def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str,
+          waivers_file: Path | None, no_waivers: bool, today: dt.date | None, evidence: str,
+          as_of: dt.date | None, verbose: bool, licenses_dir: Path | None) -> None:
+    """Gate a release: evaluate every product manifest in PATHS (files, and folders searched
+    recursively) and fail by policy.
+
+    In folders, a manifest is a .yaml/.yml file with a top-level `product:` key; hidden files
+    and folders are skipped.  Waived findings are shown as waived and never fail the gate.
+    """
+    from licheck.api import check_files, resolve_policy
+
+    policy = resolve_policy(evidence)
+    waivers = load_waivers(waivers_file, no_waivers)
+    report = check_files(list(paths), policy, as_of, licenses_dir, waivers, today)
+    emit(report, fmt, fail_on, output, verbose=verbose, summary=True)

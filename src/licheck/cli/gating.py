@@ -1,0 +1,74 @@
+"""Options `evaluate` and `check` share: output format and file, the --fail-on gate, waivers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from licheck.cli.common import parse_as_of, use_color, write_output
+
+if TYPE_CHECKING:
+    from licheck.report import Report
+    from licheck.waivers import Waivers
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github")
+DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE (tested)
+
+
+def report_options(function: F) -> F:
+    """--format, --output, --fail-on, --waivers, --no-waivers, --today."""
+    decorators = [
+        click.option("--format", "-f", "fmt", type=click.Choice(FORMAT_CHOICES),
+                     default="text", show_default=True,
+                     help="Output format: text (terminal), json (schema'd: licheck schema "
+                          "report), sarif (2.1.0, code scanning), junit (CI test reports), "
+                          "markdown (a PR comment), github (workflow annotations)."),
+        click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write the report to FILE (atomically) instead of standard output."),
+        click.option("--fail-on", type=click.Choice(["violation", "risk", "never"]),
+                     default="violation", show_default=True,
+                     help="Exit 1 when a finding that is not waived is at or above this "
+                          "verdict (risk: governance risk or violation)."),
+        click.option("--waivers", "waivers_file", type=click.Path(dir_okay=False, path_type=Path),
+                     help=f"Read waivers from FILE (default: {DEFAULT_WAIVERS} in the current "
+                          "folder, when present)."),
+        click.option("--no-waivers", is_flag=True, help="Ignore every waiver file."),
+        click.option("--today", metavar="DATE", callback=parse_as_of,
+                     help="The date waiver expiry is judged on (YYYY-MM-DD; default: today). "
+                          "For reproducible reports."),
+    ]
+    for decorator in reversed(decorators):
+        function = decorator(function)
+    return function
+
+
+def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
+    """The waivers to apply: --waivers FILE, else the default file when present."""
+    if no_waivers:
+        if waivers_file is not None:
+            raise click.UsageError("--waivers and --no-waivers exclude each other")
+        return None
+    from licheck.waivers import default_path, load
+
+    path = waivers_file or default_path(Path.cwd())
+    if path is None:
+        return None
+    return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
+
+
+def emit(report: Report, fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False,
+         summary: bool = False) -> None:
+    """Render, write (atomically with --output) and exit with the gate's code."""
+    from licheck.formats import Format, RenderOptions, render
+    from licheck.report import FailOn, exit_code
+
+    policy = FailOn(fail_on)
+    color = use_color() if output is None and fmt == "text" else False
+    options = RenderOptions(fail_on=policy, color=color, verbose=verbose, summary=summary)
+    write_output(render(report, Format(fmt), options), output)
+    raise click.exceptions.Exit(exit_code(report, policy))

@@ -1,0 +1,52 @@
+"""`licheck import cyclonedx|hf FILE`: manifest skeletons from what users already have."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from licheck.cli.common import library_option, write_output
+
+OUTPUT = click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+                      help="Write the manifest to FILE (atomically) instead of standard output.")
+
+
+@click.group(name="import")
+def import_() -> None:
+    """Write a manifest skeleton from a CycloneDX ML-BOM or a Hugging Face model card.
+
+    The skeleton states only what the source says and marks everything else unknown; a model
+    is named only when the source identifies it and the catalog lists it, and no license is
+    ever inferred from a model's name.  Review it, then run `licheck validate`.
+    """
+
+
+@import_.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@OUTPUT
+@library_option
+def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> None:
+    """From a CycloneDX 1.6 / 1.7 JSON BOM (components of type machine-learning-model)."""
+    from licheck.importers import cyclonedx as importer
+    from licheck.library import load_library
+
+    bom = importer.read(file, str(file))
+    write_output(importer.to_manifest(bom, load_library(licenses_dir)), output)
+
+
+@import_.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--model-id", metavar="ORG/NAME",
+              help="The card's own Hugging Face id (the card does not state it).")
+@OUTPUT
+@library_option
+def hf(file: Path, model_id: str | None, output: Path | None,
+       licenses_dir: Path | None) -> None:
+    """From a Hugging Face model card (README.md with YAML front matter)."""
+    from licheck.importers import hf as importer
+    from licheck.library import load_library
+
+    document = importer.front_matter(file, str(file))
+    write_output(importer.to_manifest(document, load_library(licenses_dir), str(file),
+                                      model_id), output)

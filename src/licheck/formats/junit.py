@@ -1,0 +1,97 @@
+"""JUnit XML for CI test-report views (GitLab `artifacts:reports:junit`, Jenkins `junit`).
+
+One <testsuite> per product (named by its manifest), one <testcase> per component × model ×
+clause (classname `licheck.<manifest>`, name `component: license/clause`).  The rule: a testcase
+fails exactly when its finding fails the gate at the run's `--fail-on` policy —
+
+- violation → <failure type="violation"> (also under --fail-on never: it is still a violation);
+- governance risk → <failure type="governance_risk"> under --fail-on risk, otherwise <skipped>
+  with the reason (it needs a decision, but does not fail the build);
+- waived violation or risk → <skipped> naming the waiver;
+- satisfied and not applicable → passed (no child element).
+
+Times are always 0 so the output is deterministic.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from licheck.engine import Verdict
+from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+
+
+def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:
+    """(element, type, message) for a finding; None when it passes."""
+    if f.verdict not in (Verdict.VIOLATION, Verdict.GOVERNANCE_RISK):
+        return None
+    if f.waived and f.waiver is not None:
+        return "skipped", "waived", f.waiver.message
+    if f.verdict is Verdict.VIOLATION or fails(f.verdict, fail_on):
+        return "failure", f.verdict.value, f"{f.verdict.label}: {f.title}"
+    return "skipped", f.verdict.value, (f"governance risk (does not fail --fail-on "
+                                        f"{fail_on.value}): {f.title}")
+
+
+def _body(f: FindingOut) -> str:
+    loc = f.location
+    lines = [f"{loc.file}:{loc.line}:{loc.column}: {f.verdict.label}: {f.license}/{f.clause}",
+             f"Why: {f.explanation}"]
+    if f.quote:
+        lines.append(f"The license says: “{f.quote}”")
+    for m in f.missing_facts:
+        outcomes = "; ".join(f"if {o.when}: {o.verdict.label}" for o in m.outcomes)
+        lines.append(f"Missing fact {m.fact}: {outcomes}")
+    if f.waiver is not None and not f.waived:
+        lines.append(f.waiver.message)
+    return "\n".join(lines)
+
+
+def _suite(product: ProductOut, fail_on: FailOn) -> tuple[ET.Element, dict[str, int]]:
+    suite = ET.Element("testsuite")
+    tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    names = [f"{f.component}: {f.license}/{f.clause}" for f in product.findings]
+    for f, name in zip(product.findings, names, strict=True):
+        if names.count(name) > 1:  # one license reached through two models: keep names unique
+            name += f" (via {f.model})"
+        case = ET.SubElement(suite, "testcase", {
+            "classname": f"licheck.{product.file}",
+            "name": name,
+            "file": f.location.file, "line": str(f.location.line), "time": "0",
+        })
+        tally["tests"] += 1
+        outcome = _outcome(f, fail_on)
+        if outcome is None:
+            continue
+        element, kind, message = outcome
+        child = ET.SubElement(case, element, {"message": message, "type": kind}
+                              if element == "failure" else {"message": message})
+        if element == "failure":
+            tally["failures"] += 1
+            child.text = _body(f)
+        else:
+            tally["skipped"] += 1
+    suite.attrib.update({"name": product.file, "tests": str(tally["tests"]),
+                         "failures": str(tally["failures"]), "errors": "0",
+                         "skipped": str(tally["skipped"]), "time": "0"})
+    properties = ET.Element("properties")
+    for name, value in (("product", product.product), ("owner", product.owner),
+                        ("verdict", product.verdict.value)):
+        ET.SubElement(properties, "property", {"name": name, "value": value})
+    suite.insert(0, properties)
+    return suite, tally
+
+
+def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
+    root = ET.Element("testsuites", {"name": "licheck"})
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for product in report.products:
+        suite, tally = _suite(product, fail_on)
+        root.append(suite)
+        for key, value in tally.items():
+            totals[key] += value
+    root.attrib.update({key: str(value) for key, value in totals.items()})
+    root.attrib["time"] = "0"
+    ET.indent(root, space="  ")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            + ET.tostring(root, encoding="unicode") + "\n")

@@ -1,0 +1,81 @@
+"""What several formats share: stable names for findings, the gate summary, waiver notes.
+
+Every helper is a pure function of the report; nothing here reads a clock or the file system.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from licheck.engine import Verdict
+from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+
+UNKNOWN_RULES = {  # findings licheck makes about unknown licenses: fixed rule texts
+    "base-undisclosed": "The base model is undisclosed, so the license that binds the "
+                        "component cannot be known.",
+    "license-unknown": "A model in the lineage has a license that is not in licheck's library; "
+                       "until its terms are encoded, no finding can be given for it.",
+    "lineage-unconfirmed": "That the component is built on the model is not established; if it "
+                           "is built on another model, that model's license binds it instead.",
+}
+
+
+def rule_id(finding: FindingOut) -> str:
+    """A clause's id across runs and products: license/clause."""
+    return f"{finding.license}/{finding.clause}"
+
+
+def fingerprint(product: ProductOut, finding: FindingOut) -> str:
+    """Stable across runs and line moves: the manifest, component, model, license and clause."""
+    key = "\0".join((product.file, finding.component, finding.model, finding.license,
+                     finding.clause))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def is_problem(finding: FindingOut) -> bool:
+    """Violations and governance risks: what a pipeline shows (waived or not)."""
+    return finding.verdict in (Verdict.VIOLATION, Verdict.GOVERNANCE_RISK)
+
+
+def blocks(finding: FindingOut, fail_on: FailOn) -> bool:
+    """Whether the finding fails the gate at this policy."""
+    return not finding.waived and fails(finding.verdict, fail_on)
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def counts_line(report: Report) -> str:
+    c = report.summary.counts
+    return (f"{plural(report.summary.products, 'product')}: {plural(c.violation, 'violation')}, "
+            f"{plural(c.governance_risk, 'governance risk')}, {c.satisfied} satisfied, "
+            f"{c.not_applicable} not applicable; {c.waived} waived")
+
+
+def gate_line(report: Report, fail_on: FailOn) -> str:
+    gate = report.summary.gate_verdict
+    if fail_on is FailOn.NEVER:
+        return f"Gate (--fail-on never): passes (worst finding not waived: {gate.label})"
+    result = "FAILS" if fails(gate, fail_on) else "passes"
+    return f"Gate (--fail-on {fail_on.value}): {result} (worst finding not waived: {gate.label})"
+
+
+def waiver_lines(report: Report) -> list[str]:
+    """One line per waiver, in file order: a note when it applied, else a warning."""
+    lines = []
+    for status in report.waivers:
+        where = f"{status.file}:{status.line}:{status.column}"
+        tag = "note" if status.status == "applied" else "warning"
+        lines.append(f"{where}: {tag}: {status.message}")
+    return lines
+
+
+def summary_text(report: Report, fail_on: FailOn) -> str:
+    """The block `licheck check` prints at the end of its text report."""
+    lines = ["", "Summary: " + counts_line(report), gate_line(report, fail_on)]
+    notes = waiver_lines(report)
+    if notes:
+        lines.append("Waivers:")
+        lines.extend(f"  {line}" for line in notes)
+    return "\n".join(lines) + "\n"

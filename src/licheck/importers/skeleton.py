@@ -1,0 +1,92 @@
+"""Building and writing a manifest skeleton: shared by the importers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from licheck.library import Library
+from licheck.model import CatalogModel
+from licheck.vocabulary import FACTS
+
+# Facts an importer leaves out on purpose: `derivative` keeps licheck's documented default (a
+# trained model is a derivative unless the manifest says otherwise), and `distributes_weights`
+# follows from the component's delivery.
+DERIVED = frozenset({"derivative", "distributes_weights"})
+_SLUG = re.compile(r"[^a-z0-9._-]+")
+
+
+def slug(text: str, fallback: str = "model") -> str:
+    """A manifest identifier from free text."""
+    value = _SLUG.sub("-", text.strip().lower()).strip("-._")
+    return value[:120] or fallback
+
+
+def unique(ident: str, taken: set[str]) -> str:
+    candidate, number = ident, 2
+    while candidate in taken:
+        candidate, number = f"{ident}-{number}", number + 1
+    taken.add(candidate)
+    return candidate
+
+
+def stateable() -> list[str]:
+    return [name for name, d in FACTS.items() if not d.implicit and name not in DERIVED]
+
+
+def unknown_facts(known: dict[str, Any], source: str) -> dict[str, Any]:
+    """Every stateable fact: what the source said, the rest `unknown`."""
+    return {name: known.get(name, {"value": "unknown", "note": f"not in the {source}"})
+            for name in stateable()}
+
+
+@dataclass
+class ModelIdentity:
+    """How a source identifies one model, and the catalog model it resolves to (if any)."""
+
+    names: list[str]  # explicit identifiers, most specific first (Hub id, purl id, ...)
+    shown: str  # how the source calls it, for notes
+    licenses: list[str] = field(default_factory=list)  # the source's license statements
+    model: CatalogModel | None = None
+
+    def resolve(self, library: Library) -> ModelIdentity:
+        for name in self.names:
+            found = library.model(name)
+            if found is not None:
+                self.model = found
+                break
+        return self
+
+    def ref(self, evidence: dict[str, Any], role: str) -> dict[str, Any]:
+        """A lineage entry: the catalog id with the source as evidence, or `unknown`."""
+        declared = f" and declares {'; '.join(self.licenses)}" if self.licenses else ""
+        if self.model is not None:
+            note = (f"{role}: the source names {self.shown}{declared}; licheck's catalog gives "
+                    f"the license ({self.model.license or 'not in the library'})")
+            return {"model": self.model.id, "evidence": [dict(evidence)], "note": note}
+        if self.names:
+            why = (f" ({', '.join(self.names)}){declared}; it is not in licheck's catalog, so it "
+                   "is left unknown")
+        else:
+            why = (f"{declared}, but identifies it by no Hub id, purl or licheck:model property, "
+                   "and licheck does not look models up by bare name, so it is left unknown")
+        note = (f"{role}: the source names {self.shown}{why}: name a catalog model (licheck "
+                "licenses models) or add it to the catalog")
+        return {"model": "unknown", "note": note}
+
+
+class _Dumper(yaml.SafeDumper):
+    """Writes repeated values out in full: a skeleton is for people to edit, without anchors."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def dump(manifest: dict[str, Any], header: list[str]) -> str:
+    """The skeleton as YAML, with a header comment; deterministic for the same input."""
+    body = yaml.dump(manifest, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=96,
+                     default_flow_style=False)
+    return "".join(f"# {line}\n" if line else "#\n" for line in header) + body

@@ -1,0 +1,247 @@
+"""Waivers: a responsible person accepts one finding for a while, on the record.
+
+A waiver names one finding (product + license + clause, optionally the component), gives a reason
+from a closed list, a comment, an owner and an expiry date, and may pin the fact values it was
+granted on.  Applying waivers to a report is a pure function of the report, the waivers and
+`today`: a waiver applies while `today <= expires` and every pinned fact still has its pinned
+value; otherwise the finding counts again and the report says why.  A waiver that names no
+finding, or only findings that no longer need it, is reported too (cargo-deny's unused
+exceptions).  Waived findings stay in the report, marked, and do not count toward `--fail-on`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import Field, StrictStr, model_validator
+
+from licheck import yamlsafe
+from licheck.diagnostics import Diagnostic, InputError
+from licheck.engine import Verdict
+from licheck.facts import FactError, claim_domain
+from licheck.loading import validate
+from licheck.model import Amount, Date, FactSpec, Identifier, RawValue, Strict, Text
+from licheck.report import (
+    Counts,
+    FindingOut,
+    ProductOut,
+    Report,
+    WaiverRef,
+    WaiverStatus,
+    summarize,
+)
+from licheck.units import UnitError
+from licheck.vocabulary import FACTS, suggest
+
+DEFAULT_FILE = ".licheck-waivers.yaml"
+WAIVABLE = frozenset({Verdict.VIOLATION, Verdict.GOVERNANCE_RISK})
+
+
+class Reason(StrEnum):
+    """Why a finding is accepted: a closed list, so reports can be audited by reason."""
+
+    LICENSE_ACQUIRED = "license_acquired"  # a separate agreement or license covers the clause
+    LEGAL_OPINION = "legal_opinion"  # counsel concluded the clause does not bind, or is met
+    FACTS_PENDING = "facts_pending"  # the facts that would settle it are being gathered
+    RISK_ACCEPTED = "risk_accepted"  # the owner accepts the risk until the expiry date
+    RULE_ERROR = "rule_error"  # licheck's rule misreads this case (report it upstream)
+
+
+class PinSpec(Strict):
+    """A pinned fact value, written as in a manifest (without evidence)."""
+
+    value: RawValue | None = None
+    at_least: Amount | None = None
+    at_most: Amount | None = None
+    includes: list[StrictStr] | None = None
+    excludes: list[StrictStr] | None = None
+
+
+# A pin is a PinSpec, or its value alone (`mau: 150M`): the union keeps both in the schema.
+Pin = PinSpec | RawValue
+
+
+class Waiver(Strict):
+    id: Identifier = Field(description="a stable name for the waiver, unique in the file")
+    product: Text = Field(description="the product's name (its manifest's `product:`), or the "
+                                      "manifest's path as licheck reports it")
+    license: Identifier = Field(description="the license id (or `unknown` for a finding about "
+                                            "an unknown license)")
+    clause: Identifier = Field(description="the clause id")
+    component: Identifier | None = Field(None, description="the component id; without it, the "
+                                                           "clause in every component")
+    reason: Reason
+    comment: Text = Field(description="why, in the owner's words")
+    owner: Text = Field(description="who is responsible for the waiver")
+    expires: Date = Field(description="the last day the waiver applies (YYYY-MM-DD)")
+    granted: Date | None = Field(None, description="when the waiver was granted")
+    pins: dict[str, Pin] = Field(
+        default_factory=dict,
+        description="fact values the waiver was granted on (as in a manifest: a value, a range, "
+                    "includes/excludes, or unknown); if any changes, the waiver stops applying")
+
+
+class WaiverFile(Strict):
+    waivers: list[Waiver]
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> WaiverFile:
+        seen: set[str] = set()
+        for waiver in self.waivers:
+            if waiver.id in seen:
+                raise ValueError(f"waiver id {waiver.id!r} appears twice")
+            seen.add(waiver.id)
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedWaiver:
+    waiver: Waiver
+    file: str
+    line: int
+    column: int
+    pins: dict[str, str]  # fact -> the pinned value, normalised as the report states facts
+
+
+@dataclass(frozen=True, slots=True)
+class Waivers:
+    file: str
+    entries: tuple[LoadedWaiver, ...]
+
+
+def load(path: Path, display: str | None = None) -> Waivers:
+    """Read and check a waiver file; `InputError` with every problem located."""
+    document = yamlsafe.load(path, display)
+    parsed = validate(document, WaiverFile)
+    problems: list[Diagnostic] = []
+    entries = []
+    for index, waiver in enumerate(parsed.waivers):
+        base = ("waivers", index)
+        pins: dict[str, str] = {}
+        for name, spec in waiver.pins.items():
+            where = (*base, "pins", name)
+            if name not in FACTS or FACTS[name].implicit:
+                problems.append(document.error(
+                    where, f"cannot pin {name!r}: not a fact a manifest states"
+                    f"{suggest(name, [n for n, d in FACTS.items() if not d.implicit])}"))
+                continue
+            try:
+                fields = spec.model_dump() if isinstance(spec, PinSpec) else {"value": spec}
+                domain = claim_domain(FACTS[name], FactSpec(**fields), {})
+            except (FactError, UnitError) as exc:
+                problems.append(document.error(where, f"pin {name}: {exc}"))
+                continue
+            pins[name] = "unknown" if domain is None else str(domain)
+        line, column = document.locate(base)
+        entries.append(LoadedWaiver(waiver, document.file, line, column, pins))
+    if problems:
+        raise InputError(problems)
+    return Waivers(document.file, tuple(entries))
+
+
+def default_path(directory: Path) -> Path | None:
+    """The default waiver file in `directory`, when present."""
+    candidate = directory / DEFAULT_FILE
+    return candidate if candidate.is_file() else None
+
+
+def _key(product: ProductOut, finding: FindingOut) -> str:
+    return f"{product.file}#{finding.component}/{finding.license}/{finding.clause}"
+
+
+def _names(waiver: Waiver, product: ProductOut, finding: FindingOut) -> bool:
+    return (waiver.product in (product.product, product.file)
+            and waiver.license == finding.license and waiver.clause == finding.clause
+            and (waiver.component is None or waiver.component == finding.component))
+
+
+def _pin_changes(entry: LoadedWaiver, finding: FindingOut) -> list[str]:
+    facts = {f.name: f for f in finding.facts}
+    changes = []
+    for name, pinned in sorted(entry.pins.items()):
+        fact = facts.get(name)
+        if fact is None:
+            changes.append(f"{name} is pinned but this finding does not use it")
+            continue
+        now = "unknown" if fact.stated == "not stated" else fact.stated
+        if now != pinned:
+            changes.append(f"{name} was {pinned}, is now {now}")
+    return changes
+
+
+def apply(report: Report, waivers: Waivers, today: dt.date) -> Report:
+    """The report with every applying waiver's findings marked waived, and each waiver's
+    status; pure: the same report, waivers and date give the same result."""
+    refs: dict[tuple[int, int], WaiverRef] = {}  # (product, finding) -> the first waiver
+    statuses: list[WaiverStatus] = []
+    for entry in waivers.entries:
+        waiver = entry.waiver
+        matched = [(p, f) for p, product in enumerate(report.products)
+                   for f, finding in enumerate(product.findings)
+                   if _names(waiver, product, finding)]
+        keys = [_key(report.products[p], report.products[p].findings[f]) for p, f in matched]
+        open_ = [(p, f) for p, f in matched
+                 if report.products[p].findings[f].verdict in WAIVABLE]
+        status, message = _status(entry, report, matched, open_, today)
+        statuses.append(WaiverStatus(id=waiver.id, file=entry.file, line=entry.line,
+                                     column=entry.column, status=status, message=message,
+                                     findings=keys))
+        if status in ("applied", "expired", "pins_changed"):
+            ref = WaiverRef(id=waiver.id, status=status, reason=waiver.reason.value,
+                            owner=waiver.owner, expires=waiver.expires.isoformat(),
+                            comment=waiver.comment, file=entry.file, line=entry.line,
+                            message=message)
+            for position in open_:
+                # the first waiver that applies wins; else the first that names the finding
+                current = refs.get(position)
+                if current is None or (current.status != "applied" and status == "applied"):
+                    refs[position] = ref
+    products = [_mark(p, product, refs) for p, product in enumerate(report.products)]
+    return report.model_copy(update={"products": products, "summary": summarize(products),
+                                     "waivers": statuses})
+
+
+def _status(
+    entry: LoadedWaiver, report: Report, matched: Sequence[tuple[int, int]],
+    open_: Sequence[tuple[int, int]], today: dt.date,
+) -> tuple[str, str]:
+    waiver = entry.waiver
+    what = f"{waiver.product}: {waiver.license}/{waiver.clause}" + (
+        f" in {waiver.component}" if waiver.component else "")
+    if not matched:
+        return "unmatched", (f"waiver {waiver.id} matches no finding ({what}); remove it or "
+                             "correct its product, license, clause or component")
+    if not open_:
+        verdicts = sorted({report.products[p].findings[f].verdict.label for p, f in matched})
+        return "not_needed", (f"waiver {waiver.id} is no longer needed: {what} is "
+                              f"{' / '.join(verdicts)}; remove it")
+    if today > waiver.expires:
+        return "expired", (f"waiver {waiver.id} expired on {waiver.expires.isoformat()} "
+                           f"(owner {waiver.owner}): {what} counts again")
+    changes = sorted({c for p, f in open_
+                      for c in _pin_changes(entry, report.products[p].findings[f])})
+    if changes:
+        return "pins_changed", (f"waiver {waiver.id} no longer applies: the facts it was "
+                                f"granted on changed ({'; '.join(changes)}); {what} counts again")
+    return "applied", (f"waived by {waiver.id} until {waiver.expires.isoformat()} "
+                       f"({waiver.reason.value}, owner {waiver.owner}): {waiver.comment}")
+
+
+def _mark(index: int, product: ProductOut, refs: dict[tuple[int, int], WaiverRef]) -> ProductOut:
+    findings = []
+    waived = 0
+    for f, finding in enumerate(product.findings):
+        ref = refs.get((index, f))
+        if ref is None:
+            findings.append(finding)
+            continue
+        applies = ref.status == "applied"
+        waived += applies
+        findings.append(finding.model_copy(update={"waived": applies, "waiver": ref}))
+    counts = product.counts.model_copy(update={"waived": waived})
+    return product.model_copy(update={"findings": findings, "counts": Counts(
+        **counts.model_dump())})

@@ -1,0 +1,73 @@
+"""Golden files for every output format, on the shipped Composer 2 manifest: plain, with an
+applying waiver (and an unmatched one), and with the waiver expired."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from licheck.cli.gating import FORMAT_CHOICES
+from tests.clirun import run
+from tests.conftest import REFERENCE, ROOT
+from tests.golden_files import assert_golden
+
+WAIVERS = "tests/data/waivers/composer2.yaml"
+CASES = {
+    "composer2": ("--no-waivers",),
+    "composer2-waived": ("--waivers", WAIVERS, "--today", "2026-04-01"),
+    "composer2-expired": ("--waivers", WAIVERS, "--today", "2026-07-01"),
+}
+EXPECTED_EXIT = {"composer2": 1, "composer2-waived": 0, "composer2-expired": 1}
+
+
+@pytest.mark.parametrize("fmt", FORMAT_CHOICES)
+@pytest.mark.parametrize("case", CASES)
+def test_golden(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                update_golden: bool, case: str, fmt: str) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "check", "products/composer2.yaml", "--fail-on", "risk",
+                         "-f", fmt, *CASES[case])
+    assert (code, err) == (EXPECTED_EXIT[case], "")
+    assert_golden(f"{case}.{fmt}", out, update_golden)
+
+
+ACME = """\
+# A product with a violation (distributed weights without the MIT notice) and an undisclosed
+# base, checked next to Composer 2.
+product: Acme Local
+owner: Acme
+components:
+  - id: local
+    name: Acme Local Model
+    delivery: [weights]
+    lineage:
+      base: zai-org/GLM-4.6
+      steps: [quantization]
+    facts:
+      notice_included: false
+  - id: mystery
+    name: Mystery
+    lineage:
+      base: unknown
+"""
+
+
+@pytest.mark.parametrize("fmt", FORMAT_CHOICES)
+def test_golden_portfolio(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                          tmp_path: Path, update_golden: bool, fmt: str) -> None:
+    (tmp_path / "portfolio").mkdir()
+    (tmp_path / "portfolio" / "acme.yaml").write_text(ACME, encoding="utf-8")
+    shutil.copy(ROOT / "products" / "composer2.yaml", tmp_path / "portfolio")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "check", "portfolio", "-f", fmt)
+    assert (code, err) == (1, "")
+    assert_golden(f"portfolio.{fmt}", out, update_golden)
+    schema = REFERENCE / "schemas" / "sarif-schema-2.1.0.json"
+    if fmt == "sarif" and schema.is_file():
+        from jsonschema import Draft4Validator
+
+        validator = Draft4Validator(json.loads(schema.read_text("utf-8")))
+        assert list(validator.iter_errors(json.loads(out))) == []

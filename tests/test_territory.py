@@ -1,0 +1,64 @@
+"""Territories: ISO codes, with EU standing for the union (members count, excluding EU excludes
+every member)."""
+
+from __future__ import annotations
+
+import pytest
+
+from licheck import territory
+from licheck.conditions import ConditionError, compile_condition
+from licheck.domains import StringSet
+from licheck.facts import POLICIES, FactError, Resolution, resolve
+from licheck.model import FactSpec, FactTest
+
+CONTEXT = Resolution(POLICIES["default"], None)
+
+
+def domain(raw: dict[str, object]) -> StringSet:
+    result = resolve("territories", FactSpec.model_validate(raw), CONTEXT).domain
+    assert isinstance(result, StringSet)
+    return result
+
+
+def test_a_member_state_puts_the_union_in_the_set() -> None:
+    assert domain({"value": ["US", "de"]}) == StringSet(frozenset({"US", "DE", "EU"}),
+                                                         frozenset(), True)
+
+
+def test_non_members_do_not() -> None:
+    assert "EU" not in domain({"value": ["GB", "CH", "NO", "KR"]}).includes
+
+
+def test_aliases_are_read_as_iso_codes() -> None:
+    assert domain({"value": ["UK", "EL"]}).includes == frozenset({"GB", "GR", "EU"})
+
+
+def test_excluding_the_union_excludes_every_member() -> None:
+    excluded = domain({"excludes": ["EU"]}).excludes
+    assert excluded >= territory.EU_MEMBERS
+    assert "EU" in excluded
+    assert len(territory.EU_MEMBERS) == 27
+
+
+def test_excluding_one_member_says_nothing_of_the_union() -> None:
+    assert domain({"excludes": ["DE"]}).excludes == frozenset({"DE"})
+
+
+def test_including_a_member_while_excluding_the_union_contradicts() -> None:
+    with pytest.raises(FactError):
+        domain({"includes": ["FR"], "excludes": ["EU"]})
+
+
+def test_a_country_name_is_refused_with_a_hint() -> None:
+    with pytest.raises(FactError, match="ISO 3166") as caught:
+        domain({"value": ["US", "Germany"]})
+    assert caught.value.path == ("value",)
+
+
+def test_rule_operands_are_normalised_and_checked() -> None:
+    node = compile_condition(FactTest.model_validate(
+        {"fact": "territories", "contains_any": ["EU", "UK", "kr"]}))
+    assert node.operand == frozenset({"EU", "GB", "KR"})  # type: ignore[union-attr]
+    with pytest.raises(ConditionError):
+        compile_condition(FactTest.model_validate(
+            {"fact": "licensee_domicile", "contains": "Europe"}))
