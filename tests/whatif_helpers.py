@@ -63,6 +63,10 @@ BASELINES: list[tuple[dict[str, Any], dict[str, Any]]] = [
       "notice_included": False, "license_granted": ["test-thresholds"]}, {"derivative": True}),
     ({"commercial": True, "ui_attribution": {"excludes": ["Test"]},
       "agreement_waives": ["test-thresholds/display"]}, {"derivative": False}),
+    # Related facts bound the swept one: mau above 200M contradicts licensee_mau.
+    ({"commercial": True, "licensee_mau": "200M", "license_granted": [],
+      "notice_included": False}, {"derivative": True}),
+    ({"licensee_own_mau": {"at_least": "20M", "at_most": "400M"}, "license_granted": []}, {}),
 ]
 
 

@@ -120,8 +120,9 @@ def _axis_words(axis: AxisOut) -> str:
 def _thresholds(console: Console, axis: AxisOut) -> None:
     for t in axis.thresholds:
         note = "" if t.changes_verdict else "  (no verdict changes here in this scenario)"
-        console.print(Text.assemble(f"  {t.label}: ", "; ".join(t.tests),
-                                    (f"  [{', '.join(t.clauses)}]", "dim"), (note, "dim")))
+        clauses = f"  [{', '.join(t.clauses)}]" if t.clauses else ""
+        console.print(Text.assemble(f"  {t.label}: ", "; ".join(t.tests), (clauses, "dim"),
+                                    (note, "dim")))
 
 
 def _intervals(console: Console, sweep: SweepOut) -> None:

@@ -21,7 +21,17 @@ from licheck.whatif.compare import Change, compare
 from licheck.whatif.ranking import NextFact, rank
 from licheck.whatif.scenario import Applied, Scenario, Subject, apply
 from licheck.whatif.spec import ScenarioError, SweepSpec
-from licheck.whatif.sweep import Axis, ClauseRules, RegionMap, Sweep, Verdicts, region_map, sweep
+from licheck.whatif.sweep import (
+    Axis,
+    ClauseRules,
+    RegionMap,
+    Sweep,
+    Verdicts,
+    known_bounds,
+    region_map,
+    related,
+    sweep,
+)
 
 __all__ = ["Analysis", "Scenario", "ScenarioError", "Subject", "analyse", "binding_rules",
            "evaluator", "hypothesis"]
@@ -54,7 +64,8 @@ def analyse(subject: Subject, scenario: Scenario, sweeps: Sequence[SweepSpec] = 
     swept: Sweep | RegionMap | None = None
     if sweeps:
         rules = binding_rules(subject, result)
-        axes = [Axis(s.fact, s.lower, s.upper, s.dimension) for s in sweeps]
+        axes = [Axis(s.fact, s.lower, s.upper, s.dimension, known_bounds(s.fact, result))
+                for s in sweeps]
         evaluate = evaluator(subject, applied)
         swept = (sweep(axes[0], rules, evaluate) if len(axes) == 1
                  else region_map(axes[0], axes[1], rules, evaluate))
@@ -67,6 +78,11 @@ def _check_sweeps(scenario: Scenario, sweeps: Sequence[SweepSpec]) -> None:
         raise ScenarioError("--sweep can be given for one or two facts, not more")
     if len(sweeps) == 2 and sweeps[0].fact == sweeps[1].fact:
         raise ScenarioError(f"--sweep {sweeps[0].fact} is given twice")
+    if len(sweeps) == 2 and sweeps[1].fact in related(sweeps[0].fact):
+        # One counts a part of the other: where they meet the map is cut on a diagonal, not
+        # at thresholds, and its rectangles would not be exact.
+        raise ScenarioError(f"--sweep {sweeps[0].fact} and {sweeps[1].fact} bound each other "
+                            "(one counts a part of the other): sweep one and --set the other")
     fixed = {a.fact for a in scenario.sets}
     for spec in sweeps:
         if spec.fact in fixed:

@@ -19,6 +19,7 @@ from licheck.conditions import Test
 from licheck.domains import Interval
 from licheck.engine import Rule, Verdict, cells
 from licheck.evaluation import ProductResult
+from licheck.facts import Status
 from licheck.model import Measured
 from licheck.units import Dimension, format_amount
 from licheck.vocabulary import AT_MOST
@@ -31,6 +32,9 @@ class Axis:
     lower: Fraction
     upper: Fraction
     dimension: Dimension
+    # Values at which what is known of a related fact bounds this one (licensee_mau is 200M: mau
+    # above it contradicts it), with the reason; the range is cut there too.
+    bounds: tuple[tuple[Fraction, str], ...] = ()
 
     @property
     def domain(self) -> Interval:
@@ -115,6 +119,22 @@ def related(fact: str) -> set[str]:
     return found
 
 
+def known_bounds(fact: str, result: ProductResult) -> tuple[tuple[Fraction, str], ...]:
+    """The ends of what is established of the facts related to `fact` (as the clauses of
+    `result` read them today): where a value of `fact` starts to contradict them, or stops."""
+    names = related(fact) - {fact}
+    found: dict[Fraction, str] = {}
+    for finding in result.findings:
+        for state in finding.facts:
+            domain = state.domain
+            if (state.name in names and state.status is Status.ESTABLISHED
+                    and isinstance(domain, Interval)):
+                for value in (domain.lo, domain.hi):
+                    if value is not None:
+                        found.setdefault(value, f"{state.name} is {domain}")
+    return tuple(sorted(found.items()))
+
+
 def tests_on(fact: str, rules: ClauseRules) -> list[tuple[str, Test]]:
     """The threshold tests that a value of `fact` can decide: on it or a related fact, as it is
     today (a test measured at a past date reads a monthly series, which a sweep does not set)."""
@@ -133,6 +153,9 @@ def thresholds(axis: Axis, rules: ClauseRules) -> tuple[Threshold, ...]:
             texts, clauses = found.setdefault(test.operand, (set(), set()))
             texts.add(str(test))
             clauses.add(label)
+    for value, reason in axis.bounds:
+        if axis.domain.contains(value):
+            found.setdefault(value, (set(), set()))[0].add(reason)
     return tuple(Threshold(v, tuple(sorted(t)), tuple(sorted(c)))
                  for v, (t, c) in sorted(found.items()))
 
@@ -140,6 +163,7 @@ def thresholds(axis: Axis, rules: ClauseRules) -> tuple[Threshold, ...]:
 def axis_cells(axis: Axis, rules: ClauseRules) -> list[Interval]:
     """The cells of the axis's range: its thresholds and the open intervals between them."""
     tests = [t for _, t in tests_on(axis.fact, rules)]
+    tests += [Test(axis.fact, "at_most", value) for value, _ in axis.bounds]
     # A quantity's cells are intervals (the filter only tells the type checker so).
     return [c.region for c in cells(axis.domain, tests) if isinstance(c.region, Interval)]
 
