@@ -11,7 +11,7 @@ import pytest
 from licheck.engine import Verdict
 from licheck.whatif import ScenarioError
 from licheck.whatif.compare import ChangeKind
-from licheck.whatif.sweep import RegionMap, Sweep, raster
+from licheck.whatif.sweep import RegionMap, Sweep, Verdicts, raster
 from tests.whatif_helpers import COMPOSER2, made_up_subject, product, run, subject, subject_of
 
 ATTRIBUTION = ("composer-2", "kimi-k2.5", "kimi-k2.5-modified-mit", "ui-attribution")
@@ -243,3 +243,18 @@ def test_a_sweep_of_mau_cuts_at_the_licensees_thresholds_too() -> None:
     assert (Fraction(300_000_000), V.GOVERNANCE_RISK) in steps
     assert steps[-1][1] is V.VIOLATION
     assert "licensee_mau > 300M" in {t for th in swept.thresholds for t in th.tests}
+
+
+def test_a_known_related_fact_cuts_the_sweep_where_it_is_contradicted() -> None:
+    # licensee_own_mau is at most 400M, and the product's users are among the licensee's own:
+    # a product above 400M MAU contradicts it (found by the property test, kept as a case).
+    base = made_up_subject(6)
+    swept = run(base, sweeps=("mau=0..700M",)).sweep
+    assert isinstance(swept, Sweep)
+    assert Fraction(400_000_000) in swept.boundaries()
+    assert any("licensee_own_mau is [20M, 400M]" in t for th in swept.thresholds
+               for t in th.tests)
+    above = swept.pieces[-1]
+    assert above.region.lo == 400_000_000 and not above.region.lo_closed
+    point = run(base, sets=("mau=500000000",)).scenario
+    assert Verdicts.of(point) == above.verdicts

@@ -64,7 +64,8 @@ def analyse(subject: Subject, scenario: Scenario, sweeps: Sequence[SweepSpec] = 
     swept: Sweep | RegionMap | None = None
     if sweeps:
         rules = binding_rules(subject, result)
-        axes = [Axis(s.fact, s.lower, s.upper, s.dimension, known_bounds(s.fact, result))
+        axes = [Axis(s.fact, s.lower, s.upper, s.dimension,
+                     known_bounds(s.fact, applied.states_of(subject, related(s.fact))))
                 for s in sweeps]
         evaluate = evaluator(subject, applied)
         swept = (sweep(axes[0], rules, evaluate) if len(axes) == 1

@@ -10,8 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from licheck.evaluation import UNKNOWN_MODEL, Options, ProductResult, evaluate_manifest
-from licheck.facts import FactError, FactState, claim_domain
+from licheck.evaluation import (
+    HYPOTHETICAL,
+    UNKNOWN_MODEL,
+    Options,
+    ProductResult,
+    evaluate_manifest,
+)
+from licheck.facts import FactError, FactState, Resolution, claim_domain, resolve
 from licheck.library import Library
 from licheck.model import FactSpec, Manifest
 from licheck.units import UnitError, parse_rate
@@ -80,6 +86,28 @@ class Applied:
     scenario: Scenario
     options: Options
     swaps: Mapping[str, str] = field(default_factory=dict)  # catalog id -> catalog id
+
+    def states_of(self, subject: Subject, names: set[str]) -> list[FactState]:
+        """Every value the scenario gives the named facts (product- and component-level, or its
+        own hypothesis), as the evaluation resolves them."""
+        context = Resolution(self.options.policy, self.options.as_of, subject.rates(),
+                             dict(subject.manifest.sources))
+        hypothetical = Resolution(HYPOTHETICAL, None, context.rates, context.sources)
+        specs = [(n, spec, context) for n, spec in subject.manifest.facts.items()]
+        specs += [(n, spec, context) for c in subject.manifest.components
+                  for n, spec in c.facts.items()]
+        states = []
+        for name, spec, where in specs:
+            if name in names and name not in self.options.overrides:
+                try:
+                    states.append(resolve(name, spec, where))
+                except FactError:
+                    continue  # the baseline's evaluation reports it, located in the file
+        for name, given in self.options.overrides.items():
+            if name in names:
+                states.append(given if isinstance(given, FactState)
+                              else resolve(name, given, hypothetical))
+        return states
 
     def with_facts(self, states: Mapping[str, FactState]) -> Options:
         """The scenario's options with more facts fixed (a sweep's cell)."""

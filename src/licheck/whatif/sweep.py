@@ -11,7 +11,7 @@ number of thresholds, never on the resolution it is drawn at.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,7 +19,7 @@ from licheck.conditions import Test
 from licheck.domains import Interval
 from licheck.engine import Rule, Verdict, cells
 from licheck.evaluation import ProductResult
-from licheck.facts import Status
+from licheck.facts import FactState, Status
 from licheck.model import Measured
 from licheck.units import Dimension, format_amount
 from licheck.vocabulary import AT_MOST
@@ -119,19 +119,18 @@ def related(fact: str) -> set[str]:
     return found
 
 
-def known_bounds(fact: str, result: ProductResult) -> tuple[tuple[Fraction, str], ...]:
-    """The ends of what is established of the facts related to `fact` (as the clauses of
-    `result` read them today): where a value of `fact` starts to contradict them, or stops."""
+def known_bounds(fact: str, states: Iterable[FactState]) -> tuple[tuple[Fraction, str], ...]:
+    """The ends of what is established of the facts related to `fact`: where a value of `fact`
+    starts to contradict them (mau above licensee_mau), or stops."""
     names = related(fact) - {fact}
     found: dict[Fraction, str] = {}
-    for finding in result.findings:
-        for state in finding.facts:
-            domain = state.domain
-            if (state.name in names and state.status is Status.ESTABLISHED
-                    and isinstance(domain, Interval)):
-                for value in (domain.lo, domain.hi):
-                    if value is not None:
-                        found.setdefault(value, f"{state.name} is {domain}")
+    for state in states:
+        domain = state.domain
+        if (state.name in names and state.status is Status.ESTABLISHED
+                and isinstance(domain, Interval)):
+            for value in (domain.lo, domain.hi):
+                if value is not None:
+                    found.setdefault(value, f"{state.name} is {domain}")
     return tuple(sorted(found.items()))
 
 
