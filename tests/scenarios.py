@@ -43,11 +43,13 @@ def load_scenarios() -> list[Scenario]:
 
 def build_manifest(scenario: Scenario) -> Manifest:
     data, defaults = scenario.data, scenario.defaults
+    # `obtained` may be a file-wide default; a scenario's `obtained: null` leaves it unstated.
+    obtained = data["obtained"] if "obtained" in data else defaults.get("obtained")
     component = data.get("component") or {
         "id": "product-model",
         "name": "Product model",
         "lineage": {"base": {"model": data.get("model", defaults.get("model")),
-                             **({"obtained": data["obtained"]} if "obtained" in data else {})},
+                             **({"obtained": obtained} if obtained is not None else {})},
                     "steps": data.get("steps", ["fine_tuning"])},
         "delivery": data.get("delivery", defaults.get("delivery", ["hosted_service"])),
     }

@@ -19,12 +19,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from licheck.conditions import All, Test, tests_in
 from licheck.diagnostics import Diagnostic, InputError, LicheckError
-from licheck.domains import Domain
+from licheck.domains import Domain, Strings
 from licheck.engine import (
     Branch,
     Outcome,
@@ -50,6 +50,7 @@ from licheck.measurement import Occasion, read
 from licheck.model import (
     CatalogModel,
     Component,
+    DatedLicense,
     Delivery,
     Evidence,
     EvidenceKind,
@@ -59,7 +60,7 @@ from licheck.model import (
     StepKind,
 )
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS, FactDef, suggest
+from licheck.vocabulary import FACTS, FactDef, FactType, suggest
 from licheck.yamlsafe import Document
 
 UNKNOWN_MODEL = "unknown"
@@ -69,6 +70,9 @@ SCOPE = All((Test("lineage", "is", True), Test("derivative", "is", True)))
 # policy or date of the run.
 HYPOTHETICAL = EvidencePolicy("what-if", frozenset(EvidenceKind) - {EvidenceKind.RUMOUR},
                               frozenset())
+# Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
+# the license changed over time and the verdict depends on which text applies.
+_OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,20 +351,31 @@ def _findings_for(
             "name a model of the catalog (licheck licenses models), or `unknown` if the base "
             "is undisclosed"))
         return []
-    license_id = _license_for(model, ref)
-    if license_id is None or license_id not in library.licenses:
+    candidates = _licenses_for(model, ref, context.as_of)
+    known = [c for c in candidates if c.license is not None and c.license in library.licenses]
+    found: list[Finding] = []
+    if len(known) < len(candidates) or not known:
         note = model.license_note or "its license is not in licheck's library"
-        return [unknown.finding("license-unknown", f"{model.name}: {note}. Until its terms are "
-                                "encoded, findings for it cannot be given.", model)]
+        if ref.obtained is not None and model.license_history:
+            note = (f"its license history does not cover copies obtained on {ref.obtained}, so "
+                    "which text applied to them is not known")
+        found.append(unknown.finding("license-unknown", f"{model.name}: {note}. Until its terms "
+                                     "are encoded, findings for it cannot be given.", model))
+        if not known:
+            return found
     facts = dict(facts)
     facts["lineage"] = lineage
     facts["multimodal"] = _from_catalog(model, context)
     facts.setdefault("derivative", _derivative_default(model.name, context))
-    found = [
-        _judge_clause(compiled, component, model, facts, document, line, column)
-        for bound_id in incorporated(library.licenses, license_id)
-        for compiled in library.licenses[bound_id].clauses
-    ]
+    by_license = {
+        candidate.license: _judge_license(candidate.license, library, component, model, facts,
+                                          document, line, column)
+        for candidate in known if candidate.license is not None
+    }
+    if len(known) == 1:
+        found.extend(next(iter(by_license.values())))
+    else:
+        found.extend(_across_versions(known, by_license, model, ref_path))
     if lineage.status is not Status.ESTABLISHED:
         found.append(unknown.finding(
             "lineage-unconfirmed",
@@ -370,16 +385,98 @@ def _findings_for(
     return found
 
 
-def _license_for(model: CatalogModel, ref: ModelRef) -> str | None:
-    """The license of the copy the manifest used: by the date it was obtained, where the
-    license changed over time; else the current one."""
+def _judge_license(
+    license_id: str, library: Library, component: Component, model: CatalogModel,
+    facts: dict[str, FactState], document: Document, line: int, column: int,
+) -> list[Finding]:
+    """A finding for every clause of one license."""
+    return [_judge_clause(compiled, component, model, facts, document, line, column)
+            for bound_id in incorporated(library.licenses, license_id)
+            for compiled in library.licenses[bound_id].clauses]
+
+
+def _licenses_for(
+    model: CatalogModel, ref: ModelRef, as_of: dt.date | None = None
+) -> list[_Candidate]:
+    """The licenses the copy the manifest used may be under.
+
+    Where the license changed over time (`license_history`), the date the weights were obtained
+    picks one; without that date every license of the history is a candidate (under `--as-of`,
+    only those already in force then: a copy cannot have been obtained later), and the findings
+    say where the verdict depends on it.  Otherwise the model's current license."""
+    history = [dated for dated in model.license_history
+               if ref.obtained is not None or as_of is None or dated.from_ is None
+               or dated.from_ <= as_of]
     if ref.obtained is not None:
-        for dated in model.license_history:
+        for dated in history:
             after = dated.from_ is None or ref.obtained >= dated.from_
             before = dated.until is None or ref.obtained <= dated.until
             if after and before:
-                return dated.license
-    return model.license
+                return [_Candidate(dated.license, dated)]
+        # The history does not cover that date: which text applied then is not known.
+        return [_Candidate(model.license if not history else None)]
+    distinct = {dated.license for dated in history}
+    if len(distinct) > 1:
+        return [_Candidate(dated.license, dated) for dated in history]
+    if len(distinct) == 1:
+        return [_Candidate(history[0].license, history[0])]
+    # No text of a history was in force yet as of that date: which one applied is not known.
+    return [_Candidate(None if model.license_history else model.license)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A license the copy may be under, and the dates it applied to copies obtained then."""
+
+    license: str | None
+    dated: DatedLicense | None = None
+
+
+def _obtained_label(candidate: _Candidate) -> str:
+    dated = candidate.dated or DatedLicense(license=candidate.license or "unknown")
+    if dated.from_ and dated.until:
+        span = f"obtained from {dated.from_} to {dated.until}"
+    elif dated.from_:
+        span = f"obtained on or after {dated.from_}"
+    elif dated.until:
+        span = f"obtained on or before {dated.until}"
+    else:
+        span = "obtained at any date"
+    return f"{span} ({dated.license})"
+
+
+def _across_versions(
+    candidates: list[_Candidate], by_license: dict[str, list[Finding]], model: CatalogModel,
+    ref_path: tuple[str | int, ...],
+) -> list[Finding]:
+    """Findings under every license the copy may be under, when the manifest does not say when
+    the weights were obtained.  A clause whose verdict is the same under every candidate (a
+    clause a license lacks counts as not applicable) keeps it; where they differ the finding is a
+    governance risk, with `obtained` as the missing fact and each candidate's verdict."""
+    verdicts = {lid: {f.clause: f.verdict for f in found} for lid, found in by_license.items()}
+    likely = {lid: {f.clause: f.likely_verdict for f in found} for lid, found in by_license.items()}
+    obtained = FactState(
+        "obtained", _OBTAINED, Status.UNKNOWN, Strings(None), "not stated",
+        note=f"{model.name}'s license changed over time; the date the weights were obtained "
+             "(lineage: obtained) decides which text applies", path=ref_path)
+    result: list[Finding] = []
+    for found in by_license.values():
+        for finding in found:
+            under = [verdicts[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
+                     for c in candidates]
+            if len(set(under)) == 1:
+                result.append(finding)
+                continue
+            branches = tuple(Branch(_obtained_label(c), v)
+                             for c, v in zip(candidates, under, strict=True))
+            likely_under = {likely[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
+                            for c in candidates}
+            result.append(replace(
+                finding, verdict=Verdict.GOVERNANCE_RISK, scope="depends",
+                likely_verdict=(next(iter(likely_under)) if len(likely_under) == 1
+                                else Verdict.GOVERNANCE_RISK),
+                missing=(MissingFact(obtained, branches), *finding.missing)))
+    return result
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,6 +185,19 @@ class Provenance(StrEnum):
     THIRD_PARTY_COPY = "third-party-copy"  # a verbatim copy found in someone else's repository
     SECONDARY_COPY = "secondary-copy"  # reproduced by a secondary document: unverified
 
+    @property
+    def caveat(self) -> str | None:
+        """What a reader must know about a quote from a text of this provenance (None: none)."""
+        return _CAVEATS.get(self)
+
+
+_CAVEATS = {
+    Provenance.THIRD_PARTY_COPY: "quoted from a THIRD-PARTY COPY of the license (found in someone "
+                                 "else's repository), not checked against the licensor's own file",
+    Provenance.SECONDARY_COPY: "UNVERIFIED: quoted from a SECONDARY COPY (reproduced by a "
+                               "secondary document), not checked against the licensor's own file",
+}
+
 
 class TextSource(Strict):
     """Where the canonical text a rule file encodes comes from, and its hash."""
@@ -277,6 +290,22 @@ class CatalogModel(Strict):
     multimodal: StrictBool | None = Field(None, description="the model takes more than text "
                                           "(images, audio, video); supplies the multimodal fact")
     source: Text
+
+    @model_validator(mode="after")
+    def _history_in_order(self) -> CatalogModel:
+        """Date ranges in order, each non-empty, none overlapping: one text per date."""
+        previous: DatedLicense | None = None
+        for dated in self.license_history:
+            if dated.from_ and dated.until and dated.from_ > dated.until:
+                raise ValueError(f"license_history: {dated.license} runs from {dated.from_} "
+                                 f"to {dated.until}, which is backwards")
+            if previous is not None and (previous.until is None or dated.from_ is None
+                                         or dated.from_ <= previous.until):
+                raise ValueError(f"license_history: {dated.license} overlaps "
+                                 f"{previous.license}: list the ranges in order, each ending "
+                                 "before the next begins")
+            previous = dated
+        return self
 
 
 class Catalog(Strict):

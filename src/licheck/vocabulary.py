@@ -138,13 +138,40 @@ FACTS: Final = _facts(
     FactDef("multimodal", FactType.BOOLEAN,
             "the model in the lineage is multimodal (from the catalog; unknown where the "
             "catalog does not say)", implicit=True),
+    # -- added for Qwen, MiniMax, Kimi K3, DeepSeek, Gemma, Yi, glm-4 (issue 3, part B)
+    FactDef("annual_recurring_revenue", FactType.QUANTITY,
+            "the product's annual recurring revenue (ARR): recurring revenue only, annualised "
+            "(an amount without a period is per year)", Dimension.MONEY, 12),
+    FactDef("licensee_peak_12_month_revenue", FactType.QUANTITY,
+            "the highest total revenue of the licensee and its affiliates, from any source, over "
+            "any consecutive 12 months (an amount without a period is per 12 months)",
+            Dimension.MONEY, 12),
+    FactDef("maas_business", FactType.BOOLEAN,
+            "the licensee or an affiliate operates a Model as a Service business: third parties "
+            "get model inference or fine-tuning (e.g. an API) with meaningful control over "
+            "inputs, parameters or training data (not features embedded in an end-user product, "
+            "nor mere relaying to models hosted by others)"),
+    FactDef("via_licensor_channel", FactType.BOOLEAN,
+            "the model is used only as accessed through its licensor's official products or "
+            "certified inference partners"),
+    FactDef("restricted_uses", FactType.SET,
+            "the restricted uses the product is put to, as tags: military, unlawful, "
+            "minors_harm, harmful_disinformation, automated_legal_decisions, discrimination, "
+            "harassment, pii_misuse, exploiting_vulnerable_groups, national_security_harm, or "
+            "policy:LICENSE-ID for a use a "
+            "separately published policy of that license prohibits; [] states none"),
+    FactDef("source_attributed", FactType.BOOLEAN,
+            "the product or its documentation clearly attributes the model to its licensor "
+            "(where a license asks for attribution without prescribing its words)"),
 )
 
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
 # Who is counted: each fact counts a subset of the users the next one counts, so a figure for
 # one bounds the other (the product's users are some of the licensee's, which are some of the
 # group's).  A clause reads the fact its license names; the bound lets a known figure settle it.
-AT_MOST: Final = {"mau": "licensee_own_mau", "licensee_own_mau": "licensee_mau"}
+AT_MOST: Final = {"mau": "licensee_own_mau", "licensee_own_mau": "licensee_mau",
+                  # one year's revenue is never more than the highest 12-month total
+                  "licensee_annual_revenue": "licensee_peak_12_month_revenue"}
 # Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from licheck.cli.common import library_option, use_color
+
+if TYPE_CHECKING:
+    from licheck.library import Library, LicenseEntry
 
 
 @click.group()
@@ -39,14 +43,20 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(show_edge=False, header_style="bold")
-    for column in ("id", "name", "clauses", "models", "provenance"):
-        table.add_column(column)
+    table = Table(show_edge=False, header_style="bold", box=None)
+    table.add_column("id", no_wrap=True)
+    table.add_column("clauses", justify="right")
+    table.add_column("provenance", no_wrap=True)
+    table.add_column("models", overflow="fold")
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
-        table.add_row(str(row["id"]), str(row["name"]), str(row["clauses"]),
-                      ", ".join(row["models"]) or "—", provenance)  # type: ignore[arg-type]
-    Console(no_color=use_color() is False, highlight=False).print(table)
+        table.add_row(str(row["id"]), str(row["clauses"]), provenance,
+                      ", ".join(row["models"]) or "—")  # type: ignore[arg-type]
+    console = Console(no_color=use_color() is False, highlight=False,
+                      width=None if use_color() else 120)
+    console.print(table)
+    console.print(f"{len(rows)} licenses; `licheck licenses show ID` for one, with its clauses "
+                  "and quotes")
 
 
 @licenses.command()
@@ -64,39 +74,81 @@ def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
     entry = library.licenses.get(license_id)
     if entry is None:
         raise LicheckError(f"no license {license_id!r} in the library"
-                           f"{suggest(license_id, library.licenses)}; see `licheck licenses list`")
+                           f"{suggest(license_id, list(library.licenses))}; see `licheck "
+                           "licenses list`")
     lic = entry.license
     if fmt == "json":
         click.echo(json.dumps(lic.model_dump(mode="json", by_alias=True, exclude_none=True),
                               indent=2, ensure_ascii=False))
         return
     from rich.console import Console
-    from rich.markup import escape
 
     console = Console(no_color=use_color() is False, highlight=False)
-    source = lic.text
-    console.print(f"[bold]{escape(lic.name)}[/bold] ({lic.id}, version {escape(lic.version)})")
+    console.print(_describe(entry, library), end="")
+
+
+def _describe(entry: LicenseEntry, library: Library) -> str:
+    """One license as text: name, provenance (flagging copies), models, and every clause with its
+    quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
+    from rich.markup import escape
+
+    from licheck.library import normalise
+
+    lic, source = entry.license, entry.license.text
+    lines = [f"[bold]{escape(lic.name)}[/bold] ({lic.id}, version {escape(lic.version)})"]
     origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
-    console.print(f"text: {escape(source.file)} — {escape(origin)}")
-    console.print(f"sha256: {source.sha256}   provenance: {source.provenance.value}"
-                  + ("  [yellow](unverified: a secondary copy)[/yellow]" if lic.unverified
-                     else ""))
+    lines.append(f"text:       {escape(source.file)}" + (f" — {escape(origin)}" if origin else ""))
+    if source.url:
+        lines.append(f"url:        {escape(source.url)}")
+    lines.append(f"sha256:     {source.sha256}")
+    lines.append(f"provenance: {source.provenance.value}"
+                 + (" — UNVERIFIED" if lic.unverified else ""))
+    caveat = source.provenance.caveat
+    if caveat or lic.unverified:
+        warning = caveat or "marked unverified: not checked against the licensor's own file"
+        lines.append(f"[yellow]warning: every quote below is {escape(warning)}[/yellow]")
+    models = _models_of(lic.id, library)
+    lines.append("models:     " + (escape(", ".join(models)) if models else "none in the catalog"))
     if lic.summary:
-        console.print(escape(lic.summary))
+        lines.append(escape(lic.summary))
     if lic.incorporates:
-        console.print("incorporates (its clauses bind too): " + ", ".join(lic.incorporates))
+        lines.append("incorporates (its clauses bind too): " + ", ".join(lic.incorporates))
     for compiled in entry.clauses:
-        clause = compiled.clause
-        rule = compiled.rule
-        console.print()
-        console.print(f"[bold]{clause.id}[/bold] ({clause.kind.value}) — {escape(clause.title)}")
-        console.print(f"  [italic]“{escape(clause.quote)}”[/italic]")
+        clause, rule = compiled.clause, compiled.rule
+        lines.append("")
+        lines.append(f"[bold]{clause.id}[/bold] ({clause.kind.value}) — {escape(clause.title)}")
+        lines.append(f"  [italic]“{escape(normalise(clause.quote))}”[/italic]")
+        if caveat:
+            lines.append(f"  [yellow](quoted from a {source.provenance.value})[/yellow]")
         if clause.summary:
-            console.print(f"  {escape(clause.summary)}")
-        console.print(f"  trigger:     {escape(_show(rule.trigger))}")
-        console.print(f"  requirement: {escape(_show(rule.requirement))}")
-        for exception in rule.exceptions:
-            console.print(f"  exception:   {escape(_show(exception))}")
+            lines.append(f"  {escape(clause.summary)}")
+        lines.append(f"  trigger:     {escape(_show(rule.trigger))}")
+        lines.append(f"  requirement: {escape(_show(rule.requirement))}")
+        lines.extend(f"  exception:   {escape(_show(e))}" for e in rule.exceptions)
+        if clause.note:
+            lines.append(f"  note:        {escape(clause.note)}")
+    return "\n".join(lines) + "\n"
+
+
+def _models_of(license_id: str, library: Library) -> list[str]:
+    """The catalog models under a license, with the dates where it applied to only some copies."""
+    found = []
+    for model in library.models:
+        dated = [d for d in model.license_history if d.license == license_id]
+        if dated:
+            spans = ", ".join(_span(d.from_, d.until) for d in dated)
+            found.append(f"{model.id} (copies obtained {spans})")
+        elif model.license == license_id and not model.license_history:
+            found.append(model.id)
+    return found
+
+
+def _span(start: object, end: object) -> str:
+    if start and end:
+        return f"{start} to {end}"
+    if start:
+        return f"on or after {start}"
+    return f"on or before {end}" if end else "at any date"
 
 
 def _show(node: object) -> str:
@@ -132,7 +184,10 @@ def models(fmt: str, licenses_dir: Path | None) -> None:
     for model in library.models:
         license_id = model.license or "unknown (not in the library)"
         released = f", released {model.release_date}" if model.release_date else ""
-        click.echo(f"{model.id:<28} {license_id}{released}")
+        click.echo(f"{model.id:<30} {license_id}{released}")
+        for dated in model.license_history:
+            click.echo(f"{'':<32}copies obtained {_span(dated.from_, dated.until)}: "
+                       f"{dated.license}")
 
 
 @licenses.command()

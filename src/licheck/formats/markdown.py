@@ -47,8 +47,15 @@ def _details(p: ProductOut, f: FindingOut) -> list[str]:
         lines += [f"> {f.quote}", ""]
     lines.append(f"**Why:** {f.explanation}")
     for m in f.missing_facts:
-        outcomes = "; ".join(f"if {o.when}: {o.verdict.label}" for o in m.outcomes)
+        if m.decides_alone:
+            outcomes = "; ".join(f"if {o.when}: {o.verdict.label}" for o in m.outcomes)
+        else:
+            outcomes = "settles nothing on its own (" + ", ".join(o.when for o in m.outcomes) + ")"
         lines.append(f"- `{m.fact}` — {outcomes}")
+    if f.settled_by:
+        lines += ["", "**What would make it firm:**"]
+        lines += [f"- **{s.verdict.label}** if "
+                  + " and ".join(f"`{c.fact}` {c.value}" for c in s.when) for s in f.settled_by]
     if f.waiver is not None:
         lines.append(f"- waiver: {f.waiver.message}")
     lines.append("")

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.engine import Verdict
+from licheck.model import Provenance
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 
 STYLES = {
@@ -95,9 +96,9 @@ def _finding(f: FindingOut) -> Group:
                           style="cyan" if f.waived else "bold yellow"))
     if f.quote:
         parts.append(Padding(Text(f"“{f.quote}”", style="italic"), (0, 0, 0, 2)))
-    if f.provenance != "verbatim":
-        parts.append(Padding(Text(f"Quoted from a {f.provenance}: not checked against the "
-                                  "licensor's own text.", style="yellow"), (0, 0, 0, 2)))
+    caveat = Provenance(f.provenance).caveat
+    if caveat:
+        parts.append(Padding(Text(f"({caveat})", style="yellow"), (0, 0, 0, 2)))
     parts.append(Padding(Text.assemble(("Why: ", "bold"), f.explanation), (0, 0, 0, 2)))
     if f.facts:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))

@@ -1,0 +1,128 @@
+"""A license that changed on a date: the `obtained` date picks the text; without it every
+candidate is evaluated, and a clause whose verdict differs between them is a governance risk that
+names `obtained` as the missing fact."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from licheck.engine import Verdict
+from licheck.evaluation import Finding, Options, evaluate_manifest
+from licheck.facts import POLICIES
+from licheck.library import load_library
+from licheck.model import Manifest
+from licheck.yamlsafe import Document
+
+
+def _findings(model: str, obtained: str | None, facts: dict[str, Any],
+              delivery: tuple[str, ...] = ("hosted_service",)) -> list[Finding]:
+    base: dict[str, Any] = {"model": model}
+    if obtained is not None:
+        base["obtained"] = obtained
+    manifest = Manifest.model_validate({
+        "product": "dated", "owner": "test", "facts": facts,
+        "components": [{"id": "c", "name": "C", "delivery": list(delivery),
+                        "lineage": {"base": base}}],
+    })
+    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
+                               Options(POLICIES["default"]))
+    return list(result.findings)
+
+
+BREACH = {"commercial": True, "mau": "150M", "ui_attribution": [], "agreement_waives": []}
+
+
+def _by_key(findings: list[Finding]) -> dict[tuple[str, str], Finding]:
+    return {(f.license, f.clause): f for f in findings}
+
+
+def test_obtained_on_the_day_of_the_change_takes_the_new_text() -> None:
+    found = _by_key(_findings("minimax-m2", "2025-11-13", BREACH))
+    assert found[("minimax-m2-modified-mit", "ui-attribution")].verdict is Verdict.VIOLATION
+    assert {lic for lic, _ in found} == {"minimax-m2-modified-mit"}
+
+
+def test_obtained_the_day_before_takes_the_original() -> None:
+    found = _by_key(_findings("minimax-m2", "2025-11-12", BREACH))
+    assert {lic for lic, _ in found} == {"minimax-m2-mit-original"}
+    assert found[("minimax-m2-mit-original", "copyright-notice")].verdict is \
+        Verdict.NOT_APPLICABLE
+
+
+def test_obtained_unknown_is_a_risk_naming_obtained_with_each_texts_verdict() -> None:
+    found = _by_key(_findings("minimax-m2", None, BREACH))
+    finding = found[("minimax-m2-modified-mit", "ui-attribution")]
+    assert finding.verdict is Verdict.GOVERNANCE_RISK
+    first = finding.missing[0]
+    assert first.fact.name == "obtained"
+    outcomes = {b.label: b.verdict for b in first.branches}
+    assert outcomes == {
+        "obtained on or before 2025-11-12 (minimax-m2-mit-original)": Verdict.NOT_APPLICABLE,
+        "obtained on or after 2025-11-13 (minimax-m2-modified-mit)": Verdict.VIOLATION,
+    }
+
+
+def test_obtained_unknown_keeps_a_verdict_every_text_agrees_on() -> None:
+    facts = {"commercial": False, "notice_included": False}
+    found = _by_key(_findings("minimax-m2", None, facts, delivery=("weights",)))
+    for license_id in ("minimax-m2-mit-original", "minimax-m2-modified-mit"):
+        finding = found[(license_id, "copyright-notice")]
+        assert finding.verdict is Verdict.VIOLATION
+        assert all(m.fact.name != "obtained" for m in finding.missing)
+
+
+def test_a_date_the_history_does_not_cover_is_an_unknown_license() -> None:
+    found = _findings("yi", "2023-11-01", {"commercial": True})
+    assert [(f.license, f.clause) for f in found] == [("unknown", "license-unknown")]
+    assert "does not cover copies obtained on 2023-11-01" in (found[0].summary or "")
+
+
+def test_yi_registration_depends_on_when_the_weights_were_obtained() -> None:
+    facts = {"commercial": True, "registered_with": [], "license_granted": []}
+    before = _by_key(_findings("yi", "2024-05-29", facts))
+    after = _by_key(_findings("yi", "2024-05-30", facts))
+    assert before[("yi-community-license-v2.1", "commercial-registration")].verdict is \
+        Verdict.VIOLATION
+    assert not any(lic == "yi-community-license-v2.1" for lic, _ in after)
+
+
+def test_as_of_a_date_before_the_change_only_the_original_text_is_possible() -> None:
+    manifest = Manifest.model_validate({
+        "product": "dated", "owner": "test", "facts": BREACH,
+        "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
+                        "lineage": {"base": {"model": "minimax-m2"}}}],
+    })
+    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
+                               Options(POLICIES["default"], as_of=dt.date(2025, 11, 1)))
+    assert {f.license for f in result.findings} == {"minimax-m2-mit-original"}
+    assert result.verdict is Verdict.NOT_APPLICABLE
+
+
+def test_as_of_a_date_before_any_text_of_the_history_is_an_unknown_license() -> None:
+    manifest = Manifest.model_validate({
+        "product": "dated", "owner": "test", "facts": {"commercial": True},
+        "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
+                        "lineage": {"base": {"model": "yi"}}}],
+    })
+    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
+                               Options(POLICIES["default"], as_of=dt.date(2023, 11, 10)))
+    assert [(f.license, f.clause) for f in result.findings] == [("unknown", "license-unknown")]
+
+
+def test_findings_under_several_texts_are_deterministic() -> None:
+    from licheck.report import build, to_json
+
+    manifest = Manifest.model_validate({
+        "product": "dated", "owner": "test", "facts": BREACH,
+        "components": [{"id": "c", "name": "C", "delivery": ["weights"],
+                        "lineage": {"base": {"model": "minimax-m2"}}}],
+    })
+    outputs = {
+        to_json(build([evaluate_manifest(manifest, Document("dated.yaml", {}, {}),
+                                         load_library(), Options(POLICIES["default"]))],
+                      "default", None))
+        for _ in range(3)
+    }
+    assert len(outputs) == 1
+    assert '"fact": "obtained"' in outputs.pop()
