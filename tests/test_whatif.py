@@ -254,7 +254,23 @@ def test_a_known_related_fact_cuts_the_sweep_where_it_is_contradicted() -> None:
     assert Fraction(400_000_000) in swept.boundaries()
     assert any("licensee_own_mau is [20M, 400M]" in t for th in swept.thresholds
                for t in th.tests)
-    above = swept.pieces[-1]
-    assert above.region.lo == 400_000_000 and not above.region.lo_closed
-    point = run(base, sets=("mau=500000000",)).scenario
+    above = next(p for p in swept.pieces if p.region.lo == 400_000_000)
+    assert not above.region.lo_closed
+    point = run(base, sets=("mau=450000000",)).scenario
+    assert above.region.contains(Fraction(450_000_000))
     assert Verdicts.of(point) == above.verdicts
+
+
+def test_a_what_if_value_holds_at_the_dates_a_clause_measures_it() -> None:
+    # release-gate reads licensee_mau in the month before the model's release (2025-05): a
+    # sweep of today's figure moves it too, so its threshold cuts the range.
+    swept = run(made_up_subject(2), sweeps=("licensee_mau=1M..1000M",)).sweep
+    assert isinstance(swept, Sweep)
+    gate = ("main", "test-model", "test-thresholds", "release-gate")
+    steps = [(p.region.hi, dict(p.verdicts.findings)[gate]) for p in swept.pieces]
+    assert (Fraction(500_000_000), V.NOT_APPLICABLE) in steps
+    assert steps[-1][1] is V.VIOLATION  # license_granted is [] in this baseline
+    assert "licensee_mau@month_before_release > 500M" in {
+        t for th in swept.thresholds for t in th.tests}
+    point = run(made_up_subject(2), sets=("licensee_mau=600M",)).scenario
+    assert dict(Verdicts.of(point).findings)[gate] is V.VIOLATION

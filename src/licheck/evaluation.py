@@ -46,7 +46,7 @@ from licheck.facts import (
     resolve,
 )
 from licheck.library import CompiledClause, Library, incorporated
-from licheck.measurement import Occasion, read
+from licheck.measurement import Occasion, month_before, read
 from licheck.model import (
     CatalogModel,
     Component,
@@ -143,7 +143,7 @@ def evaluate_manifest(
     context = _context(manifest, document, options)
     problems: list[Diagnostic] = []
     product_facts = _resolve_facts(manifest.facts, ("facts",), context, document, problems)
-    overrides = _resolve_overrides(options.overrides, context)
+    overrides = _resolve_overrides(options.overrides, context, library)
     product_facts.update(overrides)
     findings: list[Finding] = []
     for index, component in enumerate(manifest.components):
@@ -197,13 +197,13 @@ def _hypothetical(context: Resolution) -> Resolution:
 
 
 def _resolve_overrides(
-    overrides: Mapping[str, FactSpec | FactState], context: Resolution
+    overrides: Mapping[str, FactSpec | FactState], context: Resolution, library: Library
 ) -> dict[str, FactState]:
     """What-if facts as hypotheses: established whatever the policy and date of the run."""
     states: dict[str, FactState] = {}
     for name, spec in overrides.items():
         if isinstance(spec, FactState):
-            states[name] = spec
+            states[name] = _at_every_month(spec, library)
             continue
         definition: FactDef | None = FACTS.get(name)
         if definition is None or definition.implicit:
@@ -213,10 +213,19 @@ def _resolve_overrides(
             spec = spec.model_copy(update={"evidence": [
                 Evidence(source="what-if", kind=EvidenceKind.DECLARED)]})
         try:
-            states[name] = resolve(name, spec, _hypothetical(context))
+            states[name] = _at_every_month(resolve(name, spec, _hypothetical(context)), library)
         except FactError as exc:
             raise LicheckError(f"what-if value of {name}: {exc}") from None
     return states
+
+
+def _at_every_month(state: FactState, library: Library) -> FactState:
+    """A what-if quantity holds whenever a clause measures it (the month before a model's
+    release), not only today."""
+    if state.definition.type is not FactType.QUANTITY or state.status is not Status.ESTABLISHED:
+        return state
+    months = sorted({month_before(m.release_date) for m in library.models if m.release_date})
+    return replace(state, series=tuple((month, state) for month in months))
 
 
 def _swapped(ref: ModelRef, library: Library, swaps: Mapping[str, str]) -> ModelRef | None:

@@ -20,7 +20,6 @@ from licheck.domains import Interval
 from licheck.engine import Rule, Verdict, cells
 from licheck.evaluation import ProductResult
 from licheck.facts import FactState, Status
-from licheck.model import Measured
 from licheck.units import Dimension, format_amount
 from licheck.vocabulary import AT_MOST
 from licheck.whatif.compare import FindingKey
@@ -124,23 +123,26 @@ def known_bounds(fact: str, states: Iterable[FactState]) -> tuple[tuple[Fraction
     starts to contradict them (mau above licensee_mau), or stops."""
     names = related(fact) - {fact}
     found: dict[Fraction, str] = {}
-    for state in states:
-        domain = state.domain
-        if (state.name in names and state.status is Status.ESTABLISHED
-                and isinstance(domain, Interval)):
-            for value in (domain.lo, domain.hi):
-                if value is not None:
-                    found.setdefault(value, f"{state.name} is {domain}")
+    for given in states:
+        if given.name not in names:
+            continue
+        # Today's value, and each month's where the manifest gives a series.
+        readings = [("", given), *((f" in {month}", entry) for month, entry in given.series)]
+        for when, state in readings:
+            domain = state.domain
+            if state.status is Status.ESTABLISHED and isinstance(domain, Interval):
+                for value in (domain.lo, domain.hi):
+                    if value is not None:
+                        found.setdefault(value, f"{given.name}{when} is {domain}")
     return tuple(sorted(found.items()))
 
 
 def tests_on(fact: str, rules: ClauseRules) -> list[tuple[str, Test]]:
-    """The threshold tests that a value of `fact` can decide: on it or a related fact, as it is
-    today (a test measured at a past date reads a monthly series, which a sweep does not set)."""
+    """The threshold tests that a value of `fact` can decide: on it or a related fact, today or
+    at a past date (a what-if value holds at every date a clause measures it)."""
     facts = related(fact)
     return [(label, t) for label, rule in rules for t in rule.tests()
-            if t.fact in facts and t.measured is Measured.NOW
-            and isinstance(t.operand, Fraction)]
+            if t.fact in facts and isinstance(t.operand, Fraction)]
 
 
 def thresholds(axis: Axis, rules: ClauseRules) -> tuple[Threshold, ...]:
