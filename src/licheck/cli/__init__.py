@@ -19,6 +19,7 @@ from licheck.cli.evaluate import evaluate
 from licheck.cli.importing import import_
 from licheck.cli.licenses import licenses
 from licheck.cli.schema import schema, validate
+from licheck.cli.whatif import whatif
 
 EPILOG = """\b
 Exit codes:
@@ -44,6 +45,7 @@ cli.add_command(import_)
 cli.add_command(licenses)
 cli.add_command(schema)
 cli.add_command(validate)
+cli.add_command(whatif)
 
 
 def main(argv: list[str] | None = None) -> Any:
