@@ -230,18 +230,12 @@ def load_catalog_file(
     for number, model in enumerate(catalog.models):
         named = [model.license] if model.license else []
         named += [dated.license for dated in model.license_history]
-        for license_id in named:
-            if license_id not in licenses:
-                problems.append(document.error(
-                    ("models", number, "license"),
-                    f"model {model.id!r} names license {license_id!r}, which is not in the "
-                    f"library{suggest(license_id, licenses)}"))
-        for h, dated in enumerate(model.license_history):
-            if dated.from_ is not None and dated.until is not None and dated.from_ > dated.until:
-                problems.append(document.error(
-                    ("models", number, "license_history", h, "until"),
-                    f"model {model.id!r}: a license that applies from {dated.from_} until "
-                    f"{dated.until} applies on no day"))
+        problems.extend(
+            document.error(("models", number, "license"),
+                           f"model {model.id!r} names license {license_id!r}, which is not in "
+                           f"the library{suggest(license_id, licenses)}")
+            for license_id in named if license_id not in licenses)
+        # (a license_history range that ends before it starts is refused by the model itself)
         for name in (model.id, *model.aliases):
             key = _key(name)
             if key in index and index[key] is not model:
