@@ -122,3 +122,12 @@ def test_bad_facts_are_refused_with_reasons(name: str, data: dict[str, object],
                                             message: str) -> None:
     with pytest.raises(FactError, match=message):
         resolve(name, spec(**data), ctx())
+
+
+def test_weaker_evidence_against_an_established_value_leaves_it_disputed() -> None:
+    fact = spec(value=True, evidence=[ev("observed"), ev("press_report", value=False)])
+    assert resolve("commercial", fact, ctx()).status is Status.DISPUTED
+    # A stricter policy demotes a piece but never settles the dispute.
+    fact = spec(value=True, evidence=[ev("observed"), ev("declared", value=False)])
+    assert resolve("commercial", fact, ctx()).status is Status.DISPUTED
+    assert resolve("commercial", fact, ctx("strict")).status is Status.DISPUTED

@@ -150,8 +150,8 @@ def test_github_escaping() -> None:
 def test_github_annotations_follow_the_gate(capsys: pytest.CaptureFixture[str]) -> None:
     risk = output(capsys, "github", "--fail-on", "risk").splitlines()
     lenient = output(capsys, "github").splitlines()
-    assert risk[0].startswith("::error file=products/composer2.yaml,line=84,col=5,title=")
-    assert lenient[0].startswith("::warning file=products/composer2.yaml,line=84,col=5,")
+    assert risk[0].startswith("::error file=products/composer2.yaml,line=83,col=3,title=")
+    assert lenient[0].startswith("::warning file=products/composer2.yaml,line=83,col=3,")
     assert all("\n" not in line for line in risk)
     assert risk[-1].startswith("licheck: Gate (--fail-on risk): FAILS")
 

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from licheck.conditions import All, Test, tests_in
-from licheck.diagnostics import Diagnostic, InputError
+from licheck.consistency import check_manifest
+from licheck.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.domains import Domain, Strings
 from licheck.engine import (
     Branch,
@@ -47,7 +49,7 @@ from licheck.facts import (
     resolve,
 )
 from licheck.library import CompiledClause, Library, incorporated
-from licheck.measurement import Occasion, read
+from licheck.measurement import Occasion, month_before, read
 from licheck.model import (
     CatalogModel,
     Component,
@@ -67,6 +69,10 @@ from licheck.yamlsafe import Document
 UNKNOWN_MODEL = "unknown"
 # A license binds a component built on its model that is still a derivative of it.
 SCOPE = All((Test("lineage", "is", True), Test("derivative", "is", True)))
+# What-if facts and swapped bases are hypotheses: they count as established whatever the evidence
+# policy or date of the run.
+HYPOTHETICAL = EvidencePolicy("what-if", frozenset(EvidenceKind) - {EvidenceKind.RUMOUR},
+                              frozenset())
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
 # the license changed over time and the verdict depends on which text applies.
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
@@ -125,27 +131,31 @@ class ProductResult:
 class Options:
     policy: EvidencePolicy
     as_of: dt.date | None = None
-    overrides: dict[str, FactSpec] = field(default_factory=dict)  # what-if: replace facts
+    # what-if: facts that replace the manifest's, product- and component-level alike (a FactState
+    # is taken as it is; a FactSpec is resolved as a hypothesis, established whatever the policy)
+    overrides: Mapping[str, FactSpec | FactState] = field(default_factory=dict)
+    # what-if: a catalog model id (or `unknown`, an undisclosed base) -> the catalog model id
+    # evaluated in its place in every lineage
+    swaps: Mapping[str, str] = field(default_factory=dict)
+    today: dt.date = field(default_factory=dt.date.today)  # evidence after it is an error
 
 
 def evaluate_manifest(
     manifest: Manifest, document: Document, library: Library, options: Options
 ) -> ProductResult:
     """Every finding for one product; `InputError` for facts that cannot be read."""
-    context = _context(manifest, document, options)
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = check_manifest(manifest, document, library, options.today)
+    context = _context(manifest, document, options, problems)
     product_facts = _resolve_facts(manifest.facts, ("facts",), context, document, problems)
-    for name, spec in options.overrides.items():
-        product_facts[name] = _resolve_one(name, spec, ("facts", name), context, document,
-                                           problems)
+    overrides = _resolve_overrides(options.overrides, context, library)
+    product_facts.update(overrides)
     findings: list[Finding] = []
     for index, component in enumerate(manifest.components):
         base_path = ("components", index)
         facts = dict(product_facts)
         facts.update(_resolve_facts(component.facts, (*base_path, "facts"), context, document,
                                     problems))
-        for name in options.overrides:
-            facts[name] = product_facts[name]
+        facts.update(overrides)  # a what-if fact replaces the component's own value too
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         facts.setdefault("made_available", _made_available(component, context))
         facts.setdefault("model_made_available", _model_made_available(component, context))
@@ -155,10 +165,14 @@ def evaluate_manifest(
                        "inside another licensee's end user product", kind=EvidenceKind.DECLARED)]),
             context))
         for ref, ref_path in _lineage_models(component, base_path):
-            # model_construct: the evidence is validated already, as part of the manifest
-            lineage = _resolve_one("lineage",
-                                   FactSpec.model_construct(value=True, evidence=ref.evidence),
-                                   ref_path, context, document, problems)
+            swapped = _swapped(ref, library, options.swaps)
+            if swapped is not None:
+                ref = swapped
+                lineage = resolve("lineage", FactSpec(value=True, evidence=ref.evidence),
+                                  _hypothetical(context), path=ref_path)
+            else:
+                lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
+                                       ref_path, context, document, problems)
             findings.extend(_findings_for(component, ref, ref_path, lineage, facts, library,
                                           document, problems, context))
     if problems:
@@ -169,17 +183,65 @@ def evaluate_manifest(
                          manifest.release_date)
 
 
-def _context(manifest: Manifest, document: Document, options: Options) -> Resolution:
+def _context(
+    manifest: Manifest, document: Document, options: Options, problems: list[Diagnostic]
+) -> Resolution:
     rates: dict[str, Fraction] = {}
-    problems = []
     for currency, raw in manifest.currency_rates.items():
         try:
             rates[currency.upper()] = parse_rate(raw)
         except UnitError as exc:
             problems.append(document.error(("currency_rates", currency), str(exc)))
-    if problems:
-        raise InputError(problems)
     return Resolution(options.policy, options.as_of, rates, dict(manifest.sources))
+
+
+def _hypothetical(context: Resolution) -> Resolution:
+    return Resolution(HYPOTHETICAL, None, context.rates, context.sources)
+
+
+def _resolve_overrides(
+    overrides: Mapping[str, FactSpec | FactState], context: Resolution, library: Library
+) -> dict[str, FactState]:
+    """What-if facts as hypotheses: established whatever the policy and date of the run."""
+    states: dict[str, FactState] = {}
+    for name, spec in overrides.items():
+        if isinstance(spec, FactState):
+            states[name] = _at_every_month(spec, library)
+            continue
+        definition: FactDef | None = FACTS.get(name)
+        if definition is None or definition.implicit:
+            raise LicheckError(f"cannot set {name!r}: it is not a fact that can be stated"
+                               f"{suggest(name, _stateable())}")
+        if not spec.evidence:
+            spec = spec.model_copy(update={"evidence": [
+                Evidence(source="what-if", kind=EvidenceKind.DECLARED)]})
+        try:
+            states[name] = _at_every_month(resolve(name, spec, _hypothetical(context)), library)
+        except FactError as exc:
+            raise LicheckError(f"what-if value of {name}: {exc}") from None
+    return states
+
+
+def _at_every_month(state: FactState, library: Library) -> FactState:
+    """A what-if quantity holds whenever a clause measures it (the month before a model's
+    release), not only today."""
+    if state.definition.type is not FactType.QUANTITY or state.status is not Status.ESTABLISHED:
+        return state
+    months = sorted({month_before(m.release_date) for m in library.models if m.release_date})
+    return replace(state, series=tuple((month, state) for month in months))
+
+
+def _swapped(ref: ModelRef, library: Library, swaps: Mapping[str, str]) -> ModelRef | None:
+    """The lineage entry with the swapped-in model, as a hypothesis; None when not swapped."""
+    if not swaps:
+        return None
+    model = library.model(ref.model)
+    old = model.id if model else ref.model.strip().lower()  # `unknown`: an undisclosed base
+    if old not in swaps:
+        return None
+    new = swaps[old]
+    return ref.model_copy(update={"model": new, "evidence": [Evidence(
+        source=f"what-if: built on {new} in place of {old}", kind=EvidenceKind.DECLARED)]})
 
 
 def _resolve_facts(

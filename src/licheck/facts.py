@@ -371,6 +371,10 @@ def _combine(
         if known is None:
             return Status.DISPUTED, everything, None
         likely = _meet(known, suggested) if suggested else None
+        if suggested and likely is None:
+            # Weaker evidence that contradicts the established value leaves the fact open: so a
+            # stricter policy, which demotes some established pieces, never settles a dispute.
+            return Status.DISPUTED, everything, None
         return Status.ESTABLISHED, known, likely if likely != known else None
     if suggested:
         likely = _meet(everything, suggested)

@@ -17,10 +17,10 @@ from pathlib import Path
 from licheck import yamlsafe
 from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.engine import Rule
+from licheck.engine import MAX_SET_MEMBERS, Rule
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel, Clause, ClauseKind, License
-from licheck.vocabulary import suggest
+from licheck.vocabulary import FACTS, FactType, suggest
 
 CATALOG_FILE = "catalog.yaml"
 
@@ -95,7 +95,7 @@ def load_library(directory: Path | None = None) -> Library:
     catalog_path = root / CATALOG_FILE
     if catalog_path.exists():
         try:
-            models, index = _load_catalog(catalog_path, licenses)
+            models, index = load_catalog_file(catalog_path, licenses)
         except InputError as exc:
             problems.extend(exc.diagnostics)
     if problems:
@@ -153,6 +153,10 @@ def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
         except ConditionError as exc:
             problems.append(document.error(exc.path, str(exc), exc.hint))
             continue
+        too_many = _too_complex(rule)
+        if too_many:
+            problems.append(document.error(base, too_many, "split the clause"))
+            continue
         line = document.locate(base)[0]
         compiled.append(CompiledClause(license_, clause, rule, str(path), line))
     if problems:
@@ -182,10 +186,44 @@ def _requirement(license_id: str, clause: Clause, base: tuple[str | int, ...]) -
     return node
 
 
-def _load_catalog(
-    path: Path, licenses: dict[str, LicenseEntry]
+# Each clause is judged by enumerating every combination of its facts' cells: keep that finite in
+# practice too (real clauses have a few hundred; a hostile or generated rule file could ask for
+# billions and hang the run).
+MAX_COMPLETIONS = 50_000
+
+
+def _too_complex(rule: Rule) -> str:
+    """Why the engine could not enumerate this clause's completions quickly, or ''."""
+    tests: dict[str, list[Test]] = {}
+    for test in rule.tests():
+        tests.setdefault(test.fact, []).append(test)
+    total = 1
+    for fact, on_fact in sorted(tests.items()):
+        strings: set[str] = set()
+        for test in on_fact:
+            operand = test.operand
+            if isinstance(operand, frozenset):
+                strings |= operand
+            elif isinstance(operand, str):
+                strings.add(operand)
+        kind = FACTS[fact].type
+        if kind is FactType.SET and len(strings) > MAX_SET_MEMBERS:
+            return (f"the clause tests {len(strings)} strings of the set fact {fact}; the limit "
+                    f"is {MAX_SET_MEMBERS}")
+        total *= {FactType.QUANTITY: 2 * len({t.operand for t in on_fact}) + 1,
+                  FactType.BOOLEAN: 2, FactType.STRING: 2 * len(strings) + 1,
+                  FactType.SET: 2 ** len(strings)}[kind]
+    if total > MAX_COMPLETIONS:
+        return (f"the clause has too many combinations of facts to judge exactly (about "
+                f"{total:,}; the limit is {MAX_COMPLETIONS:,})")
+    return ""
+
+
+def load_catalog_file(
+    path: Path, licenses: dict[str, LicenseEntry], display: str | None = None
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
-    document = yamlsafe.load(path)
+    """The model catalog, checked against the licenses it names; its index by id and alias."""
+    document = yamlsafe.load(path, display)
     catalog = validate(document, Catalog)
     problems: list[Diagnostic] = []
     index: dict[str, CatalogModel] = {}
@@ -197,6 +235,7 @@ def _load_catalog(
                            f"model {model.id!r} names license {license_id!r}, which is not in "
                            f"the library{suggest(license_id, licenses)}")
             for license_id in named if license_id not in licenses)
+        # (a license_history range that ends before it starts is refused by the model itself)
         for name in (model.id, *model.aliases):
             key = _key(name)
             if key in index and index[key] is not model:

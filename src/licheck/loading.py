@@ -6,17 +6,23 @@ key, with a "did you mean" for misspelt keys; all problems of a file are reporte
 
 from __future__ import annotations
 
+import contextlib
+import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.model import CONDITION_TAGS, Catalog, License, Manifest
-from licheck.vocabulary import suggest
+from licheck.facts import FactError, claim_domain
+from licheck.model import CONDITION_TAGS, Catalog, Fact, FactSpec, License, Manifest
+from licheck.units import UnitError, parse_rate
+from licheck.vocabulary import FACTS, suggest
 
 M = TypeVar("M", bound=BaseModel)
+_FACT: TypeAdapter[FactSpec] = TypeAdapter(Fact)
 
 
 def _known_keys(*models: type[BaseModel]) -> set[str]:
@@ -67,30 +73,132 @@ def diagnostics_from(
     exc: ValidationError, document: yamlsafe.Document, model: type[BaseModel],
     prefix: tuple[str | int, ...] = (),
 ) -> list[Diagnostic]:
+    """Pydantic's errors as located diagnostics: one per problem, in the user's words.
+
+    Pydantic reports a value that fits no member of a union (a fact's value may be a number, a
+    boolean, a string or a list) once per member, with the member's type name in the location;
+    those are folded into one "expected A, B or C" at the value itself."""
     keys = _KEYS.setdefault(model, _known_keys(model))
-    found = []
+    found: list[Diagnostic] = []
+    unions: dict[tuple[str | int, ...], list[str]] = {}
     for error in exc.errors(include_url=False):
-        path = prefix + tuple(p for p in error["loc"] if p not in CONDITION_TAGS)
+        loc = tuple(p for p in error["loc"] if p not in CONDITION_TAGS)
         kind = error["type"]
-        message = error["msg"].removeprefix("Value error, ")
-        hint = ""
-        if kind == "extra_forbidden":
-            key = str(path[-1]) if path else "?"
-            message = f"unknown key {key!r}{suggest(key, keys)}"
-        elif kind == "missing":
-            key = str(path[-1]) if path else "?"
-            message = f"missing required key {key!r}"
-            path = path[:-1]
-        elif kind in ("string_type", "bool_type", "int_type", "float_type", "list_type",
-                      "dict_type", "model_type", "model_attributes_type"):
-            message = f"{message}, got {_kind(error.get('input'))}"
-            if kind == "bool_type" and isinstance(error.get("input"), str):
-                hint = "write true or false (YAML words such as yes/no/on/off stay strings)"
-            if kind == "string_type" and isinstance(error.get("input"), int | float):
-                hint = "quote the value to make it a string"
-        where = " at " + ".".join(str(p) for p in path) if path else ""
-        found.append(document.error(path, message + where, hint))
+        path, member, root = _data_path(prefix + loc, document.data,
+                                        keep_last=kind in _KEY_ERRORS)
+        if member is not None:
+            unions.setdefault(root, []).append(member)
+            if path == root:
+                continue  # the value fits no member: said once, below
+        found.append(_diagnostic(error, kind, path, document, keys))
+    for path, members in unions.items():
+        words = sorted({_MEMBER_WORDS.get(m, m) for m in members}, key=_WORD_ORDER.index
+                       if all(w in _WORD_ORDER for w in map(_MEMBER_WORDS.get, members))
+                       else str)
+        expected = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+        found.append(document.error(
+            path, f"expected {expected}, got {_kind(_value_at(document.data, path))}"
+            f"{_where(path)}"))
     return found
+
+
+_KEY_ERRORS = frozenset({"missing", "extra_forbidden"})
+_TYPE_ERRORS = frozenset({"string_type", "bool_type", "int_type", "float_type", "list_type",
+                          "dict_type", "model_type", "model_attributes_type"})
+# The member names pydantic puts in a union error's location, in words.
+_MEMBER_WORDS = {"bool": "true or false", "int": "a number", "float": "a number",
+                 "str": "a string", "list[str]": "a list of strings"}
+_WORD_ORDER = ["a number", "true or false", "a string", "a list of strings"]
+
+
+def _diagnostic(
+    error: Any, kind: str, path: tuple[str | int, ...], document: yamlsafe.Document,
+    keys: set[str],
+) -> Diagnostic:
+    message = str(error["msg"]).removeprefix("Value error, ")
+    given = error.get("input")
+    hint = ""
+    if kind == "extra_forbidden":
+        key = str(path[-1]) if path else "?"
+        message = f"unknown key {key!r}{suggest(key, keys)}"
+    elif kind == "missing":
+        key = str(path[-1]) if path else "?"
+        message = f"missing required key {key!r}"
+        path = path[:-1]
+    elif kind in ("enum", "literal_error"):
+        choices = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
+        message = (f"expected one of {', '.join(choices)}, got {_kind(given)}"
+                   f"{suggest(str(given), choices)}")
+    elif kind == "string_pattern_mismatch":
+        pattern = str((error.get("ctx") or {}).get("pattern", ""))
+        wanted = _PATTERNS.get(pattern, f"text matching {pattern}")
+        message = f"expected {wanted}, got {_kind(given)}"
+    elif kind in ("model_type", "dict_type"):
+        name = str((error.get("ctx") or {}).get("class_name", ""))
+        message = f"expected {_SHAPES.get(name, 'a mapping of keys')}, got {_kind(given)}"
+    elif kind in _TYPE_ERRORS:
+        message = f"{_expected(message)}, got {_kind(given)}"
+        if kind == "bool_type" and isinstance(given, str):
+            hint = "write true or false (YAML words such as yes/no/on/off stay strings)"
+        elif kind == "string_type" and isinstance(given, int | float):
+            hint = "quote the value to make it a string"
+        elif kind == "list_type" and isinstance(given, str):
+            hint = f"write a list: [{given}]"
+    else:
+        message = _expected(message)
+    return document.error(path, message + _where(path), hint, at_key=kind == "extra_forbidden")
+
+
+def _expected(message: str) -> str:
+    return message.replace("Input should be a valid", "expected a").replace(
+        "Input should be", "expected")
+
+
+_PATTERNS = {r"^[0-9a-f]{64}$": "a SHA-256 digest: 64 lowercase hexadecimal digits",
+             r"^[a-z0-9][a-z0-9._-]*$": "an id of lowercase letters, digits, '.', '_' and '-'"}
+# What a model accepts, where a shorthand lets a plain value stand for the mapping.
+_SHAPES = {"ModelRef": "a model name, or a mapping with model: (and evidence:)",
+           "Step": "a step kind such as fine_tuning, or a mapping with kind:",
+           "FactSpec": "a value, or a mapping with value:, at_least:, at_most:, includes: or "
+                       "excludes:"}
+
+
+def _data_path(
+    loc: tuple[str | int, ...], data: Any, *, keep_last: bool
+) -> tuple[tuple[str | int, ...], str | None, tuple[str | int, ...]]:
+    """The part of `loc` that exists in the document; the union member named in it, if any,
+    and the path of the value that union is about.
+
+    A location part that is neither a key nor an index of the data is a union member's name
+    (or, for a shorthand such as `base: kimi-k2.5`, a key the shorthand stands for)."""
+    path: list[str | int] = []
+    node: Any = data
+    member: str | None = None
+    root: tuple[str | int, ...] = ()
+    for position, part in enumerate(loc):
+        last = position == len(loc) - 1
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+            path.append(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[int(part)]
+            path.append(part)
+        elif last and keep_last:
+            path.append(part)
+        elif isinstance(part, str) and part in _MEMBER_WORDS and member is None:
+            member, root = part, tuple(path)
+        # any other part names a key a shorthand stands for: the value itself is located
+    return tuple(path), member, root
+
+
+def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for part in path:
+        data = data[part] if isinstance(data, dict) else data[int(part)]
+    return data
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    return " at " + ".".join(str(p) for p in path) if path else ""
 
 
 def _kind(value: Any) -> str:
@@ -109,13 +217,61 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def load_model(path: Path, model: type[M], display: str | None = None) -> tuple[M, yamlsafe.Document]:
+def load_model(
+    path: Path, model: type[M], display: str | None = None
+) -> tuple[M, yamlsafe.Document]:
     document = yamlsafe.load(path, display)
     return validate(document, model), document
 
 
 def load_manifest(path: Path, display: str | None = None) -> tuple[Manifest, yamlsafe.Document]:
-    return load_model(path, Manifest, display)
+    """A manifest; on shape errors, also the problems of every fact that is itself well formed,
+    so that one run reports what it can (the meaning checks need a well-formed manifest)."""
+    document = yamlsafe.load(path, display)
+    try:
+        return validate(document, Manifest), document
+    except InputError as exc:
+        raise InputError([*exc.diagnostics, *fact_problems(document)]) from None
+
+
+def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
+    """Unknown fact names and unreadable values (units, ranges) in a manifest that failed its
+    shape check: the same messages the evaluation gives, for the facts that can be read."""
+    data = document.data if isinstance(document.data, dict) else {}
+    blocks: list[tuple[tuple[str | int, ...], Any]] = [(("facts",), data.get("facts"))]
+    components = data.get("components")
+    if isinstance(components, list):
+        blocks += [(("components", i, "facts"), c.get("facts"))
+                   for i, c in enumerate(components) if isinstance(c, dict)]
+    rates: dict[str, Fraction] = {}
+    raw_rates = data.get("currency_rates")
+    if isinstance(raw_rates, dict):
+        for currency, raw in raw_rates.items():
+            with contextlib.suppress(UnitError):
+                rates[str(currency).upper()] = parse_rate(raw)
+    problems: list[Diagnostic] = []
+    for base, facts in blocks:
+        if not isinstance(facts, dict):
+            continue
+        for name, raw in facts.items():
+            path = (*base, name)
+            definition = FACTS.get(name)
+            if definition is None or definition.implicit:
+                reason = ("is supplied by licheck from the lineage" if definition
+                          else "is not in the fact vocabulary")
+                stateable = [n for n, d in FACTS.items() if not d.implicit]
+                problems.append(document.error(
+                    path, f"fact {name!r} {reason}{suggest(name, stateable)}",
+                    "the fact names are listed in the README's fact vocabulary"))
+                continue
+            try:
+                spec = _FACT.validate_python(raw)
+                claim_domain(definition, spec, rates)
+            except ValidationError:
+                continue  # its shape is reported already
+            except FactError as exc:
+                problems.append(document.error((*path, *exc.path), str(exc)))
+    return problems
 
 
 def load_license(path: Path, display: str | None = None) -> tuple[License, yamlsafe.Document]:

@@ -1,7 +1,7 @@
 """Quantities with units: counts with K/M/B suffixes and money rates with a currency and a period.
 
-Every number is kept as an exact `Fraction`, so that an annual figure divided by twelve lands exactly
-on a monthly threshold (240M USD/year is exactly 20M USD/month) and strict and non-strict
+Every number is kept as an exact `Fraction`, so that an annual figure divided by twelve lands
+exactly on a monthly threshold (240M USD/year is exactly 20M USD/month) and strict and non-strict
 comparisons mean what the clause says.  Money is normalised to US dollars per month; another
 currency converts at a rate the manifest states (US dollars per unit of that currency).
 """
@@ -45,6 +45,11 @@ _QUANTITY_RE: Final = re.compile(
 )
 EXPECTED_COUNT: Final = "a count such as 150M, 1.2B, 500K or 20000000"
 EXPECTED_MONEY: Final = "an amount such as 20M USD/month, 2B USD/year or 150M EUR/month"
+MAX_DIGITS: Final = 30  # far beyond any real count or amount; keeps Fraction() cheap
+# Digits with `,` or `_` only as thousands separators: "1,500,000" but never "1,5" (a decimal
+# comma in much of the world: reading it as 15 would silently change the value).
+_GROUPED_RE: Final = re.compile(r"^\d{1,3}(?:([,_])\d{3})?(?:\1\d{3})*(?:\.\d+)?$")
+_PLAIN_RE: Final = re.compile(r"^(?:\d+(?:\.\d+)?|\.\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +93,8 @@ def parse_quantity(
     if amount < 0:
         raise UnitError(f"a quantity cannot be negative, got {_show(raw)}")
     if dimension is Dimension.COUNT:
+        if amount.denominator != 1:
+            raise UnitError(f"a count is a whole number, got {_show(raw)}")
         return Quantity(amount, dimension)
     if currency != "USD":
         rate = (rates or {}).get(currency)
@@ -103,18 +110,24 @@ def parse_quantity(
 def _parse_text(
     text: str, dimension: Dimension, expected: str, default_months: int
 ) -> tuple[Fraction, str, int]:
+    if ":" in text:
+        raise UnitError(f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
+                        "base-60 number; licheck does not)")
+    if re.match(r"^\s*[-+]?0[xXoObB]", text):
+        raise UnitError(f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
+                        "hexadecimal, octal or binary number; licheck does not)")
     match = _QUANTITY_RE.match(text)
     if match is None:
         raise UnitError(f"expected {expected}, got {text!r}")
-    number = match["number"].replace(",", "").replace("_", "")
-    amount = Fraction(number) * SUFFIXES[match["suffix"] or ""]
+    amount = read_number(match["number"], text) * SUFFIXES[match["suffix"] or ""]
     if match["sign"] == "-":
         amount = -amount
     pre, post = match["pre_cur"], match["post_cur"]
     period = match["period"] or match["per"]
     if dimension is Dimension.COUNT:
         if pre or post or period:
-            raise UnitError(f"expected {expected} (a count has no currency or period), got {text!r}")
+            raise UnitError(f"expected {expected} (a count has no currency or period), "
+                            f"got {text!r}")
         return amount, "USD", 1
     if pre and post:
         raise UnitError(f"expected {expected} (one currency), got {text!r}")
@@ -122,7 +135,8 @@ def _parse_text(
     if post is not None and post.upper() == "ARR" and period is None:
         currency, period = "USD", "arr"
     if not CURRENCY_RE.match(currency):
-        raise UnitError(f"expected {expected}: {currency!r} is not an ISO currency code, in {text!r}")
+        raise UnitError(f"expected {expected}: {currency!r} is not an ISO currency code, "
+                        f"in {text!r}")
     if period is None:
         return amount, currency, default_months
     months = PERIOD_MONTHS.get(period.lower())
@@ -131,14 +145,41 @@ def _parse_text(
     return amount, currency, months
 
 
+def read_number(number: str, text: str) -> Fraction:
+    """The exact value of an unsigned decimal as written, refusing what could be misread."""
+    if len(number) > MAX_DIGITS:
+        raise UnitError(f"{text!r} has too many digits (at most {MAX_DIGITS})")
+    if not (_PLAIN_RE.match(number) or _GROUPED_RE.match(number)):
+        raise UnitError(f"{text!r}: use ',' or '_' only between groups of three digits "
+                        "(1,500,000) and '.' for decimals (1.5M)")
+    digits = number.replace(",", "").replace("_", "")
+    whole, dot, fraction = digits.partition(".")
+    if len(whole) > 1 and whole[0] == "0":
+        plain = (whole.lstrip("0") or "0") + dot + fraction
+        octal = (f"YAML 1.1 reads it as the octal number {int(whole, 8)}, YAML 1.2 as "
+                 f"{int(whole)}" if not dot and set(whole) <= set("01234567")
+                 else "it may be a typo")
+        raise UnitError(f"{text!r} has a leading zero ({octal}): write {plain} if you mean "
+                        f"{plain}, without the leading zero")
+    return Fraction(digits)
+
+
 def parse_rate(raw: object) -> Fraction:
     """Read an exchange rate (US dollars per unit of another currency) exactly."""
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
         raise UnitError(f"expected an exchange rate such as 0.14, got {_show(raw)}")
-    try:
-        rate = Fraction(repr(raw) if isinstance(raw, float) else str(raw).strip())
-    except (ValueError, ZeroDivisionError):
-        raise UnitError(f"expected an exchange rate such as 0.14, got {_show(raw)}") from None
+    if isinstance(raw, float):
+        if raw != raw or raw in (float("inf"), float("-inf")):
+            raise UnitError(f"expected an exchange rate such as 0.14, got {raw}")
+        rate = Fraction(repr(raw))
+    elif isinstance(raw, int):
+        rate = Fraction(raw)
+    else:
+        text = raw.strip()
+        sign = -1 if text.startswith("-") else 1
+        if not _PLAIN_RE.match(text.lstrip("+-")):
+            raise UnitError(f"expected an exchange rate such as 0.14, got {_show(raw)}")
+        rate = sign * read_number(text.lstrip("+-"), raw)
     if rate <= 0:
         raise UnitError(f"an exchange rate must be positive, got {_show(raw)}")
     return rate

@@ -9,9 +9,9 @@ from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.evaluation import Options, evaluate_manifest
 from licheck.facts import POLICIES
-from licheck.library import load_library, load_license_file
-from licheck.loading import validate
-from licheck.model import Catalog, Manifest
+from licheck.library import load_catalog_file, load_library, load_license_file
+from licheck.loading import fact_problems, validate
+from licheck.model import Manifest
 
 
 def detect_kind(data: object) -> str:
@@ -35,9 +35,13 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
             if file_kind == "license":
                 load_license_file(path, shown)
             elif file_kind == "catalog":
-                validate(document, Catalog)
+                library = library or load_library()
+                load_catalog_file(path, library.licenses, shown)
             else:
-                manifest = validate(document, Manifest)
+                try:
+                    manifest = validate(document, Manifest)
+                except InputError as exc:
+                    raise InputError([*exc.diagnostics, *fact_problems(document)]) from None
                 library = library or load_library()
                 evaluate_manifest(manifest, document, library, Options(POLICIES["default"]))
             lines.append(f"ok: {shown} ({file_kind})")

@@ -2,17 +2,21 @@
 
 The document is built from the parser's events (libyaml's C parser where available), so no tag
 ever constructs an object, and the resolution of plain scalars is ours, not YAML 1.1's: `no`, `on`,
-`yes`, `010`, `1:30` and dates stay the strings the user wrote; only `true`/`false`, `null`/`~`
-and decimal numbers are typed.  Duplicate keys, merge keys, explicit tags, several documents, and
-alias bombs, deep nesting, huge files and long scalars are refused with a located message.
+`yes`, `010`, `0x1F`, `1:30` and dates stay the strings the user wrote; only `true`/`false`,
+`null`/`~` and decimal numbers without a leading zero are typed.  Where a string then meets a field
+that wants a number or a boolean, the field refuses it with a hint (`units`, `loading`), so a YAML
+1.1 surprise is never silently read one way or the other.  Duplicate keys, merge keys, explicit
+tags, several documents, alias bombs, deep nesting, huge files, long scalars and numbers out of
+range are refused with a located message.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import yaml
 
@@ -27,12 +31,16 @@ MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 MAX_DEPTH: Final = 64
 MAX_SCALAR_CHARS: Final = 100_000
 MAX_NODES: Final = 200_000  # after expanding aliases: refuses "billion laughs"
+MAX_NUMBER_CHARS: Final = 100  # no count or amount needs more; int() refuses > 4300 digits
 
 Path_ = tuple[str | int, ...]
 
 _INT_RE: Final = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
 _FLOAT_RE: Final = re.compile(r"^[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][-+]?[0-9]+)?$")
+# Integers with a leading zero: octal in YAML 1.1 (010 is 8), decimal in YAML 1.2 (010 is 10).
+_LEADING_ZERO_RE: Final = re.compile(r"^[-+]?0[0-9_]+$")
 _STR_TAG: Final = "tag:yaml.org,2002:str"
+_UTF16_32_BOMS: Final = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +49,8 @@ class Document:
 
     file: str
     data: Any
-    positions: dict[Path_, tuple[int, int]]
+    positions: dict[Path_, tuple[int, int]]  # of each value (a container under a key: the key)
+    key_positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)  # of each key
 
     def locate(self, path: Path_) -> tuple[int, int]:
         """The position of `path`, or of its nearest ancestor that has one."""
@@ -52,8 +61,12 @@ class Document:
             path = path[:-1]
         return self.positions.get((), (1, 1))
 
-    def error(self, path: Path_, message: str, hint: str = "") -> Diagnostic:
-        line, column = self.locate(path)
+    def error(
+        self, path: Path_, message: str, hint: str = "", *, at_key: bool = False
+    ) -> Diagnostic:
+        """A diagnostic at `path`'s value, or at its key (`at_key`, e.g. for an unknown key)."""
+        key = self.key_positions.get(tuple(path)) if at_key else None
+        line, column = key or self.locate(path)
         return Diagnostic(self.file, line, column, message, hint)
 
 
@@ -63,21 +76,33 @@ def read_text(path: Path, display: str) -> str:
         if path.is_dir():
             raise fail(display, 0, 0, "is a directory, not a file",
                        "name a YAML file, or use `licheck check DIR` for folders")
+        if path.exists() and not path.is_file():  # a FIFO or a device could block or never end
+            raise fail(display, 0, 0, "is not a regular file", "name a YAML file")
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise fail(display, 0, 0, f"file is too large ({size:,} bytes; the limit is "
                        f"{MAX_FILE_BYTES:,})")
-        raw = path.read_bytes()
+        with path.open("rb") as stream:  # bounded, in case the file grows while we read it
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise fail(display, 0, 0, f"file is too large (the limit is {MAX_FILE_BYTES:,} "
+                       "bytes)")
     except FileNotFoundError:
         raise fail(display, 0, 0, "no such file") from None
     except PermissionError:
         raise fail(display, 0, 0, "permission denied: the file cannot be read") from None
     except OSError as exc:
         raise fail(display, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise fail(display, 0, 0, f"cannot read the file: {exc}") from None
     return decode(raw, display)
 
 
 def decode(raw: bytes, display: str) -> str:
+    """UTF-8 text from `raw` (a leading BOM dropped); `InputError` for anything else or nothing."""
+    if raw.startswith(_UTF16_32_BOMS):
+        raise fail(display, 1, 1, "the file is UTF-16 or UTF-32 text: expected UTF-8",
+                   "save the file as UTF-8")
     if b"\x00" in raw:
         line, column = _position_of(raw, raw.index(b"\x00"))
         raise fail(display, line, column, "binary data (a NUL byte): expected a YAML text file")
@@ -114,6 +139,11 @@ def parse(text: str, display: str) -> Document:
     try:
         for event in yaml.parse(text, Loader=_Loader):
             builder.feed(event)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line, column = _text_position(text, exc.position)
+        character = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise fail(display, line, column, f"invalid YAML: the control character "
+                   f"U+{character:04X} is not allowed in YAML text") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -126,6 +156,11 @@ def parse(text: str, display: str) -> Document:
     return builder.document()
 
 
+def _text_position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
 class _Builder:
     """Turns parser events into plain data, checking every limit as it goes."""
 
@@ -133,6 +168,7 @@ class _Builder:
         self.file = display
         self.stack: list[_Frame] = []
         self.positions: dict[Path_, tuple[int, int]] = {}
+        self.key_positions: dict[Path_, tuple[int, int]] = {}
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.nodes = 0
         self.documents = 0
@@ -149,10 +185,10 @@ class _Builder:
             if len(event.value) > MAX_SCALAR_CHARS:
                 self._fail(event, f"a value of {len(event.value):,} characters is longer than "
                            f"the limit of {MAX_SCALAR_CHARS:,}")
-            self._add(event, _resolve(event), size=1)
+            self._add(event, self._resolve(event), size=1)
         elif isinstance(event, yaml.AliasEvent):
-            target = self.anchors.get(event.anchor)
-            if target is None:  # pragma: no cover - the parser reports unknown aliases itself
+            target = self.anchors.get(event.anchor or "")
+            if target is None:  # an alias to an anchor not (yet) defined, or on a key
                 self._fail(event, f"unknown alias *{event.anchor}")
             value, size = target
             self._add(event, value, size=size, alias=True)
@@ -162,7 +198,8 @@ class _Builder:
                 self._fail(event, f"nested more than {MAX_DEPTH} levels deep")
             container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
             path = self._child_path(event)
-            self.positions[path] = _pos(event)
+            # A block mapping or list starts on the line after its key: point at the key.
+            self.positions.setdefault(path, _pos(event))
             self.stack.append(_Frame(container, path, event.anchor))
         elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
             frame = self.stack.pop()
@@ -170,27 +207,29 @@ class _Builder:
                 self._fail(event, "a key without a value")
             self._attach(frame.container, frame.size, frame.anchor, event)
 
-    def document(self) -> Any:
-        return Document(self.file, self.root, self.positions)
+    def document(self) -> Document:
+        return Document(self.file, self.root, self.positions, self.key_positions)
 
     # -- helpers ---------------------------------------------------------------------------
 
     def _add(self, event: yaml.NodeEvent, value: Any, *, size: int, alias: bool = False) -> None:
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.pending_key is None:
-            if alias or not isinstance(event, yaml.ScalarEvent):  # pragma: no cover
-                self._fail(event, "a mapping key must be a plain value, not a list or mapping")
+            if alias or not isinstance(event, yaml.ScalarEvent):  # e.g. `*anchor : value`
+                self._fail(event, "a mapping key must be a plain value, not a list, a mapping "
+                           "or an alias")
             key = event.value
             if key == "<<" and not event.style:
                 self._fail(event, "merge keys ('<<') are not supported",
                            "write the keys out in full")
-            if key in frame.container or key in frame.seen_keys:
-                first = self.positions.get((*frame.path, key), (0, 0))
+            if key in frame.seen_keys:
+                first = self.key_positions.get((*frame.path, key), (0, 0))
                 self._fail(event, f"duplicate key {key!r} (first defined at line {first[0]})",
                            "each key may appear once in a mapping")
             frame.pending_key = key
             frame.seen_keys.add(key)
-            self.positions[(*frame.path, key)] = _pos(event)
+            self.positions[(*frame.path, key)] = self.key_positions[(*frame.path, key)] = \
+                _pos(event)
             return
         if not alias and event.anchor is not None and isinstance(event, yaml.ScalarEvent):
             self.anchors[event.anchor] = (value, size)
@@ -238,7 +277,18 @@ class _Builder:
                    "remove the tag" + (" (quote the value to make it a string)" if allow_str
                                        else ""))
 
-    def _fail(self, event: yaml.Event, message: str, hint: str = "") -> Any:
+    def _resolve(self, event: yaml.ScalarEvent) -> Any:
+        value = _resolve(event)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if len(event.value) > MAX_NUMBER_CHARS:
+                self._fail(event, f"a number of {len(event.value):,} characters is out of range",
+                           "quote it if it is meant as text")
+            if isinstance(value, float) and not math.isfinite(value):
+                self._fail(event, f"the number {event.value} is out of range",
+                           "quote it if it is meant as text")
+        return value
+
+    def _fail(self, event: yaml.Event, message: str, hint: str = "") -> NoReturn:
         line, column = _pos(event)
         raise InputError([Diagnostic(self.file, line, column, message, hint)])
 
@@ -263,7 +313,7 @@ def _pos(event: yaml.Event) -> tuple[int, int]:
 def _resolve(event: yaml.ScalarEvent) -> Any:
     """Type a scalar the way a person reading the file would, never YAML 1.1's way."""
     value: str = event.value
-    if event.style or event.tag == _STR_TAG:  # quoted or block: always a string
+    if event.style or event.tag in (_STR_TAG, "!"):  # quoted, block or tagged: a string
         return value
     if value in ("", "~", "null", "Null", "NULL"):
         return None
@@ -271,6 +321,10 @@ def _resolve(event: yaml.ScalarEvent) -> Any:
         return True
     if value in ("false", "False", "FALSE"):
         return False
+    if len(value) > MAX_NUMBER_CHARS and _FLOAT_RE.match(value):
+        return 0  # the builder refuses it by its length: int() of it could raise or be slow
+    if _LEADING_ZERO_RE.match(value):
+        return value  # octal or decimal? the field that wants a number refuses it with a hint
     if _INT_RE.match(value):
         return int(value)
     if _FLOAT_RE.match(value):

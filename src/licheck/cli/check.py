@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import evidence_options, library_option
+from licheck.cli.common import INPUT_PATH, evidence_options, library_option
 from licheck.cli.gating import emit, load_waivers, report_options
 
 EPILOG = """\b
@@ -20,7 +20,7 @@ Exit codes:
 
 @click.command(epilog=EPILOG)
 @click.argument("paths", nargs=-1, required=True,
-                type=click.Path(exists=True, path_type=Path))
+                type=INPUT_PATH)
 @report_options
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Text: detail not-applicable findings too.")
@@ -39,4 +39,4 @@ def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str,
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
     report = check_files(list(paths), policy, as_of, licenses_dir, waivers, today)
-    emit(report, fmt, fail_on, output, verbose=verbose, summary=True)
+    emit(report, fmt, fail_on, output, verbose=verbose, summary=True, inputs=paths)

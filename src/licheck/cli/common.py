@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,15 +15,20 @@ import click
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Input paths are checked by the loader, not by click, so that a missing file, a directory or an
+# unreadable file is reported with every other problem of the run instead of stopping at the first.
+INPUT_PATH = click.Path(path_type=Path, readable=False)
+
+
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
     from licheck.diagnostics import InputError, LicheckError
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
-        # Without standalone mode, click returns the code of an `Exit` instead of raising it.
+        # Without standalone mode click *returns* the code of a `click.exceptions.Exit` raised by
+        # a command (e.g. exit 1 for findings) instead of raising it: keep it.
         result = command.main(args=argv, prog_name="licheck", standalone_mode=False)
-        return result if isinstance(result, int) else 0
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
@@ -42,6 +47,9 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     except LicheckError as exc:
         click.echo(f"licheck: error: {exc}", err=True)
         return 2
+    except RecursionError:  # a pathological input the limits did not catch: still not a crash
+        click.echo("licheck: error: the input is nested too deeply to process", err=True)
+        return 2
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         return 130
@@ -54,6 +62,9 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
                    "This is a bug in licheck; run again with --debug for the traceback.",
                    err=True)
         return 3
+    return result if isinstance(result, int) and not isinstance(result, bool) else 0
+
+
 
 def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
     if value is None:
@@ -64,6 +75,7 @@ def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None)
         return parse_date(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+
 
 def evidence_options(function: F) -> F:
     """--evidence and --as-of."""
@@ -79,27 +91,61 @@ def evidence_options(function: F) -> F:
     )(function)
     return function
 
+
 def library_option(function: F) -> F:
     return click.option(
         "--licenses", "licenses_dir", type=click.Path(file_okay=False, path_type=Path),
         help="Use this rule library folder instead of the built-in one.")(function)
 
-def write_output(text: str, output: Path | None) -> None:
-    """Write to stdout, or atomically to `output` (a temporary file renamed into place)."""
+
+def write_output(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
+    """Write to stdout, or atomically to `output`: a temporary file in the same folder, flushed
+    to disk and renamed over the target, so a reader never sees a half-written report and a
+    failed run leaves the previous report intact.  An input file is never overwritten."""
     if output is None:
         click.echo(text, nl=False)
         return
+    from licheck.diagnostics import LicheckError
+
+    for source in inputs:
+        if output.exists() and source.exists() and os.path.samefile(output, source):
+            raise click.BadParameter(f"{output} is an input file; licheck never overwrites "
+                                     "its inputs", param_hint="--output")
     directory = output.resolve().parent
     if not directory.is_dir():
         raise click.BadParameter(f"folder {directory} does not exist", param_hint="--output")
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.", suffix=".tmp")
+    if output.is_dir():
+        raise click.BadParameter(f"{output} is a folder, not a file", param_hint="--output")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.",
+                                             suffix=".tmp")
+    except OSError as exc:
+        raise LicheckError(f"--output: cannot write in {directory}: {exc.strerror or exc}"
+                           ) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, _report_mode(output))  # mkstemp makes it private (0600)
         os.replace(temporary, output)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise LicheckError(f"--output: cannot write {output}: {exc.strerror or exc}") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _report_mode(output: Path) -> int:
+    """Keep an existing report's permissions; a new one gets the usual 0666 less the umask."""
+    try:
+        return output.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
 
 def use_color() -> bool | None:
     """Colour on a terminal unless NO_COLOR is set; never when piped."""

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import evidence_options, library_option
+from licheck.cli.common import INPUT_PATH, evidence_options, library_option
 from licheck.cli.gating import emit, load_waivers, report_options
 
 
 @click.command()
 @click.argument("manifests", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+                type=INPUT_PATH)
 @report_options
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Detail not-applicable findings too.")
@@ -32,4 +32,4 @@ def evaluate(manifests: tuple[Path, ...], fmt: str, output: Path | None, fail_on
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
     report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)
-    emit(report, fmt, fail_on, output, verbose=verbose)
+    emit(report, fmt, fail_on, output, verbose=verbose, inputs=manifests)

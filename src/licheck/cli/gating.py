@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -62,7 +62,7 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
 
 
 def emit(report: Report, fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False,
-         summary: bool = False) -> None:
+         summary: bool = False, inputs: Sequence[Path] = ()) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
     from licheck.formats import Format, RenderOptions, render
     from licheck.report import FailOn, exit_code
@@ -70,5 +70,5 @@ def emit(report: Report, fmt: str, fail_on: str, output: Path | None, *, verbose
     policy = FailOn(fail_on)
     color = use_color() if output is None and fmt == "text" else False
     options = RenderOptions(fail_on=policy, color=color, verbose=verbose, summary=summary)
-    write_output(render(report, Format(fmt), options), output)
+    write_output(render(report, Format(fmt), options), output, inputs)
     raise click.exceptions.Exit(exit_code(report, policy))

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
-SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "waivers")
+from licheck.cli.common import INPUT_PATH
+
+SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
 
 
 @click.command()
@@ -20,7 +22,7 @@ def schema(name: str) -> None:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+                type=INPUT_PATH)
 @click.option("--kind", type=click.Choice(["auto", "manifest", "license", "catalog"]),
               default="auto", show_default=True,
               help="What the files are; auto tells a license (it has clauses) from a manifest.")

@@ -167,7 +167,7 @@ def _facts_table(facts: list[FactOut]) -> Table:
             f"{e.kind.replace('_', ' ')}"
             + (f" {e.date}" if e.date else "")
             + f": {escape(e.source)}"
-            + ("" if e.counted in ("establishes", "suggests") else f" [{e.counted}]")
+            + ("" if e.counted in ("establishes", "suggests") else escape(f" [{e.counted}]"))
             for e in fact.evidence
         ) or "—"
         table.add_row(fact.name, Text(fact.status, style=STATUS_STYLES[fact.status]), value,

@@ -43,17 +43,23 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return WaiverFile
 
+    def whatif() -> type[BaseModel]:
+        from licheck.whatif.report import WhatIfReport
+
+        return WhatIfReport
+
     return {"license": license_, "manifest": manifest, "catalog": catalog, "report": report,
-            "waivers": waivers}
+            "waivers": waivers, "whatif": whatif}
 
 
-NAMES = ("license", "manifest", "catalog", "report", "waivers")
+NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
+OUTPUTS = ("report", "whatif")  # machine output: its schema describes what is serialised
 
 
 def generate(name: str) -> dict[str, Any]:
     """The JSON Schema of one format, from its model."""
     model = _models()[name]()
-    schema = model.model_json_schema(mode="validation" if name != "report" else "serialization")
+    schema = model.model_json_schema(mode="serialization" if name in OUTPUTS else "validation")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"{BASE_ID}{name}.schema.json", **schema}
 

@@ -1,0 +1,248 @@
+"""Meaning checks on a manifest that its shape cannot express: each problem located.
+
+The pydantic models check keys and types, `facts` checks each value on its own; what is left are
+statements that cannot all be true, or that name things licheck does not know:
+
+- a date in the future (evidence, a source, a retraction, when weights were obtained), or weights
+  obtained before the model was released;
+- a license id or clause id in `agreement_waives` / `license_granted` that the library does not
+  define (a misspelt id would never match, silently);
+- `distributes_weights` stated against the component's own `delivery`;
+- a product larger than its licensee (`mau` above `licensee_mau`, `monthly_revenue` above
+  `licensee_annual_revenue`): the licensee's figures include the product's.
+
+Evidence dated after `--as-of` is not a problem: it is ignored for that run, by design.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+
+from licheck.diagnostics import Diagnostic
+from licheck.domains import Interval
+from licheck.facts import FactError, claim_domain
+from licheck.library import Library
+from licheck.model import Evidence, FactSpec, Manifest, ModelRef
+from licheck.units import UnitError, parse_rate
+from licheck.vocabulary import FACTS, suggest
+from licheck.yamlsafe import Document
+
+Path_ = tuple[str | int, ...]
+# A day of slack: "today" differs across time zones.
+_SLACK = dt.timedelta(days=1)
+# Pairs (part, whole): the product's figure cannot exceed its licensee's.
+_PART_OF = (("mau", "licensee_mau"), ("monthly_revenue", "licensee_annual_revenue"))
+
+
+def check_manifest(
+    manifest: Manifest, document: Document, library: Library, today: dt.date
+) -> list[Diagnostic]:
+    """Every meaning problem of `manifest` (empty when there is none)."""
+    problems: list[Diagnostic] = []
+    problems += _dates(manifest, document, library, today)
+    problems += _license_ids(manifest, document, library)
+    problems += _delivery(manifest, document)
+    problems += _part_of_whole(manifest, document)
+    return problems
+
+
+# -- dates -----------------------------------------------------------------------------------
+
+
+def _dates(
+    manifest: Manifest, document: Document, library: Library, today: dt.date
+) -> Iterator[Diagnostic]:
+    latest = today + _SLACK
+
+    def future(date: dt.date | None, path: Path_, what: str) -> Iterator[Diagnostic]:
+        if date is not None and date > latest:
+            yield document.error(
+                path, f"{what} is dated {date.isoformat()}, in the future (today is "
+                f"{today.isoformat()})",
+                "a date after today is a typo or a forecast, not evidence; to evaluate as of "
+                "another day, use --as-of")
+
+    for key, source in sorted(manifest.sources.items()):
+        base: Path_ = ("sources", key)
+        yield from future(source.date, (*base, "date"), f"source {key!r}")
+        yield from future(source.retracted_on, (*base, "retracted_on"),
+                          f"the retraction of source {key!r}")
+        if source.retracted_on is not None and source.retracted_on < source.date:
+            yield document.error((*base, "retracted_on"),
+                                 f"source {key!r} is retracted ({source.retracted_on}) before "
+                                 f"its date ({source.date})")
+    for pieces, path in _evidence_lists(manifest):
+        for index, piece in enumerate(pieces):
+            at: Path_ = (*path, index)
+            yield from future(piece.date, (*at, "date"), f"evidence {piece.source!r}")
+            yield from future(piece.retracted_on, (*at, "retracted_on"),
+                              f"the retraction of evidence {piece.source!r}")
+    for ref, path in _model_refs(manifest):
+        if ref.obtained is None:
+            continue
+        yield from future(ref.obtained, (*path, "obtained"), f"obtaining {ref.model!r}")
+        model = library.model(ref.model)
+        released = model.release_date if model is not None else None
+        if released is not None and ref.obtained < released:
+            yield document.error(
+                (*path, "obtained"),
+                f"{ref.model!r} is obtained on {ref.obtained.isoformat()}, before its release "
+                f"on {released.isoformat()}", "check the date the weights were downloaded")
+
+
+def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]]:
+    for name, spec in sorted(manifest.facts.items()):
+        yield spec.evidence, ("facts", name, "evidence")
+    for c, component in enumerate(manifest.components):
+        for name, spec in sorted(component.facts.items()):
+            yield spec.evidence, ("components", c, "facts", name, "evidence")
+        for s, step in enumerate(component.lineage.steps):
+            yield step.evidence, ("components", c, "lineage", "steps", s, "evidence")
+    for ref, path in _model_refs(manifest):
+        yield ref.evidence, (*path, "evidence")
+
+
+def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
+    for c, component in enumerate(manifest.components):
+        lineage: Path_ = ("components", c, "lineage")
+        yield component.lineage.base, (*lineage, "base")
+        for s, step in enumerate(component.lineage.steps):
+            for p, parent in enumerate(step.parents):
+                yield parent, (*lineage, "steps", s, "parents", p)
+
+
+# -- license and clause ids ------------------------------------------------------------------
+
+
+def _license_ids(
+    manifest: Manifest, document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    hint = "license ids are listed by `licheck licenses list`, clause ids by `licheck licenses " \
+           "show ID`"
+    for name, spec, path in _stated_facts(manifest):
+        if name not in ("agreement_waives", "license_granted"):
+            continue
+        for item, at in _strings_claimed(spec, path):
+            message = (_waiver_problem(item, library) if name == "agreement_waives"
+                       else _license_problem(item, library))
+            if message:
+                yield document.error(_at(document, at), f"{name}: {message}", hint)
+
+
+def _license_problem(license_id: str, library: Library) -> str:
+    if license_id in library.licenses:
+        return ""
+    return (f"license {license_id!r} is not in the library"
+            f"{suggest(license_id, list(library.licenses))}")
+
+
+def _waiver_problem(item: str, library: Library) -> str:
+    license_id, slash, clause = item.partition("/")
+    if not slash or not clause:
+        return f"expected license-id/clause-id (or license-id/* for all of a license), got {item!r}"
+    problem = _license_problem(license_id, library)
+    if problem:
+        return problem
+    clauses = [c.clause.id for c in library.licenses[license_id].clauses]
+    if clause != "*" and clause not in clauses:
+        return (f"license {license_id!r} has no clause {clause!r}"
+                f"{suggest(clause, clauses)}")
+    return ""
+
+
+def _strings_claimed(spec: FactSpec, path: Path_) -> Iterator[tuple[str, Path_]]:
+    """Each string a set fact (or its evidence) claims, with where it is written."""
+    claims: list[tuple[FactSpec | Evidence, Path_]] = [(spec, path)]
+    claims += [(piece, (*path, "evidence", i)) for i, piece in enumerate(spec.evidence)]
+    for claim, at in claims:
+        if isinstance(claim.value, str) and claim.value != "unknown":
+            yield claim.value, (*at, "value")
+        for key in ("value", "includes", "excludes"):
+            items = getattr(claim, key)
+            if isinstance(items, list):
+                for i, item in enumerate(items):
+                    if isinstance(item, str):
+                        yield item, (*at, key, i)
+
+
+def _stated_facts(manifest: Manifest) -> Iterator[tuple[str, FactSpec, Path_]]:
+    for name, spec in sorted(manifest.facts.items()):
+        yield name, spec, ("facts", name)
+    for c, component in enumerate(manifest.components):
+        for name, spec in sorted(component.facts.items()):
+            yield name, spec, ("components", c, "facts", name)
+
+
+def _at(document: Document, path: Path_) -> Path_:
+    """`path` as written: `mau: 150M` is short for `mau: {value: 150M}`, so drop that `value`."""
+    if path in document.positions or "value" not in path:
+        return path
+    index = len(path) - 1 - path[::-1].index("value")
+    return path[:index] + path[index + 1:]
+
+
+# -- contradictions --------------------------------------------------------------------------
+
+
+def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
+    """`distributes_weights` as stated against the component's `delivery`."""
+    for c, component in enumerate(manifest.components):
+        if not component.delivery:
+            continue
+        delivered = "weights" in component.delivery
+        spec = component.facts.get("distributes_weights")
+        path: Path_ = ("components", c, "facts", "distributes_weights")
+        if spec is None:
+            spec, path = manifest.facts.get("distributes_weights"), ("facts", "distributes_weights")
+        if spec is not None and isinstance(spec.value, bool) and spec.value != delivered:
+            shown = ", ".join(d.value for d in component.delivery)
+            yield document.error(
+                _at(document, (*path, "value")),
+                f"distributes_weights is {str(spec.value).lower()}, but component "
+                f"{component.id!r} is delivered as {shown}",
+                "list `weights` under delivery exactly when copies of the weights are "
+                "distributed")
+
+
+def _part_of_whole(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
+    rates = _rates(manifest)
+    product_paths: dict[str, Path_] = {name: ("facts", name) for name in manifest.facts}
+    scopes: list[tuple[Mapping[str, FactSpec], Mapping[str, Path_]]] = [
+        (manifest.facts, product_paths)]
+    for c, component in enumerate(manifest.components):
+        merged = {**manifest.facts, **component.facts}
+        located = {**product_paths,
+                   **{name: ("components", c, "facts", name) for name in component.facts}}
+        scopes.append((merged, located))
+    for specs, paths in scopes:
+        for part, whole in _PART_OF:
+            if part not in specs or whole not in specs:
+                continue
+            low, high = _interval(part, specs[part], rates), _interval(whole, specs[whole], rates)
+            if low is None or high is None or high.hi is None:
+                continue
+            if low.lo > high.hi or (low.lo == high.hi and not (low.lo_closed and high.hi_closed)):
+                yield document.error(
+                    paths[whole],
+                    f"{whole} ({high}) is less than {part} ({low}): the licensee's figure "
+                    f"includes this product's", "check both figures and their units")
+
+
+def _interval(name: str, spec: FactSpec, rates: dict[str, Fraction]) -> Interval | None:
+    try:
+        domain = claim_domain(FACTS[name], spec, rates)
+    except (FactError, UnitError):
+        return None  # reported where the fact is resolved
+    return domain if isinstance(domain, Interval) else None
+
+
+def _rates(manifest: Manifest) -> dict[str, Fraction]:
+    rates: dict[str, Fraction] = {}
+    for currency, raw in manifest.currency_rates.items():
+        try:
+            rates[currency.upper()] = parse_rate(raw)
+        except UnitError:
+            continue  # reported by the evaluation
+    return rates

@@ -1,0 +1,164 @@
+"""A scenario: facts set as hypotheses, base models swapped, evidence taken as of another date —
+applied to a baseline product without ever modifying it (the manifest is frozen; the scenario is
+a second set of evaluation options, as openfisca's reforms derive from a baseline).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from licheck.evaluation import (
+    HYPOTHETICAL,
+    UNKNOWN_MODEL,
+    Options,
+    ProductResult,
+    evaluate_manifest,
+)
+from licheck.facts import FactError, FactState, Resolution, claim_domain, resolve
+from licheck.library import Library
+from licheck.model import FactSpec, Manifest
+from licheck.units import UnitError, parse_rate
+from licheck.vocabulary import FACTS
+from licheck.whatif.spec import Assignment, ScenarioError, Swap
+from licheck.yamlsafe import Document
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """What differs from the baseline.  `as_of` None: the baseline's evidence date."""
+
+    sets: tuple[Assignment, ...] = ()
+    swaps: tuple[Swap, ...] = ()
+    as_of: dt.date | None = None
+
+    def is_empty(self) -> bool:
+        return not self.sets and not self.swaps and self.as_of is None
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """The baseline: a product, the rule library and the options it is evaluated with."""
+
+    manifest: Manifest
+    document: Document
+    library: Library
+    options: Options
+
+    def evaluate(self, options: Options | None = None) -> ProductResult:
+        return evaluate_manifest(self.manifest, self.document, self.library,
+                                 options or self.options)
+
+    def rates(self) -> dict[str, Fraction]:
+        rates = {}
+        for currency, raw in self.manifest.currency_rates.items():
+            try:
+                rates[currency.upper()] = parse_rate(raw)
+            except UnitError:
+                continue  # the baseline's own evaluation reports it, located in the file
+        return rates
+
+    def has_undisclosed_base(self) -> bool:
+        return any(ref.model.strip().lower() == UNKNOWN_MODEL
+                   for component in self.manifest.components
+                   for ref in [component.lineage.base, *(p for s in component.lineage.steps
+                                                         for p in s.parents)])
+
+    def lineage_models(self) -> dict[str, str]:
+        """Catalog id -> name of every catalog model in the product's lineages."""
+        found: dict[str, str] = {}
+        for component in self.manifest.components:
+            refs = [component.lineage.base] + [p for s in component.lineage.steps
+                                                for p in s.parents]
+            for ref in refs:
+                model = self.library.model(ref.model)
+                if model is not None:
+                    found[model.id] = model.name
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A scenario checked against its subject: the options that evaluate it."""
+
+    scenario: Scenario
+    options: Options
+    swaps: Mapping[str, str] = field(default_factory=dict)  # catalog id -> catalog id
+
+    def states_of(self, subject: Subject, names: set[str]) -> list[FactState]:
+        """Every value the scenario gives the named facts (product- and component-level, or its
+        own hypothesis), as the evaluation resolves them."""
+        context = Resolution(self.options.policy, self.options.as_of, subject.rates(),
+                             dict(subject.manifest.sources))
+        hypothetical = Resolution(HYPOTHETICAL, None, context.rates, context.sources)
+        specs = [(n, spec, context) for n, spec in subject.manifest.facts.items()]
+        specs += [(n, spec, context) for c in subject.manifest.components
+                  for n, spec in c.facts.items()]
+        states = []
+        for name, spec, where in specs:
+            if name in names and name not in self.options.overrides:
+                try:
+                    states.append(resolve(name, spec, where))
+                except FactError:
+                    continue  # the baseline's evaluation reports it, located in the file
+        for name, given in self.options.overrides.items():
+            if name in names:
+                states.append(given if isinstance(given, FactState)
+                              else resolve(name, given, hypothetical))
+        return states
+
+    def with_facts(self, states: Mapping[str, FactState]) -> Options:
+        """The scenario's options with more facts fixed (a sweep's cell)."""
+        return replace(self.options, overrides={**self.options.overrides, **states})
+
+
+def apply(subject: Subject, scenario: Scenario) -> Applied:
+    """Check the scenario against the product and library; `ScenarioError` says what is wrong."""
+    overrides: dict[str, FactSpec] = {}
+    rates = subject.rates()
+    for assignment in scenario.sets:
+        if assignment.fact in overrides:
+            raise ScenarioError(f"--set {assignment.fact} is given twice")
+        try:
+            claim_domain(FACTS[assignment.fact], assignment.spec, rates)
+        except FactError as exc:
+            raise ScenarioError(f"--set {assignment.fact}={assignment.text}: {exc}") from None
+        overrides[assignment.fact] = assignment.spec
+    swaps = _swaps(subject, scenario.swaps)
+    as_of = scenario.as_of if scenario.as_of is not None else subject.options.as_of
+    options = Options(subject.options.policy, as_of, overrides, swaps)
+    return Applied(scenario, options, swaps)
+
+
+def _swaps(subject: Subject, swaps: tuple[Swap, ...]) -> dict[str, str]:
+    library = subject.library
+    present = subject.lineage_models()
+    if subject.has_undisclosed_base():
+        present[UNKNOWN_MODEL] = "an undisclosed base"
+    result: dict[str, str] = {}
+    for swap in swaps:
+        where = f"--swap-base {swap.old}={swap.new}"
+        new = library.model(swap.new)
+        if new is None:
+            raise ScenarioError(f"{where}: unknown model {swap.new!r}"
+                                f"{library.suggest_model(swap.new)}; see `licheck licenses "
+                                "models`")
+        if swap.old.strip().lower() == UNKNOWN_MODEL:
+            old_id = UNKNOWN_MODEL
+        else:
+            old = library.model(swap.old)
+            if old is None:
+                raise ScenarioError(f"{where}: unknown model {swap.old!r}"
+                                    f"{library.suggest_model(swap.old)}; see `licheck licenses "
+                                    "models` (or `unknown` for an undisclosed base)")
+            old_id = old.id
+        if old_id not in present:
+            shown = ", ".join(sorted(present)) or "none in the catalog"
+            raise ScenarioError(f"{where}: {old_id} is not in {subject.manifest.product}'s "
+                                f"lineage (its models: {shown})")
+        if old_id in result:
+            raise ScenarioError(f"--swap-base {old_id} is given twice")
+        result[old_id] = new.id
+    return result

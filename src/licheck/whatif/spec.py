@@ -1,0 +1,167 @@
+"""What-if options as users type them: `--set FACT=VALUE`, `--sweep FACT=FROM..TO` and
+`--swap-base OLD=NEW`, read into values the core can use.
+
+Value syntax for `--set` (the fact's type decides how it is read):
+
+- quantity: `150M`, `25M USD/month`, `300M USD/year`, `2B USD ARR`, `150M CNY/month` (at the
+  manifest's rate); a range `50M..150M`, `100M..` (at least) or `..20M USD/month` (at most);
+- boolean: `true` or `false`;
+- string: the text as is (`Composer 2`);
+- set: `[Kimi K2.5, Cursor]` (exactly these; `[]` for none), `includes [Kimi K2.5]`,
+  `excludes [Kimi K2.5]`, or both joined by `;`;
+- any fact: `unknown` forgets what the manifest says.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from fractions import Fraction
+
+from licheck.diagnostics import LicheckError
+from licheck.model import FactSpec
+from licheck.units import Dimension, UnitError, parse_quantity
+from licheck.vocabulary import FACTS, FactDef, FactType, suggest
+
+
+class ScenarioError(LicheckError):
+    """A what-if option that cannot be read; the message names the option and the value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """`--set FACT=VALUE`: the fact, the text as typed, and the spec it stands for."""
+
+    fact: str
+    text: str
+    spec: FactSpec
+
+
+@dataclass(frozen=True, slots=True)
+class SweepSpec:
+    """`--sweep FACT=FROM..TO`: a closed range of a quantity fact (money in USD per month)."""
+
+    fact: str
+    text: str
+    lower: Fraction
+    upper: Fraction
+    dimension: Dimension
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """`--swap-base OLD=NEW`, as typed (resolved against the catalog by the scenario)."""
+
+    old: str
+    new: str
+
+
+def _split(option: str, raw: str) -> tuple[str, str]:
+    name, sep, value = raw.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name or not value:
+        raise ScenarioError(f"{option} {raw!r}: expected NAME=VALUE")
+    return name, value
+
+
+def stateable_fact(option: str, name: str) -> FactDef:
+    """The definition of a fact a user may set or sweep, or a `ScenarioError` with a hint."""
+    definition = FACTS.get(name)
+    choices = [n for n, d in FACTS.items() if not d.implicit]
+    if definition is None:
+        raise ScenarioError(f"{option}: unknown fact {name!r}{suggest(name, choices)}; the "
+                            "facts are listed in the README's fact vocabulary")
+    if definition.implicit:
+        raise ScenarioError(f"{option}: {name!r} is derived from the lineage and cannot be set "
+                            "(use --swap-base to change a base model)")
+    return definition
+
+
+def parse_assignment(raw: str) -> Assignment:
+    """Read `FACT=VALUE`; the value is checked against the fact's type here, its units later
+    (a currency needs the manifest's rate)."""
+    name, value = _split("--set", raw)
+    definition = stateable_fact("--set", name)
+    where = f"--set {name}"
+    if value == "unknown":
+        return Assignment(name, value, FactSpec(value="unknown"))
+    match definition.type:
+        case FactType.QUANTITY:
+            spec = _quantity(where, value)
+        case FactType.BOOLEAN:
+            if value not in ("true", "false"):
+                raise ScenarioError(f"{where}: {name} is true or false (or unknown), got "
+                                    f"{value!r}")
+            spec = FactSpec(value=value == "true")
+        case FactType.STRING:
+            spec = FactSpec(value=value)
+        case FactType.SET:
+            spec = _set(where, value)
+    return Assignment(name, value, spec)
+
+
+def _quantity(where: str, value: str) -> FactSpec:
+    if ".." not in value:
+        return FactSpec(value=value)
+    low, _, high = (part.strip() for part in value.partition(".."))
+    if not low and not high:
+        raise ScenarioError(f"{where}: a range needs at least one end, as in 50M..150M")
+    return FactSpec(at_least=low or None, at_most=high or None)
+
+
+def _set(where: str, value: str) -> FactSpec:
+    if value.startswith("["):
+        return FactSpec(value=_items(where, value))
+    if not value.startswith(("includes ", "excludes ")):
+        return FactSpec(value=[value])  # one bare name: exactly that set
+    parts: dict[str, list[str]] = {}
+    for part in (p.strip() for p in value.split(";")):
+        word, _, rest = part.partition(" ")
+        if word not in ("includes", "excludes") or word in parts:
+            raise ScenarioError(f"{where}: expected [a, b], includes [a], excludes [b] (the "
+                                f"last two joined by ;) or unknown, got {value!r}")
+        parts[word] = _items(where, rest.strip())
+    return FactSpec(includes=parts.get("includes"), excludes=parts.get("excludes"))
+
+
+def _items(where: str, text: str) -> list[str]:
+    if not (text.startswith("[") and text.endswith("]")):
+        raise ScenarioError(f"{where}: expected a list in brackets such as [Kimi K2.5, Cursor], "
+                            f"got {text!r}")
+    inner = text[1:-1].strip()
+    if not inner:
+        return []
+    (row,) = csv.reader([inner], skipinitialspace=True)  # "a, b" or "\"a, with comma\", b"
+    items = [item.strip() for item in row]
+    if any(not item for item in items):
+        raise ScenarioError(f"{where}: empty name in {text!r}")
+    return items
+
+
+def parse_sweep(raw: str, rates: dict[str, Fraction] | None = None) -> SweepSpec:
+    """Read `FACT=FROM..TO` for a quantity fact; both ends are included."""
+    name, value = _split("--sweep", raw)
+    definition = stateable_fact("--sweep", name)
+    where = f"--sweep {name}"
+    if definition.type is not FactType.QUANTITY:
+        raise ScenarioError(f"{where}: only quantities (counts, money) can be swept; {name} is "
+                            f"a {definition.type.value} — use --set {name}=... for each value")
+    low, sep, high = (part.strip() for part in value.partition(".."))
+    if not sep or not low or not high:
+        raise ScenarioError(f"{where}: expected FROM..TO, as in {name}=1M..100M")
+    dimension = definition.dimension or Dimension.COUNT
+    try:
+        lower, upper = (parse_quantity(end, dimension,
+                                       default_period_months=definition.period_months,
+                                       rates=rates).amount for end in (low, high))
+    except UnitError as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
+    if lower >= upper:
+        raise ScenarioError(f"{where}: FROM must be less than TO, got {value!r}")
+    return SweepSpec(name, value, lower, upper, dimension)
+
+
+def parse_swap(raw: str) -> Swap:
+    """Read `OLD=NEW` (catalog ids or aliases)."""
+    old, new = _split("--swap-base", raw)
+    return Swap(old, new)
