@@ -63,6 +63,12 @@ def kimi_model() -> tuple[str, list[str]]:
     raise SystemExit(f"no model with license {KIMI_LICENSE} in the catalog")
 
 
+def _count(raw: object) -> float:
+    text = str(raw)
+    scale = {"K": 1e3, "M": 1e6, "B": 1e9}.get(text[-1:], 1)
+    return float(text.rstrip("KMB")) * scale
+
+
 def date(rng: random.Random, year: int = 2026) -> str:
     return f"{year}-{rng.randint(1, 3):02d}-{rng.randint(1, 28):02d}"
 
@@ -131,8 +137,10 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
         facts["agreement_waives"] = fact(rng, keys, {"value": rng.choice([
             ["kimi-k2.5-modified-mit/ui-attribution"], ["kimi-k2.5-modified-mit/*"],
             ["kimi-k2-modified-mit/*"], []])})
-    if rng.random() < 0.3:
-        facts["licensee_mau"] = fact(rng, keys, {"value": rng.choice(MAU)})
+    if rng.random() < 0.3:  # the licensee's users include the product's: never fewer
+        least = _count(mau.get("value", mau.get("at_least", 0)))
+        facts["licensee_mau"] = fact(rng, keys, {"value": rng.choice(
+            [m for m in MAU if _count(m) >= least] or ["2B"])})
     if rng.random() < 0.2:
         facts["territories"] = fact(rng, keys, {"value": rng.sample(["US", "EU", "CN", "GB"],
                                                                     rng.randint(1, 3))})
