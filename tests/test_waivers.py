@@ -216,3 +216,16 @@ def test_an_applying_waiver_wins_over_an_expired_one(capsys: pytest.CaptureFixtu
                                                                  "w2": "applied"}
     (waived,) = [f for f in report["products"][0]["findings"] if f["waived"]]
     assert waived["waiver"]["id"] == "w2"
+
+
+def test_validate_recognises_waiver_files(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    good = sorted((ROOT / "tests" / "data" / "waivers").glob("*.yaml"))[0]
+    code, out, err = run(capsys, "validate", str(good))
+    assert code == 0, err
+    assert "(waivers)" in out
+    bad = tmp_path / "waivers.yaml"
+    bad.write_text(good.read_text(encoding="utf-8").replace("reason:", "reasn:", 1),
+                   encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(bad))
+    assert code == 2 and "did you mean 'reason'" in err

@@ -19,6 +19,8 @@ def detect_kind(data: object) -> str:
         return "license"
     if isinstance(data, dict) and "models" in data and "components" not in data:
         return "catalog"
+    if isinstance(data, dict) and "waivers" in data and "components" not in data:
+        return "waivers"
     return "manifest"
 
 
@@ -34,6 +36,10 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
             file_kind = detect_kind(document.data) if kind == "auto" else kind
             if file_kind == "license":
                 load_license_file(path, shown)
+            elif file_kind == "waivers":
+                from licheck import waivers
+
+                waivers.load(path, shown)
             elif file_kind == "catalog":
                 library = library or load_library()
                 load_catalog_file(path, library.licenses, shown)
