@@ -512,9 +512,19 @@ class _UnknownLicense:
             likely_verdict=(Verdict.NOT_APPLICABLE if clause == "lineage-unconfirmed"
                             and self.lineage.likely is not None else Verdict.GOVERNANCE_RISK),
             scope="depends", trigger="depends", requirement="depends", exception="no",
-            facts=(self.lineage,), missing=(), line=self.line, column=self.column,
-            summary=summary,
+            facts=(self.lineage,), missing=self._missing(clause), line=self.line,
+            column=self.column, summary=summary,
+            settlements=((Settlement(Verdict.NOT_APPLICABLE, (("lineage", "true"),)),)
+                         if clause == "lineage-unconfirmed" else ()),
         )
+
+    def _missing(self, clause: str) -> tuple[MissingFact, ...]:
+        """An unconfirmed base is settled by the lineage itself: established, this finding goes
+        (the model's own findings cover the component); refuted, the license is unknown."""
+        if clause != "lineage-unconfirmed":
+            return ()
+        return (MissingFact(self.lineage, (Branch("true", Verdict.NOT_APPLICABLE),
+                                           Branch("false", Verdict.GOVERNANCE_RISK))),)
 
 
 def _judge_clause(

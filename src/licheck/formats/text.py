@@ -109,17 +109,17 @@ def _finding(f: FindingOut) -> Group:
     return Group(*parts)  # type: ignore[arg-type]
 
 
-def _settlements(f: FindingOut) -> Table:
-    table = Table(show_edge=False, pad_edge=False, box=None, show_header=False,
-                  title="What would make it firm (smallest sets of facts, supplied together)",
-                  title_justify="left", title_style="bold")
+def _settlements(f: FindingOut) -> Group:
+    table = Table(show_edge=False, pad_edge=False, box=None, show_header=False)
     table.add_column("verdict", no_wrap=True)
     table.add_column("when", overflow="fold")
     for settlement in f.settled_by:
         table.add_row(verdict_text(settlement.verdict),
                       "if " + " and ".join(f"{c.fact} {_as_condition(c.value)}"
                                            for c in settlement.when))
-    return table
+    # A table's title wraps to the table's width: a heading of its own reads better.
+    return Group(Text("What would make it firm (smallest sets of facts, supplied together)",
+                      style="bold"), table)
 
 
 def _as_condition(value: str) -> str:
@@ -128,10 +128,8 @@ def _as_condition(value: str) -> str:
     return value
 
 
-def _missing_table(missing: list[MissingFactOut]) -> Table:
-    table = Table(show_edge=False, pad_edge=False, box=None, show_header=False,
-                  title="What would settle it (each fact alone, the others as they are)",
-                  title_justify="left", title_style="bold")
+def _missing_table(missing: list[MissingFactOut]) -> Group:
+    table = Table(show_edge=False, pad_edge=False, box=None, show_header=False)
     table.add_column("fact", style="bold", no_wrap=True)
     table.add_column("outcomes", overflow="fold")
     for m in missing:
@@ -149,7 +147,8 @@ def _missing_table(missing: list[MissingFactOut]) -> Table:
             outcome.append(f"settles nothing on its own (cells: {cuts}); it matters together "
                            "with the others", style="dim")
         table.add_row(m.fact, outcome)
-    return table
+    return Group(Text("What would settle it (each fact alone, the others as they are)",
+                      style="bold"), table)
 
 
 def _facts_table(facts: list[FactOut]) -> Table:

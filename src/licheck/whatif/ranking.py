@@ -62,12 +62,8 @@ def rank(result: ProductResult) -> list[NextFact]:
     for finding in result.findings:
         if finding.verdict is not Verdict.GOVERNANCE_RISK:
             continue
-        if finding.clause == "lineage-unconfirmed":
-            # Confirmed, the model's own findings stand alone; refuted, another (unknown) base
-            # and its license bind the component instead.
-            add(finding.facts[0], finding.model_name, Settling(finding.key, (
-                Branch(f"built on {finding.model_name}", Verdict.NOT_APPLICABLE),
-                Branch(f"not built on {finding.model_name}", Verdict.GOVERNANCE_RISK))))
+        # (an unconfirmed base's finding carries `lineage` as its missing fact: confirmed, the
+        # model's own findings stand alone; refuted, an unknown base's license binds instead)
         for missing in finding.missing:
             add(missing.fact, finding.model_name, Settling(finding.key, missing.branches))
     ranked = [NextFact(state, tuple(settlings), model)
