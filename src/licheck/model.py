@@ -12,6 +12,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -73,6 +74,15 @@ RawValue = Annotated[
                     "type": ["boolean", "number", "string", "array"],
                     "items": {"type": "string"}}),
 ]
+
+
+def require_unique(kind: str, ids: Iterable[str]) -> None:
+    """Refuse a list whose items share an id ("clause id 'x' appears twice")."""
+    seen: set[str] = set()
+    for item in ids:
+        if item in seen:
+            raise ValueError(f"{kind} id {item!r} appears twice")
+        seen.add(item)
 
 
 class Strict(BaseModel):
@@ -256,11 +266,7 @@ class License(Strict):
 
     @model_validator(mode="after")
     def _unique_clause_ids(self) -> License:
-        seen: set[str] = set()
-        for clause in self.clauses:
-            if clause.id in seen:
-                raise ValueError(f"clause id {clause.id!r} appears twice")
-            seen.add(clause.id)
+        require_unique("clause", (c.id for c in self.clauses))
         return self
 
 
@@ -478,11 +484,7 @@ class Manifest(Strict):
 
     @model_validator(mode="after")
     def _unique_component_ids(self) -> Manifest:
-        seen: set[str] = set()
-        for component in self.components:
-            if component.id in seen:
-                raise ValueError(f"component id {component.id!r} appears twice")
-            seen.add(component.id)
+        require_unique("component", (c.id for c in self.components))
         return self
 
 

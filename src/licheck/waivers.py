@@ -24,7 +24,16 @@ from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import Verdict
 from licheck.facts import FactError, claim_domain
 from licheck.loading import validate
-from licheck.model import Amount, Date, FactSpec, Identifier, RawValue, Strict, Text
+from licheck.model import (
+    Amount,
+    Date,
+    FactSpec,
+    Identifier,
+    RawValue,
+    Strict,
+    Text,
+    require_unique,
+)
 from licheck.report import (
     Counts,
     FindingOut,
@@ -90,11 +99,7 @@ class WaiverFile(Strict):
 
     @model_validator(mode="after")
     def _unique_ids(self) -> WaiverFile:
-        seen: set[str] = set()
-        for waiver in self.waivers:
-            if waiver.id in seen:
-                raise ValueError(f"waiver id {waiver.id!r} appears twice")
-            seen.add(waiver.id)
+        require_unique("waiver", (w.id for w in self.waivers))
         return self
 
 
