@@ -25,7 +25,7 @@ from licheck.evaluation import Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_library
 from licheck.model import Manifest
-from licheck.report import _encode, product_out
+from licheck.report import encode_product, product_out
 
 PHASES = ["read", "parse (yamlsafe)", "validate (pydantic)", "evaluate", "report product",
           "JSON encode", "parse floor (C loader)"]
@@ -63,7 +63,7 @@ def main() -> None:
         t4 = clock()
         product = product_out(result)
         t5 = clock()
-        _encode(product.model_dump(mode="json"), "\n", [])
+        encode_product(product, "\n    ")
         t6 = clock()
         yaml.load(text, Loader=yaml.CSafeLoader)
         t7 = clock()

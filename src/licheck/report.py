@@ -343,5 +343,78 @@ def encode_product(product: ProductOut, newline: str) -> str:
     product's own level (`"\\n    "` in the report).  Workers of a portfolio encode their products
     with this and the parent only joins the texts."""
     parts: list[str] = []
-    _encode(product.model_dump(mode="json"), newline, parts)
+    _encode_model(product, newline, parts, {})
     return "".join(parts)
+
+
+# The JSON of a model straight from its fields, as `model_dump(mode="json")` then `json.dumps(...,
+# indent=2, ensure_ascii=False)` would write it (tests hold the two equal): no dump is built.  The
+# report's fields are strings, string enums, ints, booleans, None, lists and models only.
+_KEYS: dict[type[BaseModel], tuple[tuple[str, str], ...]] = {}
+
+
+def _keys(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """Each field's name and its encoded key with the separator, in the model's order."""
+    keys = _KEYS.get(cls)
+    if keys is None:
+        keys = _KEYS[cls] = tuple((name, encode_basestring(name) + ": ")
+                                  for name in cls.model_fields)
+    return keys
+
+
+def _encode_model(
+    model: BaseModel, newline: str, parts: list[str], seen: dict[tuple[int, str], str]
+) -> None:
+    """`seen`: the text of each fact already encoded, by identity and indent (a product's
+    findings share their facts' parts of the report); valid while the models live."""
+    inner = newline + "  "
+    fields = model.__dict__
+    opening = "{"
+    for name, key in _keys(type(model)):
+        parts.append(opening + inner + key)
+        opening = ","
+        value = fields[name]
+        if isinstance(value, str):  # also the string enums (Verdict), as their value
+            parts.append(encode_basestring(value))
+        elif value is None:
+            parts.append("null")
+        elif value is True:
+            parts.append("true")
+        elif value is False:
+            parts.append("false")
+        elif type(value) is int:
+            parts.append(int.__repr__(value))
+        elif type(value) is list:
+            _encode_list(value, inner, parts, seen)
+        elif isinstance(value, BaseModel):
+            _encode_model(value, inner, parts, seen)
+        else:  # pragma: no cover - no other type occurs in the report's models
+            raise TypeError(f"cannot encode {type(value).__name__} in {type(model).__name__}")
+    parts.append(newline + "}" if opening == "," else "{}")
+
+
+def _encode_list(
+    values: list[Any], newline: str, parts: list[str], seen: dict[tuple[int, str], str]
+) -> None:
+    if not values:
+        parts.append("[]")
+        return
+    inner = newline + "  "
+    opening = "["
+    for value in values:
+        parts.append(opening + inner)
+        opening = ","
+        if isinstance(value, str):
+            parts.append(encode_basestring(value))
+        elif isinstance(value, FactOut):
+            text = seen.get((id(value), inner))
+            if text is None:
+                piece: list[str] = []
+                _encode_model(value, inner, piece, seen)
+                text = seen[(id(value), inner)] = "".join(piece)
+            parts.append(text)
+        elif isinstance(value, BaseModel):
+            _encode_model(value, inner, parts, seen)
+        else:  # pragma: no cover - the report's lists hold strings and models only
+            raise TypeError(f"cannot encode a list of {type(value).__name__}")
+    parts.append(newline + "]")
