@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from licheck.conditions import TRUE, Node, Test, Value, evaluate, tests_in
+from licheck.conditions import TRUE, All, Any_, Const, Node, Not, Test, Value, evaluate, tests_in
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
@@ -105,7 +105,13 @@ class Cell:
 
     value: Value
     region: Domain  # the values of the domain in this cell
-    label: str  # the cell in words: "> 20M USD/month", "true", "contains 'Kimi K2.5'"
+    words: str | None = None  # its label where it is not `str(region)`
+
+    @property
+    def label(self) -> str:
+        """The cell in words: "> 20M USD/month", "true", "contains 'Kimi K2.5'".  Only an open
+        fact's cells are ever shown, so a quantity's (formatting amounts) is made on demand."""
+        return self.words if self.words is not None else str(self.region)
 
 
 def cells(domain: Domain, tests: Sequence[Test]) -> list[Cell]:
@@ -136,13 +142,13 @@ def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
     for piece in pieces:
         region = piece.intersect(domain)
         if not region.is_empty():
-            result.append(Cell(region.sample(), region, str(region)))
+            result.append(Cell(region.sample(), region))
     return result
 
 
 def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
     if domain.value is not None:
-        return [Cell(domain.value, domain, str(domain))]
+        return [Cell(domain.value, domain)]
     constants: set[str] = set()
     prefixes: set[str] = set()
     for test in tests:
@@ -160,7 +166,7 @@ def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
 
 def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     if domain.exact:
-        return [Cell(domain.includes, domain, str(domain))]
+        return [Cell(domain.includes, domain)]
     mentioned: set[str] = set()
     for test in tests:
         mentioned |= test.operand if isinstance(test.operand, frozenset) else {str(test.operand)}
@@ -240,66 +246,157 @@ def judge(rule: Rule, domains: Mapping[str, Domain]) -> Judgement:
     return judge_cells(rule, fact_cells(rule, domains))
 
 
-# The outcome of each combination of cells, by the cells' identities: `branches` and `settlements`
-# revisit the combinations `judge_cells` has already evaluated.  Valid while the cells live, so a
-# memo belongs to one judgement (one `by_fact`) and is dropped with it.
-OutcomeMemo = dict[tuple[int, ...], Outcome]
+# -- the rule compiled over the facts' cells ------------------------------------------------------
+# A completion's outcome depends only on which of the rule's tests hold.  So each cell is reduced
+# once to its *signature* (the results of the tests on its fact), cells with the same signature
+# count once, and the rule is compiled to closures that read a combination of signatures by
+# position: no mapping of values is built, and no condition tree walked, per completion.
+
+Signature = tuple[bool, ...]  # the results of the tests on one fact, for one cell
+Check = Callable[[Sequence[Signature]], bool]
 
 
-def judge_cells(
-    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], memo: OutcomeMemo | None = None
-) -> Judgement:
-    """The verdict over every combination of cells (the completions)."""
-    details = _details(rule, by_fact, memo)  # every outcome: the same verdict as `outcomes_of`'s
-    return Judgement(verdict_of(set(details[0])), *details)
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    tests: tuple[tuple[Test, ...], ...]  # the distinct tests on each fact, by position
+    scope: Check
+    trigger: Check
+    requirement: Check
+    exceptions: tuple[Check, ...]
+
+    def outcome(self, combination: Sequence[Signature]) -> Outcome:
+        if not self.scope(combination) or not self.trigger(combination):
+            return Outcome.NOT_TRIGGERED
+        for exception in self.exceptions:
+            if exception(combination):
+                return Outcome.LIFTED
+        return Outcome.HOLDS if self.requirement(combination) else Outcome.FAILS
+
+    def signatures(self, cells_: Sequence[Sequence[Cell]]) -> list[list[Signature]]:
+        """Each cell's signature, fact by fact, aligned with `cells_`."""
+        return [[tuple([t.holds(c.value) for t in tests]) for c in on_fact]
+                for tests, on_fact in zip(self.tests, cells_, strict=True)]
 
 
-def outcomes_of(
-    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], memo: OutcomeMemo | None = None
-) -> set[Outcome]:
-    names = list(by_fact)
+# By the rule's id and the order of its facts; each entry keeps its rule alive (so the id is not
+# reused while it exists), and the cache is bounded.
+_COMPILED: dict[tuple[int, tuple[str, ...]], tuple[Rule, _Compiled]] = {}
+_COMPILED_LIMIT = 4096
+
+
+def _compiled(rule: Rule, names: tuple[str, ...]) -> _Compiled:
+    found = _COMPILED.get((id(rule), names))
+    if found is not None:
+        return found[1]
+    position = {name: i for i, name in enumerate(names)}
+    tests: list[list[Test]] = [[] for _ in names]
+    for test in rule.tests():
+        if test not in tests[position[test.key]]:
+            tests[position[test.key]].append(test)
+    where = {(position[t.key], t): (position[t.key], j)
+             for i, on_fact in enumerate(tests) for j, t in enumerate(on_fact)}
+
+    def check(node: Node) -> Check:
+        return _check(node, lambda t: where[(position[t.key], t)])
+
+    compiled = _Compiled(tuple(tuple(t) for t in tests), check(rule.scope), check(rule.trigger),
+                         check(rule.requirement), tuple(check(e) for e in rule.exceptions))
+    if len(_COMPILED) >= _COMPILED_LIMIT:
+        _COMPILED.clear()
+    _COMPILED[(id(rule), names)] = (rule, compiled)
+    return compiled
+
+
+def _check(node: Node, where: Callable[[Test], tuple[int, int]]) -> Check:
+    """The node as a closure over one signature per fact (`where`: a test's fact and index)."""
+    match node:
+        case Test():
+            fact, index = where(node)
+            return lambda combination: combination[fact][index]
+        case All():
+            items = tuple(_check(item, where) for item in node.items)
+
+            def every(combination: Sequence[Signature]) -> bool:
+                for item in items:  # noqa: SIM110 - a loop: no generator per call
+                    if not item(combination):
+                        return False
+                return True
+            return every
+        case Any_():
+            options = tuple(_check(item, where) for item in node.items)
+
+            def some(combination: Sequence[Signature]) -> bool:
+                for option in options:  # noqa: SIM110 - a loop: no generator per call
+                    if option(combination):
+                        return True
+                return False
+            return some
+        case Not():
+            inner = _check(node.item, where)
+            return lambda combination: not inner(combination)
+        case Const():
+            value = node.value
+            return lambda combination: value
+    raise AssertionError(node)  # pragma: no cover
+
+
+def _distinct_signatures(signatures: Sequence[Signature]) -> list[Signature]:
+    return list(dict.fromkeys(signatures))
+
+
+def _outcomes(compiled: _Compiled, choices: Sequence[Sequence[Signature]]) -> set[Outcome]:
+    """The outcomes over every combination of the choices (distinct signatures per fact)."""
     outcomes: set[Outcome] = set()
-    for combination in itertools.product(*(by_fact[n] for n in names)):
-        key = tuple(map(id, combination)) if memo is not None else ()
-        outcome = memo.get(key) if memo is not None else None
-        if outcome is None:
-            outcome = rule.outcome({n: c.value for n, c in zip(names, combination, strict=True)})
-            if memo is not None:
-                memo[key] = outcome
-        outcomes.add(outcome)
+    for combination in itertools.product(*choices):
+        outcomes.add(compiled.outcome(combination))
         if Outcome.FAILS in outcomes and len(outcomes) > 1:
             break  # governance risk: nothing can change it any more
     return outcomes
 
 
+def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
+    """The verdict over every combination of cells (the completions)."""
+    details = _details(rule, by_fact)  # every outcome: the same verdict as `outcomes_of`'s
+    return Judgement(verdict_of(set(details[0])), *details)
+
+
+def outcomes_of(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> set[Outcome]:
+    names = tuple(by_fact)
+    compiled = _compiled(rule, names)
+    signatures = compiled.signatures([by_fact[n] for n in names])
+    return _outcomes(compiled, [_distinct_signatures(s) for s in signatures])
+
+
 def _details(
-    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], memo: OutcomeMemo | None = None
+    rule: Rule, by_fact: Mapping[str, Sequence[Cell]]
 ) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:
     """Every outcome, scope and trigger value, and which open facts the outcome depends on."""
-    names = list(by_fact)
+    names = tuple(by_fact)
+    compiled = _compiled(rule, names)
+    choices = [_distinct_signatures(s)
+               for s in compiled.signatures([by_fact[n] for n in names])]
     outcomes: set[Outcome] = set()
     scope: set[bool] = set()
     triggered: set[bool] = set()
-    table: dict[tuple[int, ...], Outcome] = {}
-    for indices in itertools.product(*(range(len(by_fact[n])) for n in names)):
-        values = {n: by_fact[n][i].value for n, i in zip(names, indices, strict=True)}
-        outcome = rule.outcome(values)
-        table[indices] = outcome
-        if memo is not None:
-            memo[tuple(id(by_fact[n][i]) for n, i in zip(names, indices, strict=True))] = outcome
+    table: dict[tuple[Signature, ...], Outcome] = {}
+    for combination in itertools.product(*choices):
+        outcome = compiled.outcome(combination)
+        table[combination] = outcome
         outcomes.add(outcome)
-        in_scope = evaluate(rule.scope, values)
+        in_scope = compiled.scope(combination)
         scope.add(in_scope)
         if in_scope:
-            triggered.add(evaluate(rule.trigger, values))
+            triggered.add(compiled.trigger(combination))
     open_facts = []
     for position, name in enumerate(names):
-        if len(by_fact[name]) < 2:
+        # Relevant when two completions that differ only in this fact end differently (cells
+        # with the same signature never do).
+        if len(choices[position]) < 2:
             continue
-        # Relevant when two completions that differ only in this fact end differently.
-        groups: dict[tuple[int, ...], set[Outcome]] = {}
-        for indices, outcome in table.items():
-            groups.setdefault(indices[:position] + indices[position + 1:], set()).add(outcome)
+        groups: dict[tuple[Signature, ...], set[Outcome]] = {}
+        for combination, outcome in table.items():
+            groups.setdefault(combination[:position] + combination[position + 1:],
+                              set()).add(outcome)
         if any(len(group) > 1 for group in groups.values()):
             open_facts.append(name)
     return frozenset(outcomes), frozenset(scope), frozenset(triggered), tuple(open_facts)
@@ -314,18 +411,20 @@ class Branch:
     region: Domain | None = None  # for a quantity: the interval
 
 
-def branches(
-    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str, memo: OutcomeMemo | None = None
-) -> list[Branch]:
+def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> list[Branch]:
     """For one open fact: the verdict for each of its cells, the other facts still open.
 
     Neighbouring quantity cells with the same verdict merge into one interval, unless every cell
     gives the same verdict (the fact settles nothing alone): then the thresholds stay visible."""
+    names = tuple(by_fact)
+    compiled = _compiled(rule, names)
+    signatures = compiled.signatures([by_fact[n] for n in names])
+    choices = [_distinct_signatures(s) for s in signatures]
+    position = names.index(fact)
     result: list[Branch] = []
-    for cell in by_fact[fact]:
-        fixed = dict(by_fact)
-        fixed[fact] = [cell]
-        verdict = verdict_of(outcomes_of(rule, fixed, memo))
+    for cell, signature in zip(by_fact[fact], signatures[position], strict=True):
+        choices[position] = [signature]
+        verdict = verdict_of(_outcomes(compiled, choices))
         result.append(Branch(cell.label, verdict,
                              cell.region if isinstance(cell.region, Interval) else None))
     if len({b.verdict for b in result}) == 1:
@@ -356,8 +455,7 @@ class Settlement:
 
 
 def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
-                open_facts: Sequence[str], limit: int = 4,
-                memo: OutcomeMemo | None = None) -> list[Settlement]:
+                open_facts: Sequence[str], limit: int = 4) -> list[Settlement]:
     """The minimal combinations of open-fact values that turn a governance risk firm.
 
     Facts are tried in growing combinations (up to `limit` of them); a combination is kept when
@@ -365,44 +463,53 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
     Quantity cells that every test treats alike are merged first ("≤ 20M" rather than "< 20M"
     and "20M").
     """
-    coarse = {name: _coarse(rule, name, by_fact[name]) for name in open_facts}
+    names = tuple(by_fact)
+    compiled = _compiled(rule, names)
+    signatures = compiled.signatures([by_fact[n] for n in names])
+    every = [_distinct_signatures(s) for s in signatures]
+    position = {name: i for i, name in enumerate(names)}
+    # Each coarse group of an open fact as its words and its cells' distinct signatures.
+    coarse: dict[str, list[tuple[str, list[Signature]]]] = {}
+    for name in open_facts:
+        coarse[name] = _coarse(by_fact[name], signatures[position[name]])
     found: list[tuple[frozenset[tuple[str, int]], Settlement]] = []
     for size in range(1, min(limit, len(open_facts)) + 1):
-        for names in itertools.combinations(open_facts, size):
-            for choice in itertools.product(*(range(len(coarse[n])) for n in names)):
-                key = frozenset(zip(names, choice, strict=True))
+        for chosen in itertools.combinations(open_facts, size):
+            for choice in itertools.product(*(range(len(coarse[n])) for n in chosen)):
+                key = frozenset(zip(chosen, choice, strict=True))
                 if any(smaller <= key for smaller, _ in found):
                     continue
-                fixed = dict(by_fact)
+                choices = list(every)
                 for name, index in key:
-                    fixed[name] = coarse[name][index][1]
-                verdict = verdict_of(outcomes_of(rule, fixed, memo))
+                    choices[position[name]] = coarse[name][index][1]
+                verdict = verdict_of(_outcomes(compiled, choices))
                 if verdict is not Verdict.GOVERNANCE_RISK:
-                    words = tuple((n, coarse[n][i][0]) for n, i in zip(names, choice, strict=True))
+                    words = tuple((n, coarse[n][i][0])
+                                  for n, i in zip(chosen, choice, strict=True))
                     found.append((key, Settlement(verdict, words)))
     order = {Verdict.VIOLATION: 0, Verdict.SATISFIED: 1, Verdict.NOT_APPLICABLE: 2}
     return sorted((s for _, s in found), key=lambda s: (order.get(s.verdict, 3),
                                                         len(s.conditions), s.conditions))
 
 
-def _coarse(rule: Rule, name: str, cells_: Sequence[Cell]) -> list[tuple[str, list[Cell]]]:
-    """Neighbouring quantity cells with the same test results, merged: (label, cells)."""
-    tests = [t for t in rule.tests() if t.key == name]
-    groups: list[tuple[tuple[bool, ...], list[Cell]]] = []
-    for cell in cells_:
-        signature = tuple(t.holds(cell.value) for t in tests)
+def _coarse(
+    cells_: Sequence[Cell], signatures: Sequence[Signature]
+) -> list[tuple[str, list[Signature]]]:
+    """Neighbouring quantity cells with the same test results, merged: (label, the distinct
+    signatures of its cells)."""
+    groups: list[tuple[Signature, list[Cell]]] = []
+    for cell, signature in zip(cells_, signatures, strict=True):
         if groups and groups[-1][0] == signature and isinstance(cell.region, Interval):
             groups[-1][1].append(cell)
         else:
             groups.append((signature, [cell]))
     result = []
-    for _, members in groups:
+    for signature, members in groups:
         first, last = members[0].region, members[-1].region
         if len(members) > 1 and isinstance(first, Interval) and isinstance(last, Interval):
             label = str(Interval(first.lo, first.lo_closed, last.hi, last.hi_closed,
                                  first.dimension))
         else:
             label = members[0].label
-        result.append((label, members))
+        result.append((label, [signature]))
     return result
-
