@@ -159,11 +159,10 @@ def evaluate_manifest(
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         facts.setdefault("made_available", _made_available(component, context))
         facts.setdefault("model_made_available", _model_made_available(component, context))
-        facts.setdefault("received_in_integrated_product", resolve(
-            "received_in_integrated_product", FactSpec(value=False, evidence=[Evidence(
-                source="licheck's default: the product's owner obtained the model itself, not "
-                       "inside another licensee's end user product", kind=EvidenceKind.DECLARED)]),
-            context))
+        facts.setdefault("received_in_integrated_product", _default(
+            "received_in_integrated_product", False,
+            "licheck's default: the product's owner obtained the model itself, not inside "
+            "another licensee's end user product", context))
         for ref, ref_path in _lineage_models(component, base_path):
             swapped = _swapped(ref, library, options.swaps)
             if swapped is not None:
@@ -276,14 +275,34 @@ def _resolve_one(
         return resolve(name, None, context, path=path)
 
 
+def _default(
+    name: str, value: bool | str, source: str | None, context: Resolution
+) -> FactState:
+    """A fact licheck supplies: `value` declared by `source` (None: no evidence).  It depends only
+    on the evidence policy (declared evidence has no date), unless the manifest's sources happen
+    to cite that text, so each is resolved once per policy over a portfolio."""
+    cached = source is None or source not in context.sources
+    key = (name, value, source, context.policy)
+    state = _DEFAULTS.get(key) if cached else None
+    if state is None:
+        state = resolve(name, FactSpec(value=value, evidence=[] if source is None else [
+            Evidence(source=source, kind=EvidenceKind.DECLARED)]), context)
+        if cached:
+            if len(_DEFAULTS) >= _CACHE_LIMIT:
+                _DEFAULTS.clear()
+            _DEFAULTS[key] = state
+    return state
+
+
+_DEFAULTS: dict[tuple[str, bool | str, str | None, EvidencePolicy], FactState] = {}
+
+
 def _from_delivery(component: Component, context: Resolution) -> FactState:
     delivered = ", ".join(d.value for d in component.delivery) or "none stated"
-    spec = FactSpec(
-        value="weights" in component.delivery if component.delivery else "unknown",
-        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
-                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
-    )
-    return resolve("distributes_weights", spec, context)
+    if not component.delivery:
+        return _default("distributes_weights", "unknown", None, context)
+    return _default("distributes_weights", "weights" in component.delivery,
+                    f"derived from the component's delivery ({delivered})", context)
 
 
 _TRAINING = frozenset({StepKind.CONTINUED_PRETRAINING, StepKind.FINE_TUNING, StepKind.RL,
@@ -293,12 +312,10 @@ _TRAINING = frozenset({StepKind.CONTINUED_PRETRAINING, StepKind.FINE_TUNING, Ste
 def _made_available(component: Component, context: Resolution) -> FactState:
     """Any delivery (hosted service, API, weights) makes the component available to others."""
     delivered = ", ".join(d.value for d in component.delivery)
-    spec = FactSpec(
-        value=True if component.delivery else "unknown",
-        evidence=[Evidence(source=f"derived from the component's delivery ({delivered})",
-                           kind=EvidenceKind.DECLARED)] if component.delivery else [],
-    )
-    return resolve("made_available", spec, context)
+    if not component.delivery:
+        return _default("made_available", "unknown", None, context)
+    return _default("made_available", True,
+                    f"derived from the component's delivery ({delivered})", context)
 
 
 def _model_made_available(component: Component, context: Resolution) -> FactState:
@@ -311,29 +328,25 @@ def _model_made_available(component: Component, context: Resolution) -> FactStat
         source = "derived from the lineage: no step, so no model of the licensee's"
     elif not steps & _TRAINING:
         # A quantized copy may or may not count as creating a model: leave it open.
-        return resolve("model_made_available", FactSpec(value="unknown"), context)
+        return _default("model_made_available", "unknown", None, context)
     elif {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
         value, source = True, ("derived from the lineage (a trained model) and its delivery "
                                "(weights or api)")
     else:
-        return resolve("model_made_available", FactSpec(value="unknown"), context)
-    spec = FactSpec(value=value, evidence=[Evidence(source=source, kind=EvidenceKind.DECLARED)])
-    return resolve("model_made_available", spec, context)
+        return _default("model_made_available", "unknown", None, context)
+    return _default("model_made_available", value, source, context)
 
 
 def _from_catalog(model: CatalogModel, context: Resolution) -> FactState:
     if model.multimodal is None:
-        return resolve("multimodal", FactSpec(value="unknown"), context)
-    return resolve("multimodal", FactSpec(value=model.multimodal, evidence=[Evidence(
-        source=f"licheck's catalog entry for {model.name}", kind=EvidenceKind.DECLARED)]),
-        context)
+        return _default("multimodal", "unknown", None, context)
+    return _default("multimodal", model.multimodal,
+                    f"licheck's catalog entry for {model.name}", context)
 
 
 def _derivative_default(model_name: str, context: Resolution) -> FactState:
-    spec = FactSpec(value=True, evidence=[Evidence(
-        source=f"licheck's default: a model trained from {model_name} is a derivative work "
-               "unless the manifest says otherwise", kind=EvidenceKind.DECLARED)])
-    return resolve("derivative", spec, context)
+    return _default("derivative", True, f"licheck's default: a model trained from {model_name} "
+                    "is a derivative work unless the manifest says otherwise", context)
 
 
 def _lineage_models(

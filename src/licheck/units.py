@@ -87,7 +87,15 @@ def parse_quantity(
         amount = Fraction(repr(raw))
         currency, months = "USD", default_period_months
     elif isinstance(raw, str):
-        amount, currency, months = _parse_text(raw, dimension, expected, default_period_months)
+        # Portfolios repeat the same few texts ("100M", "20M USD/month"): each is read once.
+        key = (raw, dimension, default_period_months)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            parsed = _parse_text(raw, dimension, expected, default_period_months)
+            if len(_PARSED) >= _CACHE_LIMIT:
+                _PARSED.clear()
+            _PARSED[key] = parsed
+        amount, currency, months = parsed
     else:
         raise UnitError(f"expected {expected}, got {_show(raw)}")
     if amount < 0:
@@ -187,8 +195,22 @@ def parse_rate(raw: object) -> Fraction:
 
 def format_amount(amount: Fraction, dimension: Dimension) -> str:
     """Show an amount as a person writes it: 20M, 1.5B, ≈166.67M USD/month."""
-    text = format_number(amount)
-    return f"{text} USD/month" if dimension is Dimension.MONEY else text
+    key = (amount, dimension)
+    text = _FORMATTED.get(key)
+    if text is None:  # reports show the same thresholds and values over and over
+        text = format_number(amount)
+        if dimension is Dimension.MONEY:
+            text += " USD/month"
+        if len(_FORMATTED) >= _CACHE_LIMIT:
+            _FORMATTED.clear()
+        _FORMATTED[key] = text
+    return text
+
+
+# Bounded caches of pure functions of immutable values (memory stays flat over a portfolio).
+_CACHE_LIMIT = 4096
+_PARSED: dict[tuple[str, Dimension, int], tuple[Fraction, str, int]] = {}
+_FORMATTED: dict[tuple[Fraction, Dimension], str] = {}
 
 
 def format_number(amount: Fraction) -> str:
