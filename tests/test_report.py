@@ -38,3 +38,36 @@ def test_encode_product_is_json_dumps_at_any_level() -> None:
         expected = json.dumps(product.model_dump(mode="json"), indent=2, ensure_ascii=False)
         assert encode_product(product, "\n") == expected
         assert encode_product(product, "\n  ") == expected.replace("\n", "\n  ")
+
+
+def test_built_without_validation_equals_the_validated_report() -> None:
+    """The report's models are made without validation from licheck's own data: each product
+    equals the same data validated, so every field is present and of its declared type."""
+    from licheck.report import ProductOut, Report
+
+    results = evaluate_paths(MANIFESTS, OPTIONS, load_library())
+    report = build(results, "default", None)
+    assert Report.model_validate(report.model_dump()) == report
+    for result in results:
+        product = product_out(result)
+        assert ProductOut.model_validate(product.model_dump(mode="json")) == product
+        assert ProductOut.model_validate(product.model_dump(mode="json")).model_dump() \
+            == product.model_dump()
+
+
+def test_shared_parts_are_reused_across_products() -> None:
+    """Building the same product twice gives equal reports, and parts that depend only on the
+    evaluation's shared objects (the facts licheck supplies) are the same objects."""
+    library = load_library()
+    first = [product_out(r) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
+    second = [product_out(r) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
+    assert first == second
+    assert [encode_product(p, "\n    ") for p in first] == \
+        [encode_product(p, "\n    ") for p in second]
+    supplied: dict[tuple[str, str], set[int]] = {}
+    for product in first:
+        for finding in product.findings:
+            for fact in finding.facts:
+                if fact.evidence and fact.evidence[0].source.startswith("licheck's default"):
+                    supplied.setdefault((fact.name, fact.evidence[0].source), set()).add(id(fact))
+    assert supplied and all(len(ids) == 1 for ids in supplied.values())

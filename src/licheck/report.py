@@ -8,17 +8,16 @@ byte-identical output.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Sequence
 from enum import StrEnum
 from json.encoder import encode_basestring
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from licheck import __version__
-from licheck.engine import Verdict
-from licheck.evaluation import Finding, ProductResult
+from licheck.engine import Settlement, Verdict
+from licheck.evaluation import Finding, MissingFact, ProductResult
 from licheck.explain import explain
 from licheck.facts import FactState
 
@@ -26,7 +25,9 @@ SCHEMA_VERSION = "1.0"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built lazily: licheck makes its report with `_make` and encodes it itself, so most runs
+    # never need the validators (schemas, `Counts(...)` in waivers build them on first use).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class EvidenceOut(_Model):
@@ -167,28 +168,92 @@ class Report(_Model):
     waivers: list[WaiverStatus] = []
 
 
+_M = TypeVar("_M", bound=BaseModel)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _make(cls: type[_M], **fields: Any) -> _M:
+    """A report model from licheck's own data, every field given, without validation (what
+    `model_construct` does, minus its per-field work): validating the ~80 objects of a product
+    cost about as much as evaluating it.  Tests hold the result equal to the validated model
+    and the JSON report to its published schema."""
+    model = _new(cls)
+    _set(model, "__dict__", fields)
+    _set(model, "__pydantic_fields_set__", set(fields))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    return model
+
+
+# The parts of the report that depend only on an immutable object of the evaluation, by that
+# object's identity: a component's findings share fact states, findings with the same judgement
+# share its branches and settlements, and the facts licheck supplies are shared across products.
+# Each entry keeps its key's object alive (so the id is not reused while the entry exists); the
+# caches are bounded, so memory stays flat over a portfolio.
+_CACHE_LIMIT = 4096
+_FACTS: dict[int, tuple[FactState, FactOut]] = {}
+_MISSING: dict[tuple[int, int], tuple[MissingFact, MissingFactOut]] = {}
+_SETTLED: dict[int, tuple[tuple[Settlement, ...], list[SettlementOut]]] = {}
+
+
 def _fact(state: FactState) -> FactOut:
-    return FactOut(
-        name=state.name, status=state.status.value, value=str(state.domain), stated=state.shown,
-        likely=str(state.likely) if state.likely is not None else None, note=state.note,
+    found = _FACTS.get(id(state))
+    if found is not None:
+        return found[1]
+    fact = _make(
+        FactOut, name=state.name, status=state.status.value, value=str(state.domain),
+        stated=state.shown, likely=str(state.likely) if state.likely is not None else None,
+        note=state.note,
         evidence=[
-            EvidenceOut(source=e.source, kind=e.kind.value,
-                        date=e.date.isoformat() if e.date else None, url=e.url,
-                        retracted_on=e.retracted_on.isoformat() if e.retracted_on else None,
-                        note=e.note, claims=e.claim, counted=e.counted)
+            _make(EvidenceOut, source=e.source, kind=e.kind.value,
+                  date=e.date.isoformat() if e.date else None, url=e.url,
+                  retracted_on=e.retracted_on.isoformat() if e.retracted_on else None,
+                  note=e.note, claims=e.claim, counted=e.counted)
             for e in state.evidence
         ],
     )
+    if len(_FACTS) >= _CACHE_LIMIT:
+        _FACTS.clear()
+    _FACTS[id(state)] = (state, fact)
+    return fact
 
 
-def _finding(
-    finding: Finding, file: str, shared: dict[int, FactOut] | None = None
-) -> FindingOut:
-    """`shared`: the facts already shown for the product, by state: the findings of a
-    component share their fact states, and their (frozen) parts of the report are shared too."""
-    if shared is None:
-        shared = {}
-    return FindingOut(
+def _missing(missing: MissingFact) -> MissingFactOut:
+    key = (id(missing.fact), id(missing.branches))
+    found = _MISSING.get(key)
+    if found is not None:
+        return found[1]
+    fact = missing.fact
+    out = _make(
+        MissingFactOut, fact=fact.name, status=fact.status.value,
+        likely=str(fact.likely) if fact.likely is not None else None,
+        decides_alone=len({b.verdict for b in missing.branches}) > 1,
+        outcomes=[_make(OutcomeOut, when=b.label, verdict=b.verdict) for b in missing.branches])
+    if len(_MISSING) >= _CACHE_LIMIT:
+        _MISSING.clear()
+    _MISSING[key] = (missing, out)
+    return out
+
+
+def _settled(settlements: tuple[Settlement, ...]) -> list[SettlementOut]:
+    if not settlements:
+        return []
+    found = _SETTLED.get(id(settlements))
+    if found is not None:
+        return list(found[1])
+    out = [_make(SettlementOut, verdict=s.verdict,
+                 when=[_make(OutcomeCondition, fact=f, value=v) for f, v in s.conditions])
+           for s in settlements]
+    if len(_SETTLED) >= _CACHE_LIMIT:
+        _SETTLED.clear()
+    _SETTLED[id(settlements)] = (settlements, out)
+    return list(out)
+
+
+def _finding(finding: Finding, file: str) -> FindingOut:
+    return _make(
+        FindingOut,
         component=finding.component, model=finding.model, model_name=finding.model_name,
         license=finding.license, license_name=finding.license_name, clause=finding.clause,
         title=finding.title, kind=finding.kind, quote=finding.quote,
@@ -197,21 +262,11 @@ def _finding(
         triggered=finding.trigger, requirement=finding.requirement,
         exception=finding.exception,
         explanation=explain(finding),
-        location=LocationOut(file=file, line=finding.line, column=finding.column),
-        facts=[shared.get(id(s)) or shared.setdefault(id(s), _fact(s)) for s in finding.facts],
-        missing_facts=[
-            MissingFactOut(
-                fact=m.fact.name, status=m.fact.status.value,
-                likely=str(m.fact.likely) if m.fact.likely is not None else None,
-                decides_alone=len({b.verdict for b in m.branches}) > 1,
-                outcomes=[OutcomeOut(when=b.label, verdict=b.verdict) for b in m.branches])
-            for m in finding.missing
-        ],
-        settled_by=[
-            SettlementOut(verdict=s.verdict, when=[OutcomeCondition(fact=f, value=v)
-                                                   for f, v in s.conditions])
-            for s in finding.settlements
-        ],
+        location=_make(LocationOut, file=file, line=finding.line, column=finding.column),
+        facts=[_fact(s) for s in finding.facts],
+        missing_facts=[_missing(m) for m in finding.missing],
+        settled_by=_settled(finding.settlements),
+        waived=False, waiver=None,
     )
 
 
@@ -220,11 +275,10 @@ def product_out(result: ProductResult) -> ProductOut:
     counts = {v.value: 0 for v in Verdict}
     for f in result.findings:
         counts[f.verdict.value] += 1
-    shared: dict[int, FactOut] = {}  # the states live as long as `result`: ids stay unique
-    return ProductOut(
-        product=result.product, owner=result.owner, file=result.file,
-        verdict=result.verdict, counts=Counts(**counts),
-        findings=[_finding(f, result.file, shared) for f in result.findings])
+    return _make(
+        ProductOut, product=result.product, owner=result.owner, file=result.file,
+        verdict=result.verdict, counts=_make(Counts, **counts, waived=0),
+        findings=[_finding(f, result.file) for f in result.findings])
 
 
 def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) -> Report:
@@ -235,8 +289,9 @@ def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> 
     """The report of products already built."""
     verdict = max((p.verdict for p in products), key=lambda v: v.severity,
                   default=Verdict.NOT_APPLICABLE)
-    return Report(evidence_policy=policy, as_of=as_of.isoformat() if as_of else None,
-                  verdict=verdict, summary=summarize(products), products=products)
+    return _make(Report, schema_version=SCHEMA_VERSION, tool="licheck", tool_version=__version__,
+                 evidence_policy=policy, as_of=as_of.isoformat() if as_of else None,
+                 verdict=verdict, summary=summarize(products), products=products, waivers=[])
 
 
 def summarize(products: Sequence[ProductOut]) -> Summary:
@@ -245,77 +300,25 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
     gate = Verdict.NOT_APPLICABLE
     findings = 0
     for product in products:
-        for key, value in product.counts.model_dump().items():
-            totals[key] += value
+        counts = product.counts.__dict__
+        for key in totals:
+            totals[key] += counts[key]
         for finding in product.findings:
             findings += 1
             if not finding.waived and finding.verdict.severity > gate.severity:
                 gate = finding.verdict
-    return Summary(products=len(products), findings=findings, counts=Counts(**totals),
-                   gate_verdict=gate)
+    return _make(Summary, products=len(products), findings=findings,
+                 counts=_make(Counts, **totals), gate_verdict=gate)
 
 
 def to_json(report: Report) -> str:
-    """The report as `json.dumps(..., indent=2, ensure_ascii=False)` writes it, byte for byte, by
-    an encoder about twice as fast (the standard one falls back to pure Python with indent)."""
-    # Product by product, so that no dump of the whole report is ever held: for a large
-    # portfolio that dump is several times the size of the text.
-    top = report.model_dump(mode="json", exclude={"products"})
-    top = {name: _PRODUCTS if name == "products" else top[name]
-           for name in type(report).model_fields}
+    """The report as `json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False)`
+    writes it, byte for byte, written straight from the models (no dump is built, and the
+    standard encoder falls back to pure Python with indent)."""
     parts: list[str] = []
-    _encode(top, "\n", parts, report.products)
+    _encode_model(report, "\n", parts)
     parts.append("\n")
     return "".join(parts)
-
-
-_PRODUCTS = object()  # where the products go in the report's fields
-
-
-def _encode_products(products: list[ProductOut], newline: str, parts: list[str]) -> None:
-    if not products:
-        parts.append("[]")
-        return
-    inner = newline + "  "
-    opening = "["
-    for product in products:
-        parts.append(opening + inner + encode_product(product, inner))
-        opening = ","
-    parts.append(newline + "]")
-
-
-def _encode(
-    value: Any, newline: str, parts: list[str], products: list[ProductOut] | None = None
-) -> None:
-    kind = type(value)
-    if value is _PRODUCTS and products is not None:
-        _encode_products(products, newline, parts)
-    elif kind is str:
-        parts.append(encode_basestring(value))
-    elif kind is dict or (kind is not list and isinstance(value, dict)):
-        if not value:
-            parts.append("{}")
-            return
-        inner = newline + "  "
-        opening = "{"
-        for key, item in value.items():
-            parts.append(f"{opening}{inner}{encode_basestring(str(key))}: ")
-            opening = ","
-            _encode(item, inner, parts, products)
-        parts.append(newline + "}")
-    elif kind is list or isinstance(value, list | tuple):
-        if not value:
-            parts.append("[]")
-            return
-        inner = newline + "  "
-        opening = "["
-        for item in value:
-            parts.append(opening + inner)
-            opening = ","
-            _encode(item, inner, parts)
-        parts.append(newline + "]")
-    else:  # numbers, booleans, null: exactly as json writes them
-        parts.append(json.dumps(value))
 
 
 class FailOn(StrEnum):
@@ -343,7 +346,7 @@ def encode_product(product: ProductOut, newline: str) -> str:
     product's own level (`"\\n    "` in the report).  Workers of a portfolio encode their products
     with this and the parent only joins the texts."""
     parts: list[str] = []
-    _encode_model(product, newline, parts, {})
+    _encode_model(product, newline, parts)
     return "".join(parts)
 
 
@@ -351,6 +354,9 @@ def encode_product(product: ProductOut, newline: str) -> str:
 # indent=2, ensure_ascii=False)` would write it (tests hold the two equal): no dump is built.  The
 # report's fields are strings, string enums, ints, booleans, None, lists and models only.
 _KEYS: dict[type[BaseModel], tuple[tuple[str, str], ...]] = {}
+# A fact's text by its identity and indent: findings share their facts (see `_FACTS`).  Each
+# entry keeps its fact alive; bounded.
+_FACT_TEXT: dict[tuple[int, str], tuple[FactOut, str]] = {}
 
 
 def _keys(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
@@ -362,11 +368,7 @@ def _keys(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
     return keys
 
 
-def _encode_model(
-    model: BaseModel, newline: str, parts: list[str], seen: dict[tuple[int, str], str]
-) -> None:
-    """`seen`: the text of each fact already encoded, by identity and indent (a product's
-    findings share their facts' parts of the report); valid while the models live."""
+def _encode_model(model: BaseModel, newline: str, parts: list[str]) -> None:
     inner = newline + "  "
     fields = model.__dict__
     opening = "{"
@@ -385,17 +387,15 @@ def _encode_model(
         elif type(value) is int:
             parts.append(int.__repr__(value))
         elif type(value) is list:
-            _encode_list(value, inner, parts, seen)
+            _encode_list(value, inner, parts)
         elif isinstance(value, BaseModel):
-            _encode_model(value, inner, parts, seen)
+            _encode_model(value, inner, parts)
         else:  # pragma: no cover - no other type occurs in the report's models
             raise TypeError(f"cannot encode {type(value).__name__} in {type(model).__name__}")
     parts.append(newline + "}" if opening == "," else "{}")
 
 
-def _encode_list(
-    values: list[Any], newline: str, parts: list[str], seen: dict[tuple[int, str], str]
-) -> None:
+def _encode_list(values: list[Any], newline: str, parts: list[str]) -> None:
     if not values:
         parts.append("[]")
         return
@@ -407,14 +407,16 @@ def _encode_list(
         if isinstance(value, str):
             parts.append(encode_basestring(value))
         elif isinstance(value, FactOut):
-            text = seen.get((id(value), inner))
-            if text is None:
+            found = _FACT_TEXT.get((id(value), inner))
+            if found is None:
                 piece: list[str] = []
-                _encode_model(value, inner, piece, seen)
-                text = seen[(id(value), inner)] = "".join(piece)
-            parts.append(text)
+                _encode_model(value, inner, piece)
+                if len(_FACT_TEXT) >= _CACHE_LIMIT:
+                    _FACT_TEXT.clear()
+                found = _FACT_TEXT[(id(value), inner)] = (value, "".join(piece))
+            parts.append(found[1])
         elif isinstance(value, BaseModel):
-            _encode_model(value, inner, parts, seen)
+            _encode_model(value, inner, parts)
         else:  # pragma: no cover - the report's lists hold strings and models only
             raise TypeError(f"cannot encode a list of {type(value).__name__}")
     parts.append(newline + "]")
