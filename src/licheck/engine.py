@@ -174,10 +174,22 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     if len(free) > MAX_SET_MEMBERS:
         raise ValueError(f"a clause tests {len(free)} members of one set fact; the limit is "
                          f"{MAX_SET_MEMBERS}")
+    # Members that the same tests name are interchangeable: whether a set holds one or several of
+    # them, every test answers alike.  So only combinations of each such class's first member are
+    # tried: in this order (by size, then as listed), a pattern's first combination is always one
+    # of them (any other with that pattern is larger, or names a later member of some class), so
+    # the cells and their order are those of trying every combination, at 2**classes, not
+    # 2**members, candidates.
+    firsts: dict[tuple[bool, ...], str] = {}
+    for member in free:
+        profile = tuple(member in (t.operand if isinstance(t.operand, frozenset)
+                                   else {str(t.operand)}) for t in tests)
+        firsts.setdefault(profile, member)
+    representatives = sorted(firsts.values())
     candidates = [
         domain.includes | frozenset(chosen)
-        for size in range(len(free) + 1)
-        for chosen in itertools.combinations(free, size)
+        for size in range(len(representatives) + 1)
+        for chosen in itertools.combinations(representatives, size)
     ]
     members = frozenset(mentioned)
 
@@ -477,19 +489,30 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
         for chosen in itertools.combinations(open_facts, size):
             for choice in itertools.product(*(range(len(coarse[n])) for n in chosen)):
                 key = frozenset(zip(chosen, choice, strict=True))
-                if any(smaller <= key for smaller, _ in found):
-                    continue
-                choices = list(every)
-                for name, index in key:
-                    choices[position[name]] = coarse[name][index][1]
-                verdict = verdict_of(_outcomes(compiled, choices))
-                if verdict is not Verdict.GOVERNANCE_RISK:
-                    words = tuple((n, coarse[n][i][0])
-                                  for n, i in zip(chosen, choice, strict=True))
-                    found.append((key, Settlement(verdict, words)))
+                for smaller, _ in found:  # a loop: no generator per combination
+                    if smaller <= key:
+                        break
+                else:
+                    _settle(compiled, every, coarse, position, chosen, choice, key, found)
     order = {Verdict.VIOLATION: 0, Verdict.SATISFIED: 1, Verdict.NOT_APPLICABLE: 2}
     return sorted((s for _, s in found), key=lambda s: (order.get(s.verdict, 3),
                                                         len(s.conditions), s.conditions))
+
+
+def _settle(
+    compiled: _Compiled, every: Sequence[Sequence[Signature]],
+    coarse: Mapping[str, Sequence[tuple[str, Sequence[Signature]]]],
+    position: Mapping[str, int], chosen: Sequence[str], choice: Sequence[int],
+    key: frozenset[tuple[str, int]], found: list[tuple[frozenset[tuple[str, int]], Settlement]],
+) -> None:
+    """Keep the combination `key` when it makes the verdict firm."""
+    choices = list(every)
+    for name, index in key:
+        choices[position[name]] = coarse[name][index][1]
+    verdict = verdict_of(_outcomes(compiled, choices))
+    if verdict is not Verdict.GOVERNANCE_RISK:
+        words = tuple((n, coarse[n][i][0]) for n, i in zip(chosen, choice, strict=True))
+        found.append((key, Settlement(verdict, words)))
 
 
 def _coarse(

@@ -567,11 +567,20 @@ def _judge_clause(
         exception=_exception(outcomes),
         facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
         summary=clause.summary, provenance=compiled.license.text.provenance.value,
-        settlements=tuple(
-            # A measured key (licensee_mau@month_before_release) shown as its state names it.
-            dataclasses.replace(s, conditions=tuple((states[f].name, v) for f, v in s.conditions))
-            for s in judged.settlements),
+        settlements=_named(judged.settlements, states),
     )
+
+
+def _named(
+    settled: tuple[Settlement, ...], states: Mapping[str, FactState]
+) -> tuple[Settlement, ...]:
+    """A measured key (licensee_mau@month_before_release) shown as its state names it; where no
+    name changes, the judgement's own settlements (shared, so the report's parts are too)."""
+    if all(states[f].name == f for s in settled for f, _ in s.conditions):
+        return settled
+    return tuple(dataclasses.replace(s, conditions=tuple((states[f].name, v)
+                                                         for f, v in s.conditions))
+                 for s in settled)
 
 
 # Judging a clause depends only on its rule and on the domains of its facts, and products repeat
