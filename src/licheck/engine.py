@@ -356,14 +356,52 @@ def _distinct_signatures(signatures: Sequence[Signature]) -> list[Signature]:
     return list(dict.fromkeys(signatures))
 
 
-def _outcomes(compiled: _Compiled, choices: Sequence[Sequence[Signature]]) -> set[Outcome]:
-    """The outcomes over every combination of the choices (distinct signatures per fact)."""
-    outcomes: set[Outcome] = set()
-    for combination in itertools.product(*choices):
-        outcomes.add(compiled.outcome(combination))
-        if Outcome.FAILS in outcomes and len(outcomes) > 1:
-            break  # governance risk: nothing can change it any more
-    return outcomes
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A rule over given cells: each cell's signature, the distinct ones per fact, and the
+    outcome of every combination of those."""
+
+    names: tuple[str, ...]
+    compiled: _Compiled
+    signatures: list[list[Signature]]  # aligned with the cells, fact by fact
+    choices: list[list[Signature]]  # the distinct signatures of each fact
+    outcomes: dict[tuple[Signature, ...], Outcome]
+
+    def over(self, choices: Sequence[Sequence[Signature]]) -> set[Outcome]:
+        """The outcomes over every combination of `choices` (some of each fact's signatures)."""
+        found: set[Outcome] = set()
+        table = self.outcomes
+        for combination in itertools.product(*choices):
+            found.add(table[combination])
+            if Outcome.FAILS in found and len(found) > 1:
+                break  # governance risk: nothing can change it any more
+        return found
+
+
+# `judge_cells`, `branches` and `settlements` in turn on the same cells share one table: the last
+# one made, reused only for the same rule and the same (immutable) tuples of cells, which it keeps
+# alive, so identity means equal contents.
+_LAST: list[tuple[Rule, tuple[Sequence[Cell], ...], _Table]] = []
+
+
+def _table(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> _Table:
+    names = tuple(by_fact)
+    lists = tuple(by_fact[n] for n in names)
+    if _LAST:
+        last_rule, last_lists, table = _LAST[0]
+        if (last_rule is rule and table.names == names and len(last_lists) == len(lists)
+                and all(a is b for a, b in zip(last_lists, lists, strict=True))):
+            return table
+    compiled = _compiled(rule, names)
+    signatures = compiled.signatures(lists)
+    choices = [_distinct_signatures(s) for s in signatures]
+    outcome = compiled.outcome
+    table = _Table(names, compiled, signatures, choices,
+                   {c: outcome(c) for c in itertools.product(*choices)})
+    _LAST.clear()
+    if all(type(cells_) is tuple for cells_ in lists):
+        _LAST.append((rule, lists, table))
+    return table
 
 
 def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
@@ -373,45 +411,37 @@ def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
 
 
 def outcomes_of(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> set[Outcome]:
-    names = tuple(by_fact)
-    compiled = _compiled(rule, names)
-    signatures = compiled.signatures([by_fact[n] for n in names])
-    return _outcomes(compiled, [_distinct_signatures(s) for s in signatures])
+    table = _table(rule, by_fact)
+    return table.over(table.choices)
 
 
 def _details(
     rule: Rule, by_fact: Mapping[str, Sequence[Cell]]
 ) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:
     """Every outcome, scope and trigger value, and which open facts the outcome depends on."""
-    names = tuple(by_fact)
-    compiled = _compiled(rule, names)
-    choices = [_distinct_signatures(s)
-               for s in compiled.signatures([by_fact[n] for n in names])]
-    outcomes: set[Outcome] = set()
+    table = _table(rule, by_fact)
+    compiled = table.compiled
     scope: set[bool] = set()
     triggered: set[bool] = set()
-    table: dict[tuple[Signature, ...], Outcome] = {}
-    for combination in itertools.product(*choices):
-        outcome = compiled.outcome(combination)
-        table[combination] = outcome
-        outcomes.add(outcome)
+    for combination in table.outcomes:
         in_scope = compiled.scope(combination)
         scope.add(in_scope)
         if in_scope:
             triggered.add(compiled.trigger(combination))
     open_facts = []
-    for position, name in enumerate(names):
+    for position, name in enumerate(table.names):
         # Relevant when two completions that differ only in this fact end differently (cells
         # with the same signature never do).
-        if len(choices[position]) < 2:
+        if len(table.choices[position]) < 2:
             continue
         groups: dict[tuple[Signature, ...], set[Outcome]] = {}
-        for combination, outcome in table.items():
+        for combination, outcome in table.outcomes.items():
             groups.setdefault(combination[:position] + combination[position + 1:],
                               set()).add(outcome)
         if any(len(group) > 1 for group in groups.values()):
             open_facts.append(name)
-    return frozenset(outcomes), frozenset(scope), frozenset(triggered), tuple(open_facts)
+    return (frozenset(table.outcomes.values()), frozenset(scope), frozenset(triggered),
+            tuple(open_facts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,15 +458,13 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
 
     Neighbouring quantity cells with the same verdict merge into one interval, unless every cell
     gives the same verdict (the fact settles nothing alone): then the thresholds stay visible."""
-    names = tuple(by_fact)
-    compiled = _compiled(rule, names)
-    signatures = compiled.signatures([by_fact[n] for n in names])
-    choices = [_distinct_signatures(s) for s in signatures]
-    position = names.index(fact)
+    table = _table(rule, by_fact)
+    choices = list(table.choices)
+    position = table.names.index(fact)
     result: list[Branch] = []
-    for cell, signature in zip(by_fact[fact], signatures[position], strict=True):
+    for cell, signature in zip(by_fact[fact], table.signatures[position], strict=True):
         choices[position] = [signature]
-        verdict = verdict_of(_outcomes(compiled, choices))
+        verdict = verdict_of(table.over(choices))
         result.append(Branch(cell.label, verdict,
                              cell.region if isinstance(cell.region, Interval) else None))
     if len({b.verdict for b in result}) == 1:
@@ -475,15 +503,12 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
     Quantity cells that every test treats alike are merged first ("≤ 20M" rather than "< 20M"
     and "20M").
     """
-    names = tuple(by_fact)
-    compiled = _compiled(rule, names)
-    signatures = compiled.signatures([by_fact[n] for n in names])
-    every = [_distinct_signatures(s) for s in signatures]
-    position = {name: i for i, name in enumerate(names)}
+    table = _table(rule, by_fact)
+    position = {name: i for i, name in enumerate(table.names)}
     # Each coarse group of an open fact as its words and its cells' distinct signatures.
     coarse: dict[str, list[tuple[str, list[Signature]]]] = {}
     for name in open_facts:
-        coarse[name] = _coarse(by_fact[name], signatures[position[name]])
+        coarse[name] = _coarse(by_fact[name], table.signatures[position[name]])
     found: list[tuple[frozenset[tuple[str, int]], Settlement]] = []
     for size in range(1, min(limit, len(open_facts)) + 1):
         for chosen in itertools.combinations(open_facts, size):
@@ -493,23 +518,23 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
                     if smaller <= key:
                         break
                 else:
-                    _settle(compiled, every, coarse, position, chosen, choice, key, found)
+                    _settle(table, coarse, position, chosen, choice, key, found)
     order = {Verdict.VIOLATION: 0, Verdict.SATISFIED: 1, Verdict.NOT_APPLICABLE: 2}
     return sorted((s for _, s in found), key=lambda s: (order.get(s.verdict, 3),
                                                         len(s.conditions), s.conditions))
 
 
 def _settle(
-    compiled: _Compiled, every: Sequence[Sequence[Signature]],
+    table: _Table,
     coarse: Mapping[str, Sequence[tuple[str, Sequence[Signature]]]],
     position: Mapping[str, int], chosen: Sequence[str], choice: Sequence[int],
     key: frozenset[tuple[str, int]], found: list[tuple[frozenset[tuple[str, int]], Settlement]],
 ) -> None:
     """Keep the combination `key` when it makes the verdict firm."""
-    choices = list(every)
+    choices: list[Sequence[Signature]] = list(table.choices)
     for name, index in key:
         choices[position[name]] = coarse[name][index][1]
-    verdict = verdict_of(_outcomes(compiled, choices))
+    verdict = verdict_of(table.over(choices))
     if verdict is not Verdict.GOVERNANCE_RISK:
         words = tuple((n, coarse[n][i][0]) for n, i in zip(chosen, choice, strict=True))
         found.append((key, Settlement(verdict, words)))

@@ -353,28 +353,31 @@ def encode_product(product: ProductOut, newline: str) -> str:
 # The JSON of a model straight from its fields, as `model_dump(mode="json")` then `json.dumps(...,
 # indent=2, ensure_ascii=False)` would write it (tests hold the two equal): no dump is built.  The
 # report's fields are strings, string enums, ints, booleans, None, lists and models only.
-_KEYS: dict[type[BaseModel], tuple[tuple[str, str], ...]] = {}
-# A fact's text by its identity and indent: findings share their facts (see `_FACTS`).  Each
-# entry keeps its fact alive; bounded.
-_FACT_TEXT: dict[tuple[int, str], tuple[FactOut, str]] = {}
+_PREFIXES: dict[tuple[type[BaseModel], str], tuple[tuple[str, str], ...]] = {}
+# The text of the parts shared by identity (see `_FACTS`), by identity and indent.  Each entry
+# keeps its part alive; bounded.
+_SHARED = (FactOut, MissingFactOut, SettlementOut)
+_TEXT: dict[tuple[int, str], tuple[BaseModel, str]] = {}
 
 
-def _keys(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
-    """Each field's name and its encoded key with the separator, in the model's order."""
-    keys = _KEYS.get(cls)
-    if keys is None:
-        keys = _KEYS[cls] = tuple((name, encode_basestring(name) + ": ")
-                                  for name in cls.model_fields)
-    return keys
+def _prefixes(cls: type[BaseModel], newline: str) -> tuple[tuple[str, str], ...]:
+    """Each field's name and what precedes its value at this indent: `{` or `,`, the line
+    break and indent, the key and its separator."""
+    found = _PREFIXES.get((cls, newline))
+    if found is None:
+        inner = newline + "  "
+        found = _PREFIXES[(cls, newline)] = tuple(
+            (name, ("{" if i == 0 else ",") + inner + encode_basestring(name) + ": ")
+            for i, name in enumerate(cls.model_fields))
+    return found
 
 
 def _encode_model(model: BaseModel, newline: str, parts: list[str]) -> None:
-    inner = newline + "  "
     fields = model.__dict__
-    opening = "{"
-    for name, key in _keys(type(model)):
-        parts.append(opening + inner + key)
-        opening = ","
+    inner = newline + "  "
+    prefixes = _prefixes(type(model), newline)
+    for name, prefix in prefixes:
+        parts.append(prefix)
         value = fields[name]
         if isinstance(value, str):  # also the string enums (Verdict), as their value
             parts.append(encode_basestring(value))
@@ -392,7 +395,7 @@ def _encode_model(model: BaseModel, newline: str, parts: list[str]) -> None:
             _encode_model(value, inner, parts)
         else:  # pragma: no cover - no other type occurs in the report's models
             raise TypeError(f"cannot encode {type(value).__name__} in {type(model).__name__}")
-    parts.append(newline + "}" if opening == "," else "{}")
+    parts.append(newline + "}" if prefixes else "{}")
 
 
 def _encode_list(values: list[Any], newline: str, parts: list[str]) -> None:
@@ -400,20 +403,20 @@ def _encode_list(values: list[Any], newline: str, parts: list[str]) -> None:
         parts.append("[]")
         return
     inner = newline + "  "
-    opening = "["
+    opening = "[" + inner
     for value in values:
-        parts.append(opening + inner)
-        opening = ","
+        parts.append(opening)
+        opening = "," + inner
         if isinstance(value, str):
             parts.append(encode_basestring(value))
-        elif isinstance(value, FactOut):
-            found = _FACT_TEXT.get((id(value), inner))
+        elif isinstance(value, _SHARED):
+            found = _TEXT.get((id(value), inner))
             if found is None:
                 piece: list[str] = []
                 _encode_model(value, inner, piece)
-                if len(_FACT_TEXT) >= _CACHE_LIMIT:
-                    _FACT_TEXT.clear()
-                found = _FACT_TEXT[(id(value), inner)] = (value, "".join(piece))
+                if len(_TEXT) >= _CACHE_LIMIT:
+                    _TEXT.clear()
+                found = _TEXT[(id(value), inner)] = (value, "".join(piece))
             parts.append(found[1])
         elif isinstance(value, BaseModel):
             _encode_model(value, inner, parts)
