@@ -656,6 +656,9 @@ def _fact_cells(
 ) -> dict[str, Sequence[Cell]]:
     by_fact: dict[str, Sequence[Cell]] = {}
     for name, on_fact, domain in zip(names, tests, domains, strict=True):
+        if _settled_value(domain) is not None:  # one cell, quickly made: not worth keeping
+            by_fact[name] = tuple(cells(domain, on_fact))
+            continue
         found = _CELLS.get((id(on_fact), domain))
         if found is None:
             if len(_CELLS) >= _CACHE_LIMIT:
@@ -676,12 +679,14 @@ def _judge(
         names = bound.facts()
         by_fact = _fact_cells(names, tests, domains)
         judgement = judge_cells(bound, by_fact)
-        likely_verdict = judgement.verdict if likely_key == domains_key else judge_cells(
-            bound, _fact_cells(names, tests, likely)).verdict
         branches_ = tuple((n, tuple(branches(bound, by_fact, n)))
                           for n in judgement.open_facts)
         settled = (tuple(settlements(bound, by_fact, judgement.open_facts))
                    if judgement.verdict is Verdict.GOVERNANCE_RISK else ())
+        # Last: the engine reuses one table of outcomes for the same cells until other cells
+        # are judged.
+        likely_verdict = judgement.verdict if likely_key == domains_key else judge_cells(
+            bound, _fact_cells(names, tests, likely)).verdict
         if len(_JUDGED) >= _CACHE_LIMIT:
             _JUDGED.clear()
         judged = _JUDGED[key] = _Judged(bound, judgement, likely_verdict, branches_, settled)

@@ -118,6 +118,18 @@ class FactError(ValueError):
 
 
 def full_domain(definition: FactDef) -> Domain:
+    """Every value of the fact's type (one shared, immutable object per fact)."""
+    key = (definition.type, definition.dimension)
+    domain = _FULL.get(key)
+    if domain is None:
+        domain = _FULL[key] = _full_domain(definition)
+    return domain
+
+
+_FULL: dict[tuple[FactType, Dimension | None], Domain] = {}
+
+
+def _full_domain(definition: FactDef) -> Domain:
     match definition.type:
         case FactType.QUANTITY:
             return Interval.everything(definition.dimension or Dimension.COUNT)
@@ -245,9 +257,17 @@ class Resolution:
 
 def unstated(name: str, path: tuple[str | int, ...] = ()) -> FactState:
     """A fact the manifest does not state: every value is possible."""
+    if not path and name in _UNSTATED:  # shared: clauses read many facts no manifest states
+        return _UNSTATED[name]
     definition = FACTS[name]
-    return FactState(name, definition, Status.UNKNOWN, full_domain(definition), "not stated",
-                     path=path)
+    state = FactState(name, definition, Status.UNKNOWN, full_domain(definition), "not stated",
+                      path=path)
+    if not path:
+        _UNSTATED[name] = state
+    return state
+
+
+_UNSTATED: dict[str, FactState] = {}
 
 
 def resolve(

@@ -189,9 +189,11 @@ def _make(cls: type[_M], **fields: Any) -> _M:
 # The parts of the report that depend only on an immutable object of the evaluation, by that
 # object's identity: a component's findings share fact states, findings with the same judgement
 # share its branches and settlements, and the facts licheck supplies are shared across products.
-# Each entry keeps its key's object alive (so the id is not reused while the entry exists); the
-# caches are bounded, so memory stays flat over a portfolio.
-_CACHE_LIMIT = 4096
+# Each entry keeps its key's object alive (so the id is not reused while the entry exists).  The
+# bound is small on purpose: most entries are one product's facts, and every object the caches
+# keep alive is scanned by each full garbage collection (with 4096 entries the collector cost more
+# than the caches saved); the shared entries come back right after a clear.
+_CACHE_LIMIT = 256
 _FACTS: dict[int, tuple[FactState, FactOut]] = {}
 _MISSING: dict[tuple[int, int], tuple[MissingFact, MissingFactOut]] = {}
 _SETTLED: dict[int, tuple[tuple[Settlement, ...], list[SettlementOut]]] = {}
