@@ -44,7 +44,7 @@ def main() -> None:
     calls = hits = 0
     judge = evaluation._judge
 
-    def counting(*a: object) -> evaluation._Judged:
+    def counting(*a: object) -> tuple[evaluation._Judged, object]:
         nonlocal calls, hits
         calls += 1
         before = len(evaluation._JUDGED)

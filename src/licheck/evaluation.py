@@ -547,9 +547,9 @@ def _judge_clause(
     bound, names, tests = _bound(compiled.rule)
     occasion = Occasion(model.name, model.release_date)
     states = {n: read(n, facts, occasion) for n in names}
-    judged = _judge(bound, tests, tuple(states[n].domain for n in names),
-                    tuple(s.likely if s.likely is not None else s.domain
-                          for s in (states[n] for n in names)))
+    judged, likely_verdict = _judge(bound, tests, tuple(states[n].domain for n in names),
+                                    tuple(s.likely if s.likely is not None else s.domain
+                                          for s in (states[n] for n in names)))
     judgement = judged.judgement
     missing = tuple(MissingFact(states[n], b) for n, b in judged.branches)
     decisive = _decisive_fact(judgement.verdict, bound, states, missing)
@@ -561,7 +561,7 @@ def _judge_clause(
         component=component.id, component_name=component.name, model=model.id,
         model_name=model.name, license=compiled.license.id, license_name=compiled.license.name,
         clause=clause.id, title=clause.title, kind=clause.kind.value, quote=clause.quote,
-        verdict=judgement.verdict, likely_verdict=judged.likely,
+        verdict=judgement.verdict, likely_verdict=likely_verdict,
         scope=_three(judgement.in_scope), trigger=_three(judgement.triggered),
         requirement=_requirement(outcomes),
         exception=_exception(outcomes),
@@ -597,7 +597,6 @@ _CACHE_LIMIT = 4096
 class _Judged:
     rule: Rule
     judgement: Judgement
-    likely: Verdict  # with weak evidence admitted
     branches: tuple[tuple[str, tuple[Branch, ...]], ...]  # for each open fact
     settlements: tuple[Settlement, ...]  # for a governance risk: what would make it firm
 
@@ -605,7 +604,8 @@ class _Judged:
 # A rule's tests on each of its facts, in the order of `Rule.facts`.
 _Tests = tuple[tuple[Test, ...], ...]
 _BOUND: dict[int, tuple[Rule, Rule, tuple[str, ...], _Tests]] = {}
-_JUDGED: dict[tuple[int, tuple[object, ...], tuple[object, ...]], _Judged] = {}
+_JUDGED: dict[tuple[int, tuple[object, ...]], _Judged] = {}
+_LIKELY: dict[tuple[int, tuple[object, ...]], tuple[Rule, Verdict]] = {}  # verdicts only
 
 
 def _bound(rule: Rule) -> tuple[Rule, tuple[str, ...], _Tests]:
@@ -670,27 +670,38 @@ def _fact_cells(
 
 def _judge(
     bound: Rule, tests: _Tests, domains: tuple[Domain, ...], likely: tuple[Domain, ...]
-) -> _Judged:
+) -> tuple[_Judged, Verdict]:
+    """The judgement of the domains, and the verdict with weak evidence admitted (`likely`)."""
     domains_key = _key(domains, tests)
-    likely_key = domains_key if likely == domains else _key(likely, tests)
-    key = (id(bound), domains_key, likely_key)
+    key = (id(bound), domains_key)
     judged = _JUDGED.get(key)
     if judged is None:
-        names = bound.facts()
-        by_fact = _fact_cells(names, tests, domains)
+        by_fact = _fact_cells(bound.facts(), tests, domains)
         judgement = judge_cells(bound, by_fact)
         branches_ = tuple((n, tuple(branches(bound, by_fact, n)))
                           for n in judgement.open_facts)
         settled = (tuple(settlements(bound, by_fact, judgement.open_facts))
                    if judgement.verdict is Verdict.GOVERNANCE_RISK else ())
-        # Last: the engine reuses one table of outcomes for the same cells until other cells
-        # are judged.
-        likely_verdict = judgement.verdict if likely_key == domains_key else judge_cells(
-            bound, _fact_cells(names, tests, likely)).verdict
         if len(_JUDGED) >= _CACHE_LIMIT:
             _JUDGED.clear()
-        judged = _JUDGED[key] = _Judged(bound, judgement, likely_verdict, branches_, settled)
-    return judged
+        judged = _JUDGED[key] = _Judged(bound, judgement, branches_, settled)
+    if likely == domains:
+        return judged, judged.judgement.verdict
+    # Only the verdict is needed with weak evidence: judged apart, so that each manifest's
+    # combination of likely values does not make a judgement of its own.
+    likely_key = (id(bound), _key(likely, tests))
+    if likely_key == key:
+        return judged, judged.judgement.verdict
+    other = _JUDGED.get(likely_key)
+    if other is not None:
+        return judged, other.judgement.verdict
+    found = _LIKELY.get(likely_key)
+    if found is None:
+        verdict = judge_cells(bound, _fact_cells(bound.facts(), tests, likely)).verdict
+        if len(_LIKELY) >= _CACHE_LIMIT:
+            _LIKELY.clear()
+        found = _LIKELY[likely_key] = (bound, verdict)
+    return judged, found[1]
 
 
 def _three(values: frozenset[bool]) -> str:
