@@ -17,6 +17,20 @@ _KIND_WORDS = {
 
 def fact_phrase(state: FactState) -> str:
     """'monthly_revenue is likely ≈166.67M USD/month (press report)'."""
+    # The findings of a component share their fact states: each is phrased once.  Each entry
+    # keeps its state alive (so the id is not reused while it exists); bounded small.
+    found = _PHRASED.get(id(state))
+    if found is None:
+        if len(_PHRASED) >= 256:
+            _PHRASED.clear()
+        found = _PHRASED[id(state)] = (state, _fact_phrase(state))
+    return found[1]
+
+
+_PHRASED: dict[int, tuple[FactState, str]] = {}
+
+
+def _fact_phrase(state: FactState) -> str:
     kinds = sorted({e.kind.value.replace("_", " ") for e in state.evidence
                     if not e.counted.startswith("ignored")})
     basis = f" ({', '.join(kinds)})" if kinds else ""

@@ -119,7 +119,8 @@ class FactError(ValueError):
 
 def full_domain(definition: FactDef) -> Domain:
     """Every value of the fact's type (one shared, immutable object per fact)."""
-    key = (definition.type, definition.dimension)
+    key = (definition.type, definition.dimension or Dimension.COUNT
+           if definition.type is FactType.QUANTITY else None)
     domain = _FULL.get(key)
     if domain is None:
         domain = _FULL[key] = _full_domain(definition)
@@ -127,6 +128,20 @@ def full_domain(definition: FactDef) -> Domain:
 
 
 _FULL: dict[tuple[FactType, Dimension | None], Domain] = {}
+
+
+def _full_key(domain: Domain) -> tuple[FactType, Dimension | None]:
+    """The key of `_FULL` for the facts whose values `domain` is made of."""
+    match domain:
+        case Interval():
+            return FactType.QUANTITY, domain.dimension
+        case Booleans():
+            return FactType.BOOLEAN, None
+        case Strings():
+            return FactType.STRING, None
+        case StringSet():
+            return FactType.SET, None
+    raise AssertionError(domain)  # pragma: no cover
 
 
 def _full_domain(definition: FactDef) -> Domain:
@@ -288,14 +303,15 @@ def resolve(
     suggested: list[Domain] = []
     for index, piece in enumerate(pieces):
         kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
-        claim = claim_domain(definition, piece, context.rates) if _claims(piece) else own
+        claims = _claims(piece)
+        claim = claim_domain(definition, piece, context.rates) if claims else own
         counted = _counted(kind, date, retracted, context)
         if claim is not None and counted == "establishes":
             established.append(claim)
         elif claim is not None and counted == "suggests":
             suggested.append(claim)
         views.append(EvidenceView(_source_title(piece, context.sources), kind, date, url,
-                                  retracted, note, str(claim) if _claims(piece) and claim
+                                  retracted, note, str(claim) if claims and claim
                                   else None, counted))
     status, domain, likely = _combine(definition, established, suggested)
     shown = str(own) if own is not None else "unknown"
@@ -337,8 +353,8 @@ def _declared(spec: FactSpec) -> Sequence[Evidence]:
 
 
 def _claims(piece: Evidence) -> bool:
-    return any(getattr(piece, key) is not None
-               for key in ("value", "at_least", "at_most", "includes", "excludes"))
+    return (piece.value is not None or piece.at_least is not None or piece.at_most is not None
+            or piece.includes is not None or piece.excludes is not None)
 
 
 def _source_fields(
@@ -407,7 +423,9 @@ def _combine(
 def _meet(start: Domain, claims: list[Domain]) -> Domain | None:
     domain = start
     for claim in claims:
-        domain = intersect(domain, claim)
+        # A fact's whole domain meets a claim (of the same fact, never empty) in an equal
+        # domain: skip the intersection, which compares fractions.
+        domain = claim if domain is _FULL.get(_full_key(claim)) else intersect(domain, claim)
         if domain.is_empty():
             return None
     return domain
