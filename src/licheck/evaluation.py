@@ -415,7 +415,12 @@ def _judge_license(
     facts: dict[str, FactState], document: Document, line: int, column: int,
 ) -> list[Finding]:
     """A finding for every clause of one license."""
-    return [_judge_clause(compiled, component, model, facts, document, line, column)
+    occasion = Occasion(model.name, model.release_date)
+    # Each fact as the clauses read it, read once for all of them: the same state in each
+    # finding (a bounded user count is a new state per reading).
+    readings: dict[str, FactState] = {}
+    return [_judge_clause(compiled, component, model, facts, document, line, column, occasion,
+                          readings)
             for bound_id in incorporated(library.licenses, license_id)
             for compiled in library.licenses[bound_id].clauses]
 
@@ -543,10 +548,15 @@ class _UnknownLicense:
 def _judge_clause(
     compiled: CompiledClause, component: Component, model: CatalogModel,
     facts: dict[str, FactState], document: Document, line: int, column: int,
+    occasion: Occasion, readings: dict[str, FactState],
 ) -> Finding:
     bound, names, tests = _bound(compiled.rule)
-    occasion = Occasion(model.name, model.release_date)
-    states = {n: read(n, facts, occasion) for n in names}
+    states = {}
+    for name in names:
+        state = readings.get(name)
+        if state is None:
+            state = readings[name] = read(name, facts, occasion)
+        states[name] = state
     judged, likely_verdict = _judge(bound, tests, tuple(states[n].domain for n in names),
                                     tuple(s.likely if s.likely is not None else s.domain
                                           for s in (states[n] for n in names)))
