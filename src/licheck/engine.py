@@ -260,29 +260,19 @@ def judge(rule: Rule, domains: Mapping[str, Domain]) -> Judgement:
 
 # -- the rule compiled over the facts' cells ------------------------------------------------------
 # A completion's outcome depends only on which of the rule's tests hold.  So each cell is reduced
-# once to its *signature* (the results of the tests on its fact), cells with the same signature
-# count once, and the rule is compiled to closures that read a combination of signatures by
-# position: no mapping of values is built, and no condition tree walked, per completion.
+# once to its *signature* (the results of the tests on its fact), and cells with the same signature
+# count once.  The combinations of signatures are numbered as `itertools.product` lists them, and
+# each condition becomes a bit mask over all of them at once (bit i: true in combination i), made
+# with integer AND, OR and XOR: no condition tree is walked per completion.
 
 Signature = tuple[bool, ...]  # the results of the tests on one fact, for one cell
-Check = Callable[[Sequence[Signature]], bool]
 
 
 @dataclass(frozen=True, slots=True)
 class _Compiled:
     tests: tuple[tuple[Test, ...], ...]  # the distinct tests on each fact, by position
-    scope: Check
-    trigger: Check
-    requirement: Check
-    exceptions: tuple[Check, ...]
-
-    def outcome(self, combination: Sequence[Signature]) -> Outcome:
-        if not self.scope(combination) or not self.trigger(combination):
-            return Outcome.NOT_TRIGGERED
-        for exception in self.exceptions:
-            if exception(combination):
-                return Outcome.LIFTED
-        return Outcome.HOLDS if self.requirement(combination) else Outcome.FAILS
+    where: dict[int, tuple[int, int]]  # each test node of the rule (by id): its fact, its index
+    rule: Rule  # keeps the test nodes alive
 
     def signatures(self, cells_: Sequence[Sequence[Cell]]) -> list[list[Signature]]:
         """Each cell's signature, fact by fact, aligned with `cells_`."""
@@ -305,51 +295,12 @@ def _compiled(rule: Rule, names: tuple[str, ...]) -> _Compiled:
     for test in rule.tests():
         if test not in tests[position[test.key]]:
             tests[position[test.key]].append(test)
-    where = {(position[t.key], t): (position[t.key], j)
-             for i, on_fact in enumerate(tests) for j, t in enumerate(on_fact)}
-
-    def check(node: Node) -> Check:
-        return _check(node, lambda t: where[(position[t.key], t)])
-
-    compiled = _Compiled(tuple(tuple(t) for t in tests), check(rule.scope), check(rule.trigger),
-                         check(rule.requirement), tuple(check(e) for e in rule.exceptions))
+    where = {id(t): (position[t.key], tests[position[t.key]].index(t)) for t in rule.tests()}
+    compiled = _Compiled(tuple(tuple(t) for t in tests), where, rule)
     if len(_COMPILED) >= _COMPILED_LIMIT:
         _COMPILED.clear()
     _COMPILED[(id(rule), names)] = (rule, compiled)
     return compiled
-
-
-def _check(node: Node, where: Callable[[Test], tuple[int, int]]) -> Check:
-    """The node as a closure over one signature per fact (`where`: a test's fact and index)."""
-    match node:
-        case Test():
-            fact, index = where(node)
-            return lambda combination: combination[fact][index]
-        case All():
-            items = tuple(_check(item, where) for item in node.items)
-
-            def every(combination: Sequence[Signature]) -> bool:
-                for item in items:  # noqa: SIM110 - a loop: no generator per call
-                    if not item(combination):
-                        return False
-                return True
-            return every
-        case Any_():
-            options = tuple(_check(item, where) for item in node.items)
-
-            def some(combination: Sequence[Signature]) -> bool:
-                for option in options:  # noqa: SIM110 - a loop: no generator per call
-                    if option(combination):
-                        return True
-                return False
-            return some
-        case Not():
-            inner = _check(node.item, where)
-            return lambda combination: not inner(combination)
-        case Const():
-            value = node.value
-            return lambda combination: value
-    raise AssertionError(node)  # pragma: no cover
 
 
 def _distinct_signatures(signatures: Sequence[Signature]) -> list[Signature]:
@@ -358,24 +309,40 @@ def _distinct_signatures(signatures: Sequence[Signature]) -> list[Signature]:
 
 @dataclass(frozen=True, slots=True)
 class _Table:
-    """A rule over given cells: each cell's signature, the distinct ones per fact, and the
-    outcome of every combination of those."""
+    """A rule over given cells: each cell's signature, the distinct ones per fact (the fact's
+    *digits*), and the combinations of digits where each outcome occurs, as bit masks."""
 
     names: tuple[str, ...]
-    compiled: _Compiled
     signatures: list[list[Signature]]  # aligned with the cells, fact by fact
-    choices: list[list[Signature]]  # the distinct signatures of each fact
-    outcomes: dict[tuple[Signature, ...], Outcome]
+    choices: list[list[Signature]]  # the distinct signatures of each fact: its digits
+    digit: list[list[int]]  # digit[p][k]: the combinations whose fact p has digit k
+    strides: list[int]  # how far apart combinations differing by one in a fact's digit are
+    full: int  # every combination
+    scope: int  # where the license binds
+    trigger: int  # where the clause's own trigger holds
+    outcomes: dict[Outcome, int]  # where each outcome occurs (only those that do)
 
     def over(self, choices: Sequence[Sequence[Signature]]) -> set[Outcome]:
-        """The outcomes over every combination of `choices` (some of each fact's signatures)."""
-        found: set[Outcome] = set()
-        table = self.outcomes
-        for combination in itertools.product(*choices):
-            found.add(table[combination])
-            if Outcome.FAILS in found and len(found) > 1:
-                break  # governance risk: nothing can change it any more
-        return found
+        """The outcomes over every combination of `choices` (some of each fact's digits)."""
+        selected = self.full
+        for p, chosen in enumerate(choices):
+            if len(chosen) == len(self.choices[p]):
+                continue  # all of them
+            allowed = 0
+            for signature in chosen:
+                allowed |= self.digit[p][self.choices[p].index(signature)]
+            selected &= allowed
+        return {outcome for outcome, where in self.outcomes.items() if where & selected}
+
+    def depends_on(self, p: int) -> bool:
+        """Whether two combinations that differ only in fact p's digit end differently."""
+        stride, digits = self.strides[p], self.digit[p]
+        for where in self.outcomes.values():
+            first = where & digits[0]
+            for k in range(1, len(digits)):
+                if (where & digits[k]) >> (k * stride) != first:
+                    return True
+        return False
 
 
 # `judge_cells`, `branches` and `settlements` in turn on the same cells share one table: the last
@@ -392,27 +359,83 @@ def _table(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> _Table:
         if (last_rule is rule and table.names == names and len(last_lists) == len(lists)
                 and all(a is b for a, b in zip(last_lists, lists, strict=True))):
             return table
-    compiled = _compiled(rule, names)
-    signatures = compiled.signatures(lists)
-    choices = [_distinct_signatures(s) for s in signatures]
-    outcome = compiled.outcome
-    table = _Table(names, compiled, signatures, choices,
-                   {c: outcome(c) for c in itertools.product(*choices)})
+    table = _make_table(_compiled(rule, names), names, lists)
     _LAST.clear()
     if all(type(cells_) is tuple for cells_ in lists):
         _LAST.append((rule, lists, table))
     return table
 
 
+def _make_table(
+    compiled: _Compiled, names: tuple[str, ...], lists: Sequence[Sequence[Cell]]
+) -> _Table:
+    signatures = compiled.signatures(lists)
+    choices = [_distinct_signatures(s) for s in signatures]
+    # Combination i has, for fact p, the digit (i // strides[p]) % len(choices[p]): the last fact
+    # varies fastest, as in itertools.product.
+    strides = [1] * len(choices)
+    size = 1
+    for p in range(len(choices) - 1, -1, -1):
+        strides[p] = size
+        size *= len(choices[p])
+    full = (1 << size) - 1
+    digit = []
+    for p, on_fact in enumerate(choices):
+        period = strides[p] * len(on_fact)
+        # A 1 at the start of every period (no combination at all where a fact has no cell).
+        repeat = full // ((1 << period) - 1) if size else 0
+        block = (1 << strides[p]) - 1
+        digit.append([(block << (k * strides[p])) * repeat for k in range(len(on_fact))])
+
+    def mask(node: Node) -> int:
+        match node:
+            case Test():
+                fact, index = compiled.where[id(node)]
+                result = 0
+                for k, signature in enumerate(choices[fact]):
+                    if signature[index]:
+                        result |= digit[fact][k]
+                return result
+            case All():
+                result = full
+                for item in node.items:
+                    result &= mask(item)
+                return result
+            case Any_():
+                result = 0
+                for item in node.items:
+                    result |= mask(item)
+                return result
+            case Not():
+                return full ^ mask(node.item)
+            case Const():
+                return full if node.value else 0
+        raise AssertionError(node)  # pragma: no cover
+
+    rule = compiled.rule
+    scope, trigger = mask(rule.scope), mask(rule.trigger)
+    triggered = scope & trigger
+    lifted = 0
+    for exception in rule.exceptions:
+        lifted |= mask(exception)
+    lifted &= triggered
+    holds = (triggered ^ lifted) & mask(rule.requirement)
+    fails = triggered ^ lifted ^ holds
+    outcomes = {outcome: where for outcome, where in (
+        (Outcome.NOT_TRIGGERED, full ^ triggered), (Outcome.LIFTED, lifted),
+        (Outcome.HOLDS, holds), (Outcome.FAILS, fails)) if where}
+    return _Table(names, signatures, choices, digit, strides, full, scope, trigger, outcomes)
+
+
 def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
     """The verdict over every combination of cells (the completions)."""
-    details = _details(rule, by_fact)  # every outcome: the same verdict as `outcomes_of`'s
+    details = _details(rule, by_fact)
     return Judgement(verdict_of(set(details[0])), *details)
 
 
 def outcomes_of(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> set[Outcome]:
-    table = _table(rule, by_fact)
-    return table.over(table.choices)
+    """Every outcome over the combinations of cells."""
+    return set(_table(rule, by_fact).outcomes)
 
 
 def _details(
@@ -420,28 +443,14 @@ def _details(
 ) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:
     """Every outcome, scope and trigger value, and which open facts the outcome depends on."""
     table = _table(rule, by_fact)
-    compiled = table.compiled
-    scope: set[bool] = set()
-    triggered: set[bool] = set()
-    for combination in table.outcomes:
-        in_scope = compiled.scope(combination)
-        scope.add(in_scope)
-        if in_scope:
-            triggered.add(compiled.trigger(combination))
-    open_facts = []
-    for position, name in enumerate(table.names):
-        # Relevant when two completions that differ only in this fact end differently (cells
-        # with the same signature never do).
-        if len(table.choices[position]) < 2:
-            continue
-        groups: dict[tuple[Signature, ...], set[Outcome]] = {}
-        for combination, outcome in table.outcomes.items():
-            groups.setdefault(combination[:position] + combination[position + 1:],
-                              set()).add(outcome)
-        if any(len(group) > 1 for group in groups.values()):
-            open_facts.append(name)
-    return (frozenset(table.outcomes.values()), frozenset(scope), frozenset(triggered),
-            tuple(open_facts))
+    scope = {value for value, where in ((True, table.scope), (False, table.full ^ table.scope))
+             if where}
+    triggered = {value for value, where in ((True, table.scope & table.trigger),
+                                            (False, table.scope & ~table.trigger)) if where}
+    # Cells with the same signature never end differently: a fact with one digit is not open.
+    open_facts = tuple(name for p, name in enumerate(table.names)
+                       if len(table.choices[p]) > 1 and table.depends_on(p))
+    return frozenset(table.outcomes), frozenset(scope), frozenset(triggered), open_facts
 
 
 @dataclass(frozen=True, slots=True)
