@@ -47,6 +47,7 @@ from licheck.facts import (
     Resolution,
     Status,
     resolve,
+    share,
 )
 from licheck.library import CompiledClause, Library, incorporated
 from licheck.measurement import Occasion, month_before, read
@@ -290,7 +291,7 @@ def _default(
         if cached:
             if len(_DEFAULTS) >= _CACHE_LIMIT:
                 _DEFAULTS.clear()
-            _DEFAULTS[key] = state
+            _DEFAULTS[key] = share(state)
     return state
 
 

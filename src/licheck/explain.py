@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from licheck.engine import Verdict
 from licheck.evaluation import Finding, MissingFact
-from licheck.facts import FactState, Status
+from licheck.facts import FactState, Status, shared
 
 _KIND_WORDS = {
     "obligation": "an obligation (a duty that starts when triggered; the license stays valid)",
@@ -17,11 +17,13 @@ _KIND_WORDS = {
 
 def fact_phrase(state: FactState) -> str:
     """'monthly_revenue is likely ≈166.67M USD/month (press report)'."""
-    # The findings of a component share their fact states: each is phrased once.  Each entry
-    # keeps its state alive (so the id is not reused while it exists); bounded small.
+    # The states many products share (the facts licheck supplies) are phrased once.  Each entry
+    # keeps its state alive (so the id is not reused while it exists); bounded.
+    if not shared(state):
+        return _fact_phrase(state)
     found = _PHRASED.get(id(state))
     if found is None:
-        if len(_PHRASED) >= 256:
+        if len(_PHRASED) >= 1024:
             _PHRASED.clear()
         found = _PHRASED[id(state)] = (state, _fact_phrase(state))
     return found[1]

@@ -278,11 +278,25 @@ def unstated(name: str, path: tuple[str | int, ...] = ()) -> FactState:
     state = FactState(name, definition, Status.UNKNOWN, full_domain(definition), "not stated",
                       path=path)
     if not path:
-        _UNSTATED[name] = state
+        _UNSTATED[name] = share(state)
     return state
 
 
 _UNSTATED: dict[str, FactState] = {}
+_SHARED: set[int] = set()
+
+
+def share(state: FactState) -> FactState:
+    """Mark a state that many products use (kept by a cache), so that what is made of it (the
+    report's part) is kept across products too."""
+    if len(_SHARED) >= 4096:
+        _SHARED.clear()  # a hint only: a state not marked is merely remade
+    _SHARED.add(id(state))
+    return state
+
+
+def shared(state: FactState) -> bool:
+    return id(state) in _SHARED
 
 
 def resolve(

@@ -19,7 +19,7 @@ from licheck import __version__
 from licheck.engine import Settlement, Verdict
 from licheck.evaluation import Finding, MissingFact, ProductResult
 from licheck.explain import explain
-from licheck.facts import FactState
+from licheck.facts import FactState, shared
 
 SCHEMA_VERSION = "1.0"
 
@@ -186,24 +186,37 @@ def _make(cls: type[_M], **fields: Any) -> _M:
     return model
 
 
-# The parts of the report that depend only on an immutable object of the evaluation, by that
-# object's identity: a component's findings share fact states, findings with the same judgement
-# share its branches and settlements, and the facts licheck supplies are shared across products.
-# Each entry keeps its key's object alive (so the id is not reused while the entry exists).  The
-# bound is small on purpose: most entries are one product's facts, and every object the caches
-# keep alive is scanned by each full garbage collection (with 4096 entries the collector cost more
-# than the caches saved); the shared entries come back right after a clear.
-_CACHE_LIMIT = 256
+# The parts of the report that depend only on an immutable object of the evaluation are made once
+# per object, found by its identity: a component's findings share fact states, findings with the
+# same judgement share its branches and settlements.  Within a product they are kept in `local`
+# (dropped with the product: young objects are cheap for the garbage collector).  Only parts of
+# objects that outlive products (the facts licheck supplies, the judgements' settlements) are
+# kept across products: each entry keeps its key's object alive (so the id is not reused while it
+# exists); bounded.
+_CACHE_LIMIT = 1024
 _FACTS: dict[int, tuple[FactState, FactOut]] = {}
-_MISSING: dict[tuple[int, int], tuple[MissingFact, MissingFactOut]] = {}
 _SETTLED: dict[int, tuple[tuple[Settlement, ...], list[SettlementOut]]] = {}
+_LASTING: dict[int, BaseModel] = {}  # the parts those caches hold: their text is kept too
+Local = dict[object, Any]
 
 
-def _fact(state: FactState) -> FactOut:
-    found = _FACTS.get(id(state))
+def _lasting(part: _M) -> _M:
+    if len(_LASTING) >= _CACHE_LIMIT * 4:
+        _LASTING.clear()
+        _TEXT.clear()
+    _LASTING[id(part)] = part
+    return part
+
+
+def _fact(state: FactState, local: Local) -> FactOut:
+    found = local.get(id(state))
     if found is not None:
-        return found[1]
-    fact = _make(
+        return found  # type: ignore[no-any-return]
+    lasting = shared(state)
+    if lasting and id(state) in _FACTS:
+        fact = local[id(state)] = _FACTS[id(state)][1]
+        return fact
+    fact = local[id(state)] = _make(
         FactOut, name=state.name, status=state.status.value, value=str(state.domain),
         stated=state.shown, likely=str(state.likely) if state.likely is not None else None,
         note=state.note,
@@ -215,26 +228,24 @@ def _fact(state: FactState) -> FactOut:
             for e in state.evidence
         ],
     )
-    if len(_FACTS) >= _CACHE_LIMIT:
-        _FACTS.clear()
-    _FACTS[id(state)] = (state, fact)
+    if lasting:
+        if len(_FACTS) >= _CACHE_LIMIT:
+            _FACTS.clear()
+        _FACTS[id(state)] = (state, _lasting(fact))
     return fact
 
 
-def _missing(missing: MissingFact) -> MissingFactOut:
+def _missing(missing: MissingFact, local: Local) -> MissingFactOut:
     key = (id(missing.fact), id(missing.branches))
-    found = _MISSING.get(key)
+    found = local.get(key)
     if found is not None:
-        return found[1]
+        return found  # type: ignore[no-any-return]
     fact = missing.fact
-    out = _make(
+    out = local[key] = _make(
         MissingFactOut, fact=fact.name, status=fact.status.value,
         likely=str(fact.likely) if fact.likely is not None else None,
         decides_alone=len({b.verdict for b in missing.branches}) > 1,
         outcomes=[_make(OutcomeOut, when=b.label, verdict=b.verdict) for b in missing.branches])
-    if len(_MISSING) >= _CACHE_LIMIT:
-        _MISSING.clear()
-    _MISSING[key] = (missing, out)
     return out
 
 
@@ -244,16 +255,15 @@ def _settled(settlements: tuple[Settlement, ...]) -> list[SettlementOut]:
     found = _SETTLED.get(id(settlements))
     if found is not None:
         return list(found[1])
-    out = [_make(SettlementOut, verdict=s.verdict,
-                 when=[_make(OutcomeCondition, fact=f, value=v) for f, v in s.conditions])
-           for s in settlements]
+    out = [_lasting(_make(SettlementOut, verdict=s.verdict, when=[
+        _make(OutcomeCondition, fact=f, value=v) for f, v in s.conditions])) for s in settlements]
     if len(_SETTLED) >= _CACHE_LIMIT:
         _SETTLED.clear()
     _SETTLED[id(settlements)] = (settlements, out)
     return list(out)
 
 
-def _finding(finding: Finding, file: str) -> FindingOut:
+def _finding(finding: Finding, file: str, local: Local) -> FindingOut:
     return _make(
         FindingOut,
         component=finding.component, model=finding.model, model_name=finding.model_name,
@@ -265,8 +275,8 @@ def _finding(finding: Finding, file: str) -> FindingOut:
         exception=finding.exception,
         explanation=explain(finding),
         location=_make(LocationOut, file=file, line=finding.line, column=finding.column),
-        facts=[_fact(s) for s in finding.facts],
-        missing_facts=[_missing(m) for m in finding.missing],
+        facts=[_fact(s, local) for s in finding.facts],
+        missing_facts=[_missing(m, local) for m in finding.missing],
         settled_by=_settled(finding.settlements),
         waived=False, waiver=None,
     )
@@ -277,10 +287,11 @@ def product_out(result: ProductResult) -> ProductOut:
     counts = {v.value: 0 for v in Verdict}
     for f in result.findings:
         counts[f.verdict.value] += 1
+    local: Local = {}  # the evaluation's objects live as long as `result`: ids stay unique
     return _make(
         ProductOut, product=result.product, owner=result.owner, file=result.file,
         verdict=result.verdict, counts=_make(Counts, **counts, waived=0),
-        findings=[_finding(f, result.file) for f in result.findings])
+        findings=[_finding(f, result.file, local) for f in result.findings])
 
 
 def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) -> Report:
@@ -318,7 +329,7 @@ def to_json(report: Report) -> str:
     writes it, byte for byte, written straight from the models (no dump is built, and the
     standard encoder falls back to pure Python with indent)."""
     parts: list[str] = []
-    _encode_model(report, "\n", parts)
+    _encode_model(report, "\n", parts, {})
     parts.append("\n")
     return "".join(parts)
 
@@ -348,7 +359,7 @@ def encode_product(product: ProductOut, newline: str) -> str:
     product's own level (`"\\n    "` in the report).  Workers of a portfolio encode their products
     with this and the parent only joins the texts."""
     parts: list[str] = []
-    _encode_model(product, newline, parts)
+    _encode_model(product, newline, parts, {})
     return "".join(parts)
 
 
@@ -356,10 +367,11 @@ def encode_product(product: ProductOut, newline: str) -> str:
 # indent=2, ensure_ascii=False)` would write it (tests hold the two equal): no dump is built.  The
 # report's fields are strings, string enums, ints, booleans, None, lists and models only.
 _PREFIXES: dict[tuple[type[BaseModel], str], tuple[tuple[str, str], ...]] = {}
-# The text of the parts shared by identity (see `_FACTS`), by identity and indent.  Each entry
-# keeps its part alive; bounded.
+# The text of the parts shared by identity (see `_FACTS`), by identity and indent: those of one
+# report or product in `seen`, those kept across products (`_LASTING`, which keeps them alive)
+# here.
 _SHARED = (FactOut, MissingFactOut, SettlementOut)
-_TEXT: dict[tuple[int, str], tuple[BaseModel, str]] = {}
+_TEXT: dict[tuple[int, str], str] = {}
 
 
 def _prefixes(cls: type[BaseModel], newline: str) -> tuple[tuple[str, str], ...]:
@@ -374,7 +386,9 @@ def _prefixes(cls: type[BaseModel], newline: str) -> tuple[tuple[str, str], ...]
     return found
 
 
-def _encode_model(model: BaseModel, newline: str, parts: list[str]) -> None:
+def _encode_model(
+    model: BaseModel, newline: str, parts: list[str], seen: dict[tuple[int, str], str]
+) -> None:
     fields = model.__dict__
     inner = newline + "  "
     prefixes = _prefixes(type(model), newline)
@@ -392,15 +406,17 @@ def _encode_model(model: BaseModel, newline: str, parts: list[str]) -> None:
         elif type(value) is int:
             parts.append(int.__repr__(value))
         elif type(value) is list:
-            _encode_list(value, inner, parts)
+            _encode_list(value, inner, parts, seen)
         elif isinstance(value, BaseModel):
-            _encode_model(value, inner, parts)
+            _encode_model(value, inner, parts, seen)
         else:  # pragma: no cover - no other type occurs in the report's models
             raise TypeError(f"cannot encode {type(value).__name__} in {type(model).__name__}")
     parts.append(newline + "}" if prefixes else "{}")
 
 
-def _encode_list(values: list[Any], newline: str, parts: list[str]) -> None:
+def _encode_list(
+    values: list[Any], newline: str, parts: list[str], seen: dict[tuple[int, str], str]
+) -> None:
     if not values:
         parts.append("[]")
         return
@@ -412,16 +428,17 @@ def _encode_list(values: list[Any], newline: str, parts: list[str]) -> None:
         if isinstance(value, str):
             parts.append(encode_basestring(value))
         elif isinstance(value, _SHARED):
-            found = _TEXT.get((id(value), inner))
-            if found is None:
+            key = (id(value), inner)
+            text = seen.get(key) or _TEXT.get(key)
+            if text is None:
                 piece: list[str] = []
-                _encode_model(value, inner, piece)
-                if len(_TEXT) >= _CACHE_LIMIT:
-                    _TEXT.clear()
-                found = _TEXT[(id(value), inner)] = (value, "".join(piece))
-            parts.append(found[1])
+                _encode_model(value, inner, piece, seen)
+                text = seen[key] = "".join(piece)
+                if id(value) in _LASTING:
+                    _TEXT[key] = text
+            parts.append(text)
         elif isinstance(value, BaseModel):
-            _encode_model(value, inner, parts)
+            _encode_model(value, inner, parts, seen)
         else:  # pragma: no cover - the report's lists hold strings and models only
             raise TypeError(f"cannot encode a list of {type(value).__name__}")
     parts.append(newline + "]")
