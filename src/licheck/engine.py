@@ -514,39 +514,43 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
     """
     table = _table(rule, by_fact)
     position = {name: i for i, name in enumerate(table.names)}
-    # Each coarse group of an open fact as its words and its cells' distinct signatures.
-    coarse: dict[str, list[tuple[str, list[Signature]]]] = {}
+    # Each coarse group of an open fact: its words, the combinations where the fact is in it,
+    # and a bit of its own, so that a combination of groups is an integer (subsets by AND).
+    coarse: dict[str, list[tuple[str, int, int]]] = {}
+    bit = 1
     for name in open_facts:
-        coarse[name] = _coarse(by_fact[name], table.signatures[position[name]])
-    found: list[tuple[frozenset[tuple[str, int]], Settlement]] = []
+        p = position[name]
+        groups = []
+        for label, signatures in _coarse(by_fact[name], table.signatures[p]):
+            where = 0
+            for signature in signatures:
+                where |= table.digit[p][table.choices[p].index(signature)]
+            groups.append((label, where, bit))
+            bit <<= 1
+        coarse[name] = groups
+    outcomes = list(table.outcomes.items())
+    found: list[tuple[int, Settlement]] = []
     for size in range(1, min(limit, len(open_facts)) + 1):
         for chosen in itertools.combinations(open_facts, size):
-            for choice in itertools.product(*(range(len(coarse[n])) for n in chosen)):
-                key = frozenset(zip(chosen, choice, strict=True))
+            for picked in itertools.product(*(coarse[n] for n in chosen)):
+                key = 0
+                for _, _, group_bit in picked:
+                    key |= group_bit
                 for smaller, _ in found:  # a loop: no generator per combination
-                    if smaller <= key:
+                    if smaller & key == smaller:
                         break
                 else:
-                    _settle(table, coarse, position, chosen, choice, key, found)
+                    selected = table.full
+                    for _, where, _ in picked:
+                        selected &= where
+                    verdict = verdict_of({o for o, where in outcomes if where & selected})
+                    if verdict is not Verdict.GOVERNANCE_RISK:
+                        words = tuple((n, group[0]) for n, group in zip(chosen, picked,
+                                                                        strict=True))
+                        found.append((key, Settlement(verdict, words)))
     order = {Verdict.VIOLATION: 0, Verdict.SATISFIED: 1, Verdict.NOT_APPLICABLE: 2}
     return sorted((s for _, s in found), key=lambda s: (order.get(s.verdict, 3),
                                                         len(s.conditions), s.conditions))
-
-
-def _settle(
-    table: _Table,
-    coarse: Mapping[str, Sequence[tuple[str, Sequence[Signature]]]],
-    position: Mapping[str, int], chosen: Sequence[str], choice: Sequence[int],
-    key: frozenset[tuple[str, int]], found: list[tuple[frozenset[tuple[str, int]], Settlement]],
-) -> None:
-    """Keep the combination `key` when it makes the verdict firm."""
-    choices: list[Sequence[Signature]] = list(table.choices)
-    for name, index in key:
-        choices[position[name]] = coarse[name][index][1]
-    verdict = verdict_of(table.over(choices))
-    if verdict is not Verdict.GOVERNANCE_RISK:
-        words = tuple((n, coarse[n][i][0]) for n, i in zip(chosen, choice, strict=True))
-        found.append((key, Settlement(verdict, words)))
 
 
 def _coarse(
