@@ -392,22 +392,24 @@ def _encode_model(
     fields = model.__dict__
     inner = newline + "  "
     prefixes = _prefixes(type(model), newline)
+    append = parts.append
     for name, prefix in prefixes:
-        parts.append(prefix)
         value = fields[name]
         if isinstance(value, str):  # also the string enums (Verdict), as their value
-            parts.append(encode_basestring(value))
+            append(prefix + encode_basestring(value))
         elif value is None:
-            parts.append("null")
+            append(prefix + "null")
         elif value is True:
-            parts.append("true")
+            append(prefix + "true")
         elif value is False:
-            parts.append("false")
+            append(prefix + "false")
         elif type(value) is int:
-            parts.append(int.__repr__(value))
+            append(prefix + int.__repr__(value))
         elif type(value) is list:
+            append(prefix)
             _encode_list(value, inner, parts, seen)
         elif isinstance(value, BaseModel):
+            append(prefix)
             _encode_model(value, inner, parts, seen)
         else:  # pragma: no cover - no other type occurs in the report's models
             raise TypeError(f"cannot encode {type(value).__name__} in {type(model).__name__}")
