@@ -43,7 +43,7 @@ def read(key: str, facts: Mapping[str, FactState], occasion: Occasion) -> FactSt
     name, _, when = key.partition("@")
     measured = Measured(when) if when else Measured.NOW
     state = _measured(name, facts, measured, occasion)
-    if name not in _related():
+    if name not in _RELATED:
         return state
     return _bounded(state, key, facts, measured, occasion)
 
@@ -83,8 +83,7 @@ def _unknown(state: FactState, label: str, reading: str) -> FactState:
                      reading=reading)
 
 
-def _related() -> set[str]:
-    return set(AT_MOST) | set(AT_MOST.values())
+_RELATED = frozenset(AT_MOST) | frozenset(AT_MOST.values())  # the facts bounded by others
 
 
 def _chain(name: str, step: dict[str, str]) -> list[str]:
