@@ -652,7 +652,7 @@ def _key(domains: tuple[Domain, ...], tests: _Tests) -> tuple[object, ...]:
     key: list[object] = []
     for domain, on_fact in zip(domains, tests, strict=True):
         value = _settled_value(domain)
-        key.append(domain if value is None else tuple(t.holds(value) for t in on_fact))
+        key.append(domain if value is None else tuple([t.holds(value) for t in on_fact]))
     return tuple(key)
 
 
