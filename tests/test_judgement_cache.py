@@ -1,0 +1,73 @@
+"""The caches of the evaluation give what judging afresh gives: a settled fact is keyed by its
+tests' results only, and the facts licheck supplies are shared only where no manifest source
+changes them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+from licheck import evaluation
+from licheck.domains import Domain, Interval
+from licheck.engine import Rule, judge
+from licheck.evaluation import Options
+from licheck.facts import POLICIES, Resolution, full_domain
+from licheck.library import load_library
+from licheck.model import EvidenceKind, Source
+from licheck.units import Dimension
+from licheck.vocabulary import FACTS
+
+
+def _a_clause_on(fact: str) -> Rule:
+    for license_ in load_library().licenses.values():
+        for compiled in license_.clauses:
+            if fact in compiled.rule.facts():
+                return compiled.rule
+    raise AssertionError(f"no clause tests {fact}")
+
+
+def _domains(names: tuple[str, ...], **given: Domain) -> tuple[Domain, ...]:
+    return tuple(given.get(n) or full_domain(FACTS[n.partition("@")[0]]) for n in names)
+
+
+def test_values_in_one_cell_share_a_judgement_and_others_do_not() -> None:
+    bound, names, tests = evaluation._bound(_a_clause_on("mau"))
+    evaluation._JUDGED.clear()
+
+    def users(n: int) -> Interval:
+        return Interval.point(Fraction(n), Dimension.COUNT)
+
+    few, fewer, many = (_domains(names, mau=users(n)) for n in (5_000, 6_000, 10**12))
+    first, _ = evaluation._judge(bound, tests, few, few)
+    second, _ = evaluation._judge(bound, tests, fewer, fewer)
+    third, _ = evaluation._judge(bound, tests, many, many)
+    assert second is first  # the same cell of every threshold the clause tests
+    assert third is not first
+    for domains, judged in ((few, first), (fewer, second), (many, third)):
+        assert judged.judgement == judge(bound, dict(zip(names, domains, strict=True)))
+
+
+def test_the_likely_verdict_is_the_verdict_of_the_likely_values() -> None:
+    bound, names, tests = evaluation._bound(_a_clause_on("mau"))
+    unknown = _domains(names)
+    likely = _domains(names, mau=Interval.point(Fraction(10**12), Dimension.COUNT))
+    judged, likely_verdict = evaluation._judge(bound, tests, unknown, likely)
+    assert judged.judgement == judge(bound, dict(zip(names, unknown, strict=True)))
+    assert likely_verdict is judge(bound, dict(zip(names, likely, strict=True))).verdict
+
+
+def test_a_supplied_fact_is_shared_unless_a_manifest_source_cites_its_text() -> None:
+    policy = Options(POLICIES["default"]).policy
+    text = "licheck's default: the product's owner obtained the model itself, not inside " \
+           "another licensee's end user product"
+    plain = Resolution(policy, None)
+    first = evaluation._default("received_in_integrated_product", False, text, plain)
+    again = evaluation._default("received_in_integrated_product", False, text, plain)
+    assert again is first
+    cited = Resolution(policy, None, sources={text: Source(
+        title="A source named like licheck's default", kind=EvidenceKind.OBSERVED,
+        date=dt.date(2025, 1, 1))})
+    own = evaluation._default("received_in_integrated_product", False, text, cited)
+    assert own is not first
+    assert own.evidence[0].source == "A source named like licheck's default"
+    assert first.evidence[0].source == text
