@@ -88,7 +88,10 @@ def require_unique(kind: str, ids: Iterable[str]) -> None:
 class Strict(BaseModel):
     """Base of every model: frozen, unknown keys refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    # defer_build: a validator is built on first use only; the fast path (`shapes`) builds
+    # instances of well-formed files without one, which saves most of the start of a run.
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
+                              defer_build=True)
 
 
 # -- conditions ------------------------------------------------------------------------------
@@ -230,7 +233,7 @@ class ClauseKind(StrEnum):
     NOTICE = "notice"  # what must accompany copies
 
 
-ALWAYS = Always(always=True)
+ALWAYS = Always.model_construct(always=True)  # constructing builds no validator
 
 
 class Clause(Strict):
@@ -401,7 +404,6 @@ def _fact_shorthand(raw: Any) -> Any:
 
 Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand,
                                              json_schema_input_type=FactSpec | RawValue)]
-FactSpec.model_rebuild()
 
 
 class ModelRef(Strict):
@@ -488,7 +490,16 @@ class Manifest(Strict):
         return self
 
 
-AllOf.model_rebuild()
-AnyOf.model_rebuild()
-NotOf.model_rebuild()
-Clause.model_rebuild()
+# (No model_rebuild() here: it would build every validator now. The forward references resolve
+# when a validator is first needed.)
+
+
+def build_validators() -> None:
+    """Build every model's validator and serializer now.
+
+    A run builds them lazily, only where the fast path (`shapes`) declines a document; the JSON
+    Schema generator needs them built, as it serialises model defaults such as `ALWAYS`."""
+    for model in (Always, FactTest, AllOf, AnyOf, NotOf, TextSource, Clause, License,
+                  DatedLicense, CatalogModel, Catalog, Source, Evidence, FactSpec, ModelRef, Step,
+                  Lineage, Component, Manifest):
+        model.model_rebuild()
