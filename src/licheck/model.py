@@ -93,6 +93,22 @@ class Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
                               defer_build=True)
 
+    def __init__(self, /, **data: Any) -> None:
+        # Keyword construction in the code (`FactSpec(value=True)`) takes the fast path too, so
+        # no validator is built for it; pydantic's own __init__ decides whatever it declines.
+        if not _fast_init(self, data):
+            super().__init__(**data)
+
+    # Marks this __init__ as pydantic's own: validating data never calls it (pydantic-core
+    # calls a model's __init__ only when the model overrides it).
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+
+def _fast_init(instance: BaseModel, data: dict[str, Any]) -> bool:
+    from licheck.shapes import init  # shapes imports this module
+
+    return init(instance, data)
+
 
 # -- conditions ------------------------------------------------------------------------------
 
