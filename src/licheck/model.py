@@ -7,8 +7,6 @@ Models are frozen and reject unknown keys; booleans and strings are strict, so Y
 read as false.
 """
 
-from __future__ import annotations
-
 import calendar
 import datetime as dt
 import re
@@ -138,7 +136,7 @@ class FactTest(Strict):
     measured: Measured = Field(Measured.NOW, description="when the fact is measured")
 
     @model_validator(mode="after")
-    def _one_operator(self) -> FactTest:
+    def _one_operator(self) -> "FactTest":
         given = [name for name in OPERATORS if getattr(self, OPERATORS[name]) is not None]
         if len(given) != 1:
             shown = ", ".join(given) if given else "none"
@@ -163,15 +161,15 @@ OPERATORS: dict[str, str] = {
 
 
 class AllOf(Strict):
-    all: list[Condition] = Field(min_length=1)
+    all: list["Condition"] = Field(min_length=1)
 
 
 class AnyOf(Strict):
-    any: list[Condition] = Field(min_length=1)
+    any: list["Condition"] = Field(min_length=1)
 
 
 class NotOf(Strict):
-    not_: Condition = Field(alias="not")
+    not_: "Condition" = Field(alias="not")
 
 
 class Always(Strict):
@@ -284,7 +282,7 @@ class License(Strict):
         "acceptable use policy): their clauses bind wherever this license does")
 
     @model_validator(mode="after")
-    def _unique_clause_ids(self) -> License:
+    def _unique_clause_ids(self) -> "License":
         require_unique("clause", (c.id for c in self.clauses))
         return self
 
@@ -317,7 +315,7 @@ class CatalogModel(Strict):
     source: Text
 
     @model_validator(mode="after")
-    def _history_in_order(self) -> CatalogModel:
+    def _history_in_order(self) -> "CatalogModel":
         """Date ranges in order, each non-empty, none overlapping: one text per date."""
         previous: DatedLicense | None = None
         for dated in self.license_history:
@@ -378,23 +376,6 @@ class Evidence(Strict):
     excludes: list[StrictStr] | None = None
 
 
-class FactSpec(Strict):
-    """A fact: a value, a range (at_least / at_most), a partly known set, or unknown; a quantity
-    may also be given by month (`series`), for clauses that measure it at a date."""
-
-    value: RawValue | None = None
-    at_least: Amount | None = None
-    at_most: Amount | None = None
-    includes: list[StrictStr] | None = None
-    excludes: list[StrictStr] | None = None
-    series: dict[Month, Fact] | None = Field(
-        None, description="the quantity month by month (YYYY-MM: a value, or a mapping with a "
-                          "range and its own evidence); months without their own evidence take "
-                          "the fact's. `value` stays today's figure.")
-    evidence: list[Evidence] = Field(default_factory=list)
-    note: Text | None = None
-
-
 _MONTH_RE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
 
@@ -409,6 +390,23 @@ Month = Annotated[
     AfterValidator(_month),
     WithJsonSchema({"type": "string", "pattern": _MONTH_RE.pattern}),
 ]
+
+
+class FactSpec(Strict):
+    """A fact: a value, a range (at_least / at_most), a partly known set, or unknown; a quantity
+    may also be given by month (`series`), for clauses that measure it at a date."""
+
+    value: RawValue | None = None
+    at_least: Amount | None = None
+    at_most: Amount | None = None
+    includes: list[StrictStr] | None = None
+    excludes: list[StrictStr] | None = None
+    series: dict[Month, "Fact"] | None = Field(
+        None, description="the quantity month by month (YYYY-MM: a value, or a mapping with a "
+                          "range and its own evidence); months without their own evidence take "
+                          "the fact's. `value` stays today's figure.")
+    evidence: list[Evidence] = Field(default_factory=list)
+    note: Text | None = None
 
 
 def _fact_shorthand(raw: Any) -> Any:
@@ -457,7 +455,7 @@ class Step(Strict):
     note: Text | None = None
 
     @model_validator(mode="after")
-    def _merge_has_parents(self) -> Step:
+    def _merge_has_parents(self) -> "Step":
         if self.kind is StepKind.MERGE and not self.parents:
             raise ValueError("a merge step needs its parents (the other models merged in)")
         return self
@@ -501,7 +499,7 @@ class Manifest(Strict):
     components: list[Component] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _unique_component_ids(self) -> Manifest:
+    def _unique_component_ids(self) -> "Manifest":
         require_unique("component", (c.id for c in self.components))
         return self
 
