@@ -157,7 +157,8 @@ def _from_cache(root: Path, digest: str) -> Library | None:
     problems: list[Diagnostic] = []
     try:
         for item in stored:
-            positions = {("clauses", i): position for i, position in enumerate(item.clauses)}
+            positions: dict[tuple[str | int, ...], tuple[int, int]] = {
+                ("clauses", i): position for i, position in enumerate(item.clauses)}
             document = yamlsafe.Document(item.file, item.data, positions)
             entry, fast = _license_entry(document, Path(item.file))
             if not fast or len(item.clauses) != len(entry.license.clauses):
