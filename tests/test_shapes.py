@@ -216,7 +216,7 @@ def test_keyword_construction() -> None:
     with pytest.raises(ValidationError):
         Evidence(source="")
     with pytest.raises(ValidationError):
-        FactSpec(value=1, unknown=2)
+        FactSpec(value=1, unknown=2)  # type: ignore[call-arg]
 
 
 def test_constructed_objects_behave() -> None:
@@ -255,3 +255,18 @@ def test_a_run_builds_no_format_validator() -> None:
         done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
                               text=True, check=True, env=env)
         assert done.stdout.split(" ", 1)[1].strip() == "[]", done.stdout + done.stderr
+
+
+def test_a_month_is_read_as_its_last_day() -> None:
+    """`parse_date` finds a month's last day without the calendar module: the same days."""
+    import calendar
+
+    from licheck.model import parse_date
+
+    for year in (1, 4, 100, 400, 1900, 2000, 2023, 2024, 9999):
+        for month in range(1, 13):
+            last = calendar.monthrange(year, month)[1]
+            assert parse_date(f"{year:04d}-{month:02d}").day == last
+    for bad in ("0000-02", "2024-13", "2024-00", "2023-02-29"):
+        with pytest.raises(ValueError):
+            parse_date(bad)

@@ -7,7 +7,6 @@ Models are frozen and reject unknown keys; booleans and strings are strict, so Y
 read as false.
 """
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Iterable
@@ -41,7 +40,11 @@ def parse_date(raw: object) -> dt.date:
     year, month = int(match[1]), int(match[2])
     if not 1 <= month <= 12:
         raise ValueError(f"month {month} is out of range in {raw!r}")
-    day = int(match[3]) if match[3] else calendar.monthrange(year, month)[1]
+    if match[3]:
+        day = int(match[3])
+    else:  # the month's last day (calendar.monthrange, without importing calendar every run)
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        day = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
     try:
         return dt.date(year, month, day)
     except ValueError as exc:
