@@ -163,7 +163,12 @@ def _optional(check: Check) -> Check:
     def optional(value: Any) -> Any:
         return None if value is None else check(value)
 
+    optional.inner = check  # type: ignore[attr-defined]  # `_model` checks None inline
     return optional
+
+
+def _unknown() -> tuple[str, Check, bool]:
+    raise _DECLINE
 
 
 def _list(check: Check, min_length: int = 0) -> Check:
@@ -198,30 +203,41 @@ def _model(
     if set(checks) != set(fields):
         raise AssertionError(f"shapes: the fields of {cls.__name__} changed: "
                              f"{sorted(set(checks) ^ set(fields))}")
-    plan: list[tuple[str, str, Check, bool, Any, Any]] = []
+    # Every field in the model's order (a copy of `template` keeps it), with its default;
+    # required ones and those with a default_factory are filled in below.
+    template: dict[str, Any] = {}
+    by_key: dict[str, tuple[str, Check, bool]] = {}  # input key -> name, check, None allowed
+    required: set[str] = set()
+    factories: list[tuple[str, Callable[[], Any]]] = []
     for name, info in fields.items():
-        plan.append((info.alias or name, name, checks[name], info.is_required(), info.default,
-                     info.default_factory))
-    keys = frozenset(key for key, *_ in plan)
+        key = info.alias or name
+        check = checks[name]
+        inner = getattr(check, "inner", None)  # an `_optional`: None is checked here, inline
+        by_key[key] = (name, inner or check, inner is not None)
+        template[name] = None if info.is_required() or info.default_factory else info.default
+        if info.is_required():
+            required.add(key)
+        elif info.default_factory is not None:
+            factories.append((name, info.default_factory))  # type: ignore[arg-type]
+    needed = frozenset(required)
 
     def checked(value: Any, instance: T | None = None) -> T:
         if type(value) is not dict:
             if type(value) is cls and instance is None:
                 return value
             raise _DECLINE
-        for key in value:
-            if key not in keys:  # unknown, a field's own name instead of its alias, not a str
-                raise _DECLINE
-        values: dict[str, Any] = {}
+        if not needed <= value.keys():
+            raise _DECLINE
+        values = template.copy()
         given: set[str] = set()
-        for key, name, check, required, default, factory in plan:
-            if key in value:
-                values[name] = check(value[key])
-                given.add(name)
-            elif required:
-                raise _DECLINE
-            else:
-                values[name] = factory() if factory is not None else default
+        for key, raw in value.items():
+            # an unknown key, a field's own name instead of its alias, a key that is not a str
+            name, check, nullable = by_key.get(key) or _unknown()
+            values[name] = None if raw is None and nullable else check(raw)
+            given.add(name)
+        for name, factory in factories:
+            if name not in given:
+                values[name] = factory()
         if instance is None:
             instance = cls.__new__(cls)
         _set(instance, "__dict__", values)
