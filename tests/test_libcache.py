@@ -15,7 +15,7 @@ import pytest
 from licheck import libcache, library, yamlsafe
 from licheck.diagnostics import InputError
 from licheck.library import load_library
-from tests.conftest import LICENSES
+from tests.conftest import LICENSES, REFERENCE_TEXTS, needs_reference
 
 
 @pytest.fixture
@@ -193,3 +193,48 @@ def test_the_cache_holds_data_not_code(lib: Path, tmp_path: Path) -> None:
     assert stored["format"] == libcache.FORMAT
     assert len(stored["licenses"]) == len(list(lib.glob("*.yaml"))) - 1
     assert stat.S_IMODE(cached.stat().st_mode) == 0o600
+
+
+def _cli(args: list[str], env: dict[str, str]) -> bytes:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-m", "licheck", *args], cwd=ROOT,
+                          capture_output=True, check=False,
+                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "", "NO_COLOR": "1",
+                               **env})
+    assert done.returncode in (0, 1), done.stderr.decode()
+    return done.stdout
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_output_is_the_same_with_and_without_the_cache(tmp_path: Path, fmt: str) -> None:
+    """Byte for byte: no cache, a miss (which writes it) and a hit."""
+    args = ["evaluate", "products/composer2.yaml", "products/composer1.5.yaml", "--format", fmt]
+    cache = {"LICHECK_CACHE_DIR": str(tmp_path / "cache")}
+    without = _cli(args, {"LICHECK_NO_CACHE": "1"})
+    assert without
+    assert _cli(args, cache) == without  # a miss
+    assert cache_files(tmp_path)
+    assert _cli(args, cache) == without  # a hit
+
+
+@needs_reference()
+def test_verify_names_the_same_lines_from_the_cache(
+        lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`verify` reports a drifted quote at its clause's file and line: from a hit as from a
+    fresh load."""
+    path = lib / "kimi-k2.5-modified-mit.yaml"
+    text = path.read_text("utf-8")
+    assert "quote: " in text
+    path.write_text(text.replace("quote: ", "quote: NOT IN THE TEXT ", 1), "utf-8")
+    expected = library.verify(fresh(lib, monkeypatch), REFERENCE_TEXTS)
+    assert any(p.clause and p.line > 1 for p in expected)
+    load_library(lib)  # a miss: writes the cache
+    load_library.cache_clear()
+    with monkeypatch.context() as patch:
+        reading_no_yaml(patch)
+        hit = load_library(lib)
+    assert library.verify(hit, REFERENCE_TEXTS) == expected
