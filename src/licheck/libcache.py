@@ -7,11 +7,12 @@ each clause starts).  The next run rebuilds the library from that data through t
 a fresh load (`shapes`, then the rule compiler), so a cache can only skip the YAML reading.
 
 The cache is keyed by the SHA-256 of every rule file and the catalog (name and bytes), the
-library folder, licheck's version and the cache format: any edit misses it, and a broken rule file
-still fails every command as before.  It lives in `$LICHECK_CACHE_DIR`, else
-`$XDG_CACHE_HOME/licheck`, else `~/.cache/licheck`; `LICHECK_NO_CACHE=1` turns it off.  A missing,
-unreadable, corrupt, foreign or unsafe (not ours, or writable by others) cache file is ignored and
-rewritten; an unwritable cache folder is silently skipped.
+library folder, licheck's version, the YAML reader's source and the cache format: any edit misses
+it, and a broken rule file still fails every command as before.  It lives in
+`$LICHECK_CACHE_DIR`, else `$XDG_CACHE_HOME/licheck`, else `~/.cache/licheck`;
+`LICHECK_NO_CACHE=1` turns it off.  A missing, unreadable, corrupt, foreign or unsafe (not ours,
+or writable by others) cache file is ignored and rewritten; an unwritable cache folder is
+silently skipped.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from licheck import __version__
+from licheck import __version__, yamlsafe
 
 FORMAT = 1  # bump when what is stored, or how it is read, changes
 
@@ -57,6 +58,11 @@ def key(root: Path, files: list[Path]) -> str | None:
     """The SHA-256 of everything the library is built from, or None when a file is unreadable
     (the fresh load then reports it)."""
     digest = hashlib.sha256(f"licheck {__version__} cache {FORMAT}\0{root}\0".encode())
+    # The stored data is checked again on every hit; only the clause positions are taken as
+    # stored, so the reader that found them is part of the key (a checkout edited without a
+    # version bump then misses too).
+    with contextlib.suppress(OSError):
+        digest.update(Path(yamlsafe.__file__).read_bytes())
     for path in files:
         try:
             content = path.read_bytes()
