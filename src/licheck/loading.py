@@ -69,8 +69,8 @@ def validate(document: yamlsafe.Document, model: type[M]) -> M:
     if not isinstance(document.data, dict):
         raise InputError([document.error((), f"expected a mapping of keys at the top level, "
                                              f"got {_kind(document.data)}")])
-    fast = shapes.build(model, document.data)
-    if fast is not None:
+    # The fast path spares a short run building the validator; once it is built, it is faster.
+    if not model.__pydantic_complete__ and (fast := shapes.build(model, document.data)):
         return fast
     try:  # the fast path was unsure: pydantic decides, and words every problem
         return model.model_validate(document.data)

@@ -97,7 +97,9 @@ class Strict(BaseModel):
     def __init__(self, /, **data: Any) -> None:
         # Keyword construction in the code (`FactSpec(value=True)`) takes the fast path too, so
         # no validator is built for it; pydantic's own __init__ decides whatever it declines.
-        if not _fast_init(self, data):
+        # Once a validator exists (built for a declined input, or by `build_validators`), it is
+        # the faster of the two per object.
+        if type(self).__pydantic_complete__ or not _fast_init(self, data):
             super().__init__(**data)
 
     # Marks this __init__ as pydantic's own: validating data never calls it (pydantic-core
@@ -515,7 +517,10 @@ def build_validators() -> None:
     """Build every model's validator and serializer now.
 
     A run builds them lazily, only where the fast path (`shapes`) declines a document; the JSON
-    Schema generator needs them built, as it serialises model defaults such as `ALWAYS`."""
+    Schema generator needs them built, as it serialises model defaults such as `ALWAYS`.  A
+    long-lived process that reads many manifests (a portfolio worker) may call this once: a
+    built validator checks a manifest faster than the fast path (which saves the ~50-100 ms of
+    building them in a short run)."""
     for model in (Always, FactTest, AllOf, AnyOf, NotOf, TextSource, Clause, License,
                   DatedLicense, CatalogModel, Catalog, Source, Evidence, FactSpec, ModelRef, Step,
                   Lineage, Component, Manifest):
