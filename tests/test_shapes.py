@@ -270,3 +270,14 @@ def test_a_month_is_read_as_its_last_day() -> None:
     for bad in ("0000-02", "2024-13", "2024-00", "2023-02-29"):
         with pytest.raises(ValueError):
             parse_date(bad)
+
+
+def test_the_checkers_fit_the_models() -> None:
+    """Every field of every model has its check (a new field without one would silently send
+    every document to pydantic: correct, but slow)."""
+    table = shapes._checkers()
+    from licheck import model
+
+    strict = {c for c in vars(model).values()
+              if isinstance(c, type) and issubclass(c, model.Strict) and c is not model.Strict}
+    assert set(table) == strict

@@ -46,7 +46,7 @@ _INT_LIMIT = 2**63
 def build(model: type[T], data: Any) -> T | None:
     """`data` as a `model` instance, exactly as `model.model_validate(data)` would give it, or
     None when the fast path is unsure (pydantic then decides)."""
-    check = _checkers().get(model)
+    check = _table().get(model)
     if check is None:
         return None
     try:
@@ -59,7 +59,7 @@ def build(model: type[T], data: Any) -> T | None:
 def init(instance: BaseModel, data: dict[str, Any]) -> bool:
     """Fill `instance` from keyword arguments (`FactSpec(value=True, evidence=[...])`) as
     pydantic's `__init__` would; False when unsure (pydantic's `__init__` then decides)."""
-    check = _checkers().get(type(instance))
+    check = _table().get(type(instance))
     if check is None:
         return False
     try:
@@ -270,6 +270,15 @@ def _one_operator(test: Any) -> None:
 
 
 @cache
+def _table() -> dict[type[BaseModel], Callable[..., Any]]:
+    """The checkers; none (pydantic decides everything) if they no longer fit the models, which
+    `tests/test_shapes.py` turns into a failure."""
+    try:
+        return _checkers()
+    except AssertionError:
+        return {}
+
+
 def _checkers() -> dict[type[BaseModel], Callable[..., Any]]:
     """The checkers, built on first use (they read the models' defaults)."""
     text, opt_text, opt_date = _text, _optional(_text), _optional(_date)
