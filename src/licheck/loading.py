@@ -11,9 +11,9 @@ import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from licheck import shapes, yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
@@ -22,12 +22,17 @@ from licheck.model import CONDITION_TAGS, Catalog, Fact, FactSpec, License, Mani
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, suggest
 
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
 M = TypeVar("M", bound=BaseModel)
 
 
 @cache
 def _fact_adapter() -> TypeAdapter[FactSpec]:
     """Built on first use: a validator costs more than a whole run that needs none."""
+    from pydantic import TypeAdapter  # its module is not needed on a run's path
+
     return TypeAdapter(Fact)
 
 
