@@ -27,26 +27,27 @@ ROOT = Path(__file__).resolve().parent.parent
 PHASES = r"""
 import json, sys, time
 t = [time.perf_counter()]
+c = [time.process_time()]
 import yaml, click
 from pydantic import BaseModel
-t.append(time.perf_counter())
+t.append(time.perf_counter()); c.append(time.process_time())
 import licheck.model
-t.append(time.perf_counter())
+t.append(time.perf_counter()); c.append(time.process_time())
 import licheck.api, licheck.report, licheck.cli.evaluate
-t.append(time.perf_counter())
+t.append(time.perf_counter()); c.append(time.process_time())
 from pathlib import Path
 from licheck.library import load_library
 library = load_library()
-t.append(time.perf_counter())
+t.append(time.perf_counter()); c.append(time.process_time())
 from licheck.evaluation import Options
 from licheck.facts import POLICIES
 results = licheck.api.evaluate_paths([Path("products/composer2.yaml")],
                                      Options(POLICIES["default"]), library)
-t.append(time.perf_counter())
+t.append(time.perf_counter()); c.append(time.process_time())
 report = licheck.report.build(results, "default", None)
 text = licheck.report.to_json(report)
-t.append(time.perf_counter())
-print(json.dumps([b - a for a, b in zip(t, t[1:])]))
+t.append(time.perf_counter()); c.append(time.process_time())
+print(json.dumps([[b - a for a, b in zip(t, t[1:])], [b - a for a, b in zip(c, c[1:])]]))
 """
 PHASE_NAMES = ["floor imports (yaml, click, BaseModel)", "licheck.model (format models)",
                "rest of licheck's imports", "load the rule library", "evaluate composer2",
@@ -62,14 +63,26 @@ def environment() -> dict[str, str]:
 
 
 def phases(runs: int) -> None:
-    samples = []
+    """Each phase's wall and CPU time, with the library cache (after a warm-up run wrote it) and
+    without it (`LICHECK_NO_CACHE=1`: the rule files read and checked), interleaved."""
+    settings = {"cache": environment(), "no cache": {**environment(), "LICHECK_NO_CACHE": "1"}}
+    samples: dict[str, list[list[list[float]]]] = {name: [] for name in settings}
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", PHASES], cwd=ROOT, env=environment(),
-                             capture_output=True, text=True, check=True).stdout
-        samples.append(json.loads(out))
-    print(f"phases inside the process (median of {runs} fresh processes):")
-    for index, name in enumerate(PHASE_NAMES):
-        print(f"  {name:40s} {statistics.median(s[index] for s in samples) * 1000:7.1f} ms")
+        for name, env in settings.items():
+            out = subprocess.run([sys.executable, "-c", PHASES], cwd=ROOT, env=env,
+                                 capture_output=True, text=True, check=True).stdout
+            samples[name].append(json.loads(out))
+    print(f"phases inside the process (median of {runs} fresh processes; ms):")
+    print(f"  {'':40s} {'wall':>8s} {'CPU':>8s} {'wall':>8s} {'CPU':>8s}")
+    print(f"  {'':40s} {'(cache)':>17s} {'(no cache)':>17s}")
+    for index, phase in enumerate(PHASE_NAMES):
+        cells = [statistics.median(s[kind][index] for s in samples[name]) * 1000
+                 for name in settings for kind in (0, 1)]
+        print(f"  {phase:40s} " + " ".join(f"{cell:8.1f}" for cell in cells))
+    for name in settings:
+        totals = [statistics.median(sum(s[kind][1:]) for s in samples[name]) * 1000
+                  for kind in (0, 1)]
+        print(f"  beyond the floor, {name}: wall {totals[0]:.1f} ms, CPU {totals[1]:.1f} ms")
 
 
 def group(module: str) -> str:

@@ -52,3 +52,25 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     assert code == 2
     assert "No such command" in err
     assert cli.get_command(click.Context(cli), "evalute") is None
+
+
+EVALUATE_PROBE = """
+import io, contextlib, sys
+from licheck.cli import cli
+from licheck.cli.common import run_guarded
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    code = run_guarded(cli, ["evaluate", "products/composer2.yaml", "--format", "json"])
+assert out.getvalue().startswith("{"), out.getvalue()[:200]
+print(code, sorted(m for m in sys.modules if m.startswith(("rich", "jsonschema"))))
+"""
+
+
+def test_evaluate_json_imports_neither_rich_nor_jsonschema() -> None:
+    """A machine format pays for neither the terminal renderer nor the schema checker."""
+    done = subprocess.run([sys.executable, "-c", EVALUATE_PROBE], cwd=ROOT,
+                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "",
+                               "LICHECK_NO_CACHE": "1"},
+                          capture_output=True, text=True, check=True)
+    code, modules = done.stdout.strip().split(" ", 1)
+    assert code in ("0", "1")
+    assert modules == "[]", done.stdout

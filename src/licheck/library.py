@@ -13,8 +13,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
-from licheck import yamlsafe
+from pydantic import BaseModel
+
+from licheck import libcache, shapes, yamlsafe
 from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import MAX_SET_MEMBERS, Rule
@@ -23,6 +26,7 @@ from licheck.model import Catalog, CatalogModel, Clause, ClauseKind, License
 from licheck.vocabulary import FACTS, FactType, suggest
 
 CATALOG_FILE = "catalog.yaml"
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,36 +75,116 @@ def default_directory() -> Path:
 
 @cache
 def load_library(directory: Path | None = None) -> Library:
-    """Load and compile every rule file and the catalog; `InputError` lists all problems."""
+    """Load and compile every rule file and the catalog; `InputError` lists all problems.
+
+    A library loaded before from the very same files comes from the cache (`libcache`)."""
     root = directory or default_directory()
     if not root.is_dir():
         raise InputError([Diagnostic(str(root), 0, 0, "the license library folder is missing")])
+    paths = sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE)
+    catalog_path = root / CATALOG_FILE
+    has_catalog = catalog_path.exists()
+    inputs = [*paths, catalog_path] if has_catalog else paths
+    digest = libcache.key(root, inputs) if libcache.directory() is not None else None
+    if digest is not None and (cached := _from_cache(root, digest)) is not None:
+        return cached
+    library, stored = _load(root, paths, catalog_path if has_catalog else None)
+    # Stored only when the files did not change while they were read, and every one took the
+    # fast path (its data is then plain JSON: str keys, finite numbers).
+    if stored is not None and digest is not None and libcache.key(root, inputs) == digest:
+        libcache.write(root, digest, *stored)
+    return library
+
+
+_Stored = tuple[list[libcache.Stored], libcache.Stored | None]
+
+
+def _load(
+    root: Path, paths: list[Path], catalog_path: Path | None,
+) -> tuple[Library, _Stored | None]:
+    """The library from its YAML files; also what the cache stores of them (None: not storable)."""
     problems: list[Diagnostic] = []
     licenses: dict[str, LicenseEntry] = {}
-    for path in sorted(root.glob("*.yaml")):
-        if path.name == CATALOG_FILE:
-            continue
+    stored: list[libcache.Stored] | None = []
+    for path in paths:
         try:
-            entry = load_license_file(path)
+            document = yamlsafe.load(path)
+            entry, fast = _license_entry(document, path)
         except InputError as exc:
             problems.extend(exc.diagnostics)
             continue
-        if entry.license.id in licenses:
-            problems.append(Diagnostic(str(path), 1, 1, f"license id {entry.license.id!r} is "
-                                       f"also defined in {licenses[entry.license.id].file}"))
-        licenses[entry.license.id] = entry
+        if stored is not None and fast:
+            stored.append(libcache.Stored(str(path), document.data,
+                                          [document.locate(("clauses", i))
+                                           for i in range(len(entry.license.clauses))]))
+        else:
+            stored = None
+        _add(licenses, entry, path, problems)
     problems.extend(_check_incorporated(licenses))
     models: tuple[CatalogModel, ...] = ()
     index: dict[str, CatalogModel] = {}
-    catalog_path = root / CATALOG_FILE
-    if catalog_path.exists():
+    catalog: libcache.Stored | None = None
+    if catalog_path is not None:
         try:
-            models, index = load_catalog_file(catalog_path, licenses)
+            document = yamlsafe.load(catalog_path)
+            models, index, fast = _catalog_entries(document, licenses)
+            catalog = libcache.Stored(str(catalog_path), document.data, [])
+            if not fast:
+                stored = None
         except InputError as exc:
             problems.extend(exc.diagnostics)
     if problems:
         raise InputError(problems)
+    return Library(licenses, models, root, index), (None if stored is None else (stored, catalog))
+
+
+def _add(licenses: dict[str, LicenseEntry], entry: LicenseEntry, path: Path,
+         problems: list[Diagnostic]) -> None:
+    if entry.license.id in licenses:
+        problems.append(Diagnostic(str(path), 1, 1, f"license id {entry.license.id!r} is "
+                                   f"also defined in {licenses[entry.license.id].file}"))
+    licenses[entry.license.id] = entry
+
+
+def _from_cache(root: Path, digest: str) -> Library | None:
+    """The library rebuilt from the cache's data by the same checks as a fresh load; None when
+    there is no such entry or anything in it is not exactly as a fresh load would find it."""
+    found = libcache.read(root, digest)
+    if found is None:
+        return None
+    stored, stored_catalog = found
+    licenses: dict[str, LicenseEntry] = {}
+    problems: list[Diagnostic] = []
+    try:
+        for item in stored:
+            positions: dict[tuple[str | int, ...], tuple[int, int]] = {
+                ("clauses", i): position for i, position in enumerate(item.clauses)}
+            document = yamlsafe.Document(item.file, item.data, positions)
+            entry, fast = _license_entry(document, Path(item.file))
+            if not fast or len(item.clauses) != len(entry.license.clauses):
+                return None
+            _add(licenses, entry, Path(item.file), problems)
+        problems.extend(_check_incorporated(licenses))
+        models: tuple[CatalogModel, ...] = ()
+        index: dict[str, CatalogModel] = {}
+        if stored_catalog is not None:
+            document = yamlsafe.Document(stored_catalog.file, stored_catalog.data, {})
+            models, index, fast = _catalog_entries(document, licenses)
+            if not fast:
+                return None
+    except InputError:
+        return None
+    if problems:
+        return None
     return Library(licenses, models, root, index)
+
+
+def _validated(document: yamlsafe.Document, model: type[M]) -> tuple[M, bool]:
+    """`document` as a `model`; and whether the fast path took it (`shapes`)."""
+    fast = shapes.build(model, document.data)
+    if fast is not None:
+        return fast, True
+    return validate(document, model), False
 
 
 def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
@@ -137,8 +221,12 @@ def incorporated(licenses: dict[str, LicenseEntry], license_id: str) -> list[str
 
 def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
     """One rule file, checked and compiled."""
-    document = yamlsafe.load(path, display)
-    license_ = validate(document, License)
+    return _license_entry(yamlsafe.load(path, display), path)[0]
+
+
+def _license_entry(document: yamlsafe.Document, path: Path) -> tuple[LicenseEntry, bool]:
+    """A rule file's document checked and compiled; and whether the fast path took it."""
+    license_, fast = _validated(document, License)
     compiled: list[CompiledClause] = []
     problems: list[Diagnostic] = []
     for index, clause in enumerate(license_.clauses):
@@ -161,7 +249,7 @@ def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
         compiled.append(CompiledClause(license_, clause, rule, str(path), line))
     if problems:
         raise InputError(problems)
-    return LicenseEntry(license_, tuple(compiled), str(path))
+    return LicenseEntry(license_, tuple(compiled), str(path)), fast
 
 
 def _requirement(license_id: str, clause: Clause, base: tuple[str | int, ...]) -> Node:
@@ -223,8 +311,14 @@ def load_catalog_file(
     path: Path, licenses: dict[str, LicenseEntry], display: str | None = None
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
     """The model catalog, checked against the licenses it names; its index by id and alias."""
-    document = yamlsafe.load(path, display)
-    catalog = validate(document, Catalog)
+    models, index, _ = _catalog_entries(yamlsafe.load(path, display), licenses)
+    return models, index
+
+
+def _catalog_entries(
+    document: yamlsafe.Document, licenses: dict[str, LicenseEntry],
+) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel], bool]:
+    catalog, fast = _validated(document, Catalog)
     problems: list[Diagnostic] = []
     index: dict[str, CatalogModel] = {}
     for number, model in enumerate(catalog.models):
@@ -244,7 +338,7 @@ def load_catalog_file(
             index[key] = model
     if problems:
         raise InputError(problems)
-    return tuple(catalog.models), index
+    return tuple(catalog.models), index, fast
 
 
 # -- verifying rules against canonical texts -------------------------------------------------

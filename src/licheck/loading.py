@@ -9,20 +9,31 @@ from __future__ import annotations
 import contextlib
 import re
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from licheck import yamlsafe
+from licheck import shapes, yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.facts import FactError, claim_domain
 from licheck.model import CONDITION_TAGS, Catalog, Fact, FactSpec, License, Manifest
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, suggest
 
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
 M = TypeVar("M", bound=BaseModel)
-_FACT: TypeAdapter[FactSpec] = TypeAdapter(Fact)
+
+
+@cache
+def _fact_adapter() -> TypeAdapter[FactSpec]:
+    """Built on first use: a validator costs more than a whole run that needs none."""
+    from pydantic import TypeAdapter  # its module is not needed on a run's path
+
+    return TypeAdapter(Fact)
 
 
 def _known_keys(*models: type[BaseModel]) -> set[str]:
@@ -63,7 +74,10 @@ def validate(document: yamlsafe.Document, model: type[M]) -> M:
     if not isinstance(document.data, dict):
         raise InputError([document.error((), f"expected a mapping of keys at the top level, "
                                              f"got {_kind(document.data)}")])
-    try:
+    # The fast path spares a short run building the validator; once it is built, it is faster.
+    if not model.__pydantic_complete__ and (fast := shapes.build(model, document.data)):
+        return fast
+    try:  # the fast path was unsure: pydantic decides, and words every problem
         return model.model_validate(document.data)
     except ValidationError as exc:
         raise InputError(diagnostics_from(exc, document, model)) from None
@@ -265,7 +279,7 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
                     "the fact names are listed in the README's fact vocabulary"))
                 continue
             try:
-                spec = _FACT.validate_python(raw)
+                spec = _fact_adapter().validate_python(raw)
                 claim_domain(definition, spec, rates)
             except ValidationError:
                 continue  # its shape is reported already

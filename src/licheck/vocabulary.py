@@ -6,7 +6,6 @@ fact table is generated from `FACTS` (a test keeps the two in step).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -178,5 +177,7 @@ TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
 
 def suggest(name: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
+    import difflib  # only when a name is misspelt: not on a run's path
+
     close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

@@ -59,6 +59,10 @@ OUTPUTS = ("report", "whatif")  # machine output: its schema describes what is s
 def generate(name: str) -> dict[str, Any]:
     """The JSON Schema of one format, from its model."""
     model = _models()[name]()
+    if name in ("license", "manifest", "catalog"):
+        from licheck.model import build_validators
+
+        build_validators()  # the models defer building; defaults need their serializers
     schema = model.model_json_schema(mode="serialization" if name in OUTPUTS else "validation")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"{BASE_ID}{name}.schema.json", **schema}
