@@ -279,9 +279,7 @@ def _encode_products(products: list[ProductOut], newline: str, parts: list[str])
     inner = newline + "  "
     opening = "["
     for product in products:
-        piece: list[str] = [opening, inner]
-        _encode(product.model_dump(mode="json"), inner, piece)
-        parts.append("".join(piece))
+        parts.append(opening + inner + encode_product(product, inner))
         opening = ","
     parts.append(newline + "]")
 
@@ -337,3 +335,13 @@ def fails(verdict: Verdict, fail_on: FailOn) -> bool:
 def exit_code(report: Report, fail_on: FailOn) -> int:
     """0 when no finding that is not waived is at or above the policy, 1 otherwise."""
     return 1 if fails(report.summary.gate_verdict, fail_on) else 0
+
+
+def encode_product(product: ProductOut, newline: str) -> str:
+    """One product as `to_json` writes it inside the report's `products` array: the text after
+    the opening `[` or `,` and the indent, where `newline` is the line break and indent of the
+    product's own level (`"\\n    "` in the report).  Workers of a portfolio encode their products
+    with this and the parent only joins the texts."""
+    parts: list[str] = []
+    _encode(product.model_dump(mode="json"), newline, parts)
+    return "".join(parts)
