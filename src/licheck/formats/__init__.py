@@ -19,8 +19,9 @@ from typing import Any, Protocol
 
 from licheck.report import FailOn, ProductOut, Report
 
-MARK = "\x00"  # brackets a marker in a piece (`Document.marker`); JSON, XML and YAML text never
-# contain a raw NUL, so it cannot be confused with data
+MARK = "\x00"  # brackets a marker in a piece (`Document.marker`): a format whose pieces have
+# markers writes JSON, where a NUL is always escaped; other pieces have theirs escaped (`escape`)
+NUL = MARK + "0" + MARK  # the marker for a NUL of the data itself
 
 
 class Format(StrEnum):
@@ -63,6 +64,7 @@ class Document(Protocol):
     """One format, written product by product."""
 
     separator: str  # between two non-empty pieces
+    markers: bool  # whether its pieces may hold markers (any other NUL in them is data)
 
     def piece(self, product: ProductOut) -> Piece:
         """The product's piece: pure (workers call it), the same for the same product."""
@@ -90,6 +92,7 @@ class Plain:
     """Defaults for formats whose pieces need no totals and leave no markers."""
 
     separator = ""
+    markers = False
 
     def take(self, index: int, extra: Any) -> None:
         return None
@@ -148,13 +151,20 @@ def open_document(context: Context) -> Document:
     return openers[context.fmt](context)
 
 
+def escape(text: str, document: Document) -> str:
+    """A piece as it is kept between its rendering and `resolve`: a NUL of a format without
+    markers is data, kept as the marker for a NUL."""
+    return text if document.markers or MARK not in text else text.replace(MARK, NUL)
+
+
 def resolve(text: str, document: Document) -> str:
-    """`text` with its markers replaced by what `document` says they stand for."""
+    """`text` (escaped) with its markers replaced by what they stand for."""
     if MARK not in text:
         return text
     tokens = text.split(MARK)
     for index in range(1, len(tokens), 2):
-        tokens[index] = document.marker(tokens[index])
+        name = tokens[index]
+        tokens[index] = MARK if name == "0" else document.marker(name)
     return "".join(tokens)
 
 
@@ -169,5 +179,6 @@ def render(report: Report, fmt: Format, options: RenderOptions = RenderOptions()
             texts.append(piece.text)
     top = report.model_copy(update={"products": []})
     body = document.separator.join(texts)
-    return resolve(document.head(top, len(texts)) + body + document.tail(top, len(texts)),
-                   document)
+    return (document.head(top, len(texts)) + (resolve(body, document) if document.markers
+                                               else body)
+            + document.tail(top, len(texts)))

@@ -130,6 +130,7 @@ class SarifDocument(Plain):
     sorted, and the run's properties are written around them."""
 
     separator = "," + INDENT
+    markers = True
 
     def __init__(self) -> None:
         self._rules: dict[str, tuple[int, dict[str, Any]]] = {}  # id -> (product, rule)

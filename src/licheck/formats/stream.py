@@ -22,12 +22,12 @@ from typing import IO, Any
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import Verdict
 from licheck.evaluation import ProductResult
-from licheck.formats import MARK, Context, Document, open_document, resolve
+from licheck.formats import MARK, Context, Document, escape, open_document, resolve
 from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, product_out
 from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking
 
-COPY_CHUNK = 1 << 20  # characters read from the spill at a time
+COPY_CHUNK = 1 << 18  # characters read back from the spill at a time
 PIECE = MARK + "P" + MARK  # a piece follows (the separator goes before it unless it is first)
 DEFERRED = MARK + "D" + MARK  # the next deferred product goes here
 
@@ -62,8 +62,8 @@ def encode(product: ProductOut, context: Context, waivers: Waivers | None) -> Pa
     if document is None:
         document = _DOCUMENTS.setdefault(context, open_document(context))
     piece = document.piece(product)
-    return Part(product.verdict, len(product.findings), counts, gate, found, piece.text,
-                piece.extra)
+    return Part(product.verdict, len(product.findings), counts, gate, found,
+                escape(piece.text, document), piece.extra)
 
 
 def _gate(product: ProductOut) -> Verdict:
@@ -110,6 +110,7 @@ class Stream:
         self._body = _spill()
         self._later = _spill()  # deferred products as JSON, one a line
         self._resolved: IO[str] | None = None  # their pieces, rendered by `finish`
+        self._written = 0  # non-empty pieces written by `write` so far
         self.top: Report | None = None
 
     def __enter__(self) -> Stream:
@@ -183,49 +184,50 @@ class Stream:
             piece = self.document.piece(product)
             self.document.take(index, piece.extra)
             self.pieces += bool(piece.text)
-            self._resolved.write(json.dumps(piece.text) + "\n")
+            self._resolved.write(json.dumps(escape(piece.text, self.document)) + "\n")
         self._resolved.seek(0)
 
     def write(self, write: Callable[[str], object]) -> None:
-        """The document, in pieces of about `COPY_CHUNK` characters (cut after a line break:
-        a terminal's escape sequences never span one)."""
+        """The document, in pieces: the body is read back about `COPY_CHUNK` characters at a
+        time, cut after a line break (a terminal's escape sequences never span one)."""
         if self.top is None:
             raise RuntimeError("finish() first")
         write(self.document.head(self.top, self.pieces))
         self._body.seek(0)
-        written = 0  # non-empty pieces written so far
+        self._written = 0
         carry = ""
-        while True:
-            chunk = self._body.read(COPY_CHUNK)
+        while chunk := self._body.read(COPY_CHUNK):
             text = carry + chunk
-            if chunk:
-                cut = text.rfind("\n") + 1
-                if text.count(MARK, 0, cut) % 2:  # never cut inside a marker
-                    cut = text.rfind(MARK, 0, cut)
-                text, carry = text[:cut], text[cut:]
-                if not text:
-                    continue
-            tokens = text.split(MARK)
-            out = [tokens[0]]
-            for index in range(1, len(tokens), 2):
-                name = tokens[index]
-                if name == "P":
-                    out.append(self.document.separator if written else "")
-                    written += 1
-                elif name == "D":
-                    assert self._resolved is not None
-                    piece = json.loads(self._resolved.readline())
-                    if piece:
-                        out.append((self.document.separator if written else "")
-                                   + resolve(piece, self.document))
-                        written += 1
-                else:
-                    out.append(self.document.marker(name))
-                out.append(tokens[index + 1])
-            write("".join(out))
-            if not chunk:
-                break
+            cut = text.rfind("\n") + 1  # a marker never holds a line break
+            carry = text[cut:]
+            self._copy(text[:cut] if cut < len(text) else text, write)
+        self._copy(carry, write)
         write(self.document.tail(self.top, self.pieces))
+
+    def _copy(self, text: str, write: Callable[[str], object]) -> None:
+        if MARK not in text:
+            if text:
+                write(text)
+            return
+        tokens = text.split(MARK)
+        write(tokens[0])
+        for index in range(1, len(tokens), 2):
+            name = tokens[index]
+            if name == "P":
+                if self._written:
+                    write(self.document.separator)
+                self._written += 1
+            elif name == "D":
+                assert self._resolved is not None
+                piece = json.loads(self._resolved.readline())
+                if piece:
+                    if self._written:
+                        write(self.document.separator)
+                    write(resolve(piece, self.document))
+                    self._written += 1
+            else:
+                write(MARK if name == "0" else self.document.marker(name))
+            write(tokens[index + 1])
 
 
 def stream(items: Iterable[Item[Part]], context: Context, waivers: Waivers | None,
