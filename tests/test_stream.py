@@ -245,3 +245,17 @@ def test_memory_does_not_grow_with_the_portfolio(monkeypatch: pytest.MonkeyPatch
     _peak(paths[:40], fmt)  # warm the caches and the imports first
     small, large = _peak(paths[:40], fmt), _peak(paths, fmt)
     assert large < small * 1.5, (small, large)
+
+
+def test_spawned_workers_stream_the_same(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                         manifests: list[Path]) -> None:
+    """Where the platform cannot fork, the encoder and the waivers are sent to the workers."""
+    monkeypatch.setattr(portfolio, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(portfolio, "CHUNK", 4)
+    monkeypatch.setattr(portfolio.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    waivers = _waivers(tmp_path, manifests)
+    today = dt.date(2026, 4, 1)
+    options = RenderOptions(fail_on=FailOn.RISK, summary=True)
+    expected = render(check_files(manifests, POLICY, waivers=waivers, today=today),
+                      Format.SARIF, options)
+    assert _streamed(manifests, Format.SARIF, options, waivers, today, 2) == expected

@@ -110,7 +110,18 @@ def write_stream(produce: Callable[[Callable[[str], object]], object], output: P
     """As `write_output`, for a report written in pieces: `produce` calls the function it is
     given with each piece in turn."""
     if output is None:
-        produce(lambda piece: click.echo(piece, nl=False))
+        # click.echo flushes every time: gather small pieces (whole ones, so that an escape
+        # sequence click may strip is never cut)
+        pending: list[str] = []
+
+        def gather(piece: str) -> None:
+            pending.append(piece)
+            if len(pending) >= 256:
+                click.echo("".join(pending), nl=False)
+                pending.clear()
+
+        produce(gather)
+        click.echo("".join(pending), nl=False)
         return
     from licheck.diagnostics import LicheckError
 
