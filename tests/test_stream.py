@@ -259,3 +259,19 @@ def test_spawned_workers_stream_the_same(monkeypatch: pytest.MonkeyPatch, tmp_pa
     expected = render(check_files(manifests, POLICY, waivers=waivers, today=today),
                       Format.SARIF, options)
     assert _streamed(manifests, Format.SARIF, options, waivers, today, 2) == expected
+
+
+def test_cli_stdout_is_the_rendered_report(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           manifests: list[Path]) -> None:
+    """Written to standard output in several echoes (the report is larger than the 64 KB
+    gathered before each)."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(streaming, "COPY_CHUNK", 1000)
+    code, out, err = run(capsys, "check", *map(str, manifests), "--no-waivers", "-f", "json",
+                         "--fail-on", "risk")
+    assert (code, err) == (1, "")
+    expected = render(check_files(manifests, POLICY), Format.JSON,
+                      RenderOptions(fail_on=FailOn.RISK, summary=True))
+    assert len(out) > 1 << 16
+    assert out == expected

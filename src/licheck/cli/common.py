@@ -113,12 +113,16 @@ def write_stream(produce: Callable[[Callable[[str], object]], object], output: P
         # click.echo flushes every time: gather small pieces (whole ones, so that an escape
         # sequence click may strip is never cut)
         pending: list[str] = []
+        size = 0
 
         def gather(piece: str) -> None:
+            nonlocal size
             pending.append(piece)
-            if len(pending) >= 256:
+            size += len(piece)
+            if size >= 1 << 16:
                 click.echo("".join(pending), nl=False)
                 pending.clear()
+                size = 0
 
         produce(gather)
         click.echo("".join(pending), nl=False)
