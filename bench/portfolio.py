@@ -161,6 +161,8 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/licheck-portfolio"))
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--skip-rego", action="store_true", help="the slowest contenders")
+    parser.add_argument("--only", nargs="+", choices=CONTENDERS, metavar="NAME",
+                        help="run only these contenders (quoted names, e.g. 'licheck check')")
     parser.add_argument("--contender", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -169,7 +171,8 @@ def main() -> None:
         run_contender(args.contender, args.folder, args.out)
         return
     folders = prepare(args.dir, args.sizes)
-    names = [n for n in CONTENDERS if not (args.skip_rego and n.startswith("rego"))]
+    names = [n for n in CONTENDERS if not (args.skip_rego and n.startswith("rego"))
+             and (args.only is None or n in args.only)]
     print(f"portfolio benchmark: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
           "end-to-end wall clock per process")
     results: dict[int, dict[str, dict[str, float]]] = {}
@@ -191,6 +194,8 @@ def main() -> None:
         check_verdicts(args.dir, size, names)
         rates = {n: f["rate"] for n, f in results[size].items()}
         for name in ("licheck check", "licheck stream"):
+            if name not in rates or "parse floor" not in rates:
+                continue
             print(f"  {name} / parse floor: {rates[name] / rates['parse floor']:.2f}x "
                   "(goal >= 0.5x)")
             if "rego (regopy)" in rates:

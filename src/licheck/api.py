@@ -16,6 +16,8 @@ from licheck.loading import load_manifest
 from licheck.report import ProductOut, Report, assemble, build, product_out
 
 if TYPE_CHECKING:
+    from licheck.formats import Format, RenderOptions
+    from licheck.formats.stream import Stream
     from licheck.portfolio import Item
     from licheck.waivers import Waivers
 
@@ -101,6 +103,28 @@ def check_files(
     library = load_library(licenses_dir)
     products = check_products(manifests, Options(policy, as_of), library)
     return apply_waivers(assemble(products, policy.name, as_of), waivers, today)
+
+
+def check_stream(
+    paths: Sequence[Path], policy: EvidencePolicy, fmt: Format, options: RenderOptions,
+    as_of: dt.date | None = None, licenses_dir: Path | None = None,
+    waivers: Waivers | None = None, today: dt.date | None = None, *, jobs: int | None = None,
+) -> Stream:
+    """`licheck check`, streamed: each product evaluated, waived and rendered in `fmt` where it
+    is evaluated (in worker processes for a large portfolio), the pieces spilled to a temporary
+    file; `Stream.write` then writes the document.  The report is never held.  All problems in
+    all files are raised together (`InputError`), and then nothing is kept."""
+    from licheck.formats import Context
+    from licheck.formats.stream import Encoder, stream
+    from licheck.portfolio import iter_mapped
+
+    context = Context(fmt, options, policy.name, as_of.isoformat() if as_of else None)
+
+    manifests = discover(paths)
+    library = load_library(licenses_dir)
+    items = iter_mapped(manifests, Options(policy, as_of), library, Encoder(context, waivers),
+                        jobs=jobs)
+    return stream(items, context, waivers, today or dt.date.today())
 
 
 def apply_waivers(report: Report, waivers: Waivers | None, today: dt.date | None) -> Report:

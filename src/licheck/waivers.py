@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, StrictStr, model_validator
 
@@ -178,42 +179,109 @@ def _pin_changes(entry: LoadedWaiver, finding: FindingOut) -> list[str]:
     return changes
 
 
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What one waiver names in one product: all a waiver's status needs of the product, so a
+    portfolio's workers can send this instead of the product."""
+
+    waiver: int  # its index in `Waivers.entries`
+    keys: tuple[str, ...]  # the findings it names, as file#component/license/clause
+    open: tuple[int, ...]  # the indexes of those findings that are violations or risks
+    verdicts: frozenset[str]  # the verdict labels of the findings it names
+    changes: frozenset[str]  # how the facts it pins changed, over its open findings
+
+
+def hits(waivers: Waivers, product: ProductOut) -> list[Hit]:
+    """The waivers that name any finding of `product`, in file order."""
+    found = []
+    for index, entry in enumerate(waivers.entries):
+        waiver = entry.waiver
+        if waiver.product not in (product.product, product.file):
+            continue
+        matched = [f for f, finding in enumerate(product.findings)
+                   if _names(waiver, product, finding)]
+        if not matched:
+            continue
+        open_ = tuple(f for f in matched if product.findings[f].verdict in WAIVABLE)
+        found.append(Hit(
+            index, tuple(_key(product, product.findings[f]) for f in matched), open_,
+            frozenset(product.findings[f].verdict.label for f in matched),
+            frozenset(c for f in open_ for c in _pin_changes(entry, product.findings[f]))))
+    return found
+
+
+def needs_marking(found: Sequence[Hit]) -> bool:
+    """Whether waivers may change the product: only its violations and risks are ever marked."""
+    return any(hit.open for hit in found)
+
+
+class Ledger:
+    """What every waiver named across the products, gathered product by product in order; then
+    each waiver's status.  Memory: the keys of the findings the waivers name, nothing else."""
+
+    def __init__(self, waivers: Waivers) -> None:
+        self.waivers = waivers
+        count = len(waivers.entries)
+        self._keys: list[list[str]] = [[] for _ in range(count)]
+        self._open = [False] * count
+        self._verdicts: list[set[str]] = [set() for _ in range(count)]
+        self._changes: list[set[str]] = [set() for _ in range(count)]
+
+    def add(self, found: Sequence[Hit]) -> None:
+        for hit in found:
+            self._keys[hit.waiver].extend(hit.keys)
+            self._open[hit.waiver] |= bool(hit.open)
+            self._verdicts[hit.waiver] |= hit.verdicts
+            self._changes[hit.waiver] |= hit.changes
+
+    def statuses(self, today: dt.date) -> list[WaiverStatus]:
+        """Each waiver's status, in file order (after every product was added)."""
+        return [
+            WaiverStatus(id=entry.waiver.id, file=entry.file, line=entry.line,
+                         column=entry.column, status=status, message=message,
+                         findings=list(self._keys[index]))
+            for index, entry in enumerate(self.waivers.entries)
+            for status, message in [_status(entry, bool(self._keys[index]), self._open[index],
+                                            self._verdicts[index], self._changes[index], today)]
+        ]
+
+
+def mark(product: ProductOut, waivers: Waivers, statuses: Sequence[WaiverStatus]) -> ProductOut:
+    """`product` with the findings of the waivers that apply marked waived, and those that
+    no longer apply named; `statuses`: every waiver's status over the whole run."""
+    refs: dict[int, WaiverRef] = {}  # finding -> the first waiver that applies, else names it
+    for hit in hits(waivers, product):
+        status = statuses[hit.waiver]
+        if status.status not in ("applied", "expired", "pins_changed"):
+            continue
+        waiver = waivers.entries[hit.waiver].waiver
+        ref = WaiverRef(id=waiver.id, status=status.status, reason=waiver.reason.value,
+                        owner=waiver.owner, expires=waiver.expires.isoformat(),
+                        comment=waiver.comment, file=status.file, line=status.line,
+                        message=status.message)
+        for position in hit.open:
+            current = refs.get(position)
+            if current is None or (current.status != "applied" and ref.status == "applied"):
+                refs[position] = ref
+    return _mark(product, refs)
+
+
 def apply(report: Report, waivers: Waivers, today: dt.date) -> Report:
     """The report with every applying waiver's findings marked waived, and each waiver's
     status; pure: the same report, waivers and date give the same result."""
-    refs: dict[tuple[int, int], WaiverRef] = {}  # (product, finding) -> the first waiver
-    statuses: list[WaiverStatus] = []
-    for entry in waivers.entries:
-        waiver = entry.waiver
-        matched = [(p, f) for p, product in enumerate(report.products)
-                   for f, finding in enumerate(product.findings)
-                   if _names(waiver, product, finding)]
-        keys = [_key(report.products[p], report.products[p].findings[f]) for p, f in matched]
-        open_ = [(p, f) for p, f in matched
-                 if report.products[p].findings[f].verdict in WAIVABLE]
-        status, message = _status(entry, report, matched, open_, today)
-        statuses.append(WaiverStatus(id=waiver.id, file=entry.file, line=entry.line,
-                                     column=entry.column, status=status, message=message,
-                                     findings=keys))
-        if status in ("applied", "expired", "pins_changed"):
-            ref = WaiverRef(id=waiver.id, status=status, reason=waiver.reason.value,
-                            owner=waiver.owner, expires=waiver.expires.isoformat(),
-                            comment=waiver.comment, file=entry.file, line=entry.line,
-                            message=message)
-            for position in open_:
-                # the first waiver that applies wins; else the first that names the finding
-                current = refs.get(position)
-                if current is None or (current.status != "applied" and status == "applied"):
-                    refs[position] = ref
-    products = [_mark(p, product, refs) for p, product in enumerate(report.products)]
+    ledger = Ledger(waivers)
+    for product in report.products:
+        ledger.add(hits(waivers, product))
+    statuses = ledger.statuses(today)
+    products = [mark(product, waivers, statuses) for product in report.products]
     return report.model_copy(update={"products": products, "summary": summarize(products),
                                      "waivers": statuses})
 
 
 def _status(
-    entry: LoadedWaiver, report: Report, matched: Sequence[tuple[int, int]],
-    open_: Sequence[tuple[int, int]], today: dt.date,
-) -> tuple[str, str]:
+    entry: LoadedWaiver, matched: bool, open_: bool, verdicts: set[str], changes: set[str],
+    today: dt.date,
+) -> tuple[Literal["applied", "expired", "pins_changed", "unmatched", "not_needed"], str]:
     waiver = entry.waiver
     what = f"{waiver.product}: {waiver.license}/{waiver.clause}" + (
         f" in {waiver.component}" if waiver.component else "")
@@ -221,26 +289,26 @@ def _status(
         return "unmatched", (f"waiver {waiver.id} matches no finding ({what}); remove it or "
                              "correct its product, license, clause or component")
     if not open_:
-        verdicts = sorted({report.products[p].findings[f].verdict.label for p, f in matched})
         return "not_needed", (f"waiver {waiver.id} is no longer needed: {what} is "
-                              f"{' / '.join(verdicts)}; remove it")
+                              f"{' / '.join(sorted(verdicts))}; remove it")
     if today > waiver.expires:
         return "expired", (f"waiver {waiver.id} expired on {waiver.expires.isoformat()} "
                            f"(owner {waiver.owner}): {what} counts again")
-    changes = sorted({c for p, f in open_
-                      for c in _pin_changes(entry, report.products[p].findings[f])})
     if changes:
         return "pins_changed", (f"waiver {waiver.id} no longer applies: the facts it was "
-                                f"granted on changed ({'; '.join(changes)}); {what} counts again")
+                                f"granted on changed ({'; '.join(sorted(changes))}); {what} "
+                                "counts again")
     return "applied", (f"waived by {waiver.id} until {waiver.expires.isoformat()} "
                        f"({waiver.reason.value}, owner {waiver.owner}): {waiver.comment}")
 
 
-def _mark(index: int, product: ProductOut, refs: dict[tuple[int, int], WaiverRef]) -> ProductOut:
+def _mark(product: ProductOut, refs: dict[int, WaiverRef]) -> ProductOut:
+    if not refs:
+        return product
     findings = []
     waived = 0
     for f, finding in enumerate(product.findings):
-        ref = refs.get((index, f))
+        ref = refs.get(f)
         if ref is None:
             findings.append(finding)
             continue

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from licheck.cli.common import INPUT_PATH, evidence_options, library_option
-from licheck.cli.gating import emit, load_waivers, report_options
+from licheck.cli.gating import emit_stream, load_waivers, render_options, report_options
 
 EPILOG = """\b
 Exit codes:
@@ -34,9 +34,12 @@ def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str,
     In folders, a manifest is a .yaml/.yml file with a top-level `product:` key; hidden files
     and folders are skipped.  Waived findings are shown as waived and never fail the gate.
     """
-    from licheck.api import check_files, resolve_policy
+    from licheck.api import check_stream, resolve_policy
+    from licheck.formats import Format
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    report = check_files(list(paths), policy, as_of, licenses_dir, waivers, today)
-    emit(report, fmt, fail_on, output, verbose=verbose, summary=True, inputs=paths)
+    options = render_options(fmt, fail_on, output, verbose=verbose, summary=True)
+    with check_stream(list(paths), policy, Format(fmt), options, as_of, licenses_dir, waivers,
+                      today) as streamed:
+        emit_stream(streamed, output, inputs=paths)

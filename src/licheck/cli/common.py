@@ -102,8 +102,30 @@ def write_output(text: str, output: Path | None, inputs: Sequence[Path] = ()) ->
     """Write to stdout, or atomically to `output`: a temporary file in the same folder, flushed
     to disk and renamed over the target, so a reader never sees a half-written report and a
     failed run leaves the previous report intact.  An input file is never overwritten."""
+    write_stream(lambda write: write(text), output, inputs)
+
+
+def write_stream(produce: Callable[[Callable[[str], object]], object], output: Path | None,
+                 inputs: Sequence[Path] = ()) -> None:
+    """As `write_output`, for a report written in pieces: `produce` calls the function it is
+    given with each piece in turn."""
     if output is None:
-        click.echo(text, nl=False)
+        # click.echo flushes every time: gather small pieces (whole ones, so that an escape
+        # sequence click may strip is never cut)
+        pending: list[str] = []
+        size = 0
+
+        def gather(piece: str) -> None:
+            nonlocal size
+            pending.append(piece)
+            size += len(piece)
+            if size >= 1 << 16:
+                click.echo("".join(pending), nl=False)
+                pending.clear()
+                size = 0
+
+        produce(gather)
+        click.echo("".join(pending), nl=False)
         return
     from licheck.diagnostics import LicheckError
 
@@ -124,7 +146,7 @@ def write_output(text: str, output: Path | None, inputs: Sequence[Path] = ()) ->
                            ) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+            produce(stream.write)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, _report_mode(output))  # mkstemp makes it private (0600)

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from licheck.cli.common import parse_as_of, use_color, write_output
+from licheck.cli.common import parse_as_of, use_color, write_output, write_stream
 
 if TYPE_CHECKING:
+    from licheck.formats import RenderOptions
+    from licheck.formats.stream import Stream
     from licheck.report import Report
     from licheck.waivers import Waivers
 
@@ -61,14 +63,31 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
     return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
 
 
+def render_options(fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False,
+                   summary: bool = False) -> RenderOptions:
+    """How to render: colour only for text on a terminal."""
+    from licheck.formats import RenderOptions
+    from licheck.report import FailOn
+
+    color = use_color() if output is None and fmt == "text" else False
+    return RenderOptions(fail_on=FailOn(fail_on), color=color, verbose=verbose, summary=summary)
+
+
 def emit(report: Report, fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False,
          summary: bool = False, inputs: Sequence[Path] = ()) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
-    from licheck.formats import Format, RenderOptions, render
-    from licheck.report import FailOn, exit_code
+    from licheck.formats import Format, render
+    from licheck.report import exit_code
 
-    policy = FailOn(fail_on)
-    color = use_color() if output is None and fmt == "text" else False
-    options = RenderOptions(fail_on=policy, color=color, verbose=verbose, summary=summary)
+    options = render_options(fmt, fail_on, output, verbose=verbose, summary=summary)
     write_output(render(report, Format(fmt), options), output, inputs)
-    raise click.exceptions.Exit(exit_code(report, policy))
+    raise click.exceptions.Exit(exit_code(report, options.fail_on))
+
+
+def emit_stream(streamed: Stream, output: Path | None, *, inputs: Sequence[Path] = ()) -> None:
+    """Write a streamed report (atomically with --output) and exit with the gate's code."""
+    from licheck.report import exit_code
+
+    assert streamed.top is not None  # `check_stream` finished it
+    write_stream(streamed.write, output, inputs)
+    raise click.exceptions.Exit(exit_code(streamed.top, streamed.context.options.fail_on))

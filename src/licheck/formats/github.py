@@ -9,8 +9,9 @@ actions/toolkit's `command.ts` does: data `%`, CR, LF; properties also `:` and `
 
 from __future__ import annotations
 
+from licheck.formats import Piece, Plain
 from licheck.formats.summary import blocks, counts_line, gate_line, is_problem
-from licheck.report import FailOn, Report
+from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 
 def escape_data(text: str) -> str:
@@ -27,27 +28,43 @@ def command(kind: str, message: str, **properties: str | int) -> str:
     return f"::{kind} {params}::{escape_data(message)}"
 
 
-def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
-    lines = []
-    for product in report.products:
-        for f in product.findings:
-            if not is_problem(f):
-                continue
-            kind = "notice" if f.waived else "error" if blocks(f, fail_on) else "warning"
-            title = f"licheck {f.verdict.label}{' (waived)' if f.waived else ''}: " \
-                    f"{f.license}/{f.clause}"
-            message = f"{product.product} / {f.component} ({f.model_name}): {f.title}. " \
-                      f"{f.explanation}"
-            if f.missing_facts:
-                message += "\nWould settle it: " + ", ".join(m.fact for m in f.missing_facts)
-            if f.waiver is not None:
-                message += "\n" + f.waiver.message
-            lines.append(command(kind, message, file=f.location.file, line=f.location.line,
-                                 col=f.location.column, title=title))
-    lines.extend(command("warning", status.message, file=status.file, line=status.line,
+class GithubDocument(Plain):
+    """The annotations, product by product; the waiver warnings and the summary last."""
+
+    separator = "\n"
+
+    def __init__(self, fail_on: FailOn) -> None:
+        self.fail_on = fail_on
+
+    def piece(self, product: ProductOut) -> Piece:
+        return Piece("\n".join(self._annotation(product, f) for f in product.findings
+                               if is_problem(f)))
+
+    def _annotation(self, product: ProductOut, f: FindingOut) -> str:
+        kind = "notice" if f.waived else "error" if blocks(f, self.fail_on) else "warning"
+        title = f"licheck {f.verdict.label}{' (waived)' if f.waived else ''}: " \
+                f"{f.license}/{f.clause}"
+        message = f"{product.product} / {f.component} ({f.model_name}): {f.title}. " \
+                  f"{f.explanation}"
+        if f.missing_facts:
+            message += "\nWould settle it: " + ", ".join(m.fact for m in f.missing_facts)
+        if f.waiver is not None:
+            message += "\n" + f.waiver.message
+        return command(kind, message, file=f.location.file, line=f.location.line,
+                       col=f.location.column, title=title)
+
+    def tail(self, top: Report, pieces: int) -> str:
+        lines = [command("warning", status.message, file=status.file, line=status.line,
                          col=status.column,
                          title=f"licheck waiver {status.status.replace('_', ' ')}")
-                 for status in report.waivers if status.status != "applied")
-    lines.append(f"licheck: {counts_line(report)}")
-    lines.append(f"licheck: {gate_line(report, fail_on)}")
-    return "\n".join(lines) + "\n"
+                 for status in top.waivers if status.status != "applied"]
+        lines.append(f"licheck: {counts_line(top)}")
+        lines.append(f"licheck: {gate_line(top, self.fail_on)}")
+        return ("\n" if pieces else "") + "\n".join(lines) + "\n"
+
+
+def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
+    from licheck.formats import Format, RenderOptions
+    from licheck.formats import render as render_format
+
+    return render_format(report, Format.GITHUB, RenderOptions(fail_on=fail_on))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from licheck.engine import Verdict
+from licheck.formats import Piece, Plain
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 
 
@@ -82,16 +83,50 @@ def _suite(product: ProductOut, fail_on: FailOn) -> tuple[ET.Element, dict[str, 
     return suite, tally
 
 
+TOTALS = ("tests", "failures", "errors", "skipped")
+BODY = "@body@"  # stands for the suites while the root element is serialised; the root's text
+# holds nothing else, and serialising leaves the characters as they are
+
+
+class JunitDocument(Plain):
+    """The suites, product by product, each indented where it was evaluated (`ET.indent` at the
+    suite's level gives what indenting the whole tree gives); the totals in the root."""
+
+    separator = "\n  "
+
+    def __init__(self, fail_on: FailOn) -> None:
+        self.fail_on = fail_on
+        self._totals = dict.fromkeys(TOTALS, 0)
+
+    def piece(self, product: ProductOut) -> Piece:
+        suite, tally = _suite(product, self.fail_on)
+        ET.indent(suite, space="  ", level=1)
+        return Piece(ET.tostring(suite, encoding="unicode"), tally)
+
+    def take(self, index: int, extra: dict[str, int]) -> None:
+        for key, value in extra.items():
+            self._totals[key] += value
+
+    def _root(self, pieces: int) -> tuple[str, str]:
+        root = ET.Element("testsuites", {"name": "licheck"})
+        root.attrib.update({key: str(value) for key, value in self._totals.items()})
+        root.attrib["time"] = "0"
+        if pieces:
+            root.text = BODY
+        text = ET.tostring(root, encoding="unicode")
+        before, _, after = text.partition(BODY)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + before, after
+
+    def head(self, top: Report, pieces: int) -> str:
+        before = self._root(pieces)[0]
+        return before + self.separator if pieces else before + "\n"
+
+    def tail(self, top: Report, pieces: int) -> str:
+        return "\n" + self._root(pieces)[1] + "\n" if pieces else ""
+
+
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
-    root = ET.Element("testsuites", {"name": "licheck"})
-    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    for product in report.products:
-        suite, tally = _suite(product, fail_on)
-        root.append(suite)
-        for key, value in tally.items():
-            totals[key] += value
-    root.attrib.update({key: str(value) for key, value in totals.items()})
-    root.attrib["time"] = "0"
-    ET.indent(root, space="  ")
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            + ET.tostring(root, encoding="unicode") + "\n")
+    from licheck.formats import Format, RenderOptions
+    from licheck.formats import render as render_format
+
+    return render_format(report, Format.JUNIT, RenderOptions(fail_on=fail_on))

@@ -5,9 +5,13 @@ away in <details> — a reviewer reads the top in one screen.
 
 from __future__ import annotations
 
+from bisect import insort
+from dataclasses import dataclass
+
 from licheck.engine import Verdict
+from licheck.formats import Piece, Plain
 from licheck.formats.summary import blocks, counts_line, gate_line, is_problem, plural
-from licheck.report import FailOn, FindingOut, ProductOut, Report
+from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 
 MAX_ROWS = 20  # beyond this the comment stops being one screen; the rest are counted
 ICONS = {Verdict.VIOLATION: "🛑", Verdict.GOVERNANCE_RISK: "⚠️", Verdict.SATISFIED: "✅",
@@ -62,42 +66,92 @@ def _details(p: ProductOut, f: FindingOut) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A problem as the comment may show it; rows sort as the comment lists them."""
+
+    key: tuple[bool, int, int, int]  # waived, -severity, then product and finding order
+    row: str
+    details: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    product: str
+    problems: int
+    rows: tuple[Row, ...]  # the product's first MAX_ROWS in the comment's order (no more can
+    # be shown)
+
+
+class MarkdownDocument(Plain):
+    """Everything is in the head: the first rows, counted totals, the first clean products."""
+
+    def __init__(self, fail_on: FailOn) -> None:
+        self.fail_on = fail_on
+        self._rows: list[Row] = []  # the first MAX_ROWS over the products taken so far
+        self._problems = 0
+        self._clean: list[tuple[int, str]] = []  # the first 10 products with no problem
+        self._clean_count = 0
+
+    def piece(self, product: ProductOut) -> Piece:
+        problems = [(i, f) for i, f in enumerate(product.findings) if is_problem(f)]
+        rows = sorted(((f.waived, -f.verdict.severity, 0, i), f) for i, f in problems)
+        return Piece("", Extra(product.product, len(problems), tuple(
+            Row(key, _row(product, f, self.fail_on), tuple(_details(product, f)))
+            for key, f in rows[:MAX_ROWS])))
+
+    def take(self, index: int, extra: Extra) -> None:
+        self._problems += extra.problems
+        if not extra.problems:
+            self._clean_count += 1
+            insort(self._clean, (index, extra.product))
+            del self._clean[10:]
+        for row in extra.rows:
+            waived, severity, _, finding = row.key
+            insort(self._rows, Row((waived, severity, index, finding), row.row, row.details),
+                   key=lambda r: r.key)
+        del self._rows[MAX_ROWS:]
+
+    def head(self, top: Report, pieces: int) -> str:
+        gate = top.summary.gate_verdict
+        title = "fails" if fails(gate, self.fail_on) else "passes"
+        out = [f"### licheck: {ICONS[gate]} {gate.label} — gate {title}", "",
+               f"{counts_line(top)}.  ", f"{gate_line(top, self.fail_on)}.", ""]
+        if self._problems:
+            out += ["| | Product | Verdict | Clause | Where | What would settle it |",
+                    "|---|---|---|---|---|---|"]
+            out += [row.row for row in self._rows]
+            if self._problems > MAX_ROWS:
+                out.append(f"\n… and {plural(self._problems - MAX_ROWS, 'more finding')} "
+                           "(see the full report).")
+            out.append("")
+        if self._clean_count:
+            clean = [name for _, name in self._clean]
+            shown = ", ".join(clean) + (f" and {self._clean_count - 10} more"
+                                        if self._clean_count > 10 else "")
+            out += [f"✅ No violations or risks: {cell(shown)}.", ""]
+        notes = [s for s in top.waivers if s.status != "applied"]
+        if notes:
+            out.append("**Waivers that need attention:**")
+            out += [f"- `{cell(s.file)}:{s.line}` {cell(s.message)}" for s in notes]
+            out.append("")
+        if self._problems:
+            out += ["<details><summary>Explanations</summary>", ""]
+            for row in self._rows:
+                out += row.details
+            out += ["</details>", ""]
+        policy = f"evidence policy `{top.evidence_policy}`"
+        if top.as_of:
+            policy += f", evidence as of {top.as_of}"
+        out.append(f"<sub>licheck {top.tool_version} · {policy}</sub>")
+        return "\n".join(out) + "\n"
+
+
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
-    gate = report.summary.gate_verdict
-    title = "passes" if not blocks_any(report, fail_on) else "fails"
-    out = [f"### licheck: {ICONS[gate]} {gate.label} — gate {title}", "",
-           f"{counts_line(report)}.  ", f"{gate_line(report, fail_on)}.", ""]
-    problems = [(p, f) for p in report.products for f in p.findings if is_problem(f)]
-    problems.sort(key=lambda pf: (pf[1].waived, -pf[1].verdict.severity))  # stable otherwise
-    if problems:
-        out += ["| | Product | Verdict | Clause | Where | What would settle it |",
-                "|---|---|---|---|---|---|"]
-        out += [_row(p, f, fail_on) for p, f in problems[:MAX_ROWS]]
-        if len(problems) > MAX_ROWS:
-            out.append(f"\n… and {plural(len(problems) - MAX_ROWS, 'more finding')} "
-                       "(see the full report).")
-        out.append("")
-    clean = [p.product for p in report.products
-             if not any(is_problem(f) for f in p.findings)]
-    if clean:
-        shown = ", ".join(clean[:10]) + (f" and {len(clean) - 10} more" if len(clean) > 10
-                                        else "")
-        out += [f"✅ No violations or risks: {cell(shown)}.", ""]
-    notes = [s for s in report.waivers if s.status != "applied"]
-    if notes:
-        out.append("**Waivers that need attention:**")
-        out += [f"- `{cell(s.file)}:{s.line}` {cell(s.message)}" for s in notes]
-        out.append("")
-    if problems:
-        out += ["<details><summary>Explanations</summary>", ""]
-        for p, f in problems[:MAX_ROWS]:
-            out += _details(p, f)
-        out += ["</details>", ""]
-    policy = f"evidence policy `{report.evidence_policy}`"
-    if report.as_of:
-        policy += f", evidence as of {report.as_of}"
-    out.append(f"<sub>licheck {report.tool_version} · {policy}</sub>")
-    return "\n".join(out) + "\n"
+    from licheck.formats import Format, RenderOptions
+    from licheck.formats import render as render_format
+
+    return render_format(report, Format.MARKDOWN, RenderOptions(fail_on=fail_on))
 
 
 def blocks_any(report: Report, fail_on: FailOn) -> bool:

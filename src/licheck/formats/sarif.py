@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import json
 import posixpath
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from licheck import __version__
 from licheck.engine import Verdict
+from licheck.formats import MARK, Piece, Plain
 from licheck.formats.summary import UNKNOWN_RULES, fingerprint, is_problem, rule_id
 from licheck.report import FindingOut, ProductOut, Report, WaiverStatus
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 characters
+INDENT = "\n        "  # a result's level in the log
+FIELD = '\n      "results": '  # where the results go in the log's text
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
 
 
@@ -121,31 +124,82 @@ def _notification(status: WaiverStatus) -> dict[str, Any]:
     }
 
 
-def document(report: Report) -> dict[str, Any]:
-    """The SARIF log as plain data."""
-    findings = [(p, f) for p in report.products for f in p.findings]
-    rules: dict[str, dict[str, Any]] = {}
-    for _, finding in sorted(findings, key=lambda pf: rule_id(pf[1])):
-        rules.setdefault(rule_id(finding), _rule(finding))
-    order = {rid: i for i, rid in enumerate(rules)}
-    results = [_result(p, f, order[rule_id(f)]) for p, f in findings if is_problem(f)]
+class SarifDocument(Plain):
+    """The log, product by product: each product's results are encoded where it was evaluated,
+    with a marker for their rule's index (known once every product's rules are); the rules,
+    sorted, and the run's properties are written around them."""
+
+    separator = "," + INDENT
+    markers = True
+
+    def __init__(self) -> None:
+        self._rules: dict[str, tuple[int, dict[str, Any]]] = {}  # id -> (product, rule)
+        self._order: dict[str, int] | None = None
+
+    def piece(self, product: ProductOut) -> Piece:
+        rules: dict[str, dict[str, Any]] = {}
+        for finding in product.findings:  # a clause's rule is drawn from its first finding
+            if rule_id(finding) not in rules:
+                rules[rule_id(finding)] = _rule(finding)
+        results = [_result_text(product, f) for f in product.findings if is_problem(f)]
+        return Piece(self.separator.join(results), rules)
+
+    def take(self, index: int, extra: dict[str, dict[str, Any]]) -> None:
+        for rid, rule in extra.items():
+            if rid not in self._rules or index < self._rules[rid][0]:
+                self._rules[rid] = (index, rule)
+
+    def head(self, top: Report, pieces: int) -> str:
+        return _split(top, [self._rules[rid][1] for rid in sorted(self._rules)])[0] + (
+            "[" + INDENT if pieces else "[]")
+
+    def tail(self, top: Report, pieces: int) -> str:
+        return ("\n      ]" if pieces else "") + _split(top, [])[1]
+
+    def marker(self, name: str) -> str:
+        if self._order is None:
+            self._order = {rid: i for i, rid in enumerate(sorted(self._rules))}
+        return str(self._order[name])
+
+
+def _result_text(product: ProductOut, finding: FindingOut) -> str:
+    """A result as the log's indent writes it, its rule's index a marker: `ruleIndex` is its
+    second key, and an encoded string never contains the quote before it unescaped."""
+    text = json.dumps(_result(product, finding, 0), indent=2, ensure_ascii=False)
+    text = text.replace('"ruleIndex": 0,', f'"ruleIndex": {MARK}{rule_id(finding)}{MARK},', 1)
+    return text.replace("\n", INDENT)
+
+
+def _split(top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
+    """The log's text before and after its (empty) results array."""
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "licheck", "semanticVersion": __version__,
                             "informationUri": "https://licheck.dev/",
-                            "rules": list(rules.values())}},
+                            "rules": rules}},
         "automationDetails": {"id": "licheck/"},
         "columnKind": "unicodeCodePoints",
-        "results": results,
-        "properties": {"evidencePolicy": report.evidence_policy, "asOf": report.as_of,
-                       "verdict": report.verdict.value,
-                       "gateVerdict": report.summary.gate_verdict.value},
+        "results": [],
+        "properties": {"evidencePolicy": top.evidence_policy, "asOf": top.as_of,
+                       "verdict": top.verdict.value,
+                       "gateVerdict": top.summary.gate_verdict.value},
     }
-    notes = [_notification(s) for s in report.waivers if s.status != "applied"]
+    notes = [_notification(s) for s in top.waivers if s.status != "applied"]
     if notes:
         run["invocations"] = [{"executionSuccessful": True,
                                "toolConfigurationNotifications": notes}]
-    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    text = json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2,
+                      ensure_ascii=False) + "\n"
+    start = text.index(FIELD + "[]") + len(FIELD)
+    return text[:start], text[start + 2:]
+
+
+def document(report: Report) -> dict[str, Any]:
+    """The SARIF log as plain data."""
+    return cast(dict[str, Any], json.loads(render(report)))
 
 
 def render(report: Report) -> str:
-    return json.dumps(document(report), indent=2, ensure_ascii=False) + "\n"
+    from licheck.formats import Format, RenderOptions
+    from licheck.formats import render as render_format
+
+    return render_format(report, Format.SARIF, RenderOptions())

@@ -7,6 +7,7 @@ rich is imported here only, so machine formats never pay for it.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -15,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.engine import Verdict
+from licheck.formats import Context, Piece, Plain
 from licheck.model import Provenance
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 
@@ -32,32 +34,72 @@ def verdict_text(verdict: Verdict) -> Text:
     return Text(verdict.label.upper(), style=STYLES[verdict])
 
 
+class TextDocument(Plain):
+    """The terminal report, product by product, each drawn where it was evaluated; products
+    apart by a rule, then the overall verdict and (for `check`, or with waivers) the summary."""
+
+    def __init__(self, context: Context, width: int | None = None) -> None:
+        self.context = context
+        self.width = width or 100
+        self.separator = self._draw(lambda console: console.rule(style="dim"))
+
+    def _draw(self, draw: Callable[[Console], None]) -> str:
+        color = self.context.options.color
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=self.width, force_terminal=bool(color),
+                          no_color=color is False, color_system="standard" if color else None,
+                          highlight=False, emoji=False)
+        draw(console)
+        # rich pads lines to the console width; trailing blanks help nobody (and break goldens).
+        return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
+
+    def piece(self, product: ProductOut) -> Piece:
+        context = self.context
+        return Piece(self._draw(lambda console: _product(
+            console, product, context.evidence_policy, context.as_of,
+            context.options.verbose)))
+
+    def overall(self, verdict: Verdict, products: int) -> str:
+        """The closing line over several products ("" for one)."""
+        if products < 2:
+            return ""
+        def draw(console: Console) -> None:
+            console.print()
+            console.print(Text.assemble("Overall: ", verdict_text(verdict),
+                                        f"  ({products} products)"))
+
+        return self._draw(draw)
+
+    def tail(self, top: Report, pieces: int) -> str:
+        text = self.overall(top.verdict, top.summary.products)
+        if self.context.options.summary or top.waivers:
+            from licheck.formats.summary import summary_text
+
+            text += summary_text(top, self.context.options.fail_on)
+        return text
+
+
 def render(report: Report, *, width: int | None = None, color: bool | None = None,
            verbose: bool = False) -> str:
-    """The report as terminal text; `color` None follows the terminal and NO_COLOR."""
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=width or 100, force_terminal=bool(color),
-                      no_color=color is False, color_system="standard" if color else None,
-                      highlight=False, emoji=False)
-    for index, product in enumerate(report.products):
-        if index:
-            console.rule(style="dim")
-        _product(console, product, report, verbose)
-    if len(report.products) > 1:
-        console.print()
-        console.print(Text.assemble("Overall: ", verdict_text(report.verdict),
-                                    f"  ({len(report.products)} products)"))
-    # rich pads lines to the console width; trailing blanks help nobody (and break goldens).
-    return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
+    """The report as terminal text, without the summary; `color` None follows the terminal and
+    NO_COLOR."""
+    from licheck.formats import Format, RenderOptions
+
+    context = Context(Format.TEXT, RenderOptions(color=color, verbose=verbose),
+                      report.evidence_policy, report.as_of)
+    document = TextDocument(context, width)
+    return (document.separator.join(document.piece(p).text for p in report.products)
+            + document.overall(report.verdict, len(report.products)))
 
 
-def _product(console: Console, product: ProductOut, report: Report, verbose: bool) -> None:
+def _product(console: Console, product: ProductOut, evidence_policy: str, as_of: str | None,
+             verbose: bool) -> None:
     header = Text.assemble((product.product, "bold"), f" — {product.owner}   ",
                            (product.file, "dim"))
     console.print(header)
-    policy = f"evidence policy: {report.evidence_policy}"
-    if report.as_of:
-        policy += f"; evidence as of {report.as_of}"
+    policy = f"evidence policy: {evidence_policy}"
+    if as_of:
+        policy += f"; evidence as of {as_of}"
     console.print(Text.assemble("Verdict: ", verdict_text(product.verdict), f"   ({policy})"))
     console.print()
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
