@@ -95,9 +95,10 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
         if summary.broken:
             raise SystemExit(f"{summary.broken} broken manifests")
     elif name == "licheck check":
-        from licheck.cli import cli
+        from licheck.cli import cli, tune_collector
         from licheck.cli.common import run_guarded
 
+        tune_collector()  # as the console script does (which then exits at once: not here)
         with open(os.devnull, "w") as sink:
             saved, sys.stdout = sys.stdout, sink
             try:

@@ -13,7 +13,9 @@ range are refused with a located message.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
@@ -73,12 +75,13 @@ class Document:
 def read_text(path: Path, display: str) -> str:
     """The file's text, refusing what is not a readable, non-empty UTF-8 text file."""
     try:
-        if path.is_dir():
+        info = os.stat(path)  # once: a portfolio reads thousands of files
+        if stat.S_ISDIR(info.st_mode):
             raise fail(display, 0, 0, "is a directory, not a file",
                        "name a YAML file, or use `licheck check DIR` for folders")
-        if path.exists() and not path.is_file():  # a FIFO or a device could block or never end
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device could block or never end
             raise fail(display, 0, 0, "is not a regular file", "name a YAML file")
-        size = path.stat().st_size
+        size = info.st_size
         if size > MAX_FILE_BYTES:
             raise fail(display, 0, 0, f"file is too large ({size:,} bytes; the limit is "
                        f"{MAX_FILE_BYTES:,})")

@@ -11,9 +11,13 @@ to COMMANDS.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import gc
+import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import NoReturn
 
 import click
 
@@ -115,6 +119,30 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
 
 
-def main(argv: list[str] | None = None) -> Any:
+def main(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point."""
-    sys.exit(run_guarded(cli, argv))
+    tune_collector()
+    exit_now(run_guarded(cli, argv))
+
+
+def tune_collector() -> None:
+    """Collect cyclic garbage less often than Python's default.
+
+    A run builds many long-lived objects (the rule library, pydantic's schemas, the engine's
+    tables) and little cyclic garbage: collecting the young generation every 700 allocations,
+    and everything again and again as the heap grows, was about a tenth of `evaluate`'s start."""
+    gc.set_threshold(100_000, 50, 50)
+
+
+def exit_now(code: int) -> NoReturn:
+    """Exit as `sys.exit` would, without tearing the interpreter down.
+
+    Output is flushed and the `atexit` handlers run (multiprocessing's among them); what is
+    skipped is freeing every object and module one by one, about a fifth of a short run.  Every
+    file licheck writes is closed (and renamed into place) before the command returns."""
+    for stream in (sys.stdout, sys.stderr):
+        # a reader that went away, or a closed stream: nothing more can be said there
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            stream.flush()
+    atexit._run_exitfuncs()
+    os._exit(code)
