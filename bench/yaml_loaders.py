@@ -30,18 +30,28 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from licheck import yamlsafe
+from licheck import yamlfast, yamlsafe
 
 
 class _NoResolvers(yaml.CSafeLoader):  # type: ignore[misc]
     yaml_implicit_resolvers: dict[str, Any] = {}  # noqa: RUF012 - PyYAML's own class attribute
 
 
+def _fast_compose_only(text: str) -> Any:
+    parser = yamlfast._Composer(text)
+    try:
+        return parser.get_single_node()
+    finally:
+        parser.dispose()
+
+
 def strategies() -> dict[str, Callable[[str], Any]]:
     loader = yaml.CSafeLoader
     return {
         "events only": lambda text: sum(1 for _ in yaml.parse(text, Loader=loader)),
+        "yamlsafe.parse_events": lambda text: yamlsafe.parse_events(text, "bench"),
         "yamlsafe.parse": lambda text: yamlsafe.parse(text, "bench"),
+        "yamlfast composer only": _fast_compose_only,
         "compose": lambda text: yaml.compose(text, Loader=loader),
         "compose, no resolvers": lambda text: yaml.compose(text, Loader=_NoResolvers),
         "load (CSafeLoader)": lambda text: yaml.load(text, Loader=loader),

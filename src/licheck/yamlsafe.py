@@ -22,6 +22,7 @@ from typing import Any, Final, NoReturn
 
 import yaml
 
+from licheck import yamlfast
 from licheck.diagnostics import Diagnostic, InputError, fail
 
 try:  # the C parser is ~10x faster; fall back to the pure-Python one where it is missing
@@ -138,6 +139,15 @@ def load(path: Path, display: str | None = None) -> Document:
 
 def parse(text: str, display: str) -> Document:
     """Parse YAML text (one document) into plain data with positions."""
+    fast = yamlfast.compose(text, _plain_or_decline, max_depth=MAX_DEPTH,
+                            max_scalar_chars=MAX_SCALAR_CHARS, max_nodes=MAX_NODES)
+    if fast is not None:
+        return Document(display, *fast)
+    return parse_events(text, display)
+
+
+def parse_events(text: str, display: str) -> Document:
+    """`parse` event by event: the reference reader, and the one that words every refusal."""
     builder = _Builder(display)
     try:
         for event in yaml.parse(text, Loader=_Loader):
@@ -315,9 +325,23 @@ def _pos(event: yaml.Event) -> tuple[int, int]:
 
 def _resolve(event: yaml.ScalarEvent) -> Any:
     """Type a scalar the way a person reading the file would, never YAML 1.1's way."""
-    value: str = event.value
     if event.style or event.tag in (_STR_TAG, "!"):  # quoted, block or tagged: a string
-        return value
+        return event.value
+    return _plain(event.value)
+
+
+def _plain_or_decline(value: str) -> Any:
+    """A plain scalar for the fast path: typed, or `yamlfast.DECLINE` where `_Builder` refuses."""
+    typed = _plain(value)
+    kind = type(typed)
+    if kind is int or kind is float:
+        if len(value) > MAX_NUMBER_CHARS or not math.isfinite(typed):
+            return yamlfast.DECLINE
+    return typed
+
+
+def _plain(value: str) -> Any:
+    """An untagged plain scalar's value: null, a boolean, a decimal number or the text."""
     if value in ("", "~", "null", "Null", "NULL"):
         return None
     if value in ("true", "True", "TRUE"):
