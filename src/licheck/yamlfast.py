@@ -28,9 +28,12 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 try:
-    from yaml.cyaml import CParser
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    CParser = None
+    from yaml._yaml import CParser
+
+    _HAVE_LIBYAML = True
+except ImportError:  # pragma: no cover - PyYAML built without libyaml: the event reader only
+    CParser = object  # type: ignore[misc, assignment]
+    _HAVE_LIBYAML = False
 
 Path_ = tuple[str | int, ...]
 Positions = dict[Path_, tuple[int, int]]
@@ -50,7 +53,7 @@ _ANY_LINE_PREFIX: Final = re.compile("[\n\r\x85\u2028\u2029][ \t?:\\-\ufeff]*")
 MAX_COMPOSE_DEPTH: Final = 256
 
 
-class _Composer(CParser):  # type: ignore[misc, valid-type]
+class _Composer(CParser):
     """libyaml's composer with resolution switched off: licheck types scalars itself."""
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
@@ -80,7 +83,7 @@ def _nesting_bound(text: str) -> int:
     """
     first = len(text) - len(text.lstrip(_PREFIX_CHARS))
     lines = _ANY_LINE_PREFIX if _OTHER_BREAKS.search(text) else _LINE_PREFIX
-    prefix = max(first, *map(len, lines.findall(text)))
+    prefix = max(first, max(map(len, lines.findall(text)), default=0))
     return 2 * (prefix + 1) + text.count("[") + text.count("{")
 
 
@@ -93,7 +96,7 @@ def compose(
     max_nodes: int,
 ) -> tuple[dict[str, Any], Positions, Positions] | None:
     """(data, positions, key_positions) exactly as the event reader builds them, or None."""
-    if CParser is None or "!" in text or "<<" in text:  # tags, merge keys
+    if not _HAVE_LIBYAML or "!" in text or "<<" in text:  # tags, merge keys
         return None
     if ("&" in text or "*" in text) and _ANCHOR_OR_ALIAS.search(text):
         return None

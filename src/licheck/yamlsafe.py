@@ -333,10 +333,11 @@ def _resolve(event: yaml.ScalarEvent) -> Any:
 def _plain_or_decline(value: str) -> Any:
     """A plain scalar for the fast path: typed, or `yamlfast.DECLINE` where `_Builder` refuses."""
     typed = _plain(value)
-    kind = type(typed)
-    if kind is int or kind is float:
-        if len(value) > MAX_NUMBER_CHARS or not math.isfinite(typed):
-            return yamlfast.DECLINE
+    kind = type(typed)  # not isinstance: a bool is an int
+    if (kind is int or kind is float) and (
+        len(value) > MAX_NUMBER_CHARS or not math.isfinite(typed)
+    ):
+        return yamlfast.DECLINE
     return typed
 
 
