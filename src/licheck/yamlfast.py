@@ -139,11 +139,13 @@ class _Walk:
         self.positions: Positions = {}
         self.key_positions: Positions = {}
 
+    # Scalars and positions are inlined in the loops below: this walk is the fast path's cost.
+
     def mapping(self, node: MappingNode, path: Path_, depth: int) -> dict[str, Any]:
         if depth > self.max_depth:
             raise _Declined
         data: dict[str, Any] = {}
-        positions = self.positions
+        positions, key_positions = self.positions, self.key_positions
         for key_node, value_node in node.value:
             if type(key_node) is not ScalarNode:
                 raise _Declined
@@ -151,9 +153,11 @@ class _Walk:
             if key in data or len(key) > self.max_scalar_chars:
                 raise _Declined
             child = (*path, key)
-            positions[child] = self.key_positions[child] = _pos(key_node)
+            mark = key_node.start_mark
+            positions[child] = key_positions[child] = (mark.line + 1, mark.column + 1)
             if type(value_node) is ScalarNode:
-                positions[child] = _pos(value_node)
+                mark = value_node.start_mark
+                positions[child] = (mark.line + 1, mark.column + 1)
                 data[key] = self.scalar(value_node)
             else:  # a collection under a key is located at the key
                 data[key] = self.collection(value_node, child, depth)
@@ -166,7 +170,8 @@ class _Walk:
         positions = self.positions
         for index, item in enumerate(node.value):
             child = (*path, index)
-            positions[child] = _pos(item)
+            mark = item.start_mark
+            positions[child] = (mark.line + 1, mark.column + 1)
             if type(item) is ScalarNode:
                 items.append(self.scalar(item))
             else:

@@ -12,6 +12,7 @@ range are refused with a located message.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -330,6 +331,7 @@ def _resolve(event: yaml.ScalarEvent) -> Any:
     return _plain(event.value)
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of a string; manifests repeat values
 def _plain_or_decline(value: str) -> Any:
     """A plain scalar for the fast path: typed, or `yamlfast.DECLINE` where `_Builder` refuses."""
     typed = _plain(value)
