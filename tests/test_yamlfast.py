@@ -195,11 +195,16 @@ def test_fast_path_taken_and_identical(text: str) -> None:
     assert check_same(text)
 
 
-def test_too_many_values_declines() -> None:
+@pytest.mark.parametrize("limit", [32, 33])
+def test_too_many_values_declines_where_the_event_reader_refuses(
+    limit: int, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The event reader counts 33: the root once, the list twice, each of the ten values 3 times.
+    monkeypatch.setattr(yamlsafe, "MAX_NODES", limit)
     text = "a: [" + ", ".join(["1"] * 10) + "]\n"
-    args = {"max_depth": 64, "max_scalar_chars": 100}
-    assert yamlfast.compose(text, yamlsafe._plain_or_decline, max_nodes=12, **args) is not None
-    assert yamlfast.compose(text, yamlsafe._plain_or_decline, max_nodes=11, **args) is None
+    assert (fast(text) is None) == (limit < 33)
+    check_same(text)
+    assert (answer(yamlsafe.parse, text)[0] == "refused") == (limit < 33)
 
 
 @pytest.mark.parametrize("text", [

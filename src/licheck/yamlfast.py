@@ -117,7 +117,9 @@ def compose(
         data = walk.mapping(root, (), 1)
     except _Declined:
         return None
-    if len(walk.positions) > max_nodes:  # one position per value: the event reader's count
+    # The event reader counts each value once for itself and once more within each collection
+    # around it as that collection ends: a value at path p counts len(p) + 1 times.
+    if sum(map(len, walk.positions)) + len(walk.positions) > max_nodes:
         return None
     return data, walk.positions, walk.key_positions
 
