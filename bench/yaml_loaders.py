@@ -5,16 +5,22 @@ and every safety check.
 
   events only            iterating libyaml's events (CSafeLoader), building nothing: the bound
                          for any event-based reader
-  yamlsafe.parse         licheck's reader: events -> plain data + positions, every limit checked
+  yamlsafe.parse_events  licheck's event reader: events -> plain data + positions, every limit
+                         checked (what `yamlsafe.parse` was before the fast path)
+  yamlsafe.parse         licheck's reader: the fast path (`yamlfast`: libyaml's composer with
+                         resolution off, then a tree walk), the event reader where it declines
+  yamlfast composer only the fast path's composer alone: the bound for its tree walk
   compose                libyaml's node graph (CSafeLoader.compose), YAML 1.1 implicit resolvers
   compose, no resolvers  the same without the implicit resolvers (every plain scalar a string)
   load (CSafeLoader)     yaml.load with the C loader: the "parse floor" of the portfolio bench
 
 Times are CPU time per file (best of three passes over the same texts, already in memory).
-compose is not a drop-in for licheck's reader even where it is faster: its node graph shares an
-aliased node (the alias's own position is lost), it resolves tags before we could tell an
-explicit `!!map` from an implicit one, and libyaml's composer recurses in C, so nesting depth
-cannot be refused before it is built; a tree walk in Python would then add back what it saved.
+The composer alone is no drop-in for licheck's reader: it shares an aliased node (the alias's own
+position is lost, alias bombs are not counted), it cannot tell an explicit tag once resolved, it
+keeps duplicate keys, and it recurses in C.  `yamlfast` therefore declines, before composing,
+any text with anchors, aliases, tags or merge keys or that could nest too deeply, and checks the
+rest of the event reader's limits on the tree; tests/test_yamlfast.py holds it to the event
+reader.
 """
 
 from __future__ import annotations
