@@ -136,7 +136,7 @@ def test_random_shapes(data: Any, flow: bool) -> None:
     check_same(dump({"root": data}))
 
 
-@fuzz(300)
+@fuzz(600)
 @given(st.text(alphabet=st.sampled_from(list("ab:-?[]{},&*!<'\" \n\t#|>\r\u2028.~01")),
                max_size=60))
 def test_random_text(text: str) -> None:
@@ -145,11 +145,18 @@ def test_random_text(text: str) -> None:
 
 
 def assert_bound(text: str) -> None:
+    """The nesting bound holds, and every anchor, alias and tag is seen before composing."""
     try:
-        actual = depth(text)
+        events = list(yaml.parse(text, Loader=yaml.CSafeLoader))
     except yaml.YAMLError:
-        return
-    assert yamlfast._nesting_bound(text) >= actual
+        events = []  # the fast path declines on any YAMLError anyway
+    if events:
+        assert yamlfast._nesting_bound(text) >= depth(text)
+    for event in events:
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            assert yamlfast._ANCHOR_OR_ALIAS.search(text), event
+        if getattr(event, "tag", None) is not None:
+            assert "!" in text, event
 
 
 # -- each reason to decline ----------------------------------------------------------------------
@@ -217,6 +224,7 @@ def test_too_many_values_declines_where_the_event_reader_refuses(
 ])
 def test_nesting_bound(text: str) -> None:
     assert yamlfast._nesting_bound(text) >= depth(text)
+    assert_bound(text)
 
 
 def test_deep_block_nesting_beyond_the_bound_declines_before_composing() -> None:
