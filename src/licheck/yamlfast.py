@@ -50,6 +50,7 @@ _LINE_PREFIX: Final = re.compile("\n[ \t?:\\-\ufeff]*")  # one `\n` too many: a 
 _OTHER_BREAKS: Final = re.compile("[\r\x85\u2028\u2029]")
 _ANY_LINE_PREFIX: Final = re.compile("[\n\r\x85\u2028\u2029][ \t?:\\-\ufeff]*")
 # The deepest tree the composer is given: far below what its C recursion could not survive.
+# The event reader's own limit (`max_depth`, lower) is checked exactly on the tree.
 MAX_COMPOSE_DEPTH: Final = 256
 
 
@@ -78,8 +79,9 @@ def _nesting_bound(text: str) -> int:
     collections at that column, so at most two block levels share a column: B <= 2 * (c + 1),
     c the deepest block collection's column.  That collection's first entry starts its line
     after nothing but indentation and the indicators `-`, `?`, `:` (a block collection cannot
-    start after other content on a line), so c <= the longest such line prefix, P.
-    Hence depth <= 2 * (P + 1) + F.
+    start after other content on a line; a BOM may lead), so c <= the longest such line
+    prefix, P.  Hence depth <= 2 * (P + 1) + F.  (tests/test_yamlfast.py checks it on random
+    texts against libyaml's events.)
     """
     first = len(text) - len(text.lstrip(_PREFIX_CHARS))
     lines = _ANY_LINE_PREFIX if _OTHER_BREAKS.search(text) else _LINE_PREFIX
