@@ -233,3 +233,15 @@ def test_deep_block_nesting_beyond_the_bound_declines_before_composing() -> None
     assert yamlfast._nesting_bound(text) > yamlfast.MAX_COMPOSE_DEPTH
     assert fast(text) is None
     check_same(text)  # the event reader refuses it at its own depth limit
+
+
+def test_parse_takes_the_fast_path_and_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unavailable(text: str, display: str) -> yamlsafe.Document:
+        raise AssertionError("the event reader was used")
+
+    manifest = (PRODUCTS / "composer2.yaml").read_text("utf-8")
+    reference = answer(yamlsafe.parse_events, manifest)
+    monkeypatch.setattr(yamlsafe, "parse_events", unavailable)
+    assert answer(yamlsafe.parse, manifest) == reference
+    with pytest.raises(AssertionError, match="event reader"):
+        yamlsafe.parse("a: &x 1\n", "f.yaml")
