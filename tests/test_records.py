@@ -100,10 +100,14 @@ def test_order_matches_dataclass_order() -> None:
 
 def test_frozen_slotted_and_a_dataclass() -> None:
     point = Point(1)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        point.x = 2  # type: ignore[misc]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        del point.x  # type: ignore[misc]
+    theirs = PointDC(1)
+    for obj in (point, theirs):  # the same errors, worded alike
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'x'"):
+            obj.x = 2  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'y'"):
+            del obj.y  # type: ignore[misc]
+        with pytest.raises(TypeError):  # not a field: 3.11's slotted frozen classes refuse
+            obj.other = 1  # type: ignore[attr-defined]
     assert not hasattr(point, "__dict__")
     assert Point.__match_args__ == ("x", "y", "note", "cache")
     assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "note", "cache"]

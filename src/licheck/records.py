@@ -2,8 +2,8 @@
 
 On Python 3.11 `dataclass` compiles every generated method from source with `exec`, and licheck
 defines dozens of dataclasses on its start path.  `record` lets `dataclass` generate `__init__`
-and the frozen `__setattr__`/`__delattr__` (they need the class's own signature) and builds the
-rest from closures instead: no compiling, the behaviour of `@dataclass(frozen=True, slots=True)`
+(it needs the class's own signature) and builds the rest from closures instead: no compiling, the
+behaviour of `@dataclass(frozen=True, slots=True)`
 -- equality of same-class instances field by field (as tuples, so `x is y` still counts), the
 hash of the field tuple, the `Name(field=value, ...)` repr, and with `order=True` the four
 comparisons.  Fields marked `compare=False`, `hash=...` or `repr=False` are honoured, and a method
@@ -15,10 +15,35 @@ from __future__ import annotations
 import dataclasses
 import operator
 import reprlib
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
+
+# 3.11's dataclasses compiles the frozen __setattr__/__delattr__ in `_frozen_get_del_attr`; on
+# that version only, `_record` lends it `_frozen_methods` for the duration of its own call.
+_LEND_FROZEN = sys.version_info[:2] == (3, 11) and hasattr(dataclasses, "_frozen_get_del_attr")
+
+
+def _frozen_methods(owner: type[Any], fields: list[dataclasses.Field[Any]],
+                    globals: dict[str, Any]) -> tuple[Callable[..., None], Callable[..., None]]:
+    """`dataclasses._frozen_get_del_attr` of Python 3.11, as closures: the same tests, errors
+    and messages."""
+    names = tuple(f.name for f in fields)
+    error = dataclasses.FrozenInstanceError
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is owner or name in names:
+            raise error(f"cannot assign to field {name!r}")
+        super(owner, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is owner or name in names:
+            raise error(f"cannot delete field {name!r}")
+        super(owner, self).__delattr__(name)
+
+    return __setattr__, __delattr__
 
 
 def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
@@ -57,7 +82,16 @@ def record(cls: type[T] | None = None, /, *, order: bool = False) -> Any:
 
 def _record(cls: type[T], order: bool) -> type[T]:
     own = dict(cls.__dict__)
-    made = dataclasses.dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
+    make = dataclasses.dataclass(frozen=True, slots=True, eq=False, repr=False)
+    if _LEND_FROZEN:
+        compiled = dataclasses._frozen_get_del_attr  # type: ignore[attr-defined]
+        dataclasses._frozen_get_del_attr = _frozen_methods  # type: ignore[attr-defined]
+        try:
+            made = make(cls)
+        finally:
+            dataclasses._frozen_get_del_attr = compiled  # type: ignore[attr-defined]
+    else:
+        made = make(cls)
     fields = dataclasses.fields(made)  # type: ignore[arg-type]
     compared = _getter([f.name for f in fields if f.compare])
     hashed = _getter([f.name for f in fields
