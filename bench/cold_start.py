@@ -1,6 +1,6 @@
 """Cold start: licheck's commands against the import floor of its own stack.
 
-    python bench/cold_start.py [--runs 31]
+    python bench/cold_start.py [--runs 31] [--baseline DIR]
 
 Each command runs `--runs` times as a fresh process, the commands interleaved round by round so
 that a busy machine slows all of them alike; the figures are medians of wall-clock time, and of
@@ -9,6 +9,10 @@ CPU time (user + system of the child), which a machine shared with other work di
 as any first run does); the `(no cache)` row reads and checks the rule files every time.  The
 interpreter is `sys.executable` itself (not a pyenv shim, which adds a bash start of its own), with
 bytecode caching on, as in an installed package: a warm-up run writes the `.pyc` files first.
+
+`--baseline DIR` adds a row running `evaluate --format json` from another checkout's `src` (say
+`git archive main | tar -x -C DIR`) on the same manifest, interleaved with the rest: a before and
+after measured alike.
 
 Goals (issue 7): evaluate <= 1.25x the stack floor; --version <= 2x `python -c "import yaml"`.
 """
@@ -53,6 +57,7 @@ def environment() -> dict[str, str]:
 
 
 NO_CACHE = {"evaluate json (no cache)"}
+BASELINE = "evaluate json (baseline)"
 
 
 def _cpu() -> float:
@@ -74,10 +79,17 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=31)
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="another checkout whose `evaluate --format json` to time alike")
     args = parser.parse_args()
     env = environment()
     envs = {name: {**env, "LICHECK_NO_CACHE": "1"} if name in NO_CACHE else env
             for name in COMMANDS}
+    if args.baseline is not None:
+        COMMANDS[BASELINE] = COMMANDS["evaluate --format json"]
+        envs[BASELINE] = {**env, "PYTHONPATH": str(args.baseline.resolve() / "src")}
+        RATIOS.append((BASELINE, "stack floor", 1.25))
+        RATIOS.append(("evaluate --format json", BASELINE, 1.0))
     for name, argv in COMMANDS.items():  # warm-up: bytecode and the library cache written
         run_once(argv, envs[name])
     times: dict[str, list[float]] = {name: [] for name in COMMANDS}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -15,6 +16,7 @@ from tests.conftest import ROOT
 
 PROBE = """
 import sys
+from pathlib import Path
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
 run_guarded(cli, [{arg!r}])
@@ -74,3 +76,35 @@ def test_evaluate_json_imports_neither_rich_nor_jsonschema() -> None:
     code, modules = done.stdout.strip().split(" ", 1)
     assert code in ("0", "1")
     assert modules == "[]", done.stdout
+
+
+WAIVER_PROBE = """
+import io, contextlib, sys
+from licheck.cli import cli
+from licheck.cli.common import run_guarded
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    code = run_guarded(cli, ["evaluate", {manifest!r}, "--format", "json"])
+assert out.getvalue().startswith("{{"), out.getvalue()[:200]
+print(code, "licheck.waivers" in sys.modules, "licheck.records" in sys.modules)
+"""
+
+
+def test_evaluate_without_a_waiver_file_imports_no_waiver_code(tmp_path: Path) -> None:
+    """No --waivers and no .licheck-waivers.yaml here: the waiver models are never built."""
+    manifest = str(ROOT / "products" / "composer2.yaml")
+    done = subprocess.run([sys.executable, "-c", WAIVER_PROBE.format(manifest=manifest)],
+                          cwd=tmp_path, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+                          capture_output=True, text=True, check=True)
+    code, waivers, records = done.stdout.split()
+    assert code in ("0", "1")
+    assert (waivers, records) == ("False", "True")  # records: the probe did reach the core
+
+
+def test_a_default_waiver_file_is_still_found(tmp_path: Path) -> None:
+    """The check before the import must not lose the default file."""
+    (tmp_path / ".licheck-waivers.yaml").write_text("waivers: []\n", encoding="utf-8")
+    manifest = str(ROOT / "products" / "composer2.yaml")
+    done = subprocess.run([sys.executable, "-c", WAIVER_PROBE.format(manifest=manifest)],
+                          cwd=tmp_path, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split()[1] == "True"

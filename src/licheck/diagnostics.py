@@ -6,10 +6,12 @@ Bad input is expected: loaders collect `Diagnostic`s (all of them, in all files)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from licheck.records import record
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@record(order=True)
 class Diagnostic:
     """One problem in one input file; `line` and `column` are 1-based, 0 when unknown."""
 

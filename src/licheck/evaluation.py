@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 
 from licheck.conditions import All, Test, Value, tests_in
@@ -63,6 +63,7 @@ from licheck.model import (
     ModelRef,
     StepKind,
 )
+from licheck.records import record
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, FactDef, FactType, suggest
 from licheck.yamlsafe import Document
@@ -79,7 +80,7 @@ HYPOTHETICAL = EvidencePolicy("what-if", frozenset(EvidenceKind) - {EvidenceKind
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MissingFact:
     """A fact the verdict still hangs on, and what the verdict would be for each value."""
 
@@ -87,7 +88,7 @@ class MissingFact:
     branches: tuple[Branch, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finding:
     component: str
     component_name: str
@@ -118,7 +119,7 @@ class Finding:
         return (self.component, self.model, self.license, self.clause)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProductResult:
     product: str
     owner: str
@@ -128,7 +129,7 @@ class ProductResult:
     release_date: dt.date | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     policy: EvidencePolicy
     as_of: dt.date | None = None
@@ -455,7 +456,7 @@ def _licenses_for(
     return [_Candidate(None if model.license_history else model.license)]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Candidate:
     """A license the copy may be under, and the dates it applied to copies obtained then."""
 
@@ -510,7 +511,7 @@ def _across_versions(
     return result
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _UnknownLicense:
     component: Component
     ref: ModelRef
@@ -604,7 +605,7 @@ def _named(
 _CACHE_LIMIT = 4096
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Judged:
     rule: Rule
     judgement: Judgement

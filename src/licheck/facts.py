@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
@@ -18,13 +18,14 @@ from typing import Any, Final
 from licheck import territory
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 from licheck.model import Evidence, EvidenceKind, FactSpec, Source
+from licheck.records import record
 from licheck.units import Dimension, UnitError, parse_quantity
 from licheck.vocabulary import FACTS, TERRITORIAL, FactDef, FactType
 
 K = EvidenceKind
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EvidencePolicy:
     """Which evidence kinds establish a fact, and which only make it likely."""
 
@@ -78,7 +79,7 @@ class Status(StrEnum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EvidenceView:
     """One piece of evidence as the report shows it: what it is and whether it counted."""
 
@@ -92,7 +93,7 @@ class EvidenceView:
     counted: str  # establishes / suggests / ignored: <why>
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FactState:
     """A fact as the engine sees it: the values still possible and why."""
 
@@ -260,7 +261,7 @@ def _territories(
         raise FactError(str(exc), (key,)) from None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Resolution:
     """Everything `resolve` needs besides the fact itself."""
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from licheck.domains import Domain, Interval, intersect
 from licheck.facts import FactState, Status, full_domain, unstated
 from licheck.model import Measured
+from licheck.records import record
 from licheck.vocabulary import AT_MOST
 
 
@@ -30,7 +31,7 @@ def month_before(date: dt.date) -> str:
     return f"{first.year:04d}-{first.month:02d}"
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@record
 class Occasion:
     """What a measured test needs to know: the model and its release date."""
 

@@ -55,11 +55,13 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
         if waivers_file is not None:
             raise click.UsageError("--waivers and --no-waivers exclude each other")
         return None
-    from licheck.waivers import default_path, load
-
-    path = waivers_file or default_path(Path.cwd())
-    if path is None:
+    # `waivers.default_path`, checked before importing licheck.waivers (and its models): most
+    # runs have no waiver file and need none of it
+    path = waivers_file or Path.cwd() / DEFAULT_WAIVERS
+    if waivers_file is None and not path.is_file():
         return None
+    from licheck.waivers import load
+
     return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
 
 
