@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from licheck import __version__, yamlsafe
+from licheck import __version__, yamlfast, yamlsafe
 from licheck.records import record
 
 FORMAT = 1  # bump when what is stored, or how it is read, changes
@@ -59,10 +59,11 @@ def key(root: Path, files: list[Path]) -> str | None:
     (the fresh load then reports it)."""
     digest = hashlib.sha256(f"licheck {__version__} cache {FORMAT}\0{root}\0".encode())
     # The stored data is checked again on every hit; only the clause positions are taken as
-    # stored, so the reader that found them is part of the key (a checkout edited without a
-    # version bump then misses too).
-    with contextlib.suppress(OSError):
-        digest.update(Path(yamlsafe.__file__).read_bytes())
+    # stored, so the readers that found them (the fast path and the event reader) are part of
+    # the key (a checkout edited without a version bump then misses too).
+    for reader in (yamlfast.__file__, yamlsafe.__file__):
+        with contextlib.suppress(OSError):
+            digest.update(Path(reader).read_bytes())
     for path in files:
         try:
             content = path.read_bytes()
