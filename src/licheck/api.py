@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 def resolve_policy(text: str) -> EvidencePolicy:
@@ -109,11 +110,13 @@ def check_stream(
     paths: Sequence[Path], policy: EvidencePolicy, fmt: Format, options: RenderOptions,
     as_of: dt.date | None = None, licenses_dir: Path | None = None,
     waivers: Waivers | None = None, today: dt.date | None = None, *, jobs: int | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> Stream:
     """`licheck check`, streamed: each product evaluated, waived and rendered in `fmt` where it
     is evaluated (in worker processes for a large portfolio), the pieces spilled to a temporary
     file; `Stream.write` then writes the document.  The report is never held.  All problems in
-    all files are raised together (`InputError`), and then nothing is kept."""
+    all files are raised together (`InputError`), and then nothing is kept.  `progress` is told
+    `(done, total)` as each manifest is done."""
     from licheck.formats import Context
     from licheck.formats.stream import Encoder, stream
     from licheck.portfolio import iter_mapped
@@ -124,7 +127,15 @@ def check_stream(
     library = load_library(licenses_dir)
     items = iter_mapped(manifests, Options(policy, as_of), library, Encoder(context, waivers),
                         jobs=jobs)
+    if progress is not None:
+        items = _told(items, len(manifests), progress)
     return stream(items, context, waivers, today or dt.date.today())
+
+
+def _told(items: Iterable[T], total: int, progress: Callable[[int, int], object]) -> Iterator[T]:
+    for done, item in enumerate(items, 1):
+        progress(done, total)
+        yield item
 
 
 def apply_waivers(report: Report, waivers: Waivers | None, today: dt.date | None) -> Report:

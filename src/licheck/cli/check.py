@@ -35,11 +35,12 @@ def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str,
     and folders are skipped.  Waived findings are shown as waived and never fail the gate.
     """
     from licheck.api import check_stream, resolve_policy
+    from licheck.cli.progress import for_terminal
     from licheck.formats import Format
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
     options = render_options(fmt, fail_on, output, verbose=verbose, summary=True)
     with check_stream(list(paths), policy, Format(fmt), options, as_of, licenses_dir, waivers,
-                      today) as streamed:
+                      today, progress=for_terminal()) as streamed:
         emit_stream(streamed, output, inputs=paths)
