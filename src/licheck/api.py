@@ -60,22 +60,12 @@ def evaluate_files(
     return apply_waivers(build(results, policy.name, as_of), waivers, today)
 
 
-def check_paths(
-    paths: Sequence[Path], options: Options, library: Library
-) -> list[ProductResult]:
-    """Evaluate every discovered manifest, on every core when there are many
-    (`licheck.portfolio`); results keep `paths` order, and all problems in all files are raised
-    together."""
-    from licheck.portfolio import iter_results
-
-    return _collect(iter_results(paths, options, library))
-
-
 def check_products(
     paths: Sequence[Path], options: Options, library: Library
 ) -> list[ProductOut]:
-    """As `check_paths`, with each product's part of the report built where it is evaluated (in
-    the workers, for a large portfolio): the report then needs no second copy of the results."""
+    """Evaluate every discovered manifest, on every core when there are many
+    (`licheck.portfolio`), each product's part of the report built where it is evaluated; in
+    `paths` order, all problems in all files raised together."""
     from licheck.portfolio import iter_mapped
 
     return _collect(iter_mapped(paths, options, library, product_out))

@@ -167,16 +167,3 @@ def intersect(a: Domain, b: Domain) -> Domain:
     if isinstance(a, StringSet) and isinstance(b, StringSet):
         return a.intersect(b)
     raise TypeError(f"cannot intersect {type(a).__name__} with {type(b).__name__}")
-
-
-def is_settled(domain: Domain) -> bool:
-    """Whether exactly one value remains (for a set: it is fully known)."""
-    match domain:
-        case Interval():
-            return domain.is_point()
-        case Booleans():
-            return len(domain.values) == 1
-        case Strings():
-            return domain.value is not None
-        case StringSet():
-            return domain.exact

@@ -433,11 +433,6 @@ def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
     return Judgement(verdict_of(set(details[0])), *details)
 
 
-def outcomes_of(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> set[Outcome]:
-    """Every outcome over the combinations of cells."""
-    return set(_table(rule, by_fact).outcomes)
-
-
 def _details(
     rule: Rule, by_fact: Mapping[str, Sequence[Cell]]
 ) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:

@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 from licheck.engine import Verdict
-from licheck.evaluation import Finding, MissingFact
+from licheck.evaluation import Finding
 from licheck.facts import FactState, Status, shared
-
-_KIND_WORDS = {
-    "obligation": "an obligation (a duty that starts when triggered; the license stays valid)",
-    "gate": "a gate (a condition of the grant: once crossed, no rights until the licensor "
-            "grants a license)",
-    "restriction": "a restriction (something the licensee must not do)",
-    "notice": "a notice duty (what must accompany copies)",
-}
 
 
 def fact_phrase(state: FactState) -> str:
@@ -46,15 +38,6 @@ def _fact_phrase(state: FactState) -> str:
         case Status.UNKNOWN:
             return f"{state.name} is unknown"
     raise AssertionError(state.status)  # pragma: no cover
-
-
-def branch_phrase(missing: MissingFact) -> str:
-    """'if derivative is false: not applicable; if true: governance risk'."""
-    parts = [f"if {b.label}: {b.verdict.label}" for b in missing.branches]
-    text = f"{missing.fact.name} — " + "; ".join(parts)
-    if len({b.verdict for b in missing.branches}) == 1:
-        text += " (on its own it settles nothing: other facts are open too)"
-    return text
 
 
 def explain(finding: Finding) -> str:
@@ -146,7 +129,3 @@ def _trigger_facts(finding: Finding) -> str:
 
 def _used(finding: Finding) -> str:
     return "; ".join(fact_phrase(s) for s in finding.facts)
-
-
-def kind_words(kind: str) -> str:
-    return _KIND_WORDS.get(kind, kind)

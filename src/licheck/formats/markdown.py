@@ -152,7 +152,3 @@ def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
     from licheck.formats import render as render_format
 
     return render_format(report, Format.MARKDOWN, RenderOptions(fail_on=fail_on))
-
-
-def blocks_any(report: Report, fail_on: FailOn) -> bool:
-    return any(blocks(f, fail_on) for p in report.products for f in p.findings)
