@@ -127,8 +127,10 @@ class _Manifest:
             value = _amount(spec["value"], self.rates, money)
             return value, value
         lo, hi = spec.get("at_least"), spec.get("at_most")
-        return (_amount(lo, self.rates, money) if lo is not None else Fraction(0),
-                _amount(hi, self.rates, money) if hi is not None else None)
+        return (
+            _amount(lo, self.rates, money) if lo is not None else Fraction(0),
+            _amount(hi, self.rates, money) if hi is not None else None,
+        )
 
     def mau(self, component: dict[str, Any]) -> tuple[Fraction, Any]:
         """The product's users are among the licensee's own, which are among its group's:
@@ -177,8 +179,9 @@ def _verdict(bound_trigger: bool | None, lifted: bool | None, holds: bool | None
     return "governance_risk"
 
 
-def hand_verdicts_of(file: str, data: dict[str, Any], kimi: frozenset[str]) -> Iterator[
-        tuple[str, str, str]]:
+def hand_verdicts_of(
+    file: str, data: dict[str, Any], kimi: frozenset[str]
+) -> Iterator[tuple[str, str, str]]:
     m = _Manifest(data)
     for component in data["components"]:
         base = component["lineage"]["base"]
@@ -187,16 +190,23 @@ def hand_verdicts_of(file: str, data: dict[str, Any], kimi: frozenset[str]) -> I
             continue
         lineage = m.established(ref)
         derivative = m.spec(component, "derivative")
-        derived = T if "derivative" not in {**m.facts, **(component.get("facts") or {})} else (
-            U if derivative is None else derivative["value"])
+        derived = (
+            T
+            if "derivative" not in {**m.facts, **(component.get("facts") or {})}
+            else (U if derivative is None else derivative["value"])
+        )
         commercial = m.spec(component, "commercial")
-        trigger = _and(U if commercial is None else commercial["value"] is True,
-                       _or(_more_than(m.mau(component), 100_000_000),
-                           _more_than(m.interval(m.spec(component, "monthly_revenue"), True),
-                                      20_000_000)))
+        trigger = _and(
+            U if commercial is None else commercial["value"] is True,
+            _or(
+                _more_than(m.mau(component), 100_000_000),
+                _more_than(m.interval(m.spec(component, "monthly_revenue"), True), 20_000_000),
+            ),
+        )
         scope = _and(T if lineage else U, derived)
-        lifted = _contains_any(m.spec(component, "agreement_waives"),
-                               [f"{LICENSE}/{CLAUSE}", f"{LICENSE}/*"])
+        lifted = _contains_any(
+            m.spec(component, "agreement_waives"), [f"{LICENSE}/{CLAUSE}", f"{LICENSE}/*"]
+        )
         holds = _contains_any(m.spec(component, "ui_attribution"), ["Kimi K2.5"])
         yield file, component["id"], _verdict(_and(scope, trigger), lifted, holds)
 
@@ -477,9 +487,11 @@ def licheck_verdicts(items: Any) -> Verdicts:
     for item in items:
         if item.result is None:
             raise SystemExit(f"{item.path}: {item.problems[0]}")
-        found.extend((str(item.path), f.component, f.verdict.value)
-                     for f in item.result.findings
-                     if f.license == LICENSE and f.clause == CLAUSE)
+        found.extend(
+            (str(item.path), f.component, f.verdict.value)
+            for f in item.result.findings
+            if f.license == LICENSE and f.clause == CLAUSE
+        )
     return found
 
 

@@ -49,11 +49,18 @@ text = licheck.report.to_json(report)
 t.append(time.perf_counter()); c.append(time.process_time())
 print(json.dumps([[b - a for a, b in zip(t, t[1:])], [b - a for a, b in zip(c, c[1:])]]))
 """
-PHASE_NAMES = ["floor imports (yaml, click, BaseModel)", "licheck.model (format models)",
-               "rest of licheck's imports", "load the rule library", "evaluate composer2",
-               "build + JSON report"]
-IMPORTS = ("import yaml, click; from pydantic import BaseModel; "
-           "import licheck.api, licheck.report, licheck.cli.evaluate")
+PHASE_NAMES = [
+    "floor imports (yaml, click, BaseModel)",
+    "licheck.model (format models)",
+    "rest of licheck's imports",
+    "load the rule library",
+    "evaluate composer2",
+    "build + JSON report",
+]
+IMPORTS = (
+    "import yaml, click; from pydantic import BaseModel; "
+    "import licheck.api, licheck.report, licheck.cli.evaluate"
+)
 
 
 def environment() -> dict[str, str]:
@@ -69,19 +76,29 @@ def phases(runs: int) -> None:
     samples: dict[str, list[list[list[float]]]] = {name: [] for name in settings}
     for _ in range(runs):
         for name, env in settings.items():
-            out = subprocess.run([sys.executable, "-c", PHASES], cwd=ROOT, env=env,
-                                 capture_output=True, text=True, check=True).stdout
+            out = subprocess.run(
+                [sys.executable, "-c", PHASES],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
             samples[name].append(json.loads(out))
     print(f"phases inside the process (median of {runs} fresh processes; ms):")
     print(f"  {'':40s} {'wall':>8s} {'CPU':>8s} {'wall':>8s} {'CPU':>8s}")
     print(f"  {'':40s} {'(cache)':>17s} {'(no cache)':>17s}")
     for index, phase in enumerate(PHASE_NAMES):
-        cells = [statistics.median(s[kind][index] for s in samples[name]) * 1000
-                 for name in settings for kind in (0, 1)]
+        cells = [
+            statistics.median(s[kind][index] for s in samples[name]) * 1000
+            for name in settings
+            for kind in (0, 1)
+        ]
         print(f"  {phase:40s} " + " ".join(f"{cell:8.1f}" for cell in cells))
     for name in settings:
-        totals = [statistics.median(sum(s[kind][1:]) for s in samples[name]) * 1000
-                  for kind in (0, 1)]
+        totals = [
+            statistics.median(sum(s[kind][1:]) for s in samples[name]) * 1000 for kind in (0, 1)
+        ]
         print(f"  beyond the floor, {name}: wall {totals[0]:.1f} ms, CPU {totals[1]:.1f} ms")
 
 
@@ -91,8 +108,13 @@ def group(module: str) -> str:
         return module + " (pydantic classes)"
     if top == "licheck":
         return "licheck, other modules"
-    if top in ("pydantic", "pydantic_core", "annotated_types", "typing_extensions",
-               "typing_inspection"):
+    if top in (
+        "pydantic",
+        "pydantic_core",
+        "annotated_types",
+        "typing_extensions",
+        "typing_inspection",
+    ):
         return "pydantic internals not in the floor"
     return "standard library and others"
 
@@ -101,8 +123,14 @@ FLOOR = "import yaml, click; from pydantic import BaseModel"
 
 
 def _self_times(code: str) -> dict[str, float]:
-    err = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT,
-                         env=environment(), capture_output=True, text=True, check=True).stderr
+    err = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code],
+        cwd=ROOT,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
     times = {}
     for line in err.splitlines():
         if line.startswith("import time:") and "self [us]" not in line:

@@ -40,8 +40,11 @@ COMMANDS: dict[str, list[str]] = {
     "stack floor": [PY, "-c", "import yaml, click; from pydantic import BaseModel"],
     # licheck leaves with os._exit (no interpreter teardown): the floor's share of that, for a
     # ratio that does not count the saving
-    "floor, no teardown": [PY, "-c", "import yaml, click; from pydantic import BaseModel; "
-                           "import os; os._exit(0)"],
+    "floor, no teardown": [
+        PY,
+        "-c",
+        "import yaml, click; from pydantic import BaseModel; import os; os._exit(0)",
+    ],
     "evaluate --format json": [PY, "-m", "licheck", "evaluate", MANIFEST, "--format", "json"],
     "evaluate json (no cache)": [PY, "-m", "licheck", "evaluate", MANIFEST, "--format", "json"],
     "evaluate (text)": [PY, "-m", "licheck", "evaluate", MANIFEST],
@@ -74,8 +77,9 @@ def _cpu() -> float:
 def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall-clock and CPU seconds of one run."""
     cpu, start = _cpu(), time.perf_counter()
-    done = subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(
+        argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+    )
     elapsed, used = time.perf_counter() - start, _cpu() - cpu
     if done.returncode not in (0, 1):  # evaluate exits 1 on findings: that is a result
         raise SystemExit(f"{argv} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
@@ -85,12 +89,17 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=31)
-    parser.add_argument("--baseline", type=Path, metavar="DIR",
-                        help="another checkout whose `evaluate --format json` to time alike")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="another checkout whose `evaluate --format json` to time alike",
+    )
     args = parser.parse_args()
     env = environment()
-    envs = {name: {**env, "LICHECK_NO_CACHE": "1"} if name in NO_CACHE else env
-            for name in COMMANDS}
+    envs = {
+        name: {**env, "LICHECK_NO_CACHE": "1"} if name in NO_CACHE else env for name in COMMANDS
+    }
     if args.baseline is not None:
         COMMANDS[BASELINE] = COMMANDS["evaluate --format json"]
         envs[BASELINE] = {**env, "PYTHONPATH": str(args.baseline.resolve() / "src")}
@@ -106,23 +115,28 @@ def main() -> None:
             times[name].append(elapsed)
             cpu[name].append(used)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"cold start, {args.runs} interleaved runs each, medians "
-          f"({PY}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load average {load})")
+    print(
+        f"cold start, {args.runs} interleaved runs each, medians "
+        f"({PY}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"load average {load})"
+    )
     medians = {name: statistics.median(values) for name, values in times.items()}
     cpu_medians = {name: statistics.median(values) for name, values in cpu.items()}
     for name, values in times.items():
         q = statistics.quantiles(values, n=4)
-        print(f"  {name:26s} {medians[name] * 1000:7.1f} ms   (quartiles "
-              f"{q[0] * 1000:6.1f} .. {q[2] * 1000:6.1f} ms)   CPU "
-              f"{cpu_medians[name] * 1000:7.1f} ms")
+        print(
+            f"  {name:26s} {medians[name] * 1000:7.1f} ms   (quartiles "
+            f"{q[0] * 1000:6.1f} .. {q[2] * 1000:6.1f} ms)   CPU "
+            f"{cpu_medians[name] * 1000:7.1f} ms"
+        )
     print("ratios (medians: wall clock; CPU time):")
     for name, floor, goal in RATIOS:
         ratio = medians[name] / medians[floor]
         cpu_ratio = cpu_medians[name] / cpu_medians[floor]
         verdict = "met" if ratio <= goal else "MISSED"
-        print(f"  {name} / {floor}: {ratio:.2f}x; CPU {cpu_ratio:.2f}x  "
-              f"(goal <= {goal}x: {verdict})")
+        print(
+            f"  {name} / {floor}: {ratio:.2f}x; CPU {cpu_ratio:.2f}x  (goal <= {goal}x: {verdict})"
+        )
 
 
 if __name__ == "__main__":

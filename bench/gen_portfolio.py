@@ -22,17 +22,52 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "licenses" / "catalog.yaml"
 
-MAU = ["100M", "100000001", "99999999", 100000000, "150M", "1.2B", "20M", "2.5M", "700M",
-       "700000001", "650M", "40K"]
-MAU_RANGES = [{"at_least": "80M", "at_most": "120M"}, {"at_least": "120M"}, {"at_most": "90M"},
-              {"at_least": "100M"}]
-REVENUE = ["20M USD/month", "20000001 USD/month", "240M USD/year", "240000012 USD/year",
-           "19.9M USD/month", "2B USD/year", "5M USD/month", "300M CNY/year", "150K USD/month",
-           "25M USD/month"]
-REVENUE_RANGES = [{"at_least": "10M USD/month"}, {"at_least": "15M USD/month",
-                                                  "at_most": "30M USD/month"}]
-NAMES = ["Kimi K2.5", "Kimi K2", "GLM-4.6", "Qwen3", "Phi-3-mini", "Llama", "Gemma",
-         "Powered by open models"]
+MAU = [
+    "100M",
+    "100000001",
+    "99999999",
+    100000000,
+    "150M",
+    "1.2B",
+    "20M",
+    "2.5M",
+    "700M",
+    "700000001",
+    "650M",
+    "40K",
+]
+MAU_RANGES = [
+    {"at_least": "80M", "at_most": "120M"},
+    {"at_least": "120M"},
+    {"at_most": "90M"},
+    {"at_least": "100M"},
+]
+REVENUE = [
+    "20M USD/month",
+    "20000001 USD/month",
+    "240M USD/year",
+    "240000012 USD/year",
+    "19.9M USD/month",
+    "2B USD/year",
+    "5M USD/month",
+    "300M CNY/year",
+    "150K USD/month",
+    "25M USD/month",
+]
+REVENUE_RANGES = [
+    {"at_least": "10M USD/month"},
+    {"at_least": "15M USD/month", "at_most": "30M USD/month"},
+]
+NAMES = [
+    "Kimi K2.5",
+    "Kimi K2",
+    "GLM-4.6",
+    "Qwen3",
+    "Phi-3-mini",
+    "Llama",
+    "Gemma",
+    "Powered by open models",
+]
 SOURCE_KINDS = [
     ("launch-post", "official_statement", "Launch blog post"),
     ("dashboard", "observed", "Usage dashboard export"),
@@ -78,8 +113,7 @@ def evidence(rng: random.Random, keys: list[str]) -> list[dict[str, object]]:
     pieces: list[dict[str, object]] = []
     for _ in range(rng.choice([0, 1, 1, 1, 2])):
         if rng.random() < 0.15:
-            pieces.append({"source": "internal audit", "kind": "observed",
-                           "date": date(rng)})
+            pieces.append({"source": "internal audit", "kind": "observed", "date": date(rng)})
         else:
             pieces.append({"source": rng.choice(keys)})
     return pieces
@@ -111,12 +145,19 @@ def set_value(rng: random.Random) -> dict[str, object]:
     return {"excludes": ["Kimi K2.5"]}
 
 
-def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]],
-             kimi: tuple[str, list[str]]) -> str:
+def manifest(
+    number: int,
+    rng: random.Random,
+    models: list[tuple[str, list[str]]],
+    kimi: tuple[str, list[str]],
+) -> str:
     sources: dict[str, dict[str, object]] = {}
     for key, kind, title in rng.sample(SOURCE_KINDS, rng.randint(2, 5)):
-        source: dict[str, object] = {"title": f"{title} ({number})", "kind": kind,
-                                     "date": date(rng)}
+        source: dict[str, object] = {
+            "title": f"{title} ({number})",
+            "kind": kind,
+            "date": date(rng),
+        }
         if rng.random() < 0.1:
             source["retracted_on"] = "2026-03-29"
         if rng.random() < 0.5:
@@ -124,8 +165,9 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
         sources[key] = source
     keys = list(sources)
     mau = {"value": rng.choice(MAU)} if rng.random() < 0.8 else dict(rng.choice(MAU_RANGES))
-    revenue = ({"value": rng.choice(REVENUE)} if rng.random() < 0.8
-               else dict(rng.choice(REVENUE_RANGES)))
+    revenue = (
+        {"value": rng.choice(REVENUE)} if rng.random() < 0.8 else dict(rng.choice(REVENUE_RANGES))
+    )
     facts: dict[str, object] = {
         "commercial": fact(rng, keys, {"value": rng.random() < 0.85}),
         "mau": fact(rng, keys, mau),
@@ -134,21 +176,35 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
         "attribution_elsewhere": fact(rng, keys, {"value": names(rng)}),
     }
     if rng.random() < 0.3:
-        facts["agreement_waives"] = fact(rng, keys, {"value": rng.choice([
-            ["kimi-k2.5-modified-mit/ui-attribution"], ["kimi-k2.5-modified-mit/*"],
-            ["kimi-k2-modified-mit/*"], []])})
+        facts["agreement_waives"] = fact(
+            rng,
+            keys,
+            {
+                "value": rng.choice(
+                    [
+                        ["kimi-k2.5-modified-mit/ui-attribution"],
+                        ["kimi-k2.5-modified-mit/*"],
+                        ["kimi-k2-modified-mit/*"],
+                        [],
+                    ]
+                )
+            },
+        )
     if rng.random() < 0.3:  # the licensee's users include the product's: never fewer
         least = _count(mau.get("value", mau.get("at_least", 0)))
-        facts["licensee_mau"] = fact(rng, keys, {"value": rng.choice(
-            [m for m in MAU if _count(m) >= least] or ["2B"])})
+        facts["licensee_mau"] = fact(
+            rng, keys, {"value": rng.choice([m for m in MAU if _count(m) >= least] or ["2B"])}
+        )
     if rng.random() < 0.2:
-        facts["territories"] = fact(rng, keys, {"value": rng.sample(["US", "EU", "CN", "GB"],
-                                                                    rng.randint(1, 3))})
+        facts["territories"] = fact(
+            rng, keys, {"value": rng.sample(["US", "EU", "CN", "GB"], rng.randint(1, 3))}
+        )
     components = []
     for index in range(rng.choice([1, 1, 1, 2])):
         _, aliases = kimi if rng.random() < KIMI_SHARE else rng.choice(models)
-        base: dict[str, object] = {"model": "unknown" if rng.random() < 0.03
-                                   else rng.choice(aliases)}
+        base: dict[str, object] = {
+            "model": "unknown" if rng.random() < 0.03 else rng.choice(aliases)
+        }
         pieces = evidence(rng, keys)
         if pieces:
             base["evidence"] = pieces
@@ -157,8 +213,10 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
             steps.append({"kind": "rl", "evidence": [{"source": rng.choice(keys)}]})
         delivery = rng.choice([["hosted_service"], ["api"], ["weights"], ["api", "weights"]])
         component: dict[str, object] = {
-            "id": f"model-{index + 1}", "name": f"Product {number} model {index + 1}",
-            "delivery": delivery, "lineage": {"base": base, "steps": steps},
+            "id": f"model-{index + 1}",
+            "name": f"Product {number} model {index + 1}",
+            "delivery": delivery,
+            "lineage": {"base": base, "steps": steps},
         }
         own: dict[str, object] = {}
         if "weights" in delivery:
@@ -176,14 +234,15 @@ def manifest(number: int, rng: random.Random, models: list[tuple[str, list[str]]
         "owner": f"Owner {number % 97}",
         "release_date": date(rng, 2025),
         "description": "A synthetic product for licheck's benchmarks: an assistant built on an "
-                       "open-weight model, offered as a hosted service or as weights.",
+        "open-weight model, offered as a hosted service or as weights.",
     }
     if "CNY" in str(facts["monthly_revenue"]):
         document["currency_rates"] = {"CNY": 0.14}
     document.update({"sources": sources, "facts": facts, "components": components})
     header = f"# Synthetic manifest {number} (bench/gen_portfolio.py): for benchmarks only.\n"
-    return header + yaml.safe_dump(document, sort_keys=False, width=100, allow_unicode=True,
-                                   default_flow_style=None)
+    return header + yaml.safe_dump(
+        document, sort_keys=False, width=100, allow_unicode=True, default_flow_style=None
+    )
 
 
 def generate(out: Path, count: int, seed: int) -> list[Path]:
@@ -206,8 +265,10 @@ def main() -> None:
     args = parser.parse_args()
     paths = generate(args.out, args.count, args.seed)
     lines = sum(p.read_text(encoding="utf-8").count("\n") for p in paths)
-    print(f"wrote {len(paths)} manifests to {args.out} ({lines / len(paths):.0f} lines each on "
-          "average)")
+    print(
+        f"wrote {len(paths)} manifests to {args.out} ({lines / len(paths):.0f} lines each on "
+        "average)"
+    )
 
 
 if __name__ == "__main__":

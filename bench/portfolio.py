@@ -37,8 +37,15 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "src"))
 
-CONTENDERS = ["parse floor", "hand-written", "rego (regopy)", "rego naive", "licheck api -j1",
-              "licheck stream", "licheck check"]
+CONTENDERS = [
+    "parse floor",
+    "hand-written",
+    "rego (regopy)",
+    "rego naive",
+    "licheck api -j1",
+    "licheck stream",
+    "licheck check",
+]
 VERDICT_FILE = "verdicts-{name}-{size}.json"
 CHECK_FORMAT = os.environ.get("LICHECK_BENCH_FORMAT", "json")
 
@@ -54,8 +61,15 @@ def _licheck_check_argv(folder: Path) -> list[str]:
     from licheck.cli import COMMANDS
 
     if "check" in COMMANDS:
-        return ["check", str(folder), "--no-waivers", "--fail-on", "never", "--format",
-                CHECK_FORMAT]
+        return [
+            "check",
+            str(folder),
+            "--no-waivers",
+            "--fail-on",
+            "never",
+            "--format",
+            CHECK_FORMAT,
+        ]
     # Before `check` exists: `evaluate` over every file (it keeps the whole report).
     return ["evaluate", *map(str, _paths(folder)), "--fail-on", "never"]
 
@@ -80,8 +94,7 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
         from licheck.portfolio import iter_results
 
         found: list[tuple[str, str, str]] = []
-        items = iter_results(_paths(folder), Options(POLICIES["default"]), load_library(),
-                             jobs=1)
+        items = iter_results(_paths(folder), Options(POLICIES["default"]), load_library(), jobs=1)
         for item in items:  # kept: only this clause's verdicts, as the other scripts do
             found.extend(baselines.licheck_verdicts([item]))
         verdicts = found
@@ -116,8 +129,11 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
     me = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
-    print(json.dumps({"rss_mb": me.ru_maxrss / 1024, "worker_rss_mb": workers.ru_maxrss / 1024,
-                      "cpu": cpu}))
+    print(
+        json.dumps(
+            {"rss_mb": me.ru_maxrss / 1024, "worker_rss_mb": workers.ru_maxrss / 1024, "cpu": cpu}
+        )
+    )
 
 
 # -- the orchestrator ---------------------------------------------------------------------------
@@ -127,8 +143,18 @@ def prepare(base: Path, sizes: list[int]) -> dict[int, Path]:
     largest = max(sizes)
     source = base / str(largest)
     if len(list(source.glob("*.yaml"))) != largest:
-        subprocess.run([sys.executable, str(HERE / "gen_portfolio.py"), str(source), "--count",
-                        str(largest), "--seed", "7"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(HERE / "gen_portfolio.py"),
+                str(source),
+                "--count",
+                str(largest),
+                "--seed",
+                "7",
+            ],
+            check=True,
+        )
     folders = {}
     everything = sorted(source.glob("*.yaml"))
     for size in sizes:
@@ -145,9 +171,13 @@ def measure(name: str, folder: Path, out: Path) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), NO_COLOR="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, __file__, "--contender", name, "--folder",
-                                str(folder), "--out", str(out)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--contender", name, "--folder", str(folder), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     stdout, stderr = process.communicate()
     seconds = time.perf_counter() - start
     if process.returncode != 0:
@@ -162,8 +192,13 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/licheck-portfolio"))
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--skip-rego", action="store_true", help="the slowest contenders")
-    parser.add_argument("--only", nargs="+", choices=CONTENDERS, metavar="NAME",
-                        help="run only these contenders (quoted names, e.g. 'licheck check')")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=CONTENDERS,
+        metavar="NAME",
+        help="run only these contenders (quoted names, e.g. 'licheck check')",
+    )
     parser.add_argument("--contender", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -172,44 +207,60 @@ def main() -> None:
         run_contender(args.contender, args.folder, args.out)
         return
     folders = prepare(args.dir, args.sizes)
-    names = [n for n in CONTENDERS if not (args.skip_rego and n.startswith("rego"))
-             and (args.only is None or n in args.only)]
-    print(f"portfolio benchmark: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
-          "end-to-end wall clock per process")
+    names = [
+        n
+        for n in CONTENDERS
+        if not (args.skip_rego and n.startswith("rego")) and (args.only is None or n in args.only)
+    ]
+    print(
+        f"portfolio benchmark: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
+        "end-to-end wall clock per process"
+    )
     results: dict[int, dict[str, dict[str, float]]] = {}
     for size, folder in sorted(folders.items()):
         results[size] = {}
         print(f"\n{size:,} manifests ({folder})")
-        print(f"  {'contender':18s} {'files/s':>8s} {'seconds':>8s} {'files/CPU-s':>11s} "
-              f"{'peak RSS':>9s} {'worker RSS':>10s}")
+        print(
+            f"  {'contender':18s} {'files/s':>8s} {'seconds':>8s} {'files/CPU-s':>11s} "
+            f"{'peak RSS':>9s} {'worker RSS':>10s}"
+        )
         for name in names:
             out = args.dir / VERDICT_FILE.format(name=name.split()[0], size=size)
             figures = measure(name, folder, out)
             figures["rate"] = size / figures["seconds"]
             results[size][name] = figures
-            worker = (f"{figures['worker_rss_mb']:7.0f} MB"
-                      if name in ("licheck check", "licheck stream") else "")
-            print(f"  {name:18s} {figures['rate']:8.0f} {figures['seconds']:8.2f} "
-                  f"{size / figures['cpu']:11.0f} {figures['rss_mb']:6.0f} MB {worker:>10s}",
-                  flush=True)
+            worker = (
+                f"{figures['worker_rss_mb']:7.0f} MB"
+                if name in ("licheck check", "licheck stream")
+                else ""
+            )
+            print(
+                f"  {name:18s} {figures['rate']:8.0f} {figures['seconds']:8.2f} "
+                f"{size / figures['cpu']:11.0f} {figures['rss_mb']:6.0f} MB {worker:>10s}",
+                flush=True,
+            )
         check_verdicts(args.dir, size, names)
         rates = {n: f["rate"] for n, f in results[size].items()}
         for name in ("licheck check", "licheck stream"):
             if name not in rates or "parse floor" not in rates:
                 continue
-            print(f"  {name} / parse floor: {rates[name] / rates['parse floor']:.2f}x "
-                  "(goal >= 0.5x)")
+            print(
+                f"  {name} / parse floor: {rates[name] / rates['parse floor']:.2f}x (goal >= 0.5x)"
+            )
             if "rego (regopy)" in rates:
-                print(f"  {name} / rego (regopy): {rates[name] / rates['rego (regopy)']:.2f}x "
-                      "(goal >= 1.5x)")
+                print(
+                    f"  {name} / rego (regopy): {rates[name] / rates['rego (regopy)']:.2f}x "
+                    "(goal >= 1.5x)"
+                )
     if len(results) > 1:
         small, large = min(results), max(results)
         for name in names:
             grow = results[large][name]["rss_mb"] / results[small][name]["rss_mb"]
             line = f"peak RSS {large:,} / {small:,}: {name}: {grow:.2f}x"
             if name in ("licheck check", "licheck stream"):
-                workers = (results[large][name]["worker_rss_mb"]
-                           / results[small][name]["worker_rss_mb"])
+                workers = (
+                    results[large][name]["worker_rss_mb"] / results[small][name]["worker_rss_mb"]
+                )
                 line += f" (largest worker {workers:.2f}x)"
             print(line)
 
@@ -231,8 +282,9 @@ def check_verdicts(base: Path, size: int, names: list[str]) -> None:
         counts: dict[str, int] = {}
         for _, _, verdict in reference:
             counts[verdict] = counts.get(verdict, 0) + 1
-        print(f"  verdicts {name} == licheck: {same} ({len(reference)} Kimi K2.5 findings: "
-              f"{counts})")
+        print(
+            f"  verdicts {name} == licheck: {same} ({len(reference)} Kimi K2.5 findings: {counts})"
+        )
         if not same:
             raise SystemExit("verdicts differ")
 

@@ -31,20 +31,30 @@ from licheck.library import load_library
 from licheck.model import Manifest
 from licheck.report import encode_product, product_out
 
-PHASES = ["read", "parse (yamlsafe)", "validate (pydantic)", "evaluate", "report product",
-          "JSON encode", "parse floor (C loader)"]
+PHASES = [
+    "read",
+    "parse (yamlsafe)",
+    "validate (pydantic)",
+    "evaluate",
+    "report product",
+    "JSON encode",
+    "parse floor (C loader)",
+]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=Path("/tmp/licheck-portfolio/1000"))
     parser.add_argument("--files", type=int, default=1000)
-    parser.add_argument("--gc-tuned", action="store_true",
-                        help="as a worker could run: gc.freeze() once the library is loaded "
-                             "(its objects are never scanned again) and gc.set_threshold(10000, "
-                             "20, 10) (fewer young collections)")
+    parser.add_argument(
+        "--gc-tuned",
+        action="store_true",
+        help="as a worker could run: gc.freeze() once the library is loaded "
+        "(its objects are never scanned again) and gc.set_threshold(10000, "
+        "20, 10) (fewer young collections)",
+    )
     args = parser.parse_args()
-    paths = sorted(args.dir.glob("*.yaml"))[:args.files]
+    paths = sorted(args.dir.glob("*.yaml"))[: args.files]
     library = load_library()
     if args.gc_tuned:
         gc.collect()
@@ -93,8 +103,11 @@ def main() -> None:
         t6 = clock()
         yaml.load(text, Loader=yaml.CSafeLoader)
         t7 = clock()
-        for phase, (a, b) in zip(PHASES, [(t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5),
-                                          (t5, t6), (t6, t7)], strict=True):
+        for phase, (a, b) in zip(
+            PHASES,
+            [(t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5), (t5, t6), (t6, t7)],
+            strict=True,
+        ):
             totals[phase] += b - a
     count = len(paths)
     licheck = sum(v for k, v in totals.items() if not k.startswith("parse floor"))
@@ -103,8 +116,10 @@ def main() -> None:
         share = f"{total / licheck:5.0%}" if not phase.startswith("parse floor") else "     "
         print(f"  {phase:24s} {total / count * 1e6:7.0f} µs  {share}")
     print(f"  {'licheck, all phases':24s} {licheck / count * 1e6:7.0f} µs")
-    print(f"  {'of which garbage collection':24s} {collector['time'] / count * 1e6:7.0f} µs"
-          f"  ({collector['runs']:.0f} collections)")
+    print(
+        f"  {'of which garbage collection':24s} {collector['time'] / count * 1e6:7.0f} µs"
+        f"  ({collector['runs']:.0f} collections)"
+    )
     print(f"judgement cache: {hits} hits of {calls} clause judgements ({hits / max(calls, 1):.0%})")
 
 

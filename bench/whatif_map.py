@@ -50,16 +50,18 @@ def axis_points(axis: Axis, n: int) -> list[int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="brute-force every grid point")
-    parser.add_argument("--sample", type=int, default=2500,
-                        help="grid points timed by brute force when not --full")
+    parser.add_argument(
+        "--sample", type=int, default=2500, help="grid points timed by brute force when not --full"
+    )
     parser.add_argument("--repeat", type=int, default=7, help="timings of each exact map")
     args = parser.parse_args()
 
     path = ROOT / "products" / "composer2.yaml"
     manifest, document = load_manifest(path, "products/composer2.yaml")
     subject = Subject(manifest, document, load_library(), Options(POLICIES["default"]))
-    scenario = Scenario((parse_assignment("derivative=true"),
-                         parse_assignment("agreement_waives=[]")))
+    scenario = Scenario(
+        (parse_assignment("derivative=true"), parse_assignment("agreement_waives=[]"))
+    )
     applied = apply(subject, scenario)
     evaluate = evaluator(subject, applied)
     rules = binding_rules(subject, subject.evaluate(applied.options))
@@ -71,10 +73,14 @@ def main() -> int:
     exact_map(10)  # warm caches (imports, the rule library) before timing
     cells = region_map(X, Y, rules, evaluate)
     print(f"Composer 2, {X.fact} {X.lower}..{X.upper} × {Y.fact} {Y.lower}..{Y.upper} USD/month")
-    print(f"exact map: {len(cells.xs)} × {len(cells.ys)} merged cells from "
-          f"{sum(1 for _ in rules)} binding clauses\n")
-    header = (f"{'grid':>11}  {'exact map':>11}  {'vs 10×10':>8}  {'brute force':>13}  "
-              f"{'per point':>9}  {'brute/exact':>11}  check")
+    print(
+        f"exact map: {len(cells.xs)} × {len(cells.ys)} merged cells from "
+        f"{sum(1 for _ in rules)} binding clauses\n"
+    )
+    header = (
+        f"{'grid':>11}  {'exact map':>11}  {'vs 10×10':>8}  {'brute force':>13}  "
+        f"{'per point':>9}  {'brute/exact':>11}  check"
+    )
     print(header)
     print("-" * len(header))
     # Sizes take turns, so that a busy machine slows them alike; the least disturbed run counts.
@@ -97,8 +103,12 @@ def main() -> int:
         start = time.perf_counter()
         mismatches = 0
         for i, j in chosen:
-            verdict = evaluate({X.fact: Interval.point(Fraction(xs[i]), X.dimension),
-                                Y.fact: Interval.point(Fraction(ys[j]), Y.dimension)}).product
+            verdict = evaluate(
+                {
+                    X.fact: Interval.point(Fraction(xs[i]), X.dimension),
+                    Y.fact: Interval.point(Fraction(ys[j]), Y.dimension),
+                }
+            ).product
             mismatches += verdict is not picture[j][i]
         elapsed = time.perf_counter() - start
         per_point = elapsed / len(chosen)
@@ -106,13 +116,19 @@ def main() -> int:
         failures += mismatches
         brute = f"{brute_time:12.1f}s" + ("*" if estimated else " ")
         check = f"{len(chosen) - mismatches}/{len(chosen)} agree"
-        print(f"{n:>5}×{n:<5}  {exact_time * 1000:9.2f}ms  {exact_time / base_time:7.2f}×  "
-              f"{brute}  {per_point * 1000:7.2f}ms  {brute_time / exact_time:10.0f}×  {check}")
+        print(
+            f"{n:>5}×{n:<5}  {exact_time * 1000:9.2f}ms  {exact_time / base_time:7.2f}×  "
+            f"{brute}  {per_point * 1000:7.2f}ms  {brute_time / exact_time:10.0f}×  {check}"
+        )
     if not args.full:
-        print(f"\n* estimated: {args.sample} random grid points timed, scaled to the whole grid "
-              "(--full evaluates every point)")
-    print("Done when: 1000×1000 exact costs at most ~3× the 10×10 one, and at least 100× less "
-          "than brute force.")
+        print(
+            f"\n* estimated: {args.sample} random grid points timed, scaled to the whole grid "
+            "(--full evaluates every point)"
+        )
+    print(
+        "Done when: 1000×1000 exact costs at most ~3× the 10×10 one, and at least 100× less "
+        "than brute force."
+    )
     return 1 if failures else 0
 
 

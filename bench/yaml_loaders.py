@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/licheck-portfolio/1000"))
     parser.add_argument("--files", type=int, default=500)
     args = parser.parse_args()
-    texts = [p.read_text(encoding="utf-8") for p in sorted(args.dir.glob("*.yaml"))[:args.files]]
+    texts = [p.read_text(encoding="utf-8") for p in sorted(args.dir.glob("*.yaml"))[: args.files]]
     if not texts:
         raise SystemExit(f"no manifests in {args.dir}: run bench/gen_portfolio.py first")
     print(f"{len(texts)} manifests, CPU time per file (best of 3)")

@@ -26,8 +26,11 @@ atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true",
-                     help="Rewrite tests/golden/ from the current output.")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="Rewrite tests/golden/ from the current output.",
+    )
 
 
 @pytest.fixture
@@ -36,8 +39,9 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 
 def needs_reference() -> pytest.MarkDecorator:
-    return pytest.mark.skipif(not REFERENCE_TEXTS.is_dir(),
-                              reason="../shared/reference/licenses is absent (CI has it)")
+    return pytest.mark.skipif(
+        not REFERENCE_TEXTS.is_dir(), reason="../shared/reference/licenses is absent (CI has it)"
+    )
 
 
 @pytest.fixture(autouse=True)

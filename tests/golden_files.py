@@ -13,4 +13,5 @@ def assert_golden(name: str, text: str, update: bool) -> None:
         return
     assert path.is_file(), f"{path} is missing: run pytest --update-golden"
     assert text == path.read_text(encoding="utf-8"), (
-        f"output differs from {path}; if the change is intended, run pytest --update-golden")
+        f"output differs from {path}; if the change is intended, run pytest --update-golden"
+    )

@@ -36,8 +36,10 @@ def load_scenarios() -> list[Scenario]:
         document = yamlsafe.load(path)
         data = document.data
         defaults = {k: v for k, v in data.items() if k not in ("license", "scenarios")}
-        found.extend(Scenario(path.name, data["license"], item["name"], item, defaults)
-                     for item in data["scenarios"])
+        found.extend(
+            Scenario(path.name, data["license"], item["name"], item, defaults)
+            for item in data["scenarios"]
+        )
     return found
 
 
@@ -48,16 +50,22 @@ def build_manifest(scenario: Scenario) -> Manifest:
     component = data.get("component") or {
         "id": "product-model",
         "name": "Product model",
-        "lineage": {"base": {"model": data.get("model", defaults.get("model")),
-                             **({"obtained": obtained} if obtained is not None else {})},
-                    "steps": data.get("steps", ["fine_tuning"])},
+        "lineage": {
+            "base": {
+                "model": data.get("model", defaults.get("model")),
+                **({"obtained": obtained} if obtained is not None else {}),
+            },
+            "steps": data.get("steps", ["fine_tuning"]),
+        },
         "delivery": data.get("delivery", defaults.get("delivery", ["hosted_service"])),
     }
-    return Manifest.model_validate({
-        "product": f"scenario: {scenario.name}",
-        "owner": "scenario",
-        "release_date": data.get("release_date", "2026-06-01"),
-        "currency_rates": data.get("currency_rates", {}),
-        "facts": data.get("facts", {}),
-        "components": [component],
-    })
+    return Manifest.model_validate(
+        {
+            "product": f"scenario: {scenario.name}",
+            "owner": "scenario",
+            "release_date": data.get("release_date", "2026-06-01"),
+            "currency_rates": data.get("currency_rates", {}),
+            "facts": data.get("facts", {}),
+            "components": [component],
+        }
+    )

@@ -16,14 +16,34 @@ from tests.conftest import ROOT
 
 def test_every_family_the_reference_names_is_in_the_catalog() -> None:
     families = {m.family for m in load_library().models}
-    assert {"kimi", "glm", "qwen", "deepseek", "gemma", "phi", "minimax", "yi",
-            "mistral"} <= families
+    assert {
+        "kimi",
+        "glm",
+        "qwen",
+        "deepseek",
+        "gemma",
+        "phi",
+        "minimax",
+        "yi",
+        "mistral",
+    } <= families
 
 
-@pytest.mark.parametrize("model_id", [
-    "kimi-k2-thinking", "kimi-k2.6", "kimi-dev-72b", "qwen2.5-3b", "qwen2.5-72b", "devstral-2",
-    "mistral-medium-3.5", "codestral-22b", "gemma-4", "baichuan2",
-])
+@pytest.mark.parametrize(
+    "model_id",
+    [
+        "kimi-k2-thinking",
+        "kimi-k2.6",
+        "kimi-dev-72b",
+        "qwen2.5-3b",
+        "qwen2.5-72b",
+        "devstral-2",
+        "mistral-medium-3.5",
+        "codestral-22b",
+        "gemma-4",
+        "baichuan2",
+    ],
+)
 def test_models_whose_text_was_not_found_have_no_license_and_say_why(model_id: str) -> None:
     model = load_library().model(model_id)
     assert model is not None
@@ -31,18 +51,26 @@ def test_models_whose_text_was_not_found_have_no_license_and_say_why(model_id: s
     assert model.license_note
 
 
-@pytest.mark.parametrize(("name", "license_id"), [
-    ("Qwen/Qwen-72B-Chat", "tongyi-qianwen"), ("Qwen/Qwen-1_8B", "tongyi-qianwen-research"),
-    ("Qwen/Qwen2.5-7B-Instruct", "apache-2.0"),
-    ("deepseek-ai/DeepSeek-V2", "deepseek-license-v1.0"),
-    ("deepseek-ai/DeepSeek-R1", "deepseek-r1-mit"),
-    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "apache-2.0"),
-    ("google/gemma-2-9b-it", "gemma-terms-of-use"), ("microsoft/phi-4", "mit"),
-    ("MiniMaxAI/MiniMax-Text-01", "minimax-model-license-01"),
-    ("MiniMaxAI/MiniMax-M1-80k", "minimax-m1-apache-2.0"), ("THUDM/glm-4-9b", "glm-4"),
-    ("zai-org/GLM-4.7", "mit"), ("mistralai/Mixtral-8x7B-v0.1", "apache-2.0"),
-    ("moonshotai/Kimi-K3", "kimi-k3"), ("moonshotai/Moonlight-16B-A3B", "moonlight-mit"),
-])
+@pytest.mark.parametrize(
+    ("name", "license_id"),
+    [
+        ("Qwen/Qwen-72B-Chat", "tongyi-qianwen"),
+        ("Qwen/Qwen-1_8B", "tongyi-qianwen-research"),
+        ("Qwen/Qwen2.5-7B-Instruct", "apache-2.0"),
+        ("deepseek-ai/DeepSeek-V2", "deepseek-license-v1.0"),
+        ("deepseek-ai/DeepSeek-R1", "deepseek-r1-mit"),
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "apache-2.0"),
+        ("google/gemma-2-9b-it", "gemma-terms-of-use"),
+        ("microsoft/phi-4", "mit"),
+        ("MiniMaxAI/MiniMax-Text-01", "minimax-model-license-01"),
+        ("MiniMaxAI/MiniMax-M1-80k", "minimax-m1-apache-2.0"),
+        ("THUDM/glm-4-9b", "glm-4"),
+        ("zai-org/GLM-4.7", "mit"),
+        ("mistralai/Mixtral-8x7B-v0.1", "apache-2.0"),
+        ("moonshotai/Kimi-K3", "kimi-k3"),
+        ("moonshotai/Moonlight-16B-A3B", "moonlight-mit"),
+    ],
+)
 def test_aliases_lead_to_the_right_license(name: str, license_id: str) -> None:
     model = load_library().model(name)
     assert model is not None and model.license == license_id
@@ -62,7 +90,8 @@ def test_overlapping_history_is_refused_with_its_location(tmp_path: Path) -> Non
     (tmp_path / "catalog.yaml").write_text(
         "models:\n  - id: m\n    name: M\n    license: mit\n    license_history:\n"
         "      - {license: mit, until: 2025-11-13}\n      - {license: mit, from: 2025-11-13}\n"
-        "    source: test\n")
+        "    source: test\n"
+    )
     with pytest.raises(InputError) as caught:
         load_library(tmp_path)
     (diagnostic,) = caught.value.diagnostics

@@ -19,8 +19,9 @@ def _in_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize(("fail_on", "expected"), [("risk", 1), ("violation", 0), ("never", 0)])
-def test_shipped_products_gate(capsys: pytest.CaptureFixture[str], fail_on: str,
-                               expected: int) -> None:
+def test_shipped_products_gate(
+    capsys: pytest.CaptureFixture[str], fail_on: str, expected: int
+) -> None:
     code, out, _ = run(capsys, "check", "products/", "--fail-on", fail_on, "--no-waivers")
     assert code == expected
     verdict = "FAILS" if expected else "passes"
@@ -76,14 +77,18 @@ def test_product_key_after_a_long_header_is_found(tmp_path: Path) -> None:
     """The sniff reads 64 KB first and then on to 1 MB: a key past the first read, and one
     straddling it, are found; one past a megabyte is not (the file is then not a manifest)."""
     manifest = (PRODUCTS / "composer2.yaml").read_text(encoding="utf-8")
-    for name, padding in (("after.yaml", 70_000), ("straddle.yaml", (1 << 16) - 4),
-                          ("beyond.yaml", (1 << 20) + 10)):
+    for name, padding in (
+        ("after.yaml", 70_000),
+        ("straddle.yaml", (1 << 16) - 4),
+        ("beyond.yaml", (1 << 20) + 10),
+    ):
         (tmp_path / name).write_text("#" * (padding - 1) + "\n" + manifest, encoding="utf-8")
     assert sorted(p.name for p in discover([tmp_path])) == ["after.yaml", "straddle.yaml"]
 
 
-def test_named_non_manifest_is_a_located_error(capsys: pytest.CaptureFixture[str],
-                                               tmp_path: Path) -> None:
+def test_named_non_manifest_is_a_located_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     root = _tree(tmp_path)
     code, _, err = run(capsys, "check", str(root / "ci.yaml"))
     assert code == 2
@@ -91,8 +96,9 @@ def test_named_non_manifest_is_a_located_error(capsys: pytest.CaptureFixture[str
     assert "Traceback" not in err
 
 
-def test_broken_manifest_in_folder_exits_2_with_location(capsys: pytest.CaptureFixture[str],
-                                                         tmp_path: Path) -> None:
+def test_broken_manifest_in_folder_exits_2_with_location(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     root = _tree(tmp_path)
     (root / "bad.yaml").write_text("product: Bad\nowner: x\ncomponents: []\n", encoding="utf-8")
     code, out, err = run(capsys, "check", str(root), "--fail-on", "never")
@@ -114,11 +120,22 @@ def test_missing_path_and_bad_format_are_usage_errors(capsys: pytest.CaptureFixt
     assert run(capsys, "check", "products/", "--waivers", "x.yaml", "--no-waivers")[0] == 2
 
 
-def test_output_file_is_written_and_stdout_stays_empty(capsys: pytest.CaptureFixture[str],
-                                                       tmp_path: Path) -> None:
+def test_output_file_is_written_and_stdout_stays_empty(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     target = tmp_path / "out.sarif"
-    code, out, _ = run(capsys, "check", "products/", "-f", "sarif", "-o", str(target),
-                       "--fail-on", "risk", "--no-waivers")
+    code, out, _ = run(
+        capsys,
+        "check",
+        "products/",
+        "-f",
+        "sarif",
+        "-o",
+        str(target),
+        "--fail-on",
+        "risk",
+        "--no-waivers",
+    )
     assert code == 1
     assert out == ""
     assert target.read_text(encoding="utf-8").startswith("{")
@@ -144,9 +161,12 @@ def test_exit_code_ignores_waived_findings() -> None:
 
     report = check_files([PRODUCTS / "composer2.yaml"], resolve_policy("default"))
     assert exit_code(report, FailOn.RISK) == 1
-    products = [p.model_copy(update={"findings": [f.model_copy(update={"waived": True})
-                                                  for f in p.findings]})
-                for p in report.products]
+    products = [
+        p.model_copy(
+            update={"findings": [f.model_copy(update={"waived": True}) for f in p.findings]}
+        )
+        for p in report.products
+    ]
     from licheck.report import summarize
 
     waived = report.model_copy(update={"products": products, "summary": summarize(products)})

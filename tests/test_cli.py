@@ -28,11 +28,16 @@ def test_fail_on(capsys: pytest.CaptureFixture[str], fail_on: str, expected: int
     assert code == expected
 
 
-@pytest.mark.parametrize("args", [
-    ["evaluate"], ["evaluate", COMPOSER2, "--format", "pdf"], ["nosuchcommand"],
-    ["evaluate", COMPOSER2, "--as-of", "yesterday"],
-    ["evaluate", COMPOSER2, "--evidence", "gossip"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["evaluate"],
+        ["evaluate", COMPOSER2, "--format", "pdf"],
+        ["nosuchcommand"],
+        ["evaluate", COMPOSER2, "--as-of", "yesterday"],
+        ["evaluate", COMPOSER2, "--evidence", "gossip"],
+    ],
+)
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2
@@ -41,8 +46,11 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
 
 def test_bad_manifest_is_located(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("product: X\nowner: Y\ncomponents:\n  - id: c\n    name: C\n"
-                   "    lineage: {base: kimi-k2.6-typo}\nfacts:\n  muu: 5M\n", encoding="utf-8")
+    bad.write_text(
+        "product: X\nowner: Y\ncomponents:\n  - id: c\n    name: C\n"
+        "    lineage: {base: kimi-k2.6-typo}\nfacts:\n  muu: 5M\n",
+        encoding="utf-8",
+    )
     code, out, err = run(capsys, "evaluate", str(bad))
     assert code == 2 and out == ""
     assert f"{bad}:8:" in err and "'mau'" in err  # did you mean
@@ -50,8 +58,9 @@ def test_bad_manifest_is_located(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "Traceback" not in err
 
 
-def test_all_problems_in_all_files_at_once(capsys: pytest.CaptureFixture[str],
-                                           tmp_path: Path) -> None:
+def test_all_problems_in_all_files_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
     one.write_text("product: A\n", encoding="utf-8")
     two.write_text("product: B\nproduct: C\n", encoding="utf-8")
@@ -96,7 +105,12 @@ def test_readme_fact_table_matches_the_vocabulary() -> None:
 
 
 def test_python_dash_m_from_another_directory(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "licheck", "evaluate", COMPOSER2, "-f", "json"],
-                            cwd=tmp_path, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "licheck", "evaluate", COMPOSER2, "-f", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["products"][0]["verdict"] == "governance_risk"

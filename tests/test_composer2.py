@@ -24,12 +24,16 @@ def evaluate_json(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -
 
 def attribution(report: dict[str, Any]) -> dict[str, Any]:
     (product,) = report["products"]
-    return next(f for f in product["findings"]
-                if f["license"] == "kimi-k2.5-modified-mit" and f["clause"] == "ui-attribution")
+    return next(
+        f
+        for f in product["findings"]
+        if f["license"] == "kimi-k2.5-modified-mit" and f["clause"] == "ui-attribution"
+    )
 
 
 def test_composer2_is_a_governance_risk_with_missing_facts(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     report = evaluate_json(capsys, COMPOSER2)
     assert report["products"][0]["verdict"] == "governance_risk"
     finding = attribution(report)
@@ -45,8 +49,7 @@ def test_composer2_is_a_governance_risk_with_missing_facts(
     assert "not a violation" in finding["explanation"]
 
 
-def test_terminal_report_says_why_it_is_not_a_violation(
-        capsys: pytest.CaptureFixture[str]) -> None:
+def test_terminal_report_says_why_it_is_not_a_violation(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "evaluate", str(COMPOSER2))
     assert code == 0
     assert "GOVERNANCE RISK" in out
@@ -54,8 +57,9 @@ def test_terminal_report_says_why_it_is_not_a_violation(
     assert "derivative" in out and "agreement_waives" in out
 
 
-def _variant(tmp_path: Path, change: dict[str, Any], component: dict[str, Any] | None = None
-             ) -> Path:
+def _variant(
+    tmp_path: Path, change: dict[str, Any], component: dict[str, Any] | None = None
+) -> Path:
     data = yaml.safe_load(COMPOSER2.read_text(encoding="utf-8"))
     data["facts"].update(change)
     if component is not None:
@@ -66,17 +70,32 @@ def _variant(tmp_path: Path, change: dict[str, Any], component: dict[str, Any] |
 
 
 SETTLED_AGAINST = {
-    "monthly_revenue": {"value": "2B USD/year", "evidence": [
-        {"source": "audited accounts", "kind": "official_statement", "date": "2026-03-25"}]},
-    "agreement_waives": {"value": [], "evidence": [
-        {"source": "Moonshot", "kind": "licensor_statement", "date": "2026-03-25"}]},
+    "monthly_revenue": {
+        "value": "2B USD/year",
+        "evidence": [
+            {"source": "audited accounts", "kind": "official_statement", "date": "2026-03-25"}
+        ],
+    },
+    "agreement_waives": {
+        "value": [],
+        "evidence": [{"source": "Moonshot", "kind": "licensor_statement", "date": "2026-03-25"}],
+    },
 }
 
 
 def test_settled_against_the_product_is_a_violation(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = _variant(tmp_path, SETTLED_AGAINST, {"derivative": {"value": True, "evidence": [
-        {"source": "court", "kind": "observed", "date": "2026-04-01"}]}})
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _variant(
+        tmp_path,
+        SETTLED_AGAINST,
+        {
+            "derivative": {
+                "value": True,
+                "evidence": [{"source": "court", "kind": "observed", "date": "2026-04-01"}],
+            }
+        },
+    )
     report = evaluate_json(capsys, path)
     assert attribution(report)["verdict"] == "violation"
     assert report["products"][0]["verdict"] == "violation"
@@ -85,16 +104,23 @@ def test_settled_against_the_product_is_a_violation(
 
 
 def test_ui_showing_the_name_is_satisfied(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = _variant(tmp_path, {"ui_attribution": {"value": ["Composer 2", "Kimi K2.5"],
-                                                  "evidence": [{"source": "screenshot",
-                                                                "kind": "observed",
-                                                                "date": "2026-04-01"}]}})
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _variant(
+        tmp_path,
+        {
+            "ui_attribution": {
+                "value": ["Composer 2", "Kimi K2.5"],
+                "evidence": [{"source": "screenshot", "kind": "observed", "date": "2026-04-01"}],
+            }
+        },
+    )
     assert attribution(evaluate_json(capsys, path))["verdict"] == "satisfied"
 
 
 def test_estimates_admitted_trigger_the_clause_in_every_completion(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     finding = attribution(evaluate_json(capsys, COMPOSER2, "--evidence", "estimates"))
     assert finding["triggered"] == "yes"
     assert finding["verdict"] == "governance_risk"  # derivative and agreement still unknown
@@ -119,8 +145,9 @@ def test_other_products(capsys: pytest.CaptureFixture[str]) -> None:
     verdicts = {}
     for path in sorted(PRODUCTS.glob("*.yaml")):
         report = evaluate_json(capsys, path)
-        verdicts[path.stem] = {(f["license"], f["clause"]): f["verdict"]
-                               for f in report["products"][0]["findings"]}
+        verdicts[path.stem] = {
+            (f["license"], f["clause"]): f["verdict"] for f in report["products"][0]["findings"]
+        }
     assert verdicts["composer1"] == {("unknown", "base-undisclosed"): "governance_risk"}
     assert verdicts["swe-1.5"][("unknown", "lineage-unconfirmed")] == "governance_risk"
     assert verdicts["swe-1.5"][("mit", "copyright-notice")] == "not_applicable"
@@ -129,11 +156,16 @@ def test_other_products(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_report_says_what_would_make_it_firm(capsys: pytest.CaptureFixture[str]) -> None:
     finding = attribution(evaluate_json(capsys, COMPOSER2))
-    paths = {(s["verdict"], tuple(sorted((c["fact"], c["value"]) for c in s["when"])))
-             for s in finding["settled_by"]}
+    paths = {
+        (s["verdict"], tuple(sorted((c["fact"], c["value"]) for c in s["when"])))
+        for s in finding["settled_by"]
+    }
     assert ("not_applicable", (("derivative", "false"),)) in paths
     violation = [dict(when) for verdict, when in paths if verdict == "violation"]
-    assert {"derivative": "true", "monthly_revenue": "> 20M USD/month"}.items() <= \
-        next(v for v in violation if "monthly_revenue" in v).items()
-    assert any(verdict == "satisfied" and [f for f, _ in when] == ["agreement_waives"]
-               for verdict, when in paths)
+    assert {"derivative": "true", "monthly_revenue": "> 20M USD/month"}.items() <= next(
+        v for v in violation if "monthly_revenue" in v
+    ).items()
+    assert any(
+        verdict == "satisfied" and [f for f, _ in when] == ["agreement_waives"]
+        for verdict, when in paths
+    )

@@ -15,18 +15,28 @@ from licheck.model import Manifest
 from licheck.yamlsafe import Document
 
 
-def _findings(model: str, obtained: str | None, facts: dict[str, Any],
-              delivery: tuple[str, ...] = ("hosted_service",)) -> list[Finding]:
+def _findings(
+    model: str,
+    obtained: str | None,
+    facts: dict[str, Any],
+    delivery: tuple[str, ...] = ("hosted_service",),
+) -> list[Finding]:
     base: dict[str, Any] = {"model": model}
     if obtained is not None:
         base["obtained"] = obtained
-    manifest = Manifest.model_validate({
-        "product": "dated", "owner": "test", "facts": facts,
-        "components": [{"id": "c", "name": "C", "delivery": list(delivery),
-                        "lineage": {"base": base}}],
-    })
-    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
-                               Options(POLICIES["default"]))
+    manifest = Manifest.model_validate(
+        {
+            "product": "dated",
+            "owner": "test",
+            "facts": facts,
+            "components": [
+                {"id": "c", "name": "C", "delivery": list(delivery), "lineage": {"base": base}}
+            ],
+        }
+    )
+    result = evaluate_manifest(
+        manifest, Document("dated.yaml", {}, {}), load_library(), Options(POLICIES["default"])
+    )
     return list(result.findings)
 
 
@@ -46,8 +56,7 @@ def test_obtained_on_the_day_of_the_change_takes_the_new_text() -> None:
 def test_obtained_the_day_before_takes_the_original() -> None:
     found = _by_key(_findings("minimax-m2", "2025-11-12", BREACH))
     assert {lic for lic, _ in found} == {"minimax-m2-mit-original"}
-    assert found[("minimax-m2-mit-original", "copyright-notice")].verdict is \
-        Verdict.NOT_APPLICABLE
+    assert found[("minimax-m2-mit-original", "copyright-notice")].verdict is Verdict.NOT_APPLICABLE
 
 
 def test_obtained_unknown_is_a_risk_naming_obtained_with_each_texts_verdict() -> None:
@@ -82,46 +91,97 @@ def test_yi_registration_depends_on_when_the_weights_were_obtained() -> None:
     facts = {"commercial": True, "registered_with": [], "license_granted": []}
     before = _by_key(_findings("yi", "2024-05-29", facts))
     after = _by_key(_findings("yi", "2024-05-30", facts))
-    assert before[("yi-community-license-v2.1", "commercial-registration")].verdict is \
-        Verdict.VIOLATION
+    assert (
+        before[("yi-community-license-v2.1", "commercial-registration")].verdict
+        is Verdict.VIOLATION
+    )
     assert not any(lic == "yi-community-license-v2.1" for lic, _ in after)
 
 
 def test_as_of_a_date_before_the_change_only_the_original_text_is_possible() -> None:
-    manifest = Manifest.model_validate({
-        "product": "dated", "owner": "test", "facts": BREACH,
-        "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
-                        "lineage": {"base": {"model": "minimax-m2"}}}],
-    })
-    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
-                               Options(POLICIES["default"], as_of=dt.date(2025, 11, 1)))
+    manifest = Manifest.model_validate(
+        {
+            "product": "dated",
+            "owner": "test",
+            "facts": BREACH,
+            "components": [
+                {
+                    "id": "c",
+                    "name": "C",
+                    "delivery": ["hosted_service"],
+                    "lineage": {"base": {"model": "minimax-m2"}},
+                }
+            ],
+        }
+    )
+    result = evaluate_manifest(
+        manifest,
+        Document("dated.yaml", {}, {}),
+        load_library(),
+        Options(POLICIES["default"], as_of=dt.date(2025, 11, 1)),
+    )
     assert {f.license for f in result.findings} == {"minimax-m2-mit-original"}
     assert result.verdict is Verdict.NOT_APPLICABLE
 
 
 def test_as_of_a_date_before_any_text_of_the_history_is_an_unknown_license() -> None:
-    manifest = Manifest.model_validate({
-        "product": "dated", "owner": "test", "facts": {"commercial": True},
-        "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
-                        "lineage": {"base": {"model": "yi"}}}],
-    })
-    result = evaluate_manifest(manifest, Document("dated.yaml", {}, {}), load_library(),
-                               Options(POLICIES["default"], as_of=dt.date(2023, 11, 10)))
+    manifest = Manifest.model_validate(
+        {
+            "product": "dated",
+            "owner": "test",
+            "facts": {"commercial": True},
+            "components": [
+                {
+                    "id": "c",
+                    "name": "C",
+                    "delivery": ["hosted_service"],
+                    "lineage": {"base": {"model": "yi"}},
+                }
+            ],
+        }
+    )
+    result = evaluate_manifest(
+        manifest,
+        Document("dated.yaml", {}, {}),
+        load_library(),
+        Options(POLICIES["default"], as_of=dt.date(2023, 11, 10)),
+    )
     assert [(f.license, f.clause) for f in result.findings] == [("unknown", "license-unknown")]
 
 
 def test_findings_under_several_texts_are_deterministic() -> None:
     from licheck.report import build, to_json
 
-    manifest = Manifest.model_validate({
-        "product": "dated", "owner": "test", "facts": BREACH,
-        "components": [{"id": "c", "name": "C", "delivery": ["weights"],
-                        "lineage": {"base": {"model": "minimax-m2"}}}],
-    })
+    manifest = Manifest.model_validate(
+        {
+            "product": "dated",
+            "owner": "test",
+            "facts": BREACH,
+            "components": [
+                {
+                    "id": "c",
+                    "name": "C",
+                    "delivery": ["weights"],
+                    "lineage": {"base": {"model": "minimax-m2"}},
+                }
+            ],
+        }
+    )
     outputs = {
-        to_json(build([evaluate_manifest(manifest, Document("dated.yaml", {}, {}),
-                                         load_library(), Options(POLICIES["default"]))],
-                      "default", None))
+        to_json(
+            build(
+                [
+                    evaluate_manifest(
+                        manifest,
+                        Document("dated.yaml", {}, {}),
+                        load_library(),
+                        Options(POLICIES["default"]),
+                    )
+                ],
+                "default",
+                None,
+            )
+        )
         for _ in range(3)
     }
     assert len(outputs) == 1

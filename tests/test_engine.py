@@ -36,8 +36,10 @@ def is_(fact: str, value: bool = True) -> Test:
 def test_exact_not_kleene() -> None:
     # mau > 100M or mau <= 100M is true even when MAU is unknown.
     rule = Rule(Any_((more_than("mau", 100 * M), at_most("mau", 100 * M))), is_("ok"))
-    assert judge(rule, {"mau": UNKNOWN_COUNT, "ok": Booleans(frozenset({False}))}).verdict \
+    assert (
+        judge(rule, {"mau": UNKNOWN_COUNT, "ok": Booleans(frozenset({False}))}).verdict
         is Verdict.VIOLATION
+    )
 
 
 def test_four_verdicts() -> None:
@@ -76,8 +78,9 @@ def test_exception_lifts() -> None:
     waived = StringSet(frozenset({"x/y"}), frozenset(), True)
     unknown = StringSet(frozenset(), frozenset(), False)
     assert judge(rule, {"shown": no, "agreement_waives": waived}).verdict is Verdict.SATISFIED
-    assert judge(rule, {"shown": no, "agreement_waives": unknown}).verdict \
-        is Verdict.GOVERNANCE_RISK
+    assert (
+        judge(rule, {"shown": no, "agreement_waives": unknown}).verdict is Verdict.GOVERNANCE_RISK
+    )
 
 
 def test_scope_is_part_of_applicability() -> None:
@@ -102,7 +105,9 @@ def test_branches_say_what_each_value_gives() -> None:
     domains: dict[str, Domain] = {"mau": UNKNOWN_COUNT, "shown": Booleans(frozenset({False}))}
     found = branches(rule, fact_cells(rule, domains), "mau")
     assert [(b.label, b.verdict) for b in found] == [
-        ("≤ 100M", Verdict.NOT_APPLICABLE), ("> 100M", Verdict.VIOLATION)]
+        ("≤ 100M", Verdict.NOT_APPLICABLE),
+        ("> 100M", Verdict.VIOLATION),
+    ]
 
 
 def test_string_prefix_cells() -> None:
@@ -130,13 +135,21 @@ def test_worst_orders_verdicts() -> None:
 def test_settlements_are_minimal_and_firm() -> None:
     from licheck.engine import settlements
 
-    rule = Rule(Any_((more_than("mau", 100 * M), more_than("rev", 20 * M))), is_("shown"),
-                scope=is_("derivative"))
-    domains: dict[str, Domain] = {"mau": UNKNOWN_COUNT, "rev": UNKNOWN_COUNT,
-                                  "shown": Booleans(frozenset({False})), "derivative": BOTH}
+    rule = Rule(
+        Any_((more_than("mau", 100 * M), more_than("rev", 20 * M))),
+        is_("shown"),
+        scope=is_("derivative"),
+    )
+    domains: dict[str, Domain] = {
+        "mau": UNKNOWN_COUNT,
+        "rev": UNKNOWN_COUNT,
+        "shown": Booleans(frozenset({False})),
+        "derivative": BOTH,
+    }
     by_fact = fact_cells(rule, domains)
-    found = {(s.verdict, s.conditions) for s in settlements(rule, by_fact,
-                                                            ["derivative", "mau", "rev"])}
+    found = {
+        (s.verdict, s.conditions) for s in settlements(rule, by_fact, ["derivative", "mau", "rev"])
+    }
     assert (Verdict.NOT_APPLICABLE, (("derivative", "false"),)) in found
     assert (Verdict.VIOLATION, (("derivative", "true"), ("mau", "> 100M"))) in found
     assert (Verdict.NOT_APPLICABLE, (("mau", "≤ 100M"), ("rev", "≤ 20M"))) in found

@@ -30,8 +30,9 @@ from licheck.engine import Rule, Verdict, judge
 from licheck.units import Dimension
 from tests.conftest import ROOT
 
-PROPERTY = settings(max_examples=300, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(
+    max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 QUANTITIES = {"mau": Dimension.COUNT, "monthly_revenue": Dimension.MONEY}
 BOOLEANS = ("commercial", "distributes_weights")
@@ -132,8 +133,7 @@ class Known:
 
     def domain(self) -> Domain:
         if self.fact in QUANTITIES:
-            return Interval(self.lo, self.lo_closed, self.hi, self.hi_closed,
-                            QUANTITIES[self.fact])
+            return Interval(self.lo, self.lo_closed, self.hi, self.hi_closed, QUANTITIES[self.fact])
         if self.fact in BOOLEANS:
             return Booleans(self.booleans)
         if self.fact == STRING_FACT:
@@ -160,8 +160,11 @@ def candidates(known: Known, tests: list[FactTest]) -> list[object]:
     """A dense set of concrete values of one fact, filtered to what is known."""
     values: list[Any]
     if known.fact in QUANTITIES:
-        points = {Fraction(0), known.lo,
-                  *(t.operand for t in tests if isinstance(t.operand, Fraction))}
+        points = {
+            Fraction(0),
+            known.lo,
+            *(t.operand for t in tests if isinstance(t.operand, Fraction)),
+        }
         if known.hi is not None:
             points.add(known.hi)
         ordered = sorted(points)
@@ -174,15 +177,25 @@ def candidates(known: Known, tests: list[FactTest]) -> list[object]:
     elif known.fact in BOOLEANS:
         values = [False, True]
     elif known.fact == STRING_FACT:
-        constants = {str(c) for t in tests for c in
-                     (t.operand if isinstance(t.operand, frozenset) else {t.operand})}
+        constants = {
+            str(c)
+            for t in tests
+            for c in (t.operand if isinstance(t.operand, frozenset) else {t.operand})
+        }
         prefixes = {str(t.operand) for t in tests if t.operator == "starts_with"}
-        values = sorted(constants | {p + "zz" for p in prefixes} | {"", "fresh"}
-                        | ({known.string} if known.string else set()))
+        values = sorted(
+            constants
+            | {p + "zz" for p in prefixes}
+            | {"", "fresh"}
+            | ({known.string} if known.string else set())
+        )
     else:
         universe = sorted({*MEMBERS, "fresh", *known.includes, *known.excludes})
-        values = [frozenset(c) for n in range(len(universe) + 1)
-                  for c in itertools.combinations(universe, n)]
+        values = [
+            frozenset(c)
+            for n in range(len(universe) + 1)
+            for c in itertools.combinations(universe, n)
+        ]
     return [v for v in values if known.allows(v)]
 
 
@@ -194,13 +207,15 @@ def brute_force(rule: Rule, knowns: Mapping[str, Known]) -> tuple[Verdict, set[s
             by_fact.setdefault(test.fact, []).append(test)
     names = sorted(by_fact)
     pools = [candidates(knowns[n], by_fact[n]) for n in names]
-    table = {combo: outcome(rule, dict(zip(names, combo, strict=True)))
-             for combo in itertools.product(*pools)}
+    table = {
+        combo: outcome(rule, dict(zip(names, combo, strict=True)))
+        for combo in itertools.product(*pools)
+    }
     depends = set()
     for position, name in enumerate(names):
         groups: dict[tuple[object, ...], set[str]] = {}
         for combo, result in table.items():
-            groups.setdefault(combo[:position] + combo[position + 1:], set()).add(result)
+            groups.setdefault(combo[:position] + combo[position + 1 :], set()).add(result)
         if any(len(group) > 1 for group in groups.values()):
             depends.add(name)
     return verdict_from(set(table.values())), depends
@@ -210,8 +225,9 @@ def brute_force(rule: Rule, knowns: Mapping[str, Known]) -> tuple[Verdict, set[s
 
 
 def quantity_test(fact: str) -> st.SearchStrategy[FactTest]:
-    return st.builds(FactTest, st.just(fact), st.sampled_from(QUANTITY_OPS),
-                     st.sampled_from(THRESHOLDS))
+    return st.builds(
+        FactTest, st.just(fact), st.sampled_from(QUANTITY_OPS), st.sampled_from(THRESHOLDS)
+    )
 
 
 def fact_test(facts: tuple[str, ...]) -> st.SearchStrategy[FactTest]:
@@ -224,33 +240,45 @@ def fact_test(facts: tuple[str, ...]) -> st.SearchStrategy[FactTest]:
         elif fact == STRING_FACT:
             options += [
                 st.builds(FactTest, st.just(fact), st.just("equals"), st.sampled_from(STRINGS)),
-                st.builds(FactTest, st.just(fact), st.just("in"),
-                          st.frozensets(st.sampled_from(STRINGS), min_size=1)),
-                st.builds(FactTest, st.just(fact), st.just("starts_with"),
-                          st.sampled_from(PREFIXES)),
+                st.builds(
+                    FactTest,
+                    st.just(fact),
+                    st.just("in"),
+                    st.frozensets(st.sampled_from(STRINGS), min_size=1),
+                ),
+                st.builds(
+                    FactTest, st.just(fact), st.just("starts_with"), st.sampled_from(PREFIXES)
+                ),
             ]
         else:
             options += [
                 st.builds(FactTest, st.just(fact), st.just("contains"), st.sampled_from(MEMBERS)),
-                st.builds(FactTest, st.just(fact), st.just("contains_any"),
-                          st.frozensets(st.sampled_from(MEMBERS), min_size=1)),
+                st.builds(
+                    FactTest,
+                    st.just(fact),
+                    st.just("contains_any"),
+                    st.frozensets(st.sampled_from(MEMBERS), min_size=1),
+                ),
             ]
     return st.one_of(options)
 
 
 def conditions(facts: tuple[str, ...]) -> st.SearchStrategy[Node]:
     leaves = st.one_of(fact_test(facts), st.builds(Const, st.booleans()))
-    return st.recursive(leaves, lambda inner: st.one_of(
-        st.builds(All, st.lists(inner, min_size=1, max_size=3).map(tuple)),
-        st.builds(Any_, st.lists(inner, min_size=1, max_size=3).map(tuple)),
-        st.builds(Not, inner),
-    ), max_leaves=6)
+    return st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.builds(All, st.lists(inner, min_size=1, max_size=3).map(tuple)),
+            st.builds(Any_, st.lists(inner, min_size=1, max_size=3).map(tuple)),
+            st.builds(Not, inner),
+        ),
+        max_leaves=6,
+    )
 
 
 @st.composite
 def rules(draw: st.DrawFn) -> Rule:
-    facts = tuple(draw(st.lists(st.sampled_from(ALL_FACTS), min_size=1, max_size=3,
-                                unique=True)))
+    facts = tuple(draw(st.lists(st.sampled_from(ALL_FACTS), min_size=1, max_size=3, unique=True)))
     tree = conditions(facts)
     scope = draw(st.one_of(st.just(TRUE), tree))
     return Rule(draw(tree), draw(tree), tuple(draw(st.lists(tree, max_size=2))), scope)
@@ -307,8 +335,12 @@ def test_verdict_equals_brute_force_over_completions(rule: Rule, knowns: dict[st
 
 def test_brute_force_sees_the_exactness_example() -> None:
     """`mau > 100M or mau <= 100M` holds with MAU unknown: the reference must agree, too."""
-    rule = Rule(TRUE, Any_((FactTest("mau", "more_than", Fraction(100)),
-                            FactTest("mau", "at_most", Fraction(100)))))
+    rule = Rule(
+        TRUE,
+        Any_(
+            (FactTest("mau", "more_than", Fraction(100)), FactTest("mau", "at_most", Fraction(100)))
+        ),
+    )
     knowns = {f: Known(f) for f in ALL_FACTS}
     assert brute_force(rule, knowns)[0] is Verdict.SATISFIED
     assert judge(rule, domains_of(knowns)).verdict is Verdict.SATISFIED
@@ -318,8 +350,11 @@ def no_firmer(less: Verdict, more: Verdict) -> bool:
     """Knowing less never gives a firmer verdict: the completions with less knowledge include
     those with more, so less is a governance risk, or says the same, or is satisfied where more
     knowledge rules the clause out altogether."""
-    return (less is Verdict.GOVERNANCE_RISK or less is more
-            or (less is Verdict.SATISFIED and more is Verdict.NOT_APPLICABLE))
+    return (
+        less is Verdict.GOVERNANCE_RISK
+        or less is more
+        or (less is Verdict.SATISFIED and more is Verdict.NOT_APPLICABLE)
+    )
 
 
 @PROPERTY
@@ -336,26 +371,40 @@ def test_more_unknowns_never_give_a_firmer_verdict(
 
 def monotone(facts: tuple[str, ...]) -> st.SearchStrategy[Node]:
     """Conditions built only from "more than" / "at least" tests, all and any."""
-    leaf = st.builds(FactTest, st.sampled_from(facts), st.sampled_from(("more_than", "at_least")),
-                     st.sampled_from(THRESHOLDS))
-    return st.recursive(leaf, lambda inner: st.one_of(
-        st.builds(All, st.lists(inner, min_size=1, max_size=3).map(tuple)),
-        st.builds(Any_, st.lists(inner, min_size=1, max_size=3).map(tuple)),
-    ), max_leaves=6)
+    leaf = st.builds(
+        FactTest,
+        st.sampled_from(facts),
+        st.sampled_from(("more_than", "at_least")),
+        st.sampled_from(THRESHOLDS),
+    )
+    return st.recursive(
+        leaf,
+        lambda inner: st.one_of(
+            st.builds(All, st.lists(inner, min_size=1, max_size=3).map(tuple)),
+            st.builds(Any_, st.lists(inner, min_size=1, max_size=3).map(tuple)),
+        ),
+        max_leaves=6,
+    )
 
 
 @PROPERTY
-@given(monotone(tuple(QUANTITIES)), st.dictionaries(
-    st.sampled_from(tuple(QUANTITIES)), st.sampled_from(BOUNDS), min_size=2),
-    st.sampled_from(tuple(QUANTITIES)), st.sampled_from([Fraction(1, 1000), Fraction(1), 30]))
+@given(
+    monotone(tuple(QUANTITIES)),
+    st.dictionaries(st.sampled_from(tuple(QUANTITIES)), st.sampled_from(BOUNDS), min_size=2),
+    st.sampled_from(tuple(QUANTITIES)),
+    st.sampled_from([Fraction(1, 1000), Fraction(1), 30]),
+)
 def test_raising_a_fact_never_untriggers_a_more_than_clause(
     trigger: Node, values: dict[str, Fraction], raised: str, step: Fraction
 ) -> None:
     rule = Rule(trigger, Const(False))
+
     def triggered(point: Mapping[str, Fraction]) -> frozenset[bool]:
         domains: dict[str, Domain] = {
-            f: Interval.point(Fraction(v), QUANTITIES[f]) for f, v in point.items()}
+            f: Interval.point(Fraction(v), QUANTITIES[f]) for f, v in point.items()
+        }
         return judge(rule, domains).triggered
+
     before = triggered(values)
     after = triggered({**values, raised: values[raised] + step})
     assert before in ({True}, {False}) and after in ({True}, {False})
@@ -368,16 +417,22 @@ def test_raising_mau_or_revenue_never_untriggers_kimi_attribution() -> None:
 
     entry = load_library().licenses["kimi-k2.5-modified-mit"]
     (clause,) = [c for c in entry.clauses if c.clause.id == "ui-attribution"]
-    grid = sorted({Fraction(n) * 10**6 for n in (0, 19, 20, 21, 99, 100, 101, 500)}
-                  | {Fraction(20 * 10**6) + Fraction(1, 100), Fraction(100 * 10**6 + 1)})
+    grid = sorted(
+        {Fraction(n) * 10**6 for n in (0, 19, 20, 21, 99, 100, 101, 500)}
+        | {Fraction(20 * 10**6) + Fraction(1, 100), Fraction(100 * 10**6 + 1)}
+    )
     everything_else: dict[str, Domain] = {
         "commercial": Booleans(frozenset({True})),
         "ui_attribution": StringSet(frozenset(), frozenset(), False),
-        "agreement_waives": StringSet(frozenset(), frozenset(), True)}
+        "agreement_waives": StringSet(frozenset(), frozenset(), True),
+    }
 
     def triggered(mau: Fraction, revenue: Fraction) -> bool:
-        domains = {**everything_else, "mau": Interval.point(mau, Dimension.COUNT),
-                   "monthly_revenue": Interval.point(revenue, Dimension.MONEY)}
+        domains = {
+            **everything_else,
+            "mau": Interval.point(mau, Dimension.COUNT),
+            "monthly_revenue": Interval.point(revenue, Dimension.MONEY),
+        }
         result = judge(clause.rule, domains).triggered
         assert len(result) == 1
         return True in result
@@ -394,8 +449,15 @@ def test_raising_mau_or_revenue_never_untriggers_kimi_attribution() -> None:
 
 # -- evidence policies and determinism, through the manifest ---------------------------------
 
-KINDS = ("observed", "official_statement", "licensor_statement", "press_report",
-         "community_inference", "rumour", "declared")
+KINDS = (
+    "observed",
+    "official_statement",
+    "licensor_statement",
+    "press_report",
+    "community_inference",
+    "rumour",
+    "declared",
+)
 
 
 @st.composite
@@ -408,11 +470,13 @@ def manifests(draw: st.DrawFn) -> str:
 
     facts = []
     if draw(st.booleans()):
-        facts.append(f"commercial: {{value: {draw(st.sampled_from(['true', 'false']))}, "
-                     f"{evidence()}}}")
+        facts.append(
+            f"commercial: {{value: {draw(st.sampled_from(['true', 'false']))}, {evidence()}}}"
+        )
     if draw(st.booleans()):
-        facts.append(f"mau: {{value: {draw(st.sampled_from(['50M', '100M', '150M']))}, "
-                     f"{evidence()}}}")
+        facts.append(
+            f"mau: {{value: {draw(st.sampled_from(['50M', '100M', '150M']))}, {evidence()}}}"
+        )
     if draw(st.booleans()):
         low = draw(st.sampled_from(["10M", "20M", "25M"]))
         facts.append(f"monthly_revenue: {{at_least: {low} USD/month, {evidence()}}}")
@@ -422,12 +486,21 @@ def manifests(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         facts.append(f"agreement_waives: {{value: [], {evidence()}}}")
     if draw(st.booleans()):
-        facts.append(f"notice_included: {{value: {draw(st.sampled_from(['true', 'false']))}, "
-                     f"{evidence()}}}")
+        facts.append(
+            f"notice_included: {{value: {draw(st.sampled_from(['true', 'false']))}, {evidence()}}}"
+        )
     delivery = draw(st.sampled_from(["[hosted_service]", "[weights]", "[api, weights]"]))
-    lines = ["product: P", "owner: O", "components:", "  - id: c", "    name: C",
-             f"    delivery: {delivery}", "    lineage:",
-             f"      base: {{model: kimi-k2.5, {evidence()}}}", "facts:"]
+    lines = [
+        "product: P",
+        "owner: O",
+        "components:",
+        "  - id: c",
+        "    name: C",
+        f"    delivery: {delivery}",
+        "    lineage:",
+        f"      base: {{model: kimi-k2.5, {evidence()}}}",
+        "facts:",
+    ]
     lines += [f"  {fact}" for fact in facts] or ["  commercial: true"]
     return "\n".join(lines) + "\n"
 
@@ -441,8 +514,9 @@ def verdicts(text: str, policy: str) -> dict[tuple[str, ...], Verdict]:
     from licheck.yamlsafe import parse
 
     document = parse(text, "m.yaml")
-    result = evaluate_manifest(validate(document, Manifest), document, load_library(),
-                               Options(POLICIES[policy]))
+    result = evaluate_manifest(
+        validate(document, Manifest), document, load_library(), Options(POLICIES[policy])
+    )
     return {f.key: f.verdict for f in result.findings}
 
 
@@ -475,8 +549,10 @@ def test_identical_inputs_give_identical_output(text: str) -> None:
             path.write_text(text, encoding="utf-8")
             results = evaluate_paths([path], Options(POLICIES["default"]), load_library())
         report = build(results, "default", None)
-        return (to_json(report).replace(folder, "<tmp>"),
-                render(report, color=False, verbose=True).replace(folder, "<tmp>"))
+        return (
+            to_json(report).replace(folder, "<tmp>"),
+            render(report, color=False, verbose=True).replace(folder, "<tmp>"),
+        )
 
     first, second = once(), once()
     assert first == second
@@ -487,14 +563,39 @@ def test_output_is_byte_identical_across_processes_and_hash_seeds(fmt: str) -> N
     """Set and dict orders differ between interpreter runs with different hash seeds."""
     outputs = set()
     for seed in ("0", "1", "12345"):
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONHASHSEED": seed,
-               "NO_COLOR": "1", "COLUMNS": "100"}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT / "src"),
+            "PYTHONHASHSEED": seed,
+            "NO_COLOR": "1",
+            "COLUMNS": "100",
+        }
         done = subprocess.run(
-            [sys.executable, "-m", "licheck", "evaluate", "products/composer2.yaml",
-             "--format", fmt, "--verbose"] if fmt == "text" else
-            [sys.executable, "-m", "licheck", "evaluate", "products/composer2.yaml",
-             "--format", fmt],
-            cwd=ROOT, env=env, capture_output=True, check=False)
+            [
+                sys.executable,
+                "-m",
+                "licheck",
+                "evaluate",
+                "products/composer2.yaml",
+                "--format",
+                fmt,
+                "--verbose",
+            ]
+            if fmt == "text"
+            else [
+                sys.executable,
+                "-m",
+                "licheck",
+                "evaluate",
+                "products/composer2.yaml",
+                "--format",
+                fmt,
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            check=False,
+        )
         assert done.returncode in (0, 1), done.stderr
         outputs.add(done.stdout)
     assert len(outputs) == 1

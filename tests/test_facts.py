@@ -16,8 +16,9 @@ def spec(**data: object) -> FactSpec:
     return FactSpec.model_validate(data)
 
 
-def ctx(policy: str = "default", as_of: dt.date | None = None,
-        sources: dict[str, Source] | None = None) -> Resolution:
+def ctx(
+    policy: str = "default", as_of: dt.date | None = None, sources: dict[str, Source] | None = None
+) -> Resolution:
     return Resolution(policy_named(policy), as_of, {}, sources or {})
 
 
@@ -25,11 +26,17 @@ def ev(kind: str, date: str = "2026-03-20", **more: object) -> dict[str, object]
     return {"source": f"a {kind}", "kind": kind, "date": date, **more}
 
 
-@pytest.mark.parametrize(("kind", "status"), [
-    ("observed", Status.ESTABLISHED), ("official_statement", Status.ESTABLISHED),
-    ("licensor_statement", Status.ESTABLISHED), ("press_report", Status.LIKELY),
-    ("community_inference", Status.LIKELY), ("rumour", Status.UNKNOWN),
-])
+@pytest.mark.parametrize(
+    ("kind", "status"),
+    [
+        ("observed", Status.ESTABLISHED),
+        ("official_statement", Status.ESTABLISHED),
+        ("licensor_statement", Status.ESTABLISHED),
+        ("press_report", Status.LIKELY),
+        ("community_inference", Status.LIKELY),
+        ("rumour", Status.UNKNOWN),
+    ],
+)
 def test_default_policy_by_kind(kind: str, status: Status) -> None:
     state = resolve("mau", spec(value="150M", evidence=[ev(kind)]), ctx())
     assert state.status is status
@@ -53,8 +60,9 @@ def test_custom_policy_list() -> None:
     policy = policy_named("observed,press_report")
     assert policy.tier(EvidenceKind.PRESS_REPORT) == "establishes"
     assert policy.tier(EvidenceKind.LICENSOR_STATEMENT) == "suggests"
-    state = resolve("mau", spec(value="1M", evidence=[ev("licensor_statement")]),
-                    Resolution(policy, None))
+    state = resolve(
+        "mau", spec(value="1M", evidence=[ev("licensor_statement")]), Resolution(policy, None)
+    )
     assert state.status is Status.LIKELY
     with pytest.raises(ValueError, match="unknown evidence policy"):
         policy_named("observed,gossip")
@@ -64,8 +72,7 @@ def test_retracted_evidence_does_not_count_after_retraction() -> None:
     pieces = [ev("licensor_statement", "2026-03-19", retracted_on="2026-03-20")]
     fact = spec(value=True, evidence=pieces)
     assert resolve("commercial", fact, ctx()).status is Status.UNKNOWN
-    assert resolve("commercial", fact, ctx(as_of=dt.date(2026, 3, 19))).status \
-        is Status.ESTABLISHED
+    assert resolve("commercial", fact, ctx(as_of=dt.date(2026, 3, 19))).status is Status.ESTABLISHED
     assert resolve("commercial", fact, ctx(as_of=dt.date(2026, 3, 20))).status is Status.UNKNOWN
 
 
@@ -82,8 +89,11 @@ def test_contradicting_established_evidence_is_disputed() -> None:
 
 
 def test_ranges_intersect() -> None:
-    fact = spec(at_least="1.5B USD/year", at_most="2.5B USD/year",
-                evidence=[ev("official_statement"), ev("observed", at_least="2B USD/year")])
+    fact = spec(
+        at_least="1.5B USD/year",
+        at_most="2.5B USD/year",
+        evidence=[ev("official_statement"), ev("observed", at_least="2B USD/year")],
+    )
     state = resolve("monthly_revenue", fact, ctx())
     assert state.status is Status.ESTABLISHED
     assert isinstance(state.domain, Interval)
@@ -92,34 +102,57 @@ def test_ranges_intersect() -> None:
 
 
 def test_set_knowledge() -> None:
-    state = resolve("ui_attribution", spec(excludes=["Kimi K2.5"], evidence=[ev("observed")]),
-                    ctx())
+    state = resolve(
+        "ui_attribution", spec(excludes=["Kimi K2.5"], evidence=[ev("observed")]), ctx()
+    )
     assert state.domain == StringSet(frozenset(), frozenset({"Kimi K2.5"}), False)
 
 
 def test_evidence_may_cite_a_source_by_key() -> None:
-    sources = {"blog": Source(title="The blog", kind="official_statement",  # type: ignore[arg-type]
-                              date=dt.date(2026, 3, 19))}
-    state = resolve("commercial", spec(value=True, evidence=[{"source": "blog"}]),
-                    ctx(sources=sources))
+    sources = {
+        "blog": Source(
+            title="The blog",
+            kind="official_statement",  # type: ignore[arg-type]
+            date=dt.date(2026, 3, 19),
+        )
+    }
+    state = resolve(
+        "commercial", spec(value=True, evidence=[{"source": "blog"}]), ctx(sources=sources)
+    )
     assert state.status is Status.ESTABLISHED
     assert state.evidence[0].source == "The blog"
 
 
-@pytest.mark.parametrize(("name", "data", "message"), [
-    ("mau", {"value": "100 millions"}, "expected a count"),
-    ("mau", {"value": "-5"}, "negative"),
-    ("mau", {"at_least": "5M", "at_most": "1M"}, "range is empty"),
-    ("commercial", {"value": "no"}, "true or false"),
-    ("commercial", {"at_least": 5}, "not a quantity"),
-    ("mau", {"includes": ["x"]}, "not a set"),
-    ("mau", {"value": "1M", "evidence": [{"source": "nowhere"}]}, "needs a kind"),
-    ("mau", {"value": "1M", "evidence": [{"source": "s", "kind": "observed",
-                                          "date": "2026-03-20", "retracted_on": "2026-03-01"}]},
-     "retracted"),
-])
-def test_bad_facts_are_refused_with_reasons(name: str, data: dict[str, object],
-                                            message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("mau", {"value": "100 millions"}, "expected a count"),
+        ("mau", {"value": "-5"}, "negative"),
+        ("mau", {"at_least": "5M", "at_most": "1M"}, "range is empty"),
+        ("commercial", {"value": "no"}, "true or false"),
+        ("commercial", {"at_least": 5}, "not a quantity"),
+        ("mau", {"includes": ["x"]}, "not a set"),
+        ("mau", {"value": "1M", "evidence": [{"source": "nowhere"}]}, "needs a kind"),
+        (
+            "mau",
+            {
+                "value": "1M",
+                "evidence": [
+                    {
+                        "source": "s",
+                        "kind": "observed",
+                        "date": "2026-03-20",
+                        "retracted_on": "2026-03-01",
+                    }
+                ],
+            },
+            "retracted",
+        ),
+    ],
+)
+def test_bad_facts_are_refused_with_reasons(
+    name: str, data: dict[str, object], message: str
+) -> None:
     with pytest.raises(FactError, match=message):
         resolve(name, spec(**data), ctx())
 

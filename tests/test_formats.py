@@ -51,17 +51,23 @@ def test_every_format_renders() -> None:
 
 @pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared/reference/schemas is absent")
 @pytest.mark.parametrize("extra", [(), ("--waivers", WAIVERS, "--today", "2026-07-01")])
-def test_sarif_is_valid_and_has_located_results(capsys: pytest.CaptureFixture[str],
-                                                extra: tuple[str, ...]) -> None:
+def test_sarif_is_valid_and_has_located_results(
+    capsys: pytest.CaptureFixture[str], extra: tuple[str, ...]
+) -> None:
     from jsonschema import Draft4Validator
 
     sarif = json.loads(output(capsys, "sarif", *extra))
-    errors = sorted(Draft4Validator(json.loads(SARIF_SCHEMA.read_text("utf-8")))
-                    .iter_errors(sarif), key=str)
+    errors = sorted(
+        Draft4Validator(json.loads(SARIF_SCHEMA.read_text("utf-8"))).iter_errors(sarif), key=str
+    )
     assert errors == []
     report = json.loads(output(capsys, "json", *extra))
-    problems = [(p, f) for p in report["products"] for f in p["findings"]
-                if f["verdict"] in ("violation", "governance_risk")]
+    problems = [
+        (p, f)
+        for p in report["products"]
+        for f in p["findings"]
+        if f["verdict"] in ("violation", "governance_risk")
+    ]
     (run_,) = sarif["runs"]
     assert len(run_["results"]) == len(problems) > 0
     rules = run_["tool"]["driver"]["rules"]
@@ -72,18 +78,24 @@ def test_sarif_is_valid_and_has_located_results(capsys: pytest.CaptureFixture[st
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
         region = result["locations"][0]["physicalLocation"]["region"]
         assert region["startLine"] == finding["location"]["line"]
-        assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == \
-            product["file"]
+        assert (
+            result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == product["file"]
+        )
         if finding["quote"]:
             assert finding["quote"] in rules[result["ruleIndex"]]["help"]["text"]
-        assert result["level"] == {"violation": "error", "governance_risk": "warning"}[
-            finding["verdict"]]
+        assert (
+            result["level"]
+            == {"violation": "error", "governance_risk": "warning"}[finding["verdict"]]
+        )
 
 
 def test_sarif_result_points_at_the_deciding_fact(capsys: pytest.CaptureFixture[str]) -> None:
     sarif = json.loads(output(capsys, "sarif"))
-    result = next(r for r in sarif["runs"][0]["results"]
-                  if r["ruleId"] == "kimi-k2.5-modified-mit/ui-attribution")
+    result = next(
+        r
+        for r in sarif["runs"][0]["results"]
+        if r["ruleId"] == "kimi-k2.5-modified-mit/ui-attribution"
+    )
     line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
     lines = (PRODUCTS / "composer2.yaml").read_text("utf-8").splitlines()[:line]
     # the region is inside the block of a fact the verdict hangs on
@@ -91,17 +103,22 @@ def test_sarif_result_points_at_the_deciding_fact(capsys: pytest.CaptureFixture[
     assert key.strip().rstrip(":") in result["properties"]["missingFacts"]
 
 
-def test_fingerprints_survive_line_moves(capsys: pytest.CaptureFixture[str],
-                                         tmp_path: Path) -> None:
+def test_fingerprints_survive_line_moves(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     manifest = tmp_path / "m.yaml"
     original = (PRODUCTS / "composer2.yaml").read_text("utf-8")
 
     def results() -> list[tuple[str, int]]:
         code, out, _ = run(capsys, "check", str(manifest), "-f", "sarif", "--no-waivers")
         assert code == 0  # a governance risk passes the default --fail-on violation
-        return [(r["partialFingerprints"]["licheck/v1"],
-                 r["locations"][0]["physicalLocation"]["region"]["startLine"])
-                for r in json.loads(out)["runs"][0]["results"]]
+        return [
+            (
+                r["partialFingerprints"]["licheck/v1"],
+                r["locations"][0]["physicalLocation"]["region"]["startLine"],
+            )
+            for r in json.loads(out)["runs"][0]["results"]
+        ]
 
     manifest.write_text(original, "utf-8")
     before = results()
@@ -112,18 +129,22 @@ def test_fingerprints_survive_line_moves(capsys: pytest.CaptureFixture[str],
     assert len({f for f, _ in before}) == len(before)
 
 
-@pytest.mark.parametrize(("fail_on", "element"), [("risk", "failure"), ("violation", "skipped"),
-                                                  ("never", "skipped")])
-def test_junit_parses_and_follows_the_gate(capsys: pytest.CaptureFixture[str], fail_on: str,
-                                           element: str) -> None:
+@pytest.mark.parametrize(
+    ("fail_on", "element"), [("risk", "failure"), ("violation", "skipped"), ("never", "skipped")]
+)
+def test_junit_parses_and_follows_the_gate(
+    capsys: pytest.CaptureFixture[str], fail_on: str, element: str
+) -> None:
     root = ET.fromstring(output(capsys, "junit", "--fail-on", fail_on))
     report = json.loads(output(capsys, "json"))
     cases = root.findall("./testsuite/testcase")
     assert len(cases) == report["summary"]["findings"]
-    assert {s.get("name") for s in root.findall("./testsuite")} == \
-        {p["file"] for p in report["products"]}
-    risk = next(c for c in cases if c.get("name") == "composer-2: kimi-k2.5-modified-mit/"
-                                                    "ui-attribution")
+    assert {s.get("name") for s in root.findall("./testsuite")} == {
+        p["file"] for p in report["products"]
+    }
+    risk = next(
+        c for c in cases if c.get("name") == "composer-2: kimi-k2.5-modified-mit/ui-attribution"
+    )
     assert [child.tag for child in risk] == [element]
     tally = "failures" if element == "failure" else "skipped"
     assert int(root.get(tally, "0")) == sum(1 for c in cases if c.find(element) is not None)
@@ -134,8 +155,10 @@ def test_junit_parses_and_follows_the_gate(capsys: pytest.CaptureFixture[str], f
 def test_sarif_uris() -> None:
     from licheck.formats.sarif import _uri
 
-    assert _uri("./products/my product.yaml") == {"uri": "products/my%20product.yaml",
-                                                  "uriBaseId": "%SRCROOT%"}
+    assert _uri("./products/my product.yaml") == {
+        "uri": "products/my%20product.yaml",
+        "uriBaseId": "%SRCROOT%",
+    }
     assert _uri("/abs/a#b.yaml") == {"uri": "file:///abs/a%23b.yaml"}
     assert _uri("dir\\win.yaml")["uri"] == "dir/win.yaml"
 
@@ -143,8 +166,10 @@ def test_sarif_uris() -> None:
 def test_github_escaping() -> None:
     assert escape_data("100% done\r\nnext") == "100%25 done%0D%0Anext"
     assert escape_property("a:b,c%") == "a%3Ab%2Cc%25"
-    assert command("error", "x\ny", file="dir,1/f:2.yaml", line=3) == \
-        "::error file=dir%2C1/f%3A2.yaml,line=3::x%0Ay"
+    assert (
+        command("error", "x\ny", file="dir,1/f:2.yaml", line=3)
+        == "::error file=dir%2C1/f%3A2.yaml,line=3::x%0Ay"
+    )
 
 
 def test_github_annotations_follow_the_gate(capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,12 +194,34 @@ def test_markdown_is_one_screen(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _fresh(fmt: str, seed: str) -> bytes:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONHASHSEED": seed,
-           "NO_COLOR": "1", "COLUMNS": "100"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT / "src"),
+        "PYTHONHASHSEED": seed,
+        "NO_COLOR": "1",
+        "COLUMNS": "100",
+    }
     done = subprocess.run(
-        [sys.executable, "-m", "licheck", "check", "products/", "-f", fmt, "--fail-on", "risk",
-         "--waivers", WAIVERS, "--today", "2026-04-01"],
-        cwd=ROOT, env=env, capture_output=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "licheck",
+            "check",
+            "products/",
+            "-f",
+            fmt,
+            "--fail-on",
+            "risk",
+            "--waivers",
+            WAIVERS,
+            "--today",
+            "2026-04-01",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
 
@@ -197,9 +244,12 @@ def test_junit_names_stay_unique_when_two_models_share_a_license(
         "product: Merged\nowner: Acme\ncomponents:\n  - id: m\n    name: M\n"
         "    delivery: [weights]\n    lineage:\n      base: zai-org/GLM-4.6\n      steps:\n"
         "        - kind: merge\n          parents: [microsoft/Phi-3-mini-4k-instruct]\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "check", str(manifest), "-f", "junit", "--no-waivers")
     assert code == 0
     names = [c.get("name") for c in ET.fromstring(out).iter("testcase")]
-    assert names == ["m: mit/copyright-notice (via glm-4.6)",
-                     "m: mit/copyright-notice (via phi-3-mini)"]
+    assert names == [
+        "m: mit/copyright-notice (via glm-4.6)",
+        "m: mit/copyright-notice (via phi-3-mini)",
+    ]

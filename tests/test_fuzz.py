@@ -59,21 +59,80 @@ facts:
   agreement_waives: []
 """
 MANIFESTS = [MINIMAL_MANIFEST, (ROOT / "products" / "composer2.yaml").read_text("utf-8")]
-RULE_FILES = [p.read_text("utf-8") for p in sorted((ROOT / "licenses").glob("*.yaml"))
-              if p.name != "catalog.yaml"]
+RULE_FILES = [
+    p.read_text("utf-8")
+    for p in sorted((ROOT / "licenses").glob("*.yaml"))
+    if p.name != "catalog.yaml"
+]
 CATALOG = (ROOT / "licenses" / "catalog.yaml").read_text("utf-8")
 
 # Plain scalars YAML 1.1 reads differently, values of the wrong kind, and near misses.
-SPECIALS = ["no", "on", "off", "yes", "y", "010", "0o17", "0x1F", "1:30", "~", "null", "",
-            ".inf", "-.nan", "2026-02-30", "2026-13-01", "-5M", "100 millions", "1,5M", "1e999",
-            "9" * 400, "unknown", "true", "[]", "{}", "[1, [2, {a: b}]]", "*nowhere", "&a x",
-            "!!python/object/apply:os.system ['true']", "!custom x", "'", '"', "- item",
-            "20M USD/fortnight", "300M XYZ/year", "kimi-k2.6", "merge", "weights", "<<",
-            "\t", "é", "\u202e", "\x7f"]
-TEXT_OPS = ("special", "delete_line", "duplicate_line", "swap_lines", "indent", "truncate",
-            "splice_bytes", "tag", "anchor_bomb", "second_document")
-DATA_OPS = ("delete_key", "swap_type", "rename_key", "add_key", "duplicate_item",
-            "empty_container", "special_value")
+SPECIALS = [
+    "no",
+    "on",
+    "off",
+    "yes",
+    "y",
+    "010",
+    "0o17",
+    "0x1F",
+    "1:30",
+    "~",
+    "null",
+    "",
+    ".inf",
+    "-.nan",
+    "2026-02-30",
+    "2026-13-01",
+    "-5M",
+    "100 millions",
+    "1,5M",
+    "1e999",
+    "9" * 400,
+    "unknown",
+    "true",
+    "[]",
+    "{}",
+    "[1, [2, {a: b}]]",
+    "*nowhere",
+    "&a x",
+    "!!python/object/apply:os.system ['true']",
+    "!custom x",
+    "'",
+    '"',
+    "- item",
+    "20M USD/fortnight",
+    "300M XYZ/year",
+    "kimi-k2.6",
+    "merge",
+    "weights",
+    "<<",
+    "\t",
+    "é",
+    "\u202e",
+    "\x7f",
+]
+TEXT_OPS = (
+    "special",
+    "delete_line",
+    "duplicate_line",
+    "swap_lines",
+    "indent",
+    "truncate",
+    "splice_bytes",
+    "tag",
+    "anchor_bomb",
+    "second_document",
+)
+DATA_OPS = (
+    "delete_key",
+    "swap_type",
+    "rename_key",
+    "add_key",
+    "duplicate_item",
+    "empty_container",
+    "special_value",
+)
 
 
 class FuzzCount:
@@ -88,7 +147,8 @@ class FuzzCount:
             kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.cases.items()))
             codes = ", ".join(f"{n}× exit {c}" for c, n in sorted(self.codes.items()))
             terminalreporter.write_sep(
-                "-", f"fuzz: {sum(self.cases.values())} cases ({kinds}); {codes}")
+                "-", f"fuzz: {sum(self.cases.values())} cases ({kinds}); {codes}"
+            )
 
 
 COUNT = FuzzCount()
@@ -111,7 +171,7 @@ def mutate_text(draw: Callable[..., Any], text: str) -> str:
     if op == "special":
         line = lines[where]
         if ":" in line:
-            head = line[:line.index(":") + 1]
+            head = line[: line.index(":") + 1]
             lines[where] = f"{head} {draw(st.sampled_from(SPECIALS))}"
         else:
             lines[where] = f"{line} {draw(st.sampled_from(SPECIALS))}"
@@ -135,8 +195,19 @@ def mutate_text(draw: Callable[..., Any], text: str) -> str:
         line = lines[where]
         if ": " in line:
             head, _, tail = line.partition(": ")
-            tag = draw(st.sampled_from(["!!python/name:os.system", "!!binary", "!!int",
-                                        "!!str", "!x", "!!set", "!!timestamp"]))
+            tag = draw(
+                st.sampled_from(
+                    [
+                        "!!python/name:os.system",
+                        "!!binary",
+                        "!!int",
+                        "!!str",
+                        "!x",
+                        "!!set",
+                        "!!timestamp",
+                    ]
+                )
+            )
             lines[where] = f"{head}: {tag} {tail}"
     elif op == "anchor_bomb":
         bomb = ["bomb0: &b0 [x, x, x, x, x, x, x, x]"]
@@ -174,10 +245,17 @@ def mutate_data(draw: Callable[..., Any], data: Any) -> Any:
     if op == "delete_key":
         del parent[last]
     elif op == "swap_type":
-        parent[last] = draw(st.one_of(
-            st.integers(-10**6, 10**12), st.floats(allow_nan=False), st.booleans(), st.none(),
-            st.text(max_size=12), st.lists(st.integers(), max_size=3),
-            st.dictionaries(st.text(max_size=5), st.integers(), max_size=2)))
+        parent[last] = draw(
+            st.one_of(
+                st.integers(-(10**6), 10**12),
+                st.floats(allow_nan=False),
+                st.booleans(),
+                st.none(),
+                st.text(max_size=12),
+                st.lists(st.integers(), max_size=3),
+                st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+            )
+        )
     elif op == "rename_key" and isinstance(parent, dict):
         value = parent.pop(last)
         parent[str(last)[:-1] or "x"] = value
@@ -249,14 +327,22 @@ def run_cli(content: str | bytes, argv: list[str], kind: str) -> int:
 
 
 def fuzz(cases: int) -> settings:
-    return settings(max_examples=cases, deadline=None, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=cases, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
 
 
 @fuzz(1500)
-@given(mutated(MANIFESTS), st.sampled_from([["validate"], ["evaluate", "--format", "json"],
-                                            ["evaluate", "--evidence", "strict", "--format",
-                                             "json"]]))
+@given(
+    mutated(MANIFESTS),
+    st.sampled_from(
+        [
+            ["validate"],
+            ["evaluate", "--format", "json"],
+            ["evaluate", "--evidence", "strict", "--format", "json"],
+        ]
+    ),
+)
 def test_mutated_manifests(text: str, argv: list[str]) -> None:
     run_cli(text, argv, "manifests")
 
@@ -274,22 +360,51 @@ def test_mutated_catalog(text: str) -> None:
 
 
 @fuzz(300)
-@given(st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)),
-       st.sampled_from(["manifest", "license", "catalog"]))
+@given(
+    st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)),
+    st.sampled_from(["manifest", "license", "catalog"]),
+)
 def test_garbage(raw: bytes, kind: str) -> None:
     run_cli(raw, ["validate", "--kind", kind], "garbage")
 
 
 @fuzz(200)
-@given(st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
-              st.sampled_from(SPECIALS)),
-    lambda inner: st.one_of(st.lists(inner, max_size=4),
-                            st.dictionaries(st.sampled_from(
-                                ["product", "owner", "components", "facts", "id", "name",
-                                 "lineage", "base", "steps", "clauses", "fact", "all", "any",
-                                 "not", "models", "value", "evidence"]), inner, max_size=4)),
-    max_leaves=20))
+@given(
+    st.recursive(
+        st.one_of(
+            st.none(), st.booleans(), st.integers(), st.text(max_size=8), st.sampled_from(SPECIALS)
+        ),
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4),
+            st.dictionaries(
+                st.sampled_from(
+                    [
+                        "product",
+                        "owner",
+                        "components",
+                        "facts",
+                        "id",
+                        "name",
+                        "lineage",
+                        "base",
+                        "steps",
+                        "clauses",
+                        "fact",
+                        "all",
+                        "any",
+                        "not",
+                        "models",
+                        "value",
+                        "evidence",
+                    ]
+                ),
+                inner,
+                max_size=4,
+            ),
+        ),
+        max_leaves=20,
+    )
+)
 def test_random_yaml_shapes(data: Any) -> None:
     run_cli(dump(data), ["validate"], "random shapes")
 

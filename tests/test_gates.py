@@ -32,37 +32,49 @@ def write(folder: Path, license_id: str, body: str) -> Path:
 
 
 def test_a_gates_requirement_defaults_to_the_licensors_grant(tmp_path: Path) -> None:
-    path = write(tmp_path, "gated", """clauses:
+    path = write(
+        tmp_path,
+        "gated",
+        """clauses:
   - id: gate
     kind: gate
     title: A gate
     quote: If big, ask.
     trigger: {fact: mau, more_than: 1M}
-""")
+""",
+    )
     (clause,) = load_license_file(path).clauses
     assert clause.rule.requirement == Test("license_granted", "contains", "gated")
 
 
 def test_an_obligation_needs_a_requirement(tmp_path: Path) -> None:
-    path = write(tmp_path, "duty", """clauses:
+    path = write(
+        tmp_path,
+        "duty",
+        """clauses:
   - id: show
     kind: obligation
     title: Show it
     quote: Show it.
-""")
+""",
+    )
     with pytest.raises(InputError, match="needs a requirement"):
         load_license_file(path)
 
 
 def test_a_gate_is_lifted_only_by_a_grant(tmp_path: Path) -> None:
-    path = write(tmp_path, "gated", """clauses:
+    path = write(
+        tmp_path,
+        "gated",
+        """clauses:
   - id: gate
     kind: gate
     title: A gate
     quote: If big, display.
     trigger: {fact: mau, more_than: 1M}
     requirement: {fact: ui_attribution, contains: Gated}
-""")
+""",
+    )
     with pytest.raises(InputError, match="must test license_granted") as caught:
         load_license_file(path)
     assert caught.value.diagnostics[0].line == 11  # the requirement's line
@@ -79,16 +91,30 @@ def test_incorporated_files_must_exist_and_not_loop(tmp_path: Path) -> None:
 
 
 def manifest(model: str, facts: Mapping[str, object]) -> Manifest:
-    return Manifest.model_validate({
-        "product": "p", "owner": "o", "facts": dict(facts),
-        "components": [{"id": "c", "name": "C", "delivery": ["hosted_service"],
-                        "lineage": {"base": model, "steps": ["fine_tuning"]}}],
-    })
+    return Manifest.model_validate(
+        {
+            "product": "p",
+            "owner": "o",
+            "facts": dict(facts),
+            "components": [
+                {
+                    "id": "c",
+                    "name": "C",
+                    "delivery": ["hosted_service"],
+                    "lineage": {"base": model, "steps": ["fine_tuning"]},
+                }
+            ],
+        }
+    )
 
 
 def run(model: str, facts: Mapping[str, object]) -> dict[tuple[str, str], tuple[str, str]]:
-    result = evaluate_manifest(manifest(model, facts), Document("m.yaml", {}, {}),
-                               load_library(), Options(POLICIES["default"]))
+    result = evaluate_manifest(
+        manifest(model, facts),
+        Document("m.yaml", {}, {}),
+        load_library(),
+        Options(POLICIES["default"]),
+    )
     return {(f.license, f.clause): (f.verdict.value, explain(f)) for f in result.findings}
 
 
@@ -100,8 +126,9 @@ def test_a_license_brings_the_policy_it_incorporates() -> None:
 
 def test_a_crossed_gate_explains_that_no_rights_remain() -> None:
     facts = {"licensee_mau": {"series": {"2024-08": "800M"}}, "license_granted": []}
-    verdict, why = run("llama-3.2-1b", facts)[("llama-3.2-community",
-                                               "additional-commercial-terms")]
+    verdict, why = run("llama-3.2-1b", facts)[
+        ("llama-3.2-community", "additional-commercial-terms")
+    ]
     assert verdict == "violation"
     assert "none of the license's rights" in why
     assert "2024-08" in why
@@ -109,7 +136,8 @@ def test_a_crossed_gate_explains_that_no_rights_remain() -> None:
 
 def test_a_crossed_gate_with_the_grant_unknown_is_a_risk_naming_it() -> None:
     facts = {"licensee_mau": {"series": {"2024-08": "800M"}}}
-    verdict, why = run("llama-3.2-1b", facts)[("llama-3.2-community",
-                                               "additional-commercial-terms")]
+    verdict, why = run("llama-3.2-1b", facts)[
+        ("llama-3.2-community", "additional-commercial-terms")
+    ]
     assert verdict == "governance_risk"
     assert "license_granted" in why

@@ -25,11 +25,17 @@ EXPECTED_EXIT = {"composer2": 1, "composer2-waived": 0, "composer2-expired": 1}
 
 @pytest.mark.parametrize("fmt", FORMAT_CHOICES)
 @pytest.mark.parametrize("case", CASES)
-def test_golden(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                update_golden: bool, case: str, fmt: str) -> None:
+def test_golden(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    update_golden: bool,
+    case: str,
+    fmt: str,
+) -> None:
     monkeypatch.chdir(ROOT)
-    code, out, err = run(capsys, "check", "products/composer2.yaml", "--fail-on", "risk",
-                         "-f", fmt, *CASES[case])
+    code, out, err = run(
+        capsys, "check", "products/composer2.yaml", "--fail-on", "risk", "-f", fmt, *CASES[case]
+    )
     assert (code, err) == (EXPECTED_EXIT[case], "")
     assert_golden(f"{case}.{fmt}", out, update_golden)
 
@@ -56,8 +62,13 @@ components:
 
 
 @pytest.mark.parametrize("fmt", FORMAT_CHOICES)
-def test_golden_portfolio(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                          tmp_path: Path, update_golden: bool, fmt: str) -> None:
+def test_golden_portfolio(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    update_golden: bool,
+    fmt: str,
+) -> None:
     (tmp_path / "portfolio").mkdir()
     (tmp_path / "portfolio" / "acme.yaml").write_text(ACME, encoding="utf-8")
     shutil.copy(ROOT / "products" / "composer2.yaml", tmp_path / "portfolio")

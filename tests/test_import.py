@@ -19,8 +19,9 @@ from tests.golden_files import assert_golden
 
 DATA = ROOT / "tests" / "data" / "import"
 EXAMPLES = REFERENCE / "schemas" / "examples"
-needs_examples = pytest.mark.skipif(not EXAMPLES.is_dir(),
-                                    reason="../shared/reference/schemas/examples is absent")
+needs_examples = pytest.mark.skipif(
+    not EXAMPLES.is_dir(), reason="../shared/reference/schemas/examples is absent"
+)
 
 
 def _valid(text: str, tmp_path: Path) -> Any:
@@ -42,8 +43,7 @@ def _cdx(path: Path) -> str:
 
 
 def _hf(path: Path, model_id: str | None = None) -> str:
-    return hf.to_manifest(hf.front_matter(path, path.name), load_library(), path.name,
-                          model_id)
+    return hf.to_manifest(hf.front_matter(path, path.name), load_library(), path.name, model_id)
 
 
 @needs_examples
@@ -59,8 +59,9 @@ def test_cyclonedx_project_example(tmp_path: Path, update_golden: bool, version:
     assert_golden(f"import-cyclonedx-example-{version}.yaml.golden", text, update_golden)
 
 
-def test_cyclonedx_lineage_facts_and_no_bare_name_lookup(tmp_path: Path,
-                                                         update_golden: bool) -> None:
+def test_cyclonedx_lineage_facts_and_no_bare_name_lookup(
+    tmp_path: Path, update_golden: bool
+) -> None:
     text = _cdx(DATA / "bom-kimi-1.6.json")
     data = _valid(text, tmp_path)
     assert (data["product"], data["owner"]) == ("Composer", "Acme Editors")
@@ -89,8 +90,9 @@ def test_hf_license_other_is_not_trusted(tmp_path: Path, update_golden: bool) ->
     assert_golden("import-hf-kimi.yaml.golden", text, update_golden)
 
 
-def test_hf_same_license_name_other_licensor_stays_unknown(tmp_path: Path,
-                                                          update_golden: bool) -> None:
+def test_hf_same_license_name_other_licensor_stays_unknown(
+    tmp_path: Path, update_golden: bool
+) -> None:
     text = _hf(DATA / "minimax-quant-README.md")
     data = _valid(text, tmp_path)
     (component,) = data["components"]
@@ -112,36 +114,57 @@ def test_hf_without_base_model_uses_model_id(tmp_path: Path) -> None:
     assert data["components"][0]["lineage"]["base"]["model"] == "unknown"
 
 
-def test_cli_writes_and_output_option(capsys: pytest.CaptureFixture[str],
-                                      tmp_path: Path) -> None:
-    code, out, err = run(capsys, "import", "hf", str(DATA / "kimi-finetune-README.md"),
-                         "--model-id", "acme/acme-coder")
+def test_cli_writes_and_output_option(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(
+        capsys,
+        "import",
+        "hf",
+        str(DATA / "kimi-finetune-README.md"),
+        "--model-id",
+        "acme/acme-coder",
+    )
     assert (code, err) == (0, "")
     target = tmp_path / "m.yaml"
-    assert run(capsys, "import", "cyclonedx", str(DATA / "bom-kimi-1.6.json"), "-o",
-               str(target))[:2] == (0, "")
+    assert run(capsys, "import", "cyclonedx", str(DATA / "bom-kimi-1.6.json"), "-o", str(target))[
+        :2
+    ] == (0, "")
     assert run(capsys, "validate", str(target))[0] == 0
     assert out.startswith("# Manifest skeleton imported by `licheck import hf`")
 
 
 BAD_BOMS = [
-    ('{"bomFormat": "CycloneDX",\n "specVersion": "1.6",\n "components": [,]}', "3:17",
-     "invalid JSON"),
+    (
+        '{"bomFormat": "CycloneDX",\n "specVersion": "1.6",\n "components": [,]}',
+        "3:17",
+        "invalid JSON",
+    ),
     ('{"bomFormat": "SPDX"}', "1:1", "not a CycloneDX BOM"),
     ('{"bomFormat": "CycloneDX", "specVersion": "1.4"}', "1:1", "not supported"),
-    ('{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [{"type": "library", '
-     '"name": "x"}]}', "", "no component of type machine-learning-model"),
-    ('{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": {"a": 1}}', "",
-     "$.components: expected a list"),
-    ('{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [{"type": '
-     '"machine-learning-model", "name": "m", "properties": [{"name": "licheck:fact:mau", '
-     '"value": "lots"}]}]}', "", "licheck:fact:mau"),
+    (
+        '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [{"type": "library", '
+        '"name": "x"}]}',
+        "",
+        "no component of type machine-learning-model",
+    ),
+    (
+        '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": {"a": 1}}',
+        "",
+        "$.components: expected a list",
+    ),
+    (
+        '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [{"type": '
+        '"machine-learning-model", "name": "m", "properties": [{"name": "licheck:fact:mau", '
+        '"value": "lots"}]}]}',
+        "",
+        "licheck:fact:mau",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "where", "message"), BAD_BOMS)
-def test_bad_boms_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str,
-                         where: str, message: str) -> None:
+def test_bad_boms_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, where: str, message: str
+) -> None:
     path = tmp_path / "bom.json"
     path.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, "import", "cyclonedx", str(path))
@@ -154,16 +177,19 @@ def test_bad_boms_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, tex
 BAD_CARDS = [
     ("# no front matter\n", "1:1", "no YAML front matter"),
     ("---\nlicense: mit\nbase_model: {a: 1}\n---\n", "3:1", "base_model should be"),
-    ("---\nlicense: mit\nbase_model: x/y\nbase_model_relation: cousin\n---\n", "4:22",
-     "base_model_relation 'cousin'"),
+    (
+        "---\nlicense: mit\nbase_model: x/y\nbase_model_relation: cousin\n---\n",
+        "4:22",
+        "base_model_relation 'cousin'",
+    ),
     ("\n---\nlicense: mit\nlicense: apache-2.0\n---\n", "4:1", "duplicate key 'license'"),
 ]
 
 
 @pytest.mark.parametrize(("text", "where", "message"), BAD_CARDS)
-def test_bad_cards_exit_2_located_in_the_readme(capsys: pytest.CaptureFixture[str],
-                                                tmp_path: Path, text: str, where: str,
-                                                message: str) -> None:
+def test_bad_cards_exit_2_located_in_the_readme(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, where: str, message: str
+) -> None:
     path = tmp_path / "README.md"
     path.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, "import", "hf", str(path))
@@ -174,8 +200,11 @@ def test_bad_cards_exit_2_located_in_the_readme(capsys: pytest.CaptureFixture[st
 
 def test_hf_card_of_a_catalog_model_uses_the_catalog(tmp_path: Path) -> None:
     card = tmp_path / "README.md"
-    card.write_text("---\nlicense: other\nlicense_name: modified-mit\n"
-                    "base_model: moonshotai/Kimi-K2-Base\n---\n", "utf-8")
+    card.write_text(
+        "---\nlicense: other\nlicense_name: modified-mit\n"
+        "base_model: moonshotai/Kimi-K2-Base\n---\n",
+        "utf-8",
+    )
     data = _valid(_hf(card, "moonshotai/Kimi-K2.5"), tmp_path)
     (component,) = data["components"]
     assert component["lineage"] == {"base": component["lineage"]["base"]}

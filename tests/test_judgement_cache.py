@@ -58,15 +58,25 @@ def test_the_likely_verdict_is_the_verdict_of_the_likely_values() -> None:
 
 def test_a_supplied_fact_is_shared_unless_a_manifest_source_cites_its_text() -> None:
     policy = Options(POLICIES["default"]).policy
-    text = "licheck's default: the product's owner obtained the model itself, not inside " \
-           "another licensee's end user product"
+    text = (
+        "licheck's default: the product's owner obtained the model itself, not inside "
+        "another licensee's end user product"
+    )
     plain = Resolution(policy, None)
     first = evaluation._default("received_in_integrated_product", False, text, plain)
     again = evaluation._default("received_in_integrated_product", False, text, plain)
     assert again is first
-    cited = Resolution(policy, None, sources={text: Source(
-        title="A source named like licheck's default", kind=EvidenceKind.OBSERVED,
-        date=dt.date(2025, 1, 1))})
+    cited = Resolution(
+        policy,
+        None,
+        sources={
+            text: Source(
+                title="A source named like licheck's default",
+                kind=EvidenceKind.OBSERVED,
+                date=dt.date(2025, 1, 1),
+            )
+        },
+    )
     own = evaluation._default("received_in_integrated_product", False, text, cited)
     assert own is not first
     assert own.evidence[0].source == "A source named like licheck's default"

@@ -28,9 +28,14 @@ print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)
 
 @pytest.mark.parametrize("arg", ["--version", "--help"])
 def test_version_and_help_import_no_core(arg: str) -> None:
-    done = subprocess.run([sys.executable, "-c", PROBE.format(arg=arg)], cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(arg=arg)],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stderr.strip().splitlines()[-1] == "[]"
     assert done.stdout  # it did print the version or the help
 
@@ -69,10 +74,14 @@ print(code, sorted(m for m in sys.modules if m.startswith(("rich", "jsonschema")
 
 def test_evaluate_json_imports_neither_rich_nor_jsonschema() -> None:
     """A machine format pays for neither the terminal renderer nor the schema checker."""
-    done = subprocess.run([sys.executable, "-c", EVALUATE_PROBE], cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "",
-                               "LICHECK_NO_CACHE": "1"},
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", EVALUATE_PROBE],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "", "LICHECK_NO_CACHE": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     code, modules = done.stdout.strip().split(" ", 1)
     assert code in ("0", "1")
     assert modules == "[]", done.stdout
@@ -92,9 +101,14 @@ print(code, "licheck.waivers" in sys.modules, "licheck.records" in sys.modules)
 def test_evaluate_without_a_waiver_file_imports_no_waiver_code(tmp_path: Path) -> None:
     """No --waivers and no .licheck-waivers.yaml here: the waiver models are never built."""
     manifest = str(ROOT / "products" / "composer2.yaml")
-    done = subprocess.run([sys.executable, "-c", WAIVER_PROBE.format(manifest=manifest)],
-                          cwd=tmp_path, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", WAIVER_PROBE.format(manifest=manifest)],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     code, waivers, records = done.stdout.split()
     assert code in ("0", "1")
     assert (waivers, records) == ("False", "True")  # records: the probe did reach the core
@@ -104,7 +118,12 @@ def test_a_default_waiver_file_is_still_found(tmp_path: Path) -> None:
     """The check before the import must not lose the default file."""
     (tmp_path / ".licheck-waivers.yaml").write_text("waivers: []\n", encoding="utf-8")
     manifest = str(ROOT / "products" / "composer2.yaml")
-    done = subprocess.run([sys.executable, "-c", WAIVER_PROBE.format(manifest=manifest)],
-                          cwd=tmp_path, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", WAIVER_PROBE.format(manifest=manifest)],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.split()[1] == "True"

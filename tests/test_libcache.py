@@ -50,8 +50,9 @@ def reading_no_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(yamlsafe, "load", refuse)
 
 
-def test_a_hit_equals_a_fresh_load(lib: Path, tmp_path: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hit_equals_a_fresh_load(
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = load_library(lib)
     assert len(cache_files(tmp_path)) == 1
     expected = fresh(lib, monkeypatch)
@@ -64,13 +65,15 @@ def test_a_hit_equals_a_fresh_load(lib: Path, tmp_path: Path,
     # what later diagnostics need survives: each clause's file and line (`verify`, SARIF)
     for license_id, entry in expected.licenses.items():
         assert [(c.file, c.line) for c in hit.licenses[license_id].clauses] == [
-            (c.file, c.line) for c in entry.clauses]
+            (c.file, c.line) for c in entry.clauses
+        ]
         assert hit.licenses[license_id].file == entry.file
     assert hit.model("kimi-k2.5") == expected.model("kimi-k2.5")
 
 
-def test_an_edited_rule_file_misses(lib: Path, tmp_path: Path,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_edited_rule_file_misses(
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = load_library(lib)
     load_library.cache_clear()
     path = sorted(p for p in lib.glob("*.yaml") if p.name != "catalog.yaml")[0]
@@ -105,15 +108,19 @@ def test_a_new_rule_file_misses(lib: Path, tmp_path: Path) -> None:
     assert any("also defined" in d.message for d in caught.value.diagnostics)
 
 
-@pytest.mark.parametrize("content", [
-    b"not json at all",
-    b"",
-    b"[1, 2, 3]",
-    b'{"format": 1, "key": "0000", "licenses": [], "catalog": null}',
-    b'{"format": 999}',
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"not json at all",
+        b"",
+        b"[1, 2, 3]",
+        b'{"format": 1, "key": "0000", "licenses": [], "catalog": null}',
+        b'{"format": 999}',
+    ],
+)
 def test_a_corrupt_or_foreign_cache_file_is_rewritten(
-        lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes) -> None:
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes
+) -> None:
     expected = load_library(lib)
     load_library.cache_clear()
     [cached] = cache_files(tmp_path)
@@ -127,7 +134,8 @@ def test_a_corrupt_or_foreign_cache_file_is_rewritten(
 
 
 def test_tampered_data_under_the_right_key_is_ignored(
-        lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Cached data still goes through the checks of a fresh load: what they would refuse is a
     miss, never a library."""
     expected = load_library(lib)
@@ -141,7 +149,8 @@ def test_tampered_data_under_the_right_key_is_ignored(
 
 
 def test_a_cache_file_others_can_write_is_ignored(
-        lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     expected = load_library(lib)
     load_library.cache_clear()
     [cached] = cache_files(tmp_path)
@@ -156,7 +165,8 @@ def test_a_cache_file_others_can_write_is_ignored(
 
 
 def test_no_writable_cache_folder_still_works(
-        lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x", "utf-8")
     monkeypatch.setenv("LICHECK_CACHE_DIR", str(blocker / "cache"))  # under a file: unusable
@@ -164,8 +174,9 @@ def test_no_writable_cache_folder_still_works(
     assert blocker.read_text("utf-8") == "x"
 
 
-def test_the_cache_can_be_turned_off(lib: Path, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_can_be_turned_off(
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LICHECK_NO_CACHE", "1")
     load_library(lib)
     assert not (tmp_path / "cache").exists()
@@ -201,10 +212,13 @@ def _cli(args: list[str], env: dict[str, str]) -> bytes:
 
     from tests.conftest import ROOT
 
-    done = subprocess.run([sys.executable, "-m", "licheck", *args], cwd=ROOT,
-                          capture_output=True, check=False,
-                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "", "NO_COLOR": "1",
-                               **env})
+    done = subprocess.run(
+        [sys.executable, "-m", "licheck", *args],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "", "NO_COLOR": "1", **env},
+    )
     assert done.returncode in (0, 1), done.stderr.decode()
     return done.stdout
 
@@ -223,7 +237,8 @@ def test_output_is_the_same_with_and_without_the_cache(tmp_path: Path, fmt: str)
 
 @needs_reference()
 def test_verify_names_the_same_lines_from_the_cache(
-        lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`verify` reports a drifted quote at its clause's file and line: from a hit as from a
     fresh load."""
     path = lib / "kimi-k2.5-modified-mit.yaml"

@@ -13,8 +13,10 @@ from licheck.library import canonical_body, load_library
 from tests.conftest import REFERENCE_TEXTS, needs_reference
 
 PART_A = re.compile(r"^(llama-|databricks-|tencent-hunyuan-|stability-)")
-_DATE = re.compile(r"(?:Version Release Date|Version Effective Date|Release Date): "
-                   r"([A-Z][a-z]+ \d{1,2}, \d{4})")
+_DATE = re.compile(
+    r"(?:Version Release Date|Version Effective Date|Release Date): "
+    r"([A-Z][a-z]+ \d{1,2}, \d{4})"
+)
 
 
 def part_a() -> list[str]:
@@ -26,15 +28,25 @@ def test_part_a_licenses_are_in_the_library() -> None:
 
 
 @needs_reference()
-@pytest.mark.parametrize("license_id", [
-    "llama-2-community", "llama-3-community", "llama-3.1-community", "llama-3.2-community",
-    "llama-3.3-community", "llama-4-community", "databricks-open-model-license",
-    "tencent-hunyuan-community-large", "tencent-hunyuan-community-a13b",
-])
+@pytest.mark.parametrize(
+    "license_id",
+    [
+        "llama-2-community",
+        "llama-3-community",
+        "llama-3.1-community",
+        "llama-3.2-community",
+        "llama-3.3-community",
+        "llama-4-community",
+        "databricks-open-model-license",
+        "tencent-hunyuan-community-large",
+        "tencent-hunyuan-community-a13b",
+    ],
+)
 def test_catalog_release_dates_are_the_dates_the_license_states(license_id: str) -> None:
     library = load_library()
-    text = canonical_body((REFERENCE_TEXTS / library.licenses[license_id].license.text.file)
-                          .read_bytes())
+    text = canonical_body(
+        (REFERENCE_TEXTS / library.licenses[license_id].license.text.file).read_bytes()
+    )
     match = _DATE.search(text)
     assert match, f"no release date in {license_id}'s text"
     stated = dt.datetime.strptime(match[1], "%B %d, %Y").date()
@@ -54,8 +66,9 @@ def test_every_license_granted_names_a_license_of_the_library() -> None:
 
 def facts_tested(license_id: str) -> set[str]:
     entry = load_library().licenses[license_id]
-    return {t.fact for c in entry.clauses for node in c.rule.nodes()
-            for t in conditions.tests_in(node)}
+    return {
+        t.fact for c in entry.clauses for node in c.rule.nodes() for t in conditions.tests_in(node)
+    }
 
 
 def test_hunyuan_only_encourages_powered_by_tencent_hunyuan() -> None:
@@ -64,8 +77,11 @@ def test_hunyuan_only_encourages_powered_by_tencent_hunyuan() -> None:
 
 
 def test_llama_2_has_no_display_duty_and_no_name_prefix() -> None:
-    assert not facts_tested("llama-2-community") & {"ui_attribution", "attribution_elsewhere",
-                                                   "model_name"}
+    assert not facts_tested("llama-2-community") & {
+        "ui_attribution",
+        "attribution_elsewhere",
+        "model_name",
+    }
 
 
 def test_llama_gates_count_affiliates_and_hunyuan_gates_do_not() -> None:
@@ -83,4 +99,3 @@ def test_gates_are_measured_on_the_release_date_except_stability() -> None:
         for compiled in library.licenses[license_id].clauses:
             mau = [t for t in conditions.tests_in(compiled.rule.trigger) if t.fact.endswith("mau")]
             assert all(t.measured.value == "month_before_release" for t in mau), license_id
-

@@ -18,13 +18,15 @@ def test_scenario(scenario: Scenario) -> None:
     library = load_library()
     manifest = build_manifest(scenario)
     document = Document(scenario.file, {}, {})
-    result = evaluate_manifest(manifest, document, library,
-                               Options(POLICIES[scenario.data.get("evidence", "default")]))
+    result = evaluate_manifest(
+        manifest, document, library, Options(POLICIES[scenario.data.get("evidence", "default")])
+    )
     verdicts = {f.clause: f.verdict.value for f in result.findings if f.license == scenario.license}
     for clause, expected in scenario.expect.items():
         assert clause in verdicts, f"no finding for {scenario.license}/{clause}: {verdicts}"
         assert verdicts[clause] == expected, (
-            f"{scenario.license}/{clause}: expected {expected}, got {verdicts[clause]}")
+            f"{scenario.license}/{clause}: expected {expected}, got {verdicts[clause]}"
+        )
 
 
 def test_every_clause_has_a_scenario() -> None:

@@ -52,10 +52,17 @@ def assert_expected(name: str, err: str, file: str) -> None:
     assert len(found) == len(expected), f"{name}: expected {len(expected)} problems, got {found}"
     unmatched = list(found)
     for problem in expected:
-        hit = next((f for f in unmatched if f[0] == problem["line"]
-                    and all(word in f[1] for word in problem["has"])), None)
-        assert hit is not None, f"{name}: no problem at line {problem['line']} with " \
-                                f"{problem['has']}; got {found}"
+        hit = next(
+            (
+                f
+                for f in unmatched
+                if f[0] == problem["line"] and all(word in f[1] for word in problem["has"])
+            ),
+            None,
+        )
+        assert hit is not None, (
+            f"{name}: no problem at line {problem['line']} with {problem['has']}; got {found}"
+        )
         unmatched.remove(hit)
 
 
@@ -88,8 +95,9 @@ def test_rule_file_in_a_library(
     library = tmp_path / "licenses"
     shutil.copytree(LICENSES, library)
     shutil.copy(INVALID / name, library / "mit.yaml")
-    code, out, err = run(capsys, "evaluate", "--licenses", str(library),
-                         str(ROOT / "products" / "composer2.yaml"))
+    code, out, err = run(
+        capsys, "evaluate", "--licenses", str(library), str(ROOT / "products" / "composer2.yaml")
+    )
     assert (code, out) == (2, "")
     assert_expected(name, err, str(library / "mit.yaml"))
 
@@ -119,24 +127,36 @@ def test_bad_files_among_good_ones_still_list_every_problem(
 
 
 def test_valid_files_pass(capsys: pytest.CaptureFixture[str]) -> None:
-    paths = [str(ROOT / "products" / "composer2.yaml"),
-             *(str(p) for p in sorted(LICENSES.glob("*.yaml")))]
+    paths = [
+        str(ROOT / "products" / "composer2.yaml"),
+        *(str(p) for p in sorted(LICENSES.glob("*.yaml"))),
+    ]
     code, out, err = run(capsys, "validate", *paths)
     assert (code, err) == (0, "")
     assert out.count("ok: ") == len(paths)
 
 
-@pytest.mark.parametrize(("argv", "words"), [
-    (["evaluate", "--as-of", "2026-02-30", "products/composer2.yaml"], ["--as-of", "2026-02-30"]),
-    (["evaluate", "--evidence", "gossip", "products/composer2.yaml"], ["--evidence", "gossip"]),
-    (["evaluate", "--format", "yaml", "products/composer2.yaml"], ["--format", "yaml"]),
-    (["licenses", "show", "kimi-k2.5-modifed-mit"], ["did you mean", "kimi-k2.5-modified-mit"]),
-    (["evaluate", "--licenses", "/nonexistent-folder", "products/composer2.yaml"],
-     ["/nonexistent-folder"]),
-    (["nonsense"], ["No such command"]),
-])
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (
+            ["evaluate", "--as-of", "2026-02-30", "products/composer2.yaml"],
+            ["--as-of", "2026-02-30"],
+        ),
+        (["evaluate", "--evidence", "gossip", "products/composer2.yaml"], ["--evidence", "gossip"]),
+        (["evaluate", "--format", "yaml", "products/composer2.yaml"], ["--format", "yaml"]),
+        (["licenses", "show", "kimi-k2.5-modifed-mit"], ["did you mean", "kimi-k2.5-modified-mit"]),
+        (
+            ["evaluate", "--licenses", "/nonexistent-folder", "products/composer2.yaml"],
+            ["/nonexistent-folder"],
+        ),
+        (["nonsense"], ["No such command"]),
+    ],
+)
 def test_bad_options_exit_2_with_a_message(
-    argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    words: list[str],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(ROOT)
@@ -157,10 +177,15 @@ def test_rules_drifted_from_their_text_are_named_with_file_and_line(
     shutil.copytree(LICENSES, library)
     rule = library / "mit.yaml"
     text = rule.read_text("utf-8")
-    rule.write_text(text.replace("shall be included in all", "shall be included in most")
-                    .replace("sha256: 002c", "sha256: 112c"), "utf-8")
-    code, _, err = run(capsys, "licenses", "verify", "--licenses", str(library),
-                       "--texts", str(REFERENCE_TEXTS))
+    rule.write_text(
+        text.replace("shall be included in all", "shall be included in most").replace(
+            "sha256: 002c", "sha256: 112c"
+        ),
+        "utf-8",
+    )
+    code, _, err = run(
+        capsys, "licenses", "verify", "--licenses", str(library), "--texts", str(REFERENCE_TEXTS)
+    )
     assert code == 1
     quote_line = next(n for n, line in enumerate(text.splitlines(), 1) if "- id: " in line)
     assert f"{rule}:1: mit: mit-standard.txt has changed" in err
@@ -168,15 +193,25 @@ def test_rules_drifted_from_their_text_are_named_with_file_and_line(
     assert "does not occur" in err and "Traceback" not in err
 
 
-def test_evidence_after_as_of_is_ignored_not_an_error(
-    capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_evidence_after_as_of_is_ignored_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     """Evidence dated after --as-of did not exist then: it is set aside, and said so."""
     import json
 
-    code, out, err = run(capsys, "evaluate", str(ROOT / "products" / "composer2.yaml"),
-                         "--as-of", "2026-03-19", "--format", "json")
+    code, out, err = run(
+        capsys,
+        "evaluate",
+        str(ROOT / "products" / "composer2.yaml"),
+        "--as-of",
+        "2026-03-19",
+        "--format",
+        "json",
+    )
     assert code in (0, 1) and err == ""
-    counted = {e["counted"] for p in json.loads(out)["products"] for f in p["findings"]
-               for fact in f["facts"] for e in fact["evidence"]}
+    counted = {
+        e["counted"]
+        for p in json.loads(out)["products"]
+        for f in p["findings"]
+        for fact in f["facts"]
+        for e in fact["evidence"]
+    }
     assert "ignored: dated after --as-of 2026-03-19" in counted

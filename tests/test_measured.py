@@ -21,27 +21,32 @@ DEFAULT = Resolution(POLICIES["default"], None)
 
 
 def state(name: str, raw: object, context: Resolution = DEFAULT) -> FactState:
-    return resolve(name, FactSpec.model_validate(raw if isinstance(raw, dict) else
-                                                 {"value": raw}), context)
+    return resolve(
+        name, FactSpec.model_validate(raw if isinstance(raw, dict) else {"value": raw}), context
+    )
 
 
 def point(millions: int) -> Interval:
     return Interval.point(Fraction(millions * M), Dimension.COUNT)
 
 
-@pytest.mark.parametrize(("date", "month"), [
-    (dt.date(2024, 4, 18), "2024-03"),
-    (dt.date(2024, 1, 5), "2023-12"),  # across a year
-    (dt.date(2024, 3, 1), "2024-02"),  # the first of a month: still the month before
-    (dt.date(2024, 3, 31), "2024-02"),
-])
+@pytest.mark.parametrize(
+    ("date", "month"),
+    [
+        (dt.date(2024, 4, 18), "2024-03"),
+        (dt.date(2024, 1, 5), "2023-12"),  # across a year
+        (dt.date(2024, 3, 1), "2024-02"),  # the first of a month: still the month before
+        (dt.date(2024, 3, 31), "2024-02"),
+    ],
+)
 def test_month_before(date: dt.date, month: str) -> None:
     assert month_before(date) == month
 
 
 def test_the_month_before_release_is_read_from_the_series() -> None:
-    facts = {"licensee_mau": state("licensee_mau",
-                                   {"value": "900M", "series": {"2024-03": "500M"}})}
+    facts = {
+        "licensee_mau": state("licensee_mau", {"value": "900M", "series": {"2024-03": "500M"}})
+    }
     measured = read("licensee_mau@month_before_release", facts, RELEASED)
     assert measured.name == "licensee_mau@2024-03"
     assert measured.status is Status.ESTABLISHED
@@ -74,11 +79,18 @@ def test_without_a_release_date_the_month_is_unknown() -> None:
 
 
 def test_months_take_the_facts_evidence_unless_they_have_their_own() -> None:
-    raw = {"series": {"2024-03": "500M",
-                      "2024-04": {"value": "600M", "evidence": [
-                          {"source": "filing", "kind": "official_statement",
-                           "date": "2024-05-02"}]}},
-           "evidence": [{"source": "estimate", "kind": "press_report", "date": "2024-04-20"}]}
+    raw = {
+        "series": {
+            "2024-03": "500M",
+            "2024-04": {
+                "value": "600M",
+                "evidence": [
+                    {"source": "filing", "kind": "official_statement", "date": "2024-05-02"}
+                ],
+            },
+        },
+        "evidence": [{"source": "estimate", "kind": "press_report", "date": "2024-04-20"}],
+    }
     fact = state("licensee_mau", raw)
     months = dict(fact.series)
     assert months["2024-03"].status is Status.LIKELY  # the press report only
@@ -86,8 +98,16 @@ def test_months_take_the_facts_evidence_unless_they_have_their_own() -> None:
 
 
 def test_series_evidence_dated_after_as_of_does_not_count() -> None:
-    raw = {"series": {"2024-03": {"value": "800M", "evidence": [
-        {"source": "filing", "kind": "official_statement", "date": "2024-05-02"}]}}}
+    raw = {
+        "series": {
+            "2024-03": {
+                "value": "800M",
+                "evidence": [
+                    {"source": "filing", "kind": "official_statement", "date": "2024-05-02"}
+                ],
+            }
+        }
+    }
     before = Resolution(POLICIES["default"], dt.date(2024, 5, 1))
     assert dict(state("licensee_mau", raw, before).series)["2024-03"].status is Status.UNKNOWN
     assert dict(state("licensee_mau", raw).series)["2024-03"].status is Status.ESTABLISHED
@@ -109,12 +129,16 @@ def test_a_measured_and_an_unmeasured_test_read_different_values() -> None:
     now = Test("licensee_mau", "more_than", Fraction(700 * M))
     then = Test("licensee_mau", "more_than", Fraction(700 * M), Measured.MONTH_BEFORE_RELEASE)
     assert (now.key, then.key) == ("licensee_mau", "licensee_mau@month_before_release")
-    values = {"licensee_mau": Fraction(900 * M),
-              "licensee_mau@month_before_release": Fraction(500 * M)}
+    values = {
+        "licensee_mau": Fraction(900 * M),
+        "licensee_mau@month_before_release": Fraction(500 * M),
+    }
     assert evaluate(now, values) and not evaluate(then, values)
     rule = Rule(then, Test("license_granted", "contains", "x"))
-    domains = {"licensee_mau@month_before_release": point(500),
-               "license_granted": state("license_granted", []).domain}
+    domains = {
+        "licensee_mau@month_before_release": point(500),
+        "license_granted": state("license_granted", []).domain,
+    }
     assert judge(rule, domains).verdict is Verdict.NOT_APPLICABLE
 
 
@@ -141,23 +165,29 @@ def test_the_product_bounds_both_through_the_chain() -> None:
 
 
 def test_affiliates_do_not_raise_the_licensees_own_count() -> None:
-    facts = {"licensee_own_mau": state("licensee_own_mau", "50M"),
-             "licensee_mau": state("licensee_mau", "300M")}
+    facts = {
+        "licensee_own_mau": state("licensee_own_mau", "50M"),
+        "licensee_mau": state("licensee_mau", "300M"),
+    }
     assert read("licensee_own_mau", facts, RELEASED).domain == point(50)
     assert read("licensee_mau", facts, RELEASED).domain == point(300)
 
 
 def test_contradicting_counts_leave_the_fact_disputed() -> None:
-    facts = {"licensee_own_mau": state("licensee_own_mau", "900M"),
-             "licensee_mau": state("licensee_mau", "500M")}
+    facts = {
+        "licensee_own_mau": state("licensee_own_mau", "900M"),
+        "licensee_mau": state("licensee_mau", "500M"),
+    }
     group = read("licensee_mau", facts, RELEASED)
     assert group.status is Status.DISPUTED
     assert group.domain == Interval.everything(Dimension.COUNT)
 
 
 def test_weak_evidence_bounds_only_the_likely_value() -> None:
-    raw = {"value": "800M", "evidence": [{"source": "estimate", "kind": "press_report",
-                                          "date": "2024-01-01"}]}
+    raw = {
+        "value": "800M",
+        "evidence": [{"source": "estimate", "kind": "press_report", "date": "2024-01-01"}],
+    }
     facts = {"licensee_own_mau": state("licensee_own_mau", raw)}
     group = read("licensee_mau", facts, RELEASED)
     assert group.status is Status.UNKNOWN

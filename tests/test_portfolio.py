@@ -21,9 +21,14 @@ MANIFESTS = sorted(PRODUCTS.glob("*.yaml"))
 
 def _shape(result: ProductResult | None) -> object:
     assert result is not None
-    return (result.product, result.verdict,
-            [(f.key, f.verdict, f.likely_verdict, [m.fact.name for m in f.missing],
-              f.line, f.column) for f in result.findings])
+    return (
+        result.product,
+        result.verdict,
+        [
+            (f.key, f.verdict, f.likely_verdict, [m.fact.name for m in f.missing], f.line, f.column)
+            for f in result.findings
+        ],
+    )
 
 
 @pytest.fixture
@@ -56,8 +61,7 @@ def test_without_fork_workers_load_the_library(monkeypatch: pytest.MonkeyPatch) 
     """Where the platform cannot fork (macOS, Windows), spawned workers load the library."""
     monkeypatch.setattr(portfolio.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     library = load_library()
-    serial = [_shape(i.result) for i in portfolio.iter_results(MANIFESTS, OPTIONS, library,
-                                                               jobs=1)]
+    serial = [_shape(i.result) for i in portfolio.iter_results(MANIFESTS, OPTIONS, library, jobs=1)]
     items = list(portfolio.iter_results(MANIFESTS, OPTIONS, library, jobs=2))
     assert [_shape(i.result) for i in items] == serial
 
@@ -84,7 +88,8 @@ def test_summarise_counts_without_keeping_products(tmp_path: Path) -> None:
     assert summary.products == len(MANIFESTS) and summary.broken == 0
     assert sum(summary.product_verdicts.values()) == len(MANIFESTS)
     assert summary.finding_verdicts[Verdict.GOVERNANCE_RISK] == sum(
-        f.verdict is Verdict.GOVERNANCE_RISK for r in results for f in r.findings)
+        f.verdict is Verdict.GOVERNANCE_RISK for r in results for f in r.findings
+    )
     worst = max((r.verdict for r in results), key=lambda v: v.severity)
     assert summary.verdict is worst
 

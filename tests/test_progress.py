@@ -56,8 +56,13 @@ def test_only_on_a_terminal_and_never_in_ci(monkeypatch: pytest.MonkeyPatch) -> 
 def test_check_stream_tells_each_manifest_in_order() -> None:
     seen: list[tuple[int, int]] = []
     paths = [Path(PRODUCTS)]
-    with check_stream(paths, POLICIES["default"], Format("json"), RenderOptions(),
-                      progress=lambda done, total: seen.append((done, total))):
+    with check_stream(
+        paths,
+        POLICIES["default"],
+        Format("json"),
+        RenderOptions(),
+        progress=lambda done, total: seen.append((done, total)),
+    ):
         pass
     total = len(list(Path(PRODUCTS).glob("*.yaml")))
     assert seen == [(done, total) for done in range(1, total + 1)]

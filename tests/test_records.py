@@ -66,8 +66,12 @@ class Custom:
 
 
 def _pairs() -> list[tuple[Any, Any]]:
-    return [(Point(1, 2, "a", (3,)), PointDC(1, 2, "a", (3,))), (Point(1), PointDC(1)),
-            (One(1.5), OneDC(1.5)), (Ranked("f", 2, "h"), RankedDC("f", 2, "h"))]
+    return [
+        (Point(1, 2, "a", (3,)), PointDC(1, 2, "a", (3,))),
+        (Point(1), PointDC(1)),
+        (One(1.5), OneDC(1.5)),
+        (Ranked("f", 2, "h"), RankedDC("f", 2, "h")),
+    ]
 
 
 def test_repr_equals_dataclass_repr() -> None:

@@ -51,8 +51,10 @@ def test_built_without_validation_equals_the_validated_report() -> None:
     for result in results:
         product = product_out(result)
         assert ProductOut.model_validate(product.model_dump(mode="json")) == product
-        assert ProductOut.model_validate(product.model_dump(mode="json")).model_dump() \
+        assert (
+            ProductOut.model_validate(product.model_dump(mode="json")).model_dump()
             == product.model_dump()
+        )
 
 
 def test_shared_parts_are_reused_across_products() -> None:
@@ -62,8 +64,9 @@ def test_shared_parts_are_reused_across_products() -> None:
     first = [product_out(r) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
     second = [product_out(r) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
     assert first == second
-    assert [encode_product(p, "\n    ") for p in first] == \
-        [encode_product(p, "\n    ") for p in second]
+    assert [encode_product(p, "\n    ") for p in first] == [
+        encode_product(p, "\n    ") for p in second
+    ]
     supplied: dict[tuple[str, str], set[int]] = {}
     for product in first:
         for finding in product.findings:

@@ -33,7 +33,7 @@ PAYLOADS = [
     "!!python/object/new:subprocess.Popen [['touch', '{marker}']]",
     "!!python/name:os.system",
     "!!python/module:os",
-    "!!python/object/apply:builtins.exec ['open(\"{marker}\", \"w\")']",
+    '!!python/object/apply:builtins.exec [\'open("{marker}", "w")\']',
 ]
 
 
@@ -45,8 +45,11 @@ def test_yaml_tags_never_construct_or_run_anything(
     marker = tmp_path / "executed"
     code_text = payload.format(marker=marker)
     if target == "manifest":
-        text = (PRODUCTS / "composer2.yaml").read_text("utf-8").replace(
-            "product: Composer 2", f"product: {code_text}")
+        text = (
+            (PRODUCTS / "composer2.yaml")
+            .read_text("utf-8")
+            .replace("product: Composer 2", f"product: {code_text}")
+        )
         path = tmp_path / "m.yaml"
         path.write_text(text, "utf-8")
         code, out, err = run(capsys, "evaluate", str(path))
@@ -54,8 +57,9 @@ def test_yaml_tags_never_construct_or_run_anything(
         library = tmp_path / "licenses"
         shutil.copytree(LICENSES, library)
         rule = library / "mit.yaml"
-        rule.write_text(rule.read_text("utf-8").replace("name: MIT License",
-                                                        f"name: {code_text}"), "utf-8")
+        rule.write_text(
+            rule.read_text("utf-8").replace("name: MIT License", f"name: {code_text}"), "utf-8"
+        )
         code, out, err = run(capsys, "licenses", "list", "--licenses", str(library))
     assert code == 2 and out == ""
     assert "tag" in err and "not allowed" in err
@@ -79,13 +83,38 @@ def _calls_and_imports(root: Path = SOURCE) -> Iterator[tuple[Path, int, str]]:
                 yield path, node.lineno, f"import {node.module}"
 
 
-FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "yaml.load", "yaml.unsafe_load",
-                   "yaml.full_load", "yaml.load_all", "yaml.unsafe_load_all", "pickle.loads",
-                   "marshal.loads", "os.system", "os.popen", "importlib.import_module"}
-FORBIDDEN_IMPORTS = {"import socket", "import urllib", "import urllib.request", "import http",
-                     "import http.client", "import requests", "import httpx", "import ftplib",
-                     "import smtplib", "import subprocess", "import pickle", "import marshal",
-                     "import ssl", "import asyncio"}
+FORBIDDEN_CALLS = {
+    "eval",
+    "exec",
+    "compile",
+    "__import__",
+    "yaml.load",
+    "yaml.unsafe_load",
+    "yaml.full_load",
+    "yaml.load_all",
+    "yaml.unsafe_load_all",
+    "pickle.loads",
+    "marshal.loads",
+    "os.system",
+    "os.popen",
+    "importlib.import_module",
+}
+FORBIDDEN_IMPORTS = {
+    "import socket",
+    "import urllib",
+    "import urllib.request",
+    "import http",
+    "import http.client",
+    "import requests",
+    "import httpx",
+    "import ftplib",
+    "import smtplib",
+    "import subprocess",
+    "import pickle",
+    "import marshal",
+    "import ssl",
+    "import asyncio",
+}
 
 
 def test_the_source_never_evaluates_code_or_opens_connections() -> None:
@@ -96,17 +125,24 @@ def test_the_source_never_evaluates_code_or_opens_connections() -> None:
 
 
 def _forbidden(root: Path) -> list[str]:
-    return [f"{p.name}:{line}: {what}" for p, line, what in _calls_and_imports(root)
-            if what in FORBIDDEN_CALLS or what in FORBIDDEN_IMPORTS]
+    return [
+        f"{p.name}:{line}: {what}"
+        for p, line, what in _calls_and_imports(root)
+        if what in FORBIDDEN_CALLS or what in FORBIDDEN_IMPORTS
+    ]
 
 
 def test_the_scan_would_see_a_forbidden_call(tmp_path: Path) -> None:
     """The static scan above is not vacuous: it finds what it looks for."""
     (tmp_path / "bad.py").write_text(
-        "import socket\nfrom urllib import request\nimport yaml\nyaml.load(x)\neval('1')\n",
-        "utf-8")
-    assert _forbidden(tmp_path) == ["bad.py:1: import socket", "bad.py:2: import urllib",
-                                    "bad.py:4: yaml.load", "bad.py:5: eval"]
+        "import socket\nfrom urllib import request\nimport yaml\nyaml.load(x)\neval('1')\n", "utf-8"
+    )
+    assert _forbidden(tmp_path) == [
+        "bad.py:1: import socket",
+        "bad.py:2: import urllib",
+        "bad.py:4: yaml.load",
+        "bad.py:5: eval",
+    ]
 
 
 # -- no network ------------------------------------------------------------------------------
@@ -136,7 +172,9 @@ def test_commands_run_without_network(
         ["evaluate", manifest, "--format", "json", "--as-of", "2026-03-19"],
         ["evaluate", manifest, "--output", str(tmp_path / "report.json"), "-f", "json"],
         ["validate", manifest, *(str(p) for p in sorted(LICENSES.glob("*.yaml")))],
-        ["licenses", "list"], ["licenses", "models"], ["licenses", "show", "mit"],
+        ["licenses", "list"],
+        ["licenses", "models"],
+        ["licenses", "show", "mit"],
         ["schema", "manifest"],
     ]
     if REFERENCE_TEXTS.is_dir():
@@ -154,8 +192,11 @@ def _fingerprint(paths: list[Path]) -> dict[str, tuple[str, int, int]]:
     result = {}
     for path in paths:
         info = path.stat()
-        result[str(path)] = (hashlib.sha256(path.read_bytes()).hexdigest(), info.st_mtime_ns,
-                             stat.S_IMODE(info.st_mode))
+        result[str(path)] = (
+            hashlib.sha256(path.read_bytes()).hexdigest(),
+            info.st_mtime_ns,
+            stat.S_IMODE(info.st_mode),
+        )
     return result
 
 
@@ -168,16 +209,27 @@ def test_inputs_are_never_modified(tmp_path: Path, capsys: pytest.CaptureFixture
     bad.write_text("product: X\nproduct: Y\n", "utf-8")
     inputs = [manifest, bad, *sorted(library.rglob("*.yaml"))]
     before = _fingerprint(inputs)
-    for argv in (["evaluate", str(manifest), "--licenses", str(library)],
-                 ["evaluate", str(manifest), "--licenses", str(library), "-f", "json",
-                  "-o", str(tmp_path / "out.json")],
-                 ["evaluate", str(manifest), str(bad), "--licenses", str(library)],
-                 ["validate", str(manifest), str(bad), *(str(p) for p in inputs[2:])],
-                 ["licenses", "list", "--licenses", str(library)]):
+    for argv in (
+        ["evaluate", str(manifest), "--licenses", str(library)],
+        [
+            "evaluate",
+            str(manifest),
+            "--licenses",
+            str(library),
+            "-f",
+            "json",
+            "-o",
+            str(tmp_path / "out.json"),
+        ],
+        ["evaluate", str(manifest), str(bad), "--licenses", str(library)],
+        ["validate", str(manifest), str(bad), *(str(p) for p in inputs[2:])],
+        ["licenses", "list", "--licenses", str(library)],
+    ):
         run(capsys, *argv)
     assert _fingerprint(inputs) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["bad.yaml", "composer2.yaml", "licenses", "out.json"])  # nothing else was written
+        ["bad.yaml", "composer2.yaml", "licenses", "out.json"]
+    )  # nothing else was written
 
 
 def test_output_never_overwrites_an_input(
@@ -277,7 +329,6 @@ def test_bad_output_paths_exit_2(
     where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "nowhere" / "r.json" if where == "missing-folder" else tmp_path
-    code, out, err = run(capsys, "evaluate", str(PRODUCTS / "composer2.yaml"), "-o",
-                         str(target))
+    code, out, err = run(capsys, "evaluate", str(PRODUCTS / "composer2.yaml"), "-o", str(target))
     assert code == 2 and out == "" and "Traceback" not in err
     assert "--output" in err or "output" in err.lower()

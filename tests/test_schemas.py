@@ -19,7 +19,8 @@ from tests.conftest import LICENSES, PRODUCTS
 @pytest.mark.parametrize("name", NAMES)
 def test_shipped_schema_matches_the_models(name: str) -> None:
     assert shipped(name) == dumps(generate(name)), (
-        f"{name}.schema.json drifted from the models: run python -m licheck.schemas")
+        f"{name}.schema.json drifted from the models: run python -m licheck.schemas"
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -37,8 +38,11 @@ def test_products_validate_against_the_manifest_schema(path: Path) -> None:
     assert not errors, [e.message for e in errors]
 
 
-@pytest.mark.parametrize("path", sorted(p for p in LICENSES.glob("*.yaml")
-                                        if p.name != "catalog.yaml"), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in LICENSES.glob("*.yaml") if p.name != "catalog.yaml"),
+    ids=lambda p: p.name,
+)
 def test_rule_files_validate_against_the_license_schema(path: Path) -> None:
     errors = list(_validator("license").iter_errors(yamlsafe.load(path).data))
     assert not errors, [e.message for e in errors]

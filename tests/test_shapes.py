@@ -34,8 +34,9 @@ from tests.conftest import ROOT
 from tests.test_fuzz import CATALOG, MANIFESTS, RULE_FILES, SPECIALS, fuzz, mutate_data, mutated
 
 MODELS: tuple[type[BaseModel], ...] = (Manifest, License, Catalog)
-YAML_FILES = sorted(p for p in ROOT.glob("**/*.y*ml")
-                    if ".git" not in p.parts and "node_modules" not in p.parts)
+YAML_FILES = sorted(
+    p for p in ROOT.glob("**/*.y*ml") if ".git" not in p.parts and "node_modules" not in p.parts
+)
 
 
 def same(fast: Any, ref: Any, where: str = "") -> None:
@@ -130,20 +131,89 @@ def test_mutated_data(model: type[BaseModel], draw: st.DataObject) -> None:
     agree(model, data)
 
 
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
-                    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8),
-                    st.sampled_from([*SPECIALS, "2024-02", "2024-02-30", "2024-13", "2023-02-29",
-                                     "abc\n", "kimi-k2.5", "fine_tuning", "merge", "observed",
-                                     "now", "a" * 121, "0" * 64, "2024-03-31"]))
-KEYS = st.sampled_from(["product", "owner", "components", "facts", "id", "name", "lineage",
-                        "base", "steps", "kind", "parents", "model", "obtained", "evidence",
-                        "source", "date", "value", "at_least", "at_most", "includes", "series",
-                        "2024-01", "mau", "clauses", "fact", "all", "any", "not", "always", "is",
-                        "is_", "in", "in_", "from", "from_", "more_than", "models", "text",
-                        "sha256", "file", "quote", "title", "version", "license",
-                        "license_history", "until", "delivery", "sources", "currency_rates"])
-DOCUMENTS = st.recursive(SCALARS, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=5)), max_leaves=25)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.sampled_from(
+        [
+            *SPECIALS,
+            "2024-02",
+            "2024-02-30",
+            "2024-13",
+            "2023-02-29",
+            "abc\n",
+            "kimi-k2.5",
+            "fine_tuning",
+            "merge",
+            "observed",
+            "now",
+            "a" * 121,
+            "0" * 64,
+            "2024-03-31",
+        ]
+    ),
+)
+KEYS = st.sampled_from(
+    [
+        "product",
+        "owner",
+        "components",
+        "facts",
+        "id",
+        "name",
+        "lineage",
+        "base",
+        "steps",
+        "kind",
+        "parents",
+        "model",
+        "obtained",
+        "evidence",
+        "source",
+        "date",
+        "value",
+        "at_least",
+        "at_most",
+        "includes",
+        "series",
+        "2024-01",
+        "mau",
+        "clauses",
+        "fact",
+        "all",
+        "any",
+        "not",
+        "always",
+        "is",
+        "is_",
+        "in",
+        "in_",
+        "from",
+        "from_",
+        "more_than",
+        "models",
+        "text",
+        "sha256",
+        "file",
+        "quote",
+        "title",
+        "version",
+        "license",
+        "license_history",
+        "until",
+        "delivery",
+        "sources",
+        "currency_rates",
+    ]
+)
+DOCUMENTS = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=5)),
+    max_leaves=25,
+)
 
 
 @fuzz(600)
@@ -152,25 +222,39 @@ def test_generated_documents(model: type[BaseModel], data: Any) -> None:
     agree(model, data)
 
 
-@pytest.mark.parametrize("data", [
-    {"fact": "mau", "is": True},
-    {"fact": "mau", "is_": True},  # the field's own name: pydantic takes it, the fast path asks
-    {"fact": "mau", "more_than": True},  # bool is not a number
-    {"fact": "mau", "equals": 3},  # a number is not a string
-    {"fact": "mau", "at_least": "100M", "at_most": 5},  # two operators
-    {"fact": "mau", "is": None, "at_least": 1},
-    {"fact": "mau", "in": ["a", 1]},
-    {"fact": "mau", "at_least": 1, "measured": "later"},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"fact": "mau", "is": True},
+        {"fact": "mau", "is_": True},  # the field's own name: pydantic takes it, the fast path asks
+        {"fact": "mau", "more_than": True},  # bool is not a number
+        {"fact": "mau", "equals": 3},  # a number is not a string
+        {"fact": "mau", "at_least": "100M", "at_most": 5},  # two operators
+        {"fact": "mau", "is": None, "at_least": 1},
+        {"fact": "mau", "in": ["a", 1]},
+        {"fact": "mau", "at_least": 1, "measured": "later"},
+    ],
+)
 def test_fact_tests(data: dict[str, Any]) -> None:
     agree(FactTest, data)
 
 
 def test_shorthands_and_defaults() -> None:
-    manifest = {"product": "p", "owner": "o", "facts": {"mau": "150M", "open": None},
-                "components": [{"id": "c", "name": "C", "lineage": {
-                    "base": "kimi-k2.5", "steps": ["fine_tuning", {"kind": "merge",
-                                                                   "parents": ["x"]}]}}]}
+    manifest = {
+        "product": "p",
+        "owner": "o",
+        "facts": {"mau": "150M", "open": None},
+        "components": [
+            {
+                "id": "c",
+                "name": "C",
+                "lineage": {
+                    "base": "kimi-k2.5",
+                    "steps": ["fine_tuning", {"kind": "merge", "parents": ["x"]}],
+                },
+            }
+        ],
+    }
     assert agree(Manifest, manifest)
     built = shapes.build(Manifest, manifest)
     assert built is not None
@@ -178,25 +262,51 @@ def test_shorthands_and_defaults() -> None:
     assert built.facts["mau"].model_fields_set == {"value"}
     assert built.components[0].lineage.steps[0].kind is StepKind.FINE_TUNING
     assert built.components[0].delivery == []
-    clause = {"id": "c", "kind": "notice", "title": "t", "quote": "q",
-              "requirement": {"fact": "x", "is": True}}
-    rule = {"id": "l", "name": "L", "version": "1", "clauses": [clause],
-            "text": {"file": "f", "sha256": "0" * 64}}
+    clause = {
+        "id": "c",
+        "kind": "notice",
+        "title": "t",
+        "quote": "q",
+        "requirement": {"fact": "x", "is": True},
+    }
+    rule = {
+        "id": "l",
+        "name": "L",
+        "version": "1",
+        "clauses": [clause],
+        "text": {"file": "f", "sha256": "0" * 64},
+    }
     assert agree(License, rule)
     license_ = shapes.build(License, rule)
     assert license_ is not None and license_.clauses[0].trigger == ALWAYS
 
 
 def test_model_rules_decline() -> None:
-    step_merge = {"product": "p", "owner": "o", "components": [
-        {"id": "c", "name": "C", "lineage": {"base": "x", "steps": ["merge"]}}]}
+    step_merge = {
+        "product": "p",
+        "owner": "o",
+        "components": [{"id": "c", "name": "C", "lineage": {"base": "x", "steps": ["merge"]}}],
+    }
     assert shapes.build(Manifest, step_merge) is None
-    twice = {"product": "p", "owner": "o", "components": [
-        {"id": "c", "name": "C", "lineage": {"base": "x"}},
-        {"id": "c", "name": "D", "lineage": {"base": "x"}}]}
+    twice = {
+        "product": "p",
+        "owner": "o",
+        "components": [
+            {"id": "c", "name": "C", "lineage": {"base": "x"}},
+            {"id": "c", "name": "D", "lineage": {"base": "x"}},
+        ],
+    }
     assert shapes.build(Manifest, twice) is None
-    backwards = {"models": [{"id": "m", "name": "M", "source": "s", "license_history": [
-        {"license": "a", "from": "2024-05", "until": "2024-01"}]}]}
+    backwards = {
+        "models": [
+            {
+                "id": "m",
+                "name": "M",
+                "source": "s",
+                "license_history": [{"license": "a", "from": "2024-05", "until": "2024-01"}],
+            }
+        ]
+    }
     assert shapes.build(Catalog, backwards) is None
     with pytest.raises(ValidationError):
         Manifest.model_validate(step_merge)
@@ -207,8 +317,9 @@ def test_keyword_construction() -> None:
     what pydantic gives; what it declines, pydantic still refuses with its own error."""
     evidence = Evidence(source="s", kind=EvidenceKind.DECLARED)
     spec = FactSpec(value=True, evidence=[evidence])
-    ref = FactSpec.model_validate({"value": True, "evidence": [
-        Evidence.model_validate({"source": "s", "kind": "declared"})]})
+    ref = FactSpec.model_validate(
+        {"value": True, "evidence": [Evidence.model_validate({"source": "s", "kind": "declared"})]}
+    )
     same(spec, ref)
     assert spec.evidence[0] is evidence  # an instance is taken as it is, as pydantic does
     with pytest.raises(ValidationError):
@@ -252,8 +363,14 @@ def test_a_run_builds_no_format_validator() -> None:
     without = {**base, "LICHECK_NO_CACHE": "1"}
     cached = {**base, "LICHECK_CACHE_DIR": os.environ["LICHECK_CACHE_DIR"]}  # (conftest's)
     for env in (without, cached, cached):  # no cache; then a miss or a hit; then a hit
-        done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
-                              text=True, check=True, env=env)
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        )
         assert done.stdout.split(" ", 1)[1].strip() == "[]", done.stdout + done.stderr
 
 
@@ -278,6 +395,9 @@ def test_the_checkers_fit_the_models() -> None:
     table = shapes._checkers()
     from licheck import model
 
-    strict = {c for c in vars(model).values()
-              if isinstance(c, type) and issubclass(c, model.Strict) and c is not model.Strict}
+    strict = {
+        c
+        for c in vars(model).values()
+        if isinstance(c, type) and issubclass(c, model.Strict) and c is not model.Strict
+    }
     assert set(table) == strict

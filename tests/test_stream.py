@@ -107,25 +107,40 @@ def _waivers(tmp_path: Path, manifests: list[Path]) -> Waivers:
     return load(path)
 
 
-def _streamed(paths: list[Path], fmt: Format, options: RenderOptions, waivers: Waivers | None,
-              today: dt.date, jobs: int, as_of: dt.date | None = None) -> str:
+def _streamed(
+    paths: list[Path],
+    fmt: Format,
+    options: RenderOptions,
+    waivers: Waivers | None,
+    today: dt.date,
+    jobs: int,
+    as_of: dt.date | None = None,
+) -> str:
     out = io.StringIO()
-    with check_stream(paths, POLICY, fmt, options, as_of, waivers=waivers, today=today,
-                      jobs=jobs) as result:
+    with check_stream(
+        paths, POLICY, fmt, options, as_of, waivers=waivers, today=today, jobs=jobs
+    ) as result:
         result.write(out.write)
     return out.getvalue()
 
 
-OPTIONS = [RenderOptions(fail_on=FailOn.RISK, summary=True),
-           RenderOptions(fail_on=FailOn.NEVER, color=True, verbose=True, summary=True)]
+OPTIONS = [
+    RenderOptions(fail_on=FailOn.RISK, summary=True),
+    RenderOptions(fail_on=FailOn.NEVER, color=True, verbose=True, summary=True),
+]
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["risk", "never-color-verbose"])
 @pytest.mark.parametrize("fmt", list(Format))
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_stream_is_the_rendered_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                       manifests: list[Path], fmt: Format,
-                                       options: RenderOptions, jobs: int) -> None:
+def test_stream_is_the_rendered_report(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    manifests: list[Path],
+    fmt: Format,
+    options: RenderOptions,
+    jobs: int,
+) -> None:
     # workers for a handful of files, two paths per task; the spill read back a few characters
     # at a time, so pieces and markers straddle every kind of boundary
     monkeypatch.setattr(portfolio, "PARALLEL_MIN", 1)
@@ -137,29 +152,38 @@ def test_stream_is_the_rendered_report(monkeypatch: pytest.MonkeyPatch, tmp_path
         expected = render(report, fmt, options)
         assert _streamed(manifests, fmt, options, waivers, today, jobs) == expected
     statuses = {s.id: s.status for s in report.waivers}
-    assert statuses == {"applies": "expired", "also-names-it": "applied",
-                        "pins-changed": "pins_changed", "undisclosed": "applied",
-                        "by-file": "applied",
-                        "not-needed": "not_needed", "unmatched": "unmatched"}
+    assert statuses == {
+        "applies": "expired",
+        "also-names-it": "applied",
+        "pins-changed": "pins_changed",
+        "undisclosed": "applied",
+        "by-file": "applied",
+        "not-needed": "not_needed",
+        "unmatched": "unmatched",
+    }
 
 
 @pytest.mark.parametrize("fmt", list(Format))
 def test_stream_without_waivers_and_without_products_to_show(
-        manifests: list[Path], fmt: Format) -> None:
+    manifests: list[Path], fmt: Format
+) -> None:
     options = RenderOptions(summary=True)
     as_of = dt.date(2026, 1, 1)
     for paths in (manifests, manifests[:1]):
         report = check_files(paths, POLICY, as_of)
         assert _streamed(paths, fmt, options, None, dt.date(2026, 4, 1), 1, as_of) == render(
-            report, fmt, options)
+            report, fmt, options
+        )
 
 
 def test_a_nul_in_the_data_is_data(tmp_path: Path) -> None:
     """YAML's "\\0" escape puts a NUL in a string; the formats that write it raw keep it."""
     text = (PRODUCTS / "composer2.yaml").read_text(encoding="utf-8")
     manifest = tmp_path / "nul.yaml"
-    lines = ['product: "Nul\\0Name"' if line.startswith("product:") else line
-             for line in text.splitlines()]
+    lines = [
+        'product: "Nul\\0Name"' if line.startswith("product:") else line
+        for line in text.splitlines()
+    ]
     manifest.write_text("\n".join(lines) + "\n", encoding="utf-8")
     report = check_files([manifest], POLICY)
     assert report.products[0].product == "Nul\x00Name"
@@ -167,38 +191,59 @@ def test_a_nul_in_the_data_is_data(tmp_path: Path) -> None:
         options = RenderOptions(summary=True)
         streamed = _streamed([manifest], fmt, options, None, dt.date(2026, 4, 1), 1)
         assert streamed == render(report, fmt, options), fmt
-        assert ("\x00" in streamed) is (fmt in (Format.TEXT, Format.GITHUB, Format.JUNIT,
-                                                Format.MARKDOWN)), fmt
+        assert ("\x00" in streamed) is (
+            fmt in (Format.TEXT, Format.GITHUB, Format.JUNIT, Format.MARKDOWN)
+        ), fmt
 
 
-def test_problems_discard_the_spill(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                    manifests: list[Path]) -> None:
+def test_problems_discard_the_spill(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, manifests: list[Path]
+) -> None:
     broken = tmp_path / "portfolio" / "broken.yaml"
     broken.write_text("product: Broken\nowner: x\ncomponents: []\n", encoding="utf-8")
     also = tmp_path / "portfolio" / "also.yaml"
     also.write_text("product: [\n", encoding="utf-8")
     closed = []
     original = streaming.Stream.close
-    monkeypatch.setattr(streaming.Stream, "close",
-                        lambda self: (closed.append(self), original(self))[1])
+    monkeypatch.setattr(
+        streaming.Stream, "close", lambda self: (closed.append(self), original(self))[1]
+    )
     with pytest.raises(InputError) as caught:
-        check_stream([*manifests[:2], broken, *manifests[2:], also], POLICY, Format.JSON,
-                     RenderOptions(), jobs=1)
+        check_stream(
+            [*manifests[:2], broken, *manifests[2:], also],
+            POLICY,
+            Format.JSON,
+            RenderOptions(),
+            jobs=1,
+        )
     assert sorted(Path(d.file).name for d in caught.value.diagnostics) == [
-        "also.yaml", "broken.yaml"]
+        "also.yaml",
+        "broken.yaml",
+    ]
     assert len(closed) == 1
 
 
-def test_cli_writes_no_report_when_a_file_is_broken(capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch,
-                                                    tmp_path: Path,
-                                                    manifests: list[Path]) -> None:
+def test_cli_writes_no_report_when_a_file_is_broken(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    manifests: list[Path],
+) -> None:
     monkeypatch.chdir(ROOT)
     (tmp_path / "portfolio" / "broken.yaml").write_text(
-        "product: Broken\nowner: x\ncomponents: []\n", encoding="utf-8")
+        "product: Broken\nowner: x\ncomponents: []\n", encoding="utf-8"
+    )
     report = tmp_path / "report.sarif"
-    code, out, err = run(capsys, "check", str(tmp_path / "portfolio"), "--no-waivers", "-f",
-                         "sarif", "-o", str(report))
+    code, out, err = run(
+        capsys,
+        "check",
+        str(tmp_path / "portfolio"),
+        "--no-waivers",
+        "-f",
+        "sarif",
+        "-o",
+        str(report),
+    )
     assert (code, out) == (2, "")
     assert "broken.yaml:3:1: error:" in err
     assert "Traceback" not in err
@@ -206,16 +251,27 @@ def test_cli_writes_no_report_when_a_file_is_broken(capsys: pytest.CaptureFixtur
     assert list(tmp_path.iterdir()) == [tmp_path / "portfolio"]  # no temporary file left
 
 
-def test_cli_output_file_is_the_streamed_report(capsys: pytest.CaptureFixture[str],
-                                                monkeypatch: pytest.MonkeyPatch,
-                                                tmp_path: Path) -> None:
+def test_cli_output_file_is_the_streamed_report(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.chdir(ROOT)
     target = tmp_path / "report.junit"
-    code, out, _ = run(capsys, "check", "products/", "--no-waivers", "-f", "junit",
-                       "--fail-on", "risk", "-o", str(target))
+    code, out, _ = run(
+        capsys,
+        "check",
+        "products/",
+        "--no-waivers",
+        "-f",
+        "junit",
+        "--fail-on",
+        "risk",
+        "-o",
+        str(target),
+    )
     assert (code, out) == (1, "")
-    code, printed, _ = run(capsys, "check", "products/", "--no-waivers", "-f", "junit",
-                           "--fail-on", "risk")
+    code, printed, _ = run(
+        capsys, "check", "products/", "--no-waivers", "-f", "junit", "--fail-on", "risk"
+    )
     assert code == 1
     assert target.read_text(encoding="utf-8") == printed
 
@@ -231,8 +287,9 @@ def _peak(paths: list[Path], fmt: Format) -> int:
 
 
 @pytest.mark.parametrize("fmt", [Format.JSON, Format.SARIF])
-def test_memory_does_not_grow_with_the_portfolio(monkeypatch: pytest.MonkeyPatch,
-                                                 tmp_path: Path, fmt: Format) -> None:
+def test_memory_does_not_grow_with_the_portfolio(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fmt: Format
+) -> None:
     """The peak of 400 manifests is about that of 40 (the whole report would be ~10×).  The
     spill is read back in chunks smaller than 40 products' text, so both reach that peak."""
     monkeypatch.setattr(streaming, "COPY_CHUNK", 1 << 14)
@@ -247,8 +304,9 @@ def test_memory_does_not_grow_with_the_portfolio(monkeypatch: pytest.MonkeyPatch
     assert large < small * 1.5, (small, large)
 
 
-def test_spawned_workers_stream_the_same(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                         manifests: list[Path]) -> None:
+def test_spawned_workers_stream_the_same(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, manifests: list[Path]
+) -> None:
     """Where the platform cannot fork, the encoder and the waivers are sent to the workers."""
     monkeypatch.setattr(portfolio, "PARALLEL_MIN", 1)
     monkeypatch.setattr(portfolio, "CHUNK", 4)
@@ -256,22 +314,27 @@ def test_spawned_workers_stream_the_same(monkeypatch: pytest.MonkeyPatch, tmp_pa
     waivers = _waivers(tmp_path, manifests)
     today = dt.date(2026, 4, 1)
     options = RenderOptions(fail_on=FailOn.RISK, summary=True)
-    expected = render(check_files(manifests, POLICY, waivers=waivers, today=today),
-                      Format.SARIF, options)
+    expected = render(
+        check_files(manifests, POLICY, waivers=waivers, today=today), Format.SARIF, options
+    )
     assert _streamed(manifests, Format.SARIF, options, waivers, today, 2) == expected
 
 
-def test_cli_stdout_is_the_rendered_report(capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch,
-                                           manifests: list[Path]) -> None:
+def test_cli_stdout_is_the_rendered_report(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, manifests: list[Path]
+) -> None:
     """Written to standard output in several echoes (the report is larger than the 64 KB
     gathered before each)."""
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(streaming, "COPY_CHUNK", 1000)
-    code, out, err = run(capsys, "check", *map(str, manifests), "--no-waivers", "-f", "json",
-                         "--fail-on", "risk")
+    code, out, err = run(
+        capsys, "check", *map(str, manifests), "--no-waivers", "-f", "json", "--fail-on", "risk"
+    )
     assert (code, err) == (1, "")
-    expected = render(check_files(manifests, POLICY), Format.JSON,
-                      RenderOptions(fail_on=FailOn.RISK, summary=True))
+    expected = render(
+        check_files(manifests, POLICY),
+        Format.JSON,
+        RenderOptions(fail_on=FailOn.RISK, summary=True),
+    )
     assert len(out) > 1 << 16
     assert out == expected

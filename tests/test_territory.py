@@ -21,8 +21,9 @@ def domain(raw: dict[str, object]) -> StringSet:
 
 
 def test_a_member_state_puts_the_union_in_the_set() -> None:
-    assert domain({"value": ["US", "de"]}) == StringSet(frozenset({"US", "DE", "EU"}),
-                                                         frozenset(), True)
+    assert domain({"value": ["US", "de"]}) == StringSet(
+        frozenset({"US", "DE", "EU"}), frozenset(), True
+    )
 
 
 def test_non_members_do_not() -> None:
@@ -56,9 +57,11 @@ def test_a_country_name_is_refused_with_a_hint() -> None:
 
 
 def test_rule_operands_are_normalised_and_checked() -> None:
-    node = compile_condition(FactTest.model_validate(
-        {"fact": "territories", "contains_any": ["EU", "UK", "kr"]}))
+    node = compile_condition(
+        FactTest.model_validate({"fact": "territories", "contains_any": ["EU", "UK", "kr"]})
+    )
     assert node.operand == frozenset({"EU", "GB", "KR"})  # type: ignore[union-attr]
     with pytest.raises(ConditionError):
-        compile_condition(FactTest.model_validate(
-            {"fact": "licensee_domicile", "contains": "Europe"}))
+        compile_condition(
+            FactTest.model_validate({"fact": "licensee_domicile", "contains": "Europe"})
+        )

@@ -11,26 +11,39 @@ from licheck.units import Dimension, UnitError, format_amount, parse_quantity
 COUNT, MONEY = Dimension.COUNT, Dimension.MONEY
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("150M", 150_000_000), ("1.2B", 1_200_000_000), ("500K", 500_000), (20000000, 20_000_000),
-    ("20,000,000", 20_000_000), ("100000001", 100_000_001), (1.5e8, 150_000_000), ("0", 0),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("150M", 150_000_000),
+        ("1.2B", 1_200_000_000),
+        ("500K", 500_000),
+        (20000000, 20_000_000),
+        ("20,000,000", 20_000_000),
+        ("100000001", 100_000_001),
+        (1.5e8, 150_000_000),
+        ("0", 0),
+    ],
+)
 def test_counts(raw: object, expected: int) -> None:
     assert parse_quantity(raw, COUNT).amount == expected
 
 
-@pytest.mark.parametrize(("raw", "months_default", "expected"), [
-    ("20M USD/month", 1, Fraction(20_000_000)),
-    ("240M USD/year", 1, Fraction(20_000_000)),  # exactly the monthly line, not above it
-    ("2B USD/year", 1, Fraction(2_000_000_000, 12)),
-    ("USD 20M/month", 1, Fraction(20_000_000)),
-    ("25M", 1, Fraction(25_000_000)),  # the fact's own period
-    ("12M", 12, Fraction(1_000_000)),  # a yearly fact: 12M a year is 1M a month
-    ("30M ARR", 1, Fraction(2_500_000)),
-    ("1.5M USD per year", 1, Fraction(125_000)),
-])
-def test_money_normalises_to_usd_per_month(raw: str, months_default: int,
-                                           expected: Fraction) -> None:
+@pytest.mark.parametrize(
+    ("raw", "months_default", "expected"),
+    [
+        ("20M USD/month", 1, Fraction(20_000_000)),
+        ("240M USD/year", 1, Fraction(20_000_000)),  # exactly the monthly line, not above it
+        ("2B USD/year", 1, Fraction(2_000_000_000, 12)),
+        ("USD 20M/month", 1, Fraction(20_000_000)),
+        ("25M", 1, Fraction(25_000_000)),  # the fact's own period
+        ("12M", 12, Fraction(1_000_000)),  # a yearly fact: 12M a year is 1M a month
+        ("30M ARR", 1, Fraction(2_500_000)),
+        ("1.5M USD per year", 1, Fraction(125_000)),
+    ],
+)
+def test_money_normalises_to_usd_per_month(
+    raw: str, months_default: int, expected: Fraction
+) -> None:
     got = parse_quantity(raw, MONEY, default_period_months=months_default).amount
     assert got == expected
 
@@ -46,10 +59,22 @@ def test_other_currency_without_a_rate_is_refused() -> None:
         parse_quantity("150M EUR/month", MONEY)
 
 
-@pytest.mark.parametrize("raw", [
-    "100 millions", "-5M", "150MM", "abc", "", "1e9 users", True, None, [1], "20M USD/fortnight",
-    "20M USD EUR",
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "100 millions",
+        "-5M",
+        "150MM",
+        "abc",
+        "",
+        "1e9 users",
+        True,
+        None,
+        [1],
+        "20M USD/fortnight",
+        "20M USD EUR",
+    ],
+)
 def test_bad_counts_and_money_are_refused(raw: object) -> None:
     with pytest.raises(UnitError):
         parse_quantity(raw, COUNT)

@@ -30,10 +30,13 @@ def test_a_changed_quote_is_named(capsys: pytest.CaptureFixture[str], tmp_path: 
     library = _library_copy(tmp_path)
     rule = library / "kimi-k2.5-modified-mit.yaml"
     text = rule.read_text(encoding="utf-8")
-    rule.write_text(text.replace("Our only modification part", "Our only modificatiom part", 1),
-                    encoding="utf-8")
-    code, _, err = run(capsys, "licenses", "verify", "--texts", str(REFERENCE_TEXTS),
-                       "--licenses", str(library))
+    rule.write_text(
+        text.replace("Our only modification part", "Our only modificatiom part", 1),
+        encoding="utf-8",
+    )
+    code, _, err = run(
+        capsys, "licenses", "verify", "--texts", str(REFERENCE_TEXTS), "--licenses", str(library)
+    )
     assert code == 1
     assert "kimi-k2.5-modified-mit/ui-attribution" in err
 
@@ -42,16 +45,18 @@ def test_a_changed_text_is_named(capsys: pytest.CaptureFixture[str], tmp_path: P
     texts = tmp_path / "texts"
     shutil.copytree(REFERENCE_TEXTS, texts)
     target = texts / "kimi-k2.5-modified-mit.txt"
-    target.write_text(target.read_text(encoding="utf-8").replace("20 million", "30 million"),
-                      encoding="utf-8")
+    target.write_text(
+        target.read_text(encoding="utf-8").replace("20 million", "30 million"), encoding="utf-8"
+    )
     code, _, err = run(capsys, "licenses", "verify", "--texts", str(texts))
     assert code == 1
     assert "kimi-k2.5-modified-mit.txt has changed" in err
     assert "kimi-k2.5-modified-mit/ui-attribution" in err
 
 
-def test_a_licensors_license_without_header_verifies(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_licensors_license_without_header_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # A LICENSE as the licensor publishes it (no provenance header) has the same hash.
     texts = tmp_path / "texts"
     shutil.copytree(REFERENCE_TEXTS, texts)

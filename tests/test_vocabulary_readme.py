@@ -9,7 +9,7 @@ from tests.conftest import ROOT
 def test_the_readme_fact_table_matches_the_vocabulary() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     start = text.index("\n", text.index("<!-- facts:begin")) + 1
-    table = text[start:text.index("<!-- facts:end -->")].strip().splitlines()
+    table = text[start : text.index("<!-- facts:end -->")].strip().splitlines()
     expected = ["| fact | type | unit | meaning |", "|---|---|---|---|"] + [
         f"| `{d.name}` | {d.type.value} | {d.unit} | "
         f"{d.meaning}{' (supplied by licheck)' if d.implicit else ''} |"

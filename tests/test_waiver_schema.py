@@ -19,7 +19,8 @@ from tests.conftest import ROOT
 def test_shipped_schema_matches_the_model(name: str) -> None:
     assert name in schemas.NAMES
     assert schemas.shipped(name) == schemas.dumps(schemas.generate(name)), (
-        "run python -m licheck.schemas")
+        "run python -m licheck.schemas"
+    )
 
 
 def test_schema_command_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,8 +39,10 @@ def test_readme_example_is_valid(tmp_path: Path) -> None:
     path.write_text(match.group(1), encoding="utf-8")
     loaded = load(path)
     assert [e.waiver.id for e in loaded.entries] == ["composer2-kimi-attribution"]
-    assert loaded.entries[0].pins == {"derivative": "unknown",
-                                      "ui_attribution": "excludes 'Kimi K2.5'"}
+    assert loaded.entries[0].pins == {
+        "derivative": "unknown",
+        "ui_attribution": "excludes 'Kimi K2.5'",
+    }
     from licheck import yamlsafe
 
     data = yamlsafe.parse(match.group(1), "README").data

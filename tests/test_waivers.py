@@ -65,44 +65,64 @@ def test_last_day_still_applies(capsys: pytest.CaptureFixture[str]) -> None:
     assert gate(capsys, "--waivers", str(WAIVERS), "--today", "2026-06-30")[0] == 0
 
 
-def test_changed_pin_stops_the_waiver(capsys: pytest.CaptureFixture[str],
-                                      tmp_path: Path) -> None:
-    path = waiver_file(tmp_path, BASE.format(expires="2026-12-31", extra="""\
+def test_changed_pin_stops_the_waiver(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = waiver_file(
+        tmp_path,
+        BASE.format(
+            expires="2026-12-31",
+            extra="""\
     pins:
       derivative: true
       monthly_revenue: 2B USD/year
-"""))
+""",
+        ),
+    )
     code, out, _ = gate(capsys, "--waivers", path, "--today", "2026-04-01")
     assert code == 1
     assert "derivative was true, is now unknown" in out
     assert "monthly_revenue" not in out.split("granted on changed")[1].split(")")[0]
 
 
-def test_pins_that_hold_keep_the_waiver(capsys: pytest.CaptureFixture[str],
-                                        tmp_path: Path) -> None:
-    path = waiver_file(tmp_path, BASE.format(expires="2026-12-31", extra="""\
+def test_pins_that_hold_keep_the_waiver(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = waiver_file(
+        tmp_path,
+        BASE.format(
+            expires="2026-12-31",
+            extra="""\
     pins:
       monthly_revenue: 2000M USD/year   # written differently, same value
       mau: unknown
       ui_attribution: {excludes: [Kimi K2.5]}
-"""))
+""",
+        ),
+    )
     assert gate(capsys, "--waivers", path, "--today", "2026-04-01")[0] == 0
 
 
-def test_pin_on_a_fact_the_finding_does_not_use(capsys: pytest.CaptureFixture[str],
-                                                tmp_path: Path) -> None:
-    path = waiver_file(tmp_path, BASE.format(expires="2026-12-31", extra="""\
+def test_pin_on_a_fact_the_finding_does_not_use(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = waiver_file(
+        tmp_path,
+        BASE.format(
+            expires="2026-12-31",
+            extra="""\
     pins:
       territories: [US]
-"""))
+""",
+        ),
+    )
     code, out, _ = gate(capsys, "--waivers", path, "--today", "2026-04-01")
     assert code == 1
     assert "territories is pinned but this finding does not use it" in out
 
 
-def test_unmatched_and_unneeded_waivers_are_reported(capsys: pytest.CaptureFixture[str],
-                                                     tmp_path: Path) -> None:
-    text = BASE.format(expires="2026-12-31", extra="") + """\
+def test_unmatched_and_unneeded_waivers_are_reported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = (
+        BASE.format(expires="2026-12-31", extra="")
+        + """\
   - id: typo
     product: Composer 3
     license: kimi-k2.5-modified-mit
@@ -120,8 +140,20 @@ def test_unmatched_and_unneeded_waivers_are_reported(capsys: pytest.CaptureFixtu
     owner: y
     expires: 2026-12-31
 """
-    code, out, _ = run(capsys, "check", COMPOSER, "--fail-on", "risk", "-f", "json",
-                       "--waivers", waiver_file(tmp_path, text), "--today", "2026-04-01")
+    )
+    code, out, _ = run(
+        capsys,
+        "check",
+        COMPOSER,
+        "--fail-on",
+        "risk",
+        "-f",
+        "json",
+        "--waivers",
+        waiver_file(tmp_path, text),
+        "--today",
+        "2026-04-01",
+    )
     assert code == 0
     statuses = {w["id"]: w["status"] for w in json.loads(out)["waivers"]}
     assert statuses == {"w1": "applied", "typo": "unmatched", "stale": "not_needed"}
@@ -139,8 +171,9 @@ def test_default_waiver_file_is_read_from_the_current_folder(
 
 
 @pytest.mark.parametrize("fmt", FORMAT_CHOICES)
-def test_waived_findings_show_as_waived_in_every_format(capsys: pytest.CaptureFixture[str],
-                                                        fmt: str) -> None:
+def test_waived_findings_show_as_waived_in_every_format(
+    capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
     code, out, _ = gate(capsys, "--waivers", str(WAIVERS), "--today", "2026-04-01", "-f", fmt)
     assert code == 0
     if fmt == "json":
@@ -171,9 +204,9 @@ BAD = [
 
 
 @pytest.mark.parametrize(("line", "message", "at"), BAD)
-def test_bad_waiver_files_are_located_errors(capsys: pytest.CaptureFixture[str],
-                                             tmp_path: Path, line: str, message: str,
-                                             at: int) -> None:
+def test_bad_waiver_files_are_located_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str, message: str, at: int
+) -> None:
     text = BASE.format(expires="2026-12-31", extra="")
     key = line.split(":")[0]
     lines = [ln for ln in text.splitlines() if not ln.strip().startswith(key + ":")]
@@ -187,8 +220,9 @@ def test_bad_waiver_files_are_located_errors(capsys: pytest.CaptureFixture[str],
     assert "Traceback" not in err
 
 
-def test_duplicate_waiver_ids_are_refused(capsys: pytest.CaptureFixture[str],
-                                          tmp_path: Path) -> None:
+def test_duplicate_waiver_ids_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     one = BASE.format(expires="2026-12-31", extra="")
     text = one + one.split("waivers:\n")[1]
     code, _, err = gate(capsys, "--waivers", waiver_file(tmp_path, text))
@@ -202,30 +236,46 @@ def test_missing_waiver_file(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert "no such file" in err
 
 
-def test_an_applying_waiver_wins_over_an_expired_one(capsys: pytest.CaptureFixture[str],
-                                                     tmp_path: Path) -> None:
+def test_an_applying_waiver_wins_over_an_expired_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     old = BASE.format(expires="2026-01-31", extra="")
-    renewed = BASE.format(expires="2026-12-31", extra="").split("waivers:\n")[1].replace(
-        "id: w1", "id: w2")
+    renewed = (
+        BASE.format(expires="2026-12-31", extra="")
+        .split("waivers:\n")[1]
+        .replace("id: w1", "id: w2")
+    )
     path = waiver_file(tmp_path, old + renewed)
-    code, out, _ = run(capsys, "check", COMPOSER, "--fail-on", "risk", "-f", "json",
-                       "--waivers", path, "--today", "2026-04-01")
+    code, out, _ = run(
+        capsys,
+        "check",
+        COMPOSER,
+        "--fail-on",
+        "risk",
+        "-f",
+        "json",
+        "--waivers",
+        path,
+        "--today",
+        "2026-04-01",
+    )
     assert code == 0
     report = json.loads(out)
-    assert {w["id"]: w["status"] for w in report["waivers"]} == {"w1": "expired",
-                                                                 "w2": "applied"}
+    assert {w["id"]: w["status"] for w in report["waivers"]} == {"w1": "expired", "w2": "applied"}
     (waived,) = [f for f in report["products"][0]["findings"] if f["waived"]]
     assert waived["waiver"]["id"] == "w2"
 
 
-def test_validate_recognises_waiver_files(capsys: pytest.CaptureFixture[str],
-                                          tmp_path: Path) -> None:
+def test_validate_recognises_waiver_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     good = sorted((ROOT / "tests" / "data" / "waivers").glob("*.yaml"))[0]
     code, out, err = run(capsys, "validate", str(good))
     assert code == 0, err
     assert "(waivers)" in out
     bad = tmp_path / "waivers.yaml"
-    bad.write_text(good.read_text(encoding="utf-8").replace("reason:", "reasn:", 1),
-                   encoding="utf-8")
+    bad.write_text(
+        good.read_text(encoding="utf-8").replace("reason:", "reasn:", 1), encoding="utf-8"
+    )
     code, _, err = run(capsys, "validate", str(bad))
     assert code == 2 and "did you mean 'reason'" in err

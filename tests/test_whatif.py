@@ -26,8 +26,12 @@ def test_baseline_manifest_is_never_modified() -> None:
     base = subject()
     before = base.manifest.model_dump()
     text = COMPOSER2.read_bytes()
-    analysis = run(base, sets=("mau=150M", "derivative=true"), swaps=("kimi-k2.5=glm-5",),
-                   sweeps=("monthly_revenue=1M..100M",))
+    analysis = run(
+        base,
+        sets=("mau=150M", "derivative=true"),
+        swaps=("kimi-k2.5=glm-5",),
+        sweeps=("monthly_revenue=1M..100M",),
+    )
     assert base.manifest.model_dump() == before
     assert COMPOSER2.read_bytes() == text
     assert analysis.baseline.verdict is V.GOVERNANCE_RISK
@@ -42,10 +46,13 @@ def test_revenue_sweep_breaks_at_20m_with_mau_50m() -> None:
     low, high = swept.pieces
     # "more than 20 million": exactly 20M is still below the line.
     assert (low.region.lo, low.region.lo_closed, low.region.hi, low.region.hi_closed) == (
-        Fraction(1_000_000), True, Fraction(20_000_000), True)
+        Fraction(1_000_000),
+        True,
+        Fraction(20_000_000),
+        True,
+    )
     assert (high.region.lo_closed, high.region.hi) == (False, Fraction(100_000_000))
-    assert [low.verdicts.product, high.verdicts.product] == [V.NOT_APPLICABLE,
-                                                             V.GOVERNANCE_RISK]
+    assert [low.verdicts.product, high.verdicts.product] == [V.NOT_APPLICABLE, V.GOVERNANCE_RISK]
     # Above the line a governance risk, not a violation: derivative and agreement are open.
     assert attribution_verdicts(swept)[1][1] is V.GOVERNANCE_RISK
     (threshold,) = swept.thresholds
@@ -61,8 +68,11 @@ def test_mau_sweep_breaks_at_100m_with_revenue_5m() -> None:
 
 
 def test_with_everything_settled_against_the_product_the_sweep_shows_a_violation() -> None:
-    swept = run(subject(), sets=("mau=50M", "derivative=true", "agreement_waives=[]"),
-                sweeps=("monthly_revenue=1M..100M",)).sweep
+    swept = run(
+        subject(),
+        sets=("mau=50M", "derivative=true", "agreement_waives=[]"),
+        sweeps=("monthly_revenue=1M..100M",),
+    ).sweep
     assert isinstance(swept, Sweep)
     assert [v for _, v in attribution_verdicts(swept)] == [V.NOT_APPLICABLE, V.VIOLATION]
 
@@ -84,8 +94,11 @@ def test_a_threshold_at_the_range_end_is_its_own_cell() -> None:
 
 
 def test_two_fact_map_is_exact_and_resolution_free() -> None:
-    swept = run(subject(), sets=("derivative=true", "agreement_waives=[]"),
-                sweeps=("mau=1M..1000M", "monthly_revenue=1M..100M")).sweep
+    swept = run(
+        subject(),
+        sets=("derivative=true", "agreement_waives=[]"),
+        sweeps=("mau=1M..1000M", "monthly_revenue=1M..100M"),
+    ).sweep
     assert isinstance(swept, RegionMap)
     assert [x.hi for x in swept.xs] == [100_000_000, 1_000_000_000]
     assert [y.hi for y in swept.ys] == [20_000_000, 100_000_000]
@@ -93,10 +106,15 @@ def test_two_fact_map_is_exact_and_resolution_free() -> None:
     assert grid == [[V.NOT_APPLICABLE, V.VIOLATION], [V.VIOLATION, V.VIOLATION]]
     assert swept.at(Fraction(100_000_000), Fraction(20_000_000)).product is V.NOT_APPLICABLE
     assert swept.at(100_000_001, 20_000_000).product is V.VIOLATION
-    picture = raster(swept, [Fraction(v) for v in (50_000_000, 100_000_000, 200_000_000)],
-                     [Fraction(v) for v in (10_000_000, 30_000_000)])
-    assert picture == [[V.NOT_APPLICABLE, V.NOT_APPLICABLE, V.VIOLATION],
-                       [V.VIOLATION, V.VIOLATION, V.VIOLATION]]
+    picture = raster(
+        swept,
+        [Fraction(v) for v in (50_000_000, 100_000_000, 200_000_000)],
+        [Fraction(v) for v in (10_000_000, 30_000_000)],
+    )
+    assert picture == [
+        [V.NOT_APPLICABLE, V.NOT_APPLICABLE, V.VIOLATION],
+        [V.VIOLATION, V.VIOLATION, V.VIOLATION],
+    ]
 
 
 def test_swap_to_glm5_removes_the_attribution_obligation() -> None:
@@ -112,11 +130,14 @@ def test_swap_to_glm5_removes_the_attribution_obligation() -> None:
     assert [f.clause for f in strict.scenario.findings] == ["copyright-notice"]
 
 
-@pytest.mark.parametrize(("swap", "words"), [
-    ("kimi-k2=glm-5", "not in Composer 2's lineage"),
-    ("kimi-k2.5=glm-9", "unknown model 'glm-9'"),
-    ("kimi-k2.5=glm-5", None),
-])
+@pytest.mark.parametrize(
+    ("swap", "words"),
+    [
+        ("kimi-k2=glm-5", "not in Composer 2's lineage"),
+        ("kimi-k2.5=glm-9", "unknown model 'glm-9'"),
+        ("kimi-k2.5=glm-5", None),
+    ],
+)
 def test_swap_checks_its_models(swap: str, words: str | None) -> None:
     if words is None:
         run(subject(), swaps=(swap,))
@@ -136,16 +157,17 @@ def test_overrides_count_as_established_whatever_the_policy() -> None:
 
 
 def test_component_level_facts_yield_to_an_override() -> None:
-    data = product({"commercial": True, "ui_attribution": [], "agreement_waives": []},
-                   component_facts={"mau": "200M", "derivative": True})
+    data = product(
+        {"commercial": True, "ui_attribution": [], "agreement_waives": []},
+        component_facts={"mau": "200M", "derivative": True},
+    )
     base = subject_of(data)
     assert base.evaluate().verdict is V.VIOLATION
     analysis = run(base, sets=("mau=50M", "monthly_revenue=1M"))
     assert analysis.scenario.verdict is V.NOT_APPLICABLE
     change = next(c for c in analysis.changes if c.key[-1] == "ui-attribution")
     assert change.kind is ChangeKind.FLIPPED
-    assert ("mau", "200M", "50M (what-if)") in {(f.fact, f.before, f.after)
-                                                  for f in change.facts}
+    assert ("mau", "200M", "50M (what-if)") in {(f.fact, f.before, f.after) for f in change.facts}
 
 
 def test_set_and_sweep_of_one_fact_is_refused() -> None:
@@ -164,8 +186,7 @@ def test_time_travel_shows_what_the_licensors_statement_changed() -> None:
     facts = {f.fact: f for f in change.facts}
     # The 19th: staff posts say there is no authorization; the 20th: they are deleted, the
     # official account speaks of an authorized partnership — the agreement is open again.
-    assert (facts["agreement_waives"].before, facts["agreement_waives"].after) == (
-        "[]", "unknown")
+    assert (facts["agreement_waives"].before, facts["agreement_waives"].after) == ("[]", "unknown")
     assert any("retracted on 2026-03-20" in line for line in facts["agreement_waives"].evidence)
     assert facts["ui_attribution"].before == "unknown"
     assert change.opened == ("agreement_waives",) and change.settled == ("ui_attribution",)
@@ -186,8 +207,9 @@ def test_ranking_orders_the_open_facts_by_what_they_settle() -> None:
 
 def test_a_fact_that_settles_every_value_ranks_first() -> None:
     # Triggered and failing; only the agreement is open: any answer about it settles.
-    base = subject_of(product({"commercial": True, "mau": "150M", "ui_attribution": []},
-                              {"derivative": True}))
+    base = subject_of(
+        product({"commercial": True, "mau": "150M", "ui_attribution": []}, {"derivative": True})
+    )
     ranked = run(base).next_facts
     assert [n.fact.name for n in ranked] == ["agreement_waives"]
     assert ranked[0].settles == 1
@@ -200,12 +222,15 @@ def test_a_fact_that_settles_every_value_ranks_first() -> None:
 def test_each_operator_puts_its_threshold_on_the_right_side() -> None:
     # less_than 10M and at_least 50M: the threshold starts the upper interval; more_than 100M
     # and at_most 700M: it ends the lower one.
-    swept = run(made_up_subject(3), sets=("monthly_revenue=1M",),
-                sweeps=("mau=0..1000M",)).sweep
+    swept = run(made_up_subject(3), sets=("monthly_revenue=1M",), sweeps=("mau=0..1000M",)).sweep
     assert isinstance(swept, Sweep)
     ends = [(p.region.hi, p.region.hi_closed) for p in swept.pieces[:-1]]
-    assert ends == [(Fraction(10_000_000), False), (Fraction(50_000_000), False),
-                    (Fraction(100_000_000), True), (Fraction(700_000_000), True)]
+    assert ends == [
+        (Fraction(10_000_000), False),
+        (Fraction(50_000_000), False),
+        (Fraction(100_000_000), True),
+        (Fraction(700_000_000), True),
+    ]
     products = [p.verdicts.product for p in swept.pieces]
     assert products == [V.VIOLATION, V.SATISFIED, V.VIOLATION, V.VIOLATION, V.VIOLATION]
 
@@ -225,8 +250,11 @@ def test_an_unconfirmed_base_is_the_first_thing_to_find_out() -> None:
 def test_an_undisclosed_base_can_be_swapped_for_a_known_one() -> None:
     from tests.conftest import PRODUCTS
 
-    analysis = run(subject(PRODUCTS / "composer1.yaml"), swaps=("unknown=kimi-k2",),
-                   sets=("mau=150M", "commercial=true"))
+    analysis = run(
+        subject(PRODUCTS / "composer1.yaml"),
+        swaps=("unknown=kimi-k2",),
+        sets=("mau=150M", "commercial=true"),
+    )
     kinds = {c.key[2:]: c.kind for c in analysis.changes}
     assert kinds[("unknown", "base-undisclosed")] is ChangeKind.GONE
     assert kinds[("kimi-k2-modified-mit", "ui-attribution")] is ChangeKind.NEW
@@ -252,8 +280,7 @@ def test_a_known_related_fact_cuts_the_sweep_where_it_is_contradicted() -> None:
     swept = run(base, sweeps=("mau=0..700M",)).sweep
     assert isinstance(swept, Sweep)
     assert Fraction(400_000_000) in swept.boundaries()
-    assert any("licensee_own_mau is [20M, 400M]" in t for th in swept.thresholds
-               for t in th.tests)
+    assert any("licensee_own_mau is [20M, 400M]" in t for th in swept.thresholds for t in th.tests)
     above = next(p for p in swept.pieces if p.region.lo == 400_000_000)
     assert not above.region.lo_closed
     point = run(base, sets=("mau=450000000",)).scenario
@@ -271,6 +298,7 @@ def test_a_what_if_value_holds_at_the_dates_a_clause_measures_it() -> None:
     assert (Fraction(500_000_000), V.NOT_APPLICABLE) in steps
     assert steps[-1][1] is V.VIOLATION  # license_granted is [] in this baseline
     assert "licensee_mau@month_before_release > 500M" in {
-        t for th in swept.thresholds for t in th.tests}
+        t for th in swept.thresholds for t in th.tests
+    }
     point = run(made_up_subject(2), sets=("licensee_mau=600M",)).scenario
     assert dict(Verdicts.of(point).findings)[gate] is V.VIOLATION

@@ -15,8 +15,14 @@ import pytest
 from tests.clirun import run
 from tests.conftest import GOLDEN, ROOT
 
-SWEEP = ("whatif", "products/composer2.yaml", "--set", "mau=50M",
-         "--sweep", "monthly_revenue=1M..100M")
+SWEEP = (
+    "whatif",
+    "products/composer2.yaml",
+    "--set",
+    "mau=50M",
+    "--sweep",
+    "monthly_revenue=1M..100M",
+)
 ATTRIBUTION = "composer-2/kimi-k2.5/kimi-k2.5-modified-mit/ui-attribution"
 
 
@@ -46,19 +52,28 @@ def test_revenue_boundary_at_20m(capsys: pytest.CaptureFixture[str]) -> None:
     (boundary,) = sweep["boundaries"]
     assert boundary["value"] == 20_000_000 and boundary["side"] == "below"
     assert (boundary["below"], boundary["above"]) == ("not_applicable", "governance_risk")
-    assert boundary["changes"] == [{"finding": ATTRIBUTION, "below": "not_applicable",
-                                    "above": "governance_risk"}]
+    assert boundary["changes"] == [
+        {"finding": ATTRIBUTION, "below": "not_applicable", "above": "governance_risk"}
+    ]
     low, high = sweep["intervals"]
     assert (low["upper"]["value"], low["upper"]["included"]) == (20_000_000, True)
     assert (high["lower"]["value"], high["lower"]["included"]) == (20_000_000, False)
-    attribution = [{f["finding"]: f["verdict"] for f in i["findings"]}[ATTRIBUTION]
-                   for i in (low, high)]
+    attribution = [
+        {f["finding"]: f["verdict"] for f in i["findings"]}[ATTRIBUTION] for i in (low, high)
+    ]
     assert attribution == ["not_applicable", "governance_risk"]
 
 
 def test_mau_boundary_at_100m(capsys: pytest.CaptureFixture[str]) -> None:
-    report = whatif_json(capsys, "whatif", "products/composer2.yaml", "--set",
-                         "monthly_revenue=5M", "--sweep", "mau=1M..1000M")
+    report = whatif_json(
+        capsys,
+        "whatif",
+        "products/composer2.yaml",
+        "--set",
+        "monthly_revenue=5M",
+        "--sweep",
+        "mau=1M..1000M",
+    )
     (boundary,) = report["sweep"]["boundaries"]
     assert boundary["value"] == 100_000_000
     assert (boundary["below"], boundary["above"]) == ("not_applicable", "governance_risk")
@@ -66,38 +81,63 @@ def test_mau_boundary_at_100m(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_swap_base_shows_the_attribution_obligation_gone(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    report = whatif_json(capsys, "whatif", "products/composer2.yaml",
-                         "--swap-base", "kimi-k2.5=glm-5")
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = whatif_json(
+        capsys, "whatif", "products/composer2.yaml", "--swap-base", "kimi-k2.5=glm-5"
+    )
     changes = {c["finding"]: c for c in report["changes"]}
     assert changes[ATTRIBUTION]["kind"] == "gone"
     assert changes[ATTRIBUTION]["baseline"] == "governance_risk"
     assert changes[ATTRIBUTION]["scenario"] is None
     assert not any(f["clause"] == "ui-attribution" for f in report["result"]["findings"])
     assert report["scenario"]["swaps"] == [{"old": "kimi-k2.5", "new": "glm-5"}]
-    code, out, _ = run(capsys, "whatif", "products/composer2.yaml", "--swap-base",
-                       "moonshotai/Kimi-K2.5=zai-org/GLM-5")  # aliases work too
+    code, out, _ = run(
+        capsys,
+        "whatif",
+        "products/composer2.yaml",
+        "--swap-base",
+        "moonshotai/Kimi-K2.5=zai-org/GLM-5",
+    )  # aliases work too
     assert code == 0 and "gone" in out and "GLM-5" in out
 
 
 def test_scenario_as_of_explains_the_licensors_statement(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    report = whatif_json(capsys, "whatif", "products/composer2.yaml", "--as-of", "2026-03-19",
-                         "--scenario-as-of", "2026-03-20")
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = whatif_json(
+        capsys,
+        "whatif",
+        "products/composer2.yaml",
+        "--as-of",
+        "2026-03-19",
+        "--scenario-as-of",
+        "2026-03-20",
+    )
     assert report["as_of"] == "2026-03-19" and report["scenario"]["as_of"] == "2026-03-20"
     change = {c["finding"]: c for c in report["changes"]}[ATTRIBUTION]
     facts = {f["fact"]: f for f in change["facts"]}
     assert (facts["agreement_waives"]["baseline"], facts["agreement_waives"]["scenario"]) == (
-        "[]", "unknown")
+        "[]",
+        "unknown",
+    )
     assert any("retracted on 2026-03-20" in e for e in facts["agreement_waives"]["evidence"])
     assert change["opened"] == ["agreement_waives"]
-    code, out, _ = run(capsys, "whatif", "products/composer2.yaml", "--as-of", "2026-03-19",
-                       "--scenario-as-of", "2026-03-20")
+    code, out, _ = run(
+        capsys,
+        "whatif",
+        "products/composer2.yaml",
+        "--as-of",
+        "2026-03-19",
+        "--scenario-as-of",
+        "2026-03-20",
+    )
     assert code == 0 and "now missing: agreement_waives" in out
 
 
 def test_evaluate_as_of_says_which_evidence_was_not_counted(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, before, _ = run(capsys, "evaluate", "products/composer2.yaml", "--as-of", "2026-03-19")
     assert code == 0
     code, after, _ = run(capsys, "evaluate", "products/composer2.yaml", "--as-of", "2026-03-20")
@@ -112,9 +152,18 @@ def test_json_output_follows_the_published_schema(capsys: pytest.CaptureFixture[
     assert code == 0
     schema = json.loads(schema_text)
     validator = jsonschema.Draft202012Validator(schema)
-    for args in (SWEEP, ("whatif", "products/composer2.yaml", "--sweep", "mau=1M..1000M",
-                         "--sweep", "monthly_revenue=1M..100M"),
-                 ("whatif", "products/composer2.yaml", "--swap-base", "kimi-k2.5=glm-5")):
+    for args in (
+        SWEEP,
+        (
+            "whatif",
+            "products/composer2.yaml",
+            "--sweep",
+            "mau=1M..1000M",
+            "--sweep",
+            "monthly_revenue=1M..100M",
+        ),
+        ("whatif", "products/composer2.yaml", "--swap-base", "kimi-k2.5=glm-5"),
+    ):
         validator.validate(whatif_json(capsys, *args))
     with pytest.raises(jsonschema.ValidationError):
         validator.validate({"schema_version": "1.0"})
@@ -127,12 +176,20 @@ def test_shipped_schema_matches_the_model() -> None:
 
 
 def test_two_fact_map_in_json_and_csv(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("whatif", "products/composer2.yaml", "--set", "derivative=true", "--set",
-            "agreement_waives=[]", "--sweep", "mau=1M..1000M", "--sweep",
-            "monthly_revenue=1M..100M")
+    args = (
+        "whatif",
+        "products/composer2.yaml",
+        "--set",
+        "derivative=true",
+        "--set",
+        "agreement_waives=[]",
+        "--sweep",
+        "mau=1M..1000M",
+        "--sweep",
+        "monthly_revenue=1M..100M",
+    )
     report = whatif_json(capsys, *args)
-    regions = [(r["x"]["label"], r["y"]["label"], r["verdict"])
-               for r in report["sweep"]["regions"]]
+    regions = [(r["x"]["label"], r["y"]["label"], r["verdict"]) for r in report["sweep"]["regions"]]
     assert regions == [
         ("[1M, 100M]", "[1M USD/month, 20M USD/month]", "not_applicable"),
         ("(100M, 1B]", "[1M USD/month, 20M USD/month]", "violation"),
@@ -142,12 +199,28 @@ def test_two_fact_map_in_json_and_csv(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, *args, "--format", "csv")
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0][:9] == ["mau_lower", "mau_lower_included", "mau_upper", "mau_upper_included",
-                           "monthly_revenue_lower", "monthly_revenue_lower_included",
-                           "monthly_revenue_upper", "monthly_revenue_upper_included",
-                           "verdict"]
-    assert rows[1][:9] == ["1000000", "true", "100000000", "true", "1000000", "true",
-                           "20000000", "true", "not_applicable"]
+    assert rows[0][:9] == [
+        "mau_lower",
+        "mau_lower_included",
+        "mau_upper",
+        "mau_upper_included",
+        "monthly_revenue_lower",
+        "monthly_revenue_lower_included",
+        "monthly_revenue_upper",
+        "monthly_revenue_upper_included",
+        "verdict",
+    ]
+    assert rows[1][:9] == [
+        "1000000",
+        "true",
+        "100000000",
+        "true",
+        "1000000",
+        "true",
+        "20000000",
+        "true",
+        "not_applicable",
+    ]
     assert len(rows) == 5
 
 
@@ -156,15 +229,15 @@ def test_csv_of_a_sweep_and_without_one(capsys: pytest.CaptureFixture[str]) -> N
     rows = list(csv.reader(io.StringIO(out)))
     assert code == 0 and rows[0][-1] == ATTRIBUTION
     assert [r[4] for r in rows[1:]] == ["not_applicable", "governance_risk"]
-    code, out, _ = run(capsys, "whatif", "products/composer2.yaml", "--set", "mau=150M",
-                       "--format", "csv")
+    code, out, _ = run(
+        capsys, "whatif", "products/composer2.yaml", "--set", "mau=150M", "--format", "csv"
+    )
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["finding", "baseline", "scenario", "change"]
     assert [ATTRIBUTION, "governance_risk", "governance_risk", "changed"] in rows
 
 
-def test_golden_terminal_output(capsys: pytest.CaptureFixture[str],
-                                update_golden: bool) -> None:
+def test_golden_terminal_output(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
     code, out, err = run(capsys, *SWEEP)
     assert code == 0, err
     check_golden("whatif_sweep.txt", out, update_golden)
@@ -176,8 +249,9 @@ def test_golden_json_output(capsys: pytest.CaptureFixture[str], update_golden: b
     check_golden("whatif_sweep.json", out, update_golden)
 
 
-def test_golden_svg_output(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                           update_golden: bool) -> None:
+def test_golden_svg_output(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, update_golden: bool
+) -> None:
     plot = tmp_path / "sweep.svg"
     code, _, err = run(capsys, *SWEEP, "--plot", str(plot))
     assert code == 0, err
@@ -186,33 +260,54 @@ def test_golden_svg_output(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     check_golden("whatif_sweep.svg", text, update_golden)
 
 
-def test_map_svg_draws_both_thresholds(capsys: pytest.CaptureFixture[str],
-                                       tmp_path: Path) -> None:
+def test_map_svg_draws_both_thresholds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     plot = tmp_path / "map.svg"
-    code, out, _ = run(capsys, "whatif", "products/composer2.yaml", "--sweep", "mau=1M..1000M",
-                       "--sweep", "monthly_revenue=1M..100M", "--plot", str(plot))
+    code, out, _ = run(
+        capsys,
+        "whatif",
+        "products/composer2.yaml",
+        "--sweep",
+        "mau=1M..1000M",
+        "--sweep",
+        "monthly_revenue=1M..100M",
+        "--plot",
+        str(plot),
+    )
     svg = plot.read_text(encoding="utf-8")
     assert code == 0 and "Region map" in out
     assert "mau &gt; 100M" in svg and "monthly_revenue &gt; 20M USD/month" in svg
     assert svg.count("stroke-dasharray") == 2
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (("--set", "mao=5M"), "did you mean 'mau'"),
-    (("--set", "mau=lots"), "expected a count"),
-    (("--set", "monthly_revenue=5M EUR"), "no exchange rate for EUR"),
-    (("--sweep", "commercial=true..false"), "only quantities"),
-    (("--sweep", "mau=1M..2M", "--sweep", "mau=3M..4M"), "given twice"),
-    (("--sweep", "mau=1M..2M", "--sweep", "monthly_revenue=1M..2M", "--sweep",
-      "licensee_mau=1..2"), "one or two facts"),
-    (("--swap-base", "llama=glm-5"), "unknown model 'llama'"),
-    (("--sweep", "mau=1M..2M", "--sweep", "licensee_mau=1M..2M"), "bound each other"),
-    (("--plot", "x.svg"), "--plot draws a sweep"),
-    (("--sweep", "mau=1M..2M", "--plot", "/nonexistent/x.svg"), "Invalid value for --plot"),
-    (("--scenario-as-of", "2026-13-01"), "out of range"),
-])
-def test_bad_input_exits_2_with_a_reason(capsys: pytest.CaptureFixture[str],
-                                         args: tuple[str, ...], words: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--set", "mao=5M"), "did you mean 'mau'"),
+        (("--set", "mau=lots"), "expected a count"),
+        (("--set", "monthly_revenue=5M EUR"), "no exchange rate for EUR"),
+        (("--sweep", "commercial=true..false"), "only quantities"),
+        (("--sweep", "mau=1M..2M", "--sweep", "mau=3M..4M"), "given twice"),
+        (
+            (
+                "--sweep",
+                "mau=1M..2M",
+                "--sweep",
+                "monthly_revenue=1M..2M",
+                "--sweep",
+                "licensee_mau=1..2",
+            ),
+            "one or two facts",
+        ),
+        (("--swap-base", "llama=glm-5"), "unknown model 'llama'"),
+        (("--sweep", "mau=1M..2M", "--sweep", "licensee_mau=1M..2M"), "bound each other"),
+        (("--plot", "x.svg"), "--plot draws a sweep"),
+        (("--sweep", "mau=1M..2M", "--plot", "/nonexistent/x.svg"), "Invalid value for --plot"),
+        (("--scenario-as-of", "2026-13-01"), "out of range"),
+    ],
+)
+def test_bad_input_exits_2_with_a_reason(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], words: str
+) -> None:
     code, out, err = run(capsys, "whatif", "products/composer2.yaml", *args)
     assert code == 2
     assert words in err

@@ -47,13 +47,16 @@ ranges = st.tuples(st.sampled_from(ENDS), st.sampled_from(ENDS)).filter(lambda r
 
 
 @settings(max_examples=40, deadline=None)
-@given(baseline=st.integers(0, len(BASELINES) - 1),
-       fact=st.sampled_from(["mau", "monthly_revenue"]), span=ranges,
-       other=st.one_of(st.none(), st.sampled_from(ENDS)),
-       picks=st.lists(st.integers(0, 1000), min_size=8, max_size=8))
+@given(
+    baseline=st.integers(0, len(BASELINES) - 1),
+    fact=st.sampled_from(["mau", "monthly_revenue"]),
+    span=ranges,
+    other=st.one_of(st.none(), st.sampled_from(ENDS)),
+    picks=st.lists(st.integers(0, 1000), min_size=8, max_size=8),
+)
 def test_sweep_intervals_equal_point_evaluations(
-        baseline: int, fact: str, span: tuple[int, int], other: int | None,
-        picks: list[int]) -> None:
+    baseline: int, fact: str, span: tuple[int, int], other: int | None, picks: list[int]
+) -> None:
     base = made_up_subject(baseline)
     other_fact = "monthly_revenue" if fact == "mau" else "mau"
     sets = () if other is None else (text(Fraction(other), other_fact),)
@@ -65,7 +68,8 @@ def test_sweep_intervals_equal_point_evaluations(
     for piece, k in zip(swept.pieces, picks * len(swept.pieces), strict=False):
         value = point_in(piece.region, k)
         assert verdicts_at(base, (*sets, text(value, fact))) == piece.verdicts, (
-            f"{fact}={value} in {piece.region}")
+            f"{fact}={value} in {piece.region}"
+        )
     # Neighbouring intervals differ (else they would have merged), and they tile the range.
     for left, right in zip(swept.pieces, swept.pieces[1:], strict=False):
         assert left.verdicts != right.verdicts
@@ -73,16 +77,23 @@ def test_sweep_intervals_equal_point_evaluations(
 
 
 @settings(max_examples=25, deadline=None)
-@given(baseline=st.integers(0, len(BASELINES) - 1), x_span=ranges, y_span=ranges,
-       picks=st.lists(st.tuples(st.integers(0, 1000), st.integers(0, 1000)), min_size=4,
-                      max_size=4))
+@given(
+    baseline=st.integers(0, len(BASELINES) - 1),
+    x_span=ranges,
+    y_span=ranges,
+    picks=st.lists(st.tuples(st.integers(0, 1000), st.integers(0, 1000)), min_size=4, max_size=4),
+)
 def test_map_rectangles_equal_point_evaluations(
-        baseline: int, x_span: tuple[int, int], y_span: tuple[int, int],
-        picks: list[tuple[int, int]]) -> None:
+    baseline: int, x_span: tuple[int, int], y_span: tuple[int, int], picks: list[tuple[int, int]]
+) -> None:
     base = made_up_subject(baseline)
-    swept = run(base, sweeps=(f"mau={x_span[0]}..{x_span[1]}",
-                              f"monthly_revenue={y_span[0]} USD/month..{y_span[1]} USD/month")
-                ).sweep
+    swept = run(
+        base,
+        sweeps=(
+            f"mau={x_span[0]}..{x_span[1]}",
+            f"monthly_revenue={y_span[0]} USD/month..{y_span[1]} USD/month",
+        ),
+    ).sweep
     assert isinstance(swept, RegionMap)
     for j, row in enumerate(swept.ys):
         for i, column in enumerate(swept.xs):
@@ -94,10 +105,14 @@ def test_map_rectangles_equal_point_evaluations(
 
 
 @settings(max_examples=15, deadline=None)
-@given(span=ranges, k=st.integers(0, 1000),
-       fixed=st.sampled_from(["mau=50M", "mau=150M", "derivative=true", "agreement_waives=[]"]))
+@given(
+    span=ranges,
+    k=st.integers(0, 1000),
+    fixed=st.sampled_from(["mau=50M", "mau=150M", "derivative=true", "agreement_waives=[]"]),
+)
 def test_composer2_revenue_sweep_equals_point_evaluations(
-        span: tuple[int, int], k: int, fixed: str) -> None:
+    span: tuple[int, int], k: int, fixed: str
+) -> None:
     base = subject()
     low, high = span
     swept = run(base, sets=(fixed,), sweeps=(f"monthly_revenue={low}..{high}",)).sweep

@@ -24,15 +24,21 @@ from tests.test_fuzz import CATALOG, MANIFESTS, RULE_FILES, SPECIALS, dump, fuzz
 
 PORTFOLIO = Path("/tmp/licheck-portfolio/1000")
 REPO_FILES = sorted(
-    p for folder in (ROOT / "tests", LICENSES, PRODUCTS) for p in folder.rglob("*")
+    p
+    for folder in (ROOT / "tests", LICENSES, PRODUCTS)
+    for p in folder.rglob("*")
     if p.suffix in (".yaml", ".yml") and p.is_file()
 )
 
 
 def fast(text: str) -> yamlsafe.Document | None:
     composed = yamlfast.compose(
-        text, yamlsafe._plain_or_decline, max_depth=yamlsafe.MAX_DEPTH,
-        max_scalar_chars=yamlsafe.MAX_SCALAR_CHARS, max_nodes=yamlsafe.MAX_NODES)
+        text,
+        yamlsafe._plain_or_decline,
+        max_depth=yamlsafe.MAX_DEPTH,
+        max_scalar_chars=yamlsafe.MAX_SCALAR_CHARS,
+        max_nodes=yamlsafe.MAX_NODES,
+    )
     return None if composed is None else yamlsafe.Document("f.yaml", *composed)
 
 
@@ -51,8 +57,13 @@ def answer(read: Any, text: str) -> Any:
         document = read(text, "f.yaml")
     except InputError as exc:
         return ("refused", exc.diagnostics)
-    return ("read", typed(document.data), list(document.positions.items()),
-            list(document.key_positions.items()), document.file)
+    return (
+        "read",
+        typed(document.data),
+        list(document.positions.items()),
+        list(document.key_positions.items()),
+        document.file,
+    )
 
 
 def check_same(text: str) -> bool:
@@ -122,12 +133,23 @@ def test_mutations(text: str) -> None:
 
 
 @fuzz(300)
-@given(st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
-              st.sampled_from(SPECIALS)),
-    lambda inner: st.one_of(st.lists(inner, max_size=4),
-                            st.dictionaries(st.text(max_size=4), inner, max_size=4)),
-    max_leaves=30), st.booleans())
+@given(
+    st.recursive(
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(),
+            st.floats(),
+            st.text(max_size=8),
+            st.sampled_from(SPECIALS),
+        ),
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=4), inner, max_size=4)
+        ),
+        max_leaves=30,
+    ),
+    st.booleans(),
+)
 def test_random_shapes(data: Any, flow: bool) -> None:
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     text = yaml.dump({"root": data}, Dumper=dumper, default_flow_style=flow, allow_unicode=True)
@@ -137,8 +159,9 @@ def test_random_shapes(data: Any, flow: bool) -> None:
 
 
 @fuzz(600)
-@given(st.text(alphabet=st.sampled_from(list("ab:-?[]{},&*!<'\" \n\t#|>\r\u2028.~01")),
-               max_size=60))
+@given(
+    st.text(alphabet=st.sampled_from(list("ab:-?[]{},&*!<'\" \n\t#|>\r\u2028.~01")), max_size=60)
+)
 def test_random_text(text: str) -> None:
     check_same(text)
     assert_bound(text)
@@ -162,49 +185,56 @@ def assert_bound(text: str) -> None:
 # -- each reason to decline ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [
-    "a: &x 1\nb: *x\n",                      # anchor and alias
-    "a: [&x 1, *x]\n",
-    "a: !!str 1\n",                          # tag
-    "a: !custom x\n",
-    "base: {x: 1}\n<<: {y: 2}\n",             # merge key
-    "a: 1\n---\nb: 2\n",                      # several documents
-    "- a\n- b\n",                             # not a mapping
-    "just text\n",
-    "a: 1\na: 2\n",                           # duplicate keys
-    "a: {b: 1, 'b': 2}\n",
-    "? [a, b]\n: c\n",                        # a key that is not a scalar
-    "a: " + "9" * 101 + "\n",                 # a number out of range
-    "a: 1e400\n",
-    "a: " + "x" * (yamlsafe.MAX_SCALAR_CHARS + 1) + "\n",  # a long value
-    "x" * (yamlsafe.MAX_SCALAR_CHARS + 1) + ": 1\n",       # a long key
-    "a: " + "[" * yamlsafe.MAX_DEPTH + "]" * yamlsafe.MAX_DEPTH + "\n",  # too deep
-    "a: [1, 2\n",                             # a syntax error
-    "a: \x07\n",                              # a control character
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",  # anchor and alias
+        "a: [&x 1, *x]\n",
+        "a: !!str 1\n",  # tag
+        "a: !custom x\n",
+        "base: {x: 1}\n<<: {y: 2}\n",  # merge key
+        "a: 1\n---\nb: 2\n",  # several documents
+        "- a\n- b\n",  # not a mapping
+        "just text\n",
+        "a: 1\na: 2\n",  # duplicate keys
+        "a: {b: 1, 'b': 2}\n",
+        "? [a, b]\n: c\n",  # a key that is not a scalar
+        "a: " + "9" * 101 + "\n",  # a number out of range
+        "a: 1e400\n",
+        "a: " + "x" * (yamlsafe.MAX_SCALAR_CHARS + 1) + "\n",  # a long value
+        "x" * (yamlsafe.MAX_SCALAR_CHARS + 1) + ": 1\n",  # a long key
+        "a: " + "[" * yamlsafe.MAX_DEPTH + "]" * yamlsafe.MAX_DEPTH + "\n",  # too deep
+        "a: [1, 2\n",  # a syntax error
+        "a: \x07\n",  # a control character
+    ],
+)
 def test_declines(text: str) -> None:
     assert fast(text) is None
     check_same(text)
 
 
-@pytest.mark.parametrize("text", [
-    "a: " + "[" * (yamlsafe.MAX_DEPTH - 1) + "]" * (yamlsafe.MAX_DEPTH - 1) + "\n",  # deepest
-    "a: mit/*\nb: x&y\nc: 'a*b&c<d'\n",  # `*`, `&` that are no alias or anchor
-    "a: 1\r\nb:\r\n  - x\r\n  - {c: d}\r\n",  # CRLF
-    "a: 1\rb: [2]\r",                          # old Mac line breaks
-    "a:\n- b:\n  - c: 1\n    d: [e, {f: g}]\n",  # indentless sequences
-    "a:\n  - - - x\n    - y\n  -\n  - ''\n",     # compact nested sequences, empty and quoted
-    "a: |\n  text\nb: >-\n  folded\nc: \"010\"\nd: 010\ne: 1:30\nf: ~\ng:\n",
-    "? a\n: b\n",                             # an explicit key
-    "'1': x\n2: y\nnull: z\ntrue: w\n",       # keys stay the text written
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "[" * (yamlsafe.MAX_DEPTH - 1) + "]" * (yamlsafe.MAX_DEPTH - 1) + "\n",  # deepest
+        "a: mit/*\nb: x&y\nc: 'a*b&c<d'\n",  # `*`, `&` that are no alias or anchor
+        "a: 1\r\nb:\r\n  - x\r\n  - {c: d}\r\n",  # CRLF
+        "a: 1\rb: [2]\r",  # old Mac line breaks
+        "a:\n- b:\n  - c: 1\n    d: [e, {f: g}]\n",  # indentless sequences
+        "a:\n  - - - x\n    - y\n  -\n  - ''\n",  # compact nested sequences, empty and quoted
+        'a: |\n  text\nb: >-\n  folded\nc: "010"\nd: 010\ne: 1:30\nf: ~\ng:\n',
+        "? a\n: b\n",  # an explicit key
+        "'1': x\n2: y\nnull: z\ntrue: w\n",  # keys stay the text written
+    ],
+)
 def test_fast_path_taken_and_identical(text: str) -> None:
     assert check_same(text)
 
 
 @pytest.mark.parametrize("limit", [32, 33])
 def test_too_many_values_declines_where_the_event_reader_refuses(
-    limit: int, monkeypatch: pytest.MonkeyPatch,
+    limit: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The event reader counts 33: the root once, the list twice, each of the ten values 3 times.
     monkeypatch.setattr(yamlsafe, "MAX_NODES", limit)
@@ -214,14 +244,17 @@ def test_too_many_values_declines_where_the_event_reader_refuses(
     assert (answer(yamlsafe.parse, text)[0] == "refused") == (limit < 33)
 
 
-@pytest.mark.parametrize("text", [
-    "a:\n- b:\n  - c:\n    - d:\n      - e\n",
-    "- - - - - - x\n",
-    "? - - a\n: - - b\n",
-    "a: [[[{b: [[c]]}]]]\n",
-    "a:\n  b:\n    c:\n      d: [e, [f]]\n",
-    "\ufeff- - x\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\n- b:\n  - c:\n    - d:\n      - e\n",
+        "- - - - - - x\n",
+        "? - - a\n: - - b\n",
+        "a: [[[{b: [[c]]}]]]\n",
+        "a:\n  b:\n    c:\n      d: [e, [f]]\n",
+        "\ufeff- - x\n",
+    ],
+)
 def test_nesting_bound(text: str) -> None:
     assert yamlfast._nesting_bound(text) >= depth(text)
     assert_bound(text)

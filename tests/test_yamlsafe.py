@@ -34,25 +34,69 @@ def file_refusal(path: Path) -> Diagnostic:
 # -- typing of plain scalars -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("true", True), ("True", True), ("TRUE", True), ("false", False), ("FALSE", False),
-    ("null", None), ("~", None), ("", None), ("Null", None),
-    ("0", 0), ("-0", 0), ("42", 42), ("+42", 42), ("-7", -7),
-    ("0.5", 0.5), (".5", 0.5), ("1.", 1.0), ("1e3", 1000.0), ("-2.5E-1", -0.25),
-    ("010.5", 10.5),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("true", True),
+        ("True", True),
+        ("TRUE", True),
+        ("false", False),
+        ("FALSE", False),
+        ("null", None),
+        ("~", None),
+        ("", None),
+        ("Null", None),
+        ("0", 0),
+        ("-0", 0),
+        ("42", 42),
+        ("+42", 42),
+        ("-7", -7),
+        ("0.5", 0.5),
+        (".5", 0.5),
+        ("1.", 1.0),
+        ("1e3", 1000.0),
+        ("-2.5E-1", -0.25),
+        ("010.5", 10.5),
+    ],
+)
 def test_typed_scalars(text: str, expected: object) -> None:
     value = parse(f"a: {text}")
     assert value == {"a": expected}
     assert isinstance(value, dict) and type(value["a"]) is type(expected)
 
 
-@pytest.mark.parametrize("text", [
-    # YAML 1.1 booleans, octal/hex/binary/base-60 numbers, dates, specials: all stay text
-    "no", "No", "NO", "yes", "on", "off", "y", "n", "Off",
-    "010", "-010", "0_10", "0x1F", "0o17", "0b101", "1:30", "190:20:30", "1_000",
-    "2026-03-20", "2026-03-20T10:00:00Z", ".inf", "-.inf", ".nan", ".NaN", "=", "<<x",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        # YAML 1.1 booleans, octal/hex/binary/base-60 numbers, dates, specials: all stay text
+        "no",
+        "No",
+        "NO",
+        "yes",
+        "on",
+        "off",
+        "y",
+        "n",
+        "Off",
+        "010",
+        "-010",
+        "0_10",
+        "0x1F",
+        "0o17",
+        "0b101",
+        "1:30",
+        "190:20:30",
+        "1_000",
+        "2026-03-20",
+        "2026-03-20T10:00:00Z",
+        ".inf",
+        "-.inf",
+        ".nan",
+        ".NaN",
+        "=",
+        "<<x",
+    ],
+)
 def test_yaml_11_surprises_stay_strings(text: str) -> None:
     assert parse(f"a: {text}") == {"a": text}
 
@@ -64,8 +108,7 @@ def test_quoted_tagged_and_block_scalars_are_strings(text: str) -> None:
 
 
 def test_keys_are_always_the_text_written() -> None:
-    assert parse("1: a\ntrue: b\nno: c\n010: d") == {"1": "a", "true": "b", "no": "c",
-                                                     "010": "d"}
+    assert parse("1: a\ntrue: b\nno: c\n010: d") == {"1": "a", "true": "b", "no": "c", "010": "d"}
 
 
 def test_nested_structures_and_positions() -> None:
@@ -84,7 +127,11 @@ def test_nested_structures_and_positions() -> None:
 
 def test_anchors_and_aliases_within_limits_are_expanded() -> None:
     assert parse("a: &x [1, 2]\nb: *x\nc: &s word\nd: *s") == {
-        "a": [1, 2], "b": [1, 2], "c": "word", "d": "word"}
+        "a": [1, 2],
+        "b": [1, 2],
+        "c": "word",
+        "d": "word",
+    }
 
 
 def test_document_end_marker_and_bom_are_fine() -> None:
@@ -122,15 +169,18 @@ def test_merge_keys_are_refused() -> None:
     assert parse("'<<': literal") == {"<<": "literal"}  # a quoted '<<' is an ordinary key
 
 
-@pytest.mark.parametrize(("text", "what"), [
-    ("a: !!python/object/apply:os.system ['true']", "python/object"),
-    ("a: !!binary aGk=", "binary"),
-    ("a: !!int 5", "int"),
-    ("a: !custom x", "!custom"),
-    ("a: !!map {b: 1}", "map"),
-    ("a: !!set {b}", "set"),
-    ("a: !!omap [b: 1]", "omap"),
-])
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("a: !!python/object/apply:os.system ['true']", "python/object"),
+        ("a: !!binary aGk=", "binary"),
+        ("a: !!int 5", "int"),
+        ("a: !custom x", "!custom"),
+        ("a: !!map {b: 1}", "map"),
+        ("a: !!set {b}", "set"),
+        ("a: !!omap [b: 1]", "omap"),
+    ],
+)
 def test_explicit_tags_are_refused(text: str, what: str) -> None:
     problem = refusal(text)
     assert "tag" in problem.message and what in problem.message
@@ -229,8 +279,9 @@ def test_unreadable(tmp_path: Path) -> None:
     locked.chmod(0)
     try:
         if os.access(locked, os.R_OK):
-            pytest.skip("running as a user who can read any file (root): chmod 000 blocks "
-                        "nothing here")
+            pytest.skip(
+                "running as a user who can read any file (root): chmod 000 blocks nothing here"
+            )
         problem = file_refusal(locked)
         assert "permission denied" in problem.message
     finally:
@@ -266,18 +317,19 @@ def test_symlink_loop(tmp_path: Path) -> None:
     assert "cannot read" in file_refusal(loop).message
 
 
-@pytest.mark.parametrize(("raw", "message", "line"), [
-    (b"", "empty", 1),
-    (b"   \n\n", "empty", 1),
-    (b"# just a comment\n  # another\n", "empty", 1),
-    (b"a: 1\nb: \xe9t\xe9\n", "not valid UTF-8", 2),
-    (b"a: 1\n\x00\x01\x02", "binary data", 2),
-    ("a: 1\n".encode("utf-16"), "UTF-16", 1),
-    ("a: 1\n".encode("utf-32"), "UTF-16 or UTF-32", 1),
-])
-def test_bytes_that_are_not_yaml_text(
-    tmp_path: Path, raw: bytes, message: str, line: int
-) -> None:
+@pytest.mark.parametrize(
+    ("raw", "message", "line"),
+    [
+        (b"", "empty", 1),
+        (b"   \n\n", "empty", 1),
+        (b"# just a comment\n  # another\n", "empty", 1),
+        (b"a: 1\nb: \xe9t\xe9\n", "not valid UTF-8", 2),
+        (b"a: 1\n\x00\x01\x02", "binary data", 2),
+        ("a: 1\n".encode("utf-16"), "UTF-16", 1),
+        ("a: 1\n".encode("utf-32"), "UTF-16 or UTF-32", 1),
+    ],
+)
+def test_bytes_that_are_not_yaml_text(tmp_path: Path, raw: bytes, message: str, line: int) -> None:
     path = tmp_path / "x.yaml"
     path.write_bytes(raw)
     problem = file_refusal(path)
@@ -300,6 +352,7 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
 def test_diagnostic_text() -> None:
     assert str(Diagnostic("f", 3, 4, "bad", "fix")) == "f:3:4: error: bad\n  hint: fix"
     assert str(Diagnostic("f", 0, 0, "gone")) == "f: error: gone"
-    error = InputError([Diagnostic("b", 2, 1, "y"), Diagnostic("a", 9, 1, "x"),
-                        Diagnostic("b", 2, 1, "y")])
+    error = InputError(
+        [Diagnostic("b", 2, 1, "y"), Diagnostic("a", 9, 1, "x"), Diagnostic("b", 2, 1, "y")]
+    )
     assert [d.file for d in error.diagnostics] == ["a", "b"]  # sorted, duplicates dropped

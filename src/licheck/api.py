@@ -51,8 +51,11 @@ def evaluate_paths(
 
 
 def evaluate_files(
-    paths: Sequence[Path], policy: EvidencePolicy, as_of: dt.date | None = None,
-    licenses_dir: Path | None = None, waivers: Waivers | None = None,
+    paths: Sequence[Path],
+    policy: EvidencePolicy,
+    as_of: dt.date | None = None,
+    licenses_dir: Path | None = None,
+    waivers: Waivers | None = None,
     today: dt.date | None = None,
 ) -> Report:
     library = load_library(licenses_dir)
@@ -60,9 +63,7 @@ def evaluate_files(
     return apply_waivers(build(results, policy.name, as_of), waivers, today)
 
 
-def check_products(
-    paths: Sequence[Path], options: Options, library: Library
-) -> list[ProductOut]:
+def check_products(paths: Sequence[Path], options: Options, library: Library) -> list[ProductOut]:
     """Evaluate every discovered manifest, on every core when there are many
     (`licheck.portfolio`), each product's part of the report built where it is evaluated; in
     `paths` order, all problems in all files raised together."""
@@ -85,8 +86,11 @@ def _collect(items: Iterable[Item[R]]) -> list[R]:
 
 
 def check_files(
-    paths: Sequence[Path], policy: EvidencePolicy, as_of: dt.date | None = None,
-    licenses_dir: Path | None = None, waivers: Waivers | None = None,
+    paths: Sequence[Path],
+    policy: EvidencePolicy,
+    as_of: dt.date | None = None,
+    licenses_dir: Path | None = None,
+    waivers: Waivers | None = None,
     today: dt.date | None = None,
 ) -> Report:
     """`licheck check`: find the manifests in files and folders, evaluate, apply waivers."""
@@ -97,9 +101,16 @@ def check_files(
 
 
 def check_stream(
-    paths: Sequence[Path], policy: EvidencePolicy, fmt: Format, options: RenderOptions,
-    as_of: dt.date | None = None, licenses_dir: Path | None = None,
-    waivers: Waivers | None = None, today: dt.date | None = None, *, jobs: int | None = None,
+    paths: Sequence[Path],
+    policy: EvidencePolicy,
+    fmt: Format,
+    options: RenderOptions,
+    as_of: dt.date | None = None,
+    licenses_dir: Path | None = None,
+    waivers: Waivers | None = None,
+    today: dt.date | None = None,
+    *,
+    jobs: int | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> Stream:
     """`licheck check`, streamed: each product evaluated, waived and rendered in `fmt` where it
@@ -115,8 +126,9 @@ def check_stream(
 
     manifests = discover(paths)
     library = load_library(licenses_dir)
-    items = iter_mapped(manifests, Options(policy, as_of), library, Encoder(context, waivers),
-                        jobs=jobs)
+    items = iter_mapped(
+        manifests, Options(policy, as_of), library, Encoder(context, waivers), jobs=jobs
+    )
     if progress is not None:
         items = _told(items, len(manifests), progress)
     return stream(items, context, waivers, today or dt.date.today())

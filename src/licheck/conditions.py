@@ -147,11 +147,13 @@ def compile_condition(condition: Condition, path: tuple[str | int, ...] = ()) ->
     """Check a parsed condition against the vocabulary and normalise its operands."""
     match condition:
         case AllOf():
-            return All(tuple(compile_condition(c, (*path, "all", i))
-                             for i, c in enumerate(condition.all)))
+            return All(
+                tuple(compile_condition(c, (*path, "all", i)) for i, c in enumerate(condition.all))
+            )
         case AnyOf():
-            return Any_(tuple(compile_condition(c, (*path, "any", i))
-                              for i, c in enumerate(condition.any)))
+            return Any_(
+                tuple(compile_condition(c, (*path, "any", i)) for i, c in enumerate(condition.any))
+            )
         case NotOf():
             return Not(compile_condition(condition.not_, (*path, "not")))
         case Always():
@@ -164,24 +166,30 @@ def compile_condition(condition: Condition, path: tuple[str | int, ...] = ()) ->
 def _compile_test(test: FactTest, path: tuple[str | int, ...]) -> Test:
     definition = FACTS.get(test.fact)
     if definition is None:
-        raise ConditionError(f"unknown fact {test.fact!r}{suggest(test.fact, FACTS)}",
-                             (*path, "fact"), "the fact names are listed in the README's "
-                             "fact vocabulary")
+        raise ConditionError(
+            f"unknown fact {test.fact!r}{suggest(test.fact, FACTS)}",
+            (*path, "fact"),
+            "the fact names are listed in the README's fact vocabulary",
+        )
     operator, raw = test.operator, test.operand
     allowed = _OPERATORS_BY_TYPE[definition.type]
     if operator not in allowed:
         raise ConditionError(
             f"{test.fact} is a {definition.type.value} fact: {operator} does not apply "
-            f"(use {', '.join(sorted(allowed))})", (*path, operator))
+            f"(use {', '.join(sorted(allowed))})",
+            (*path, operator),
+        )
     if test.measured is not Measured.NOW and definition.type is not FactType.QUANTITY:
-        raise ConditionError(f"only quantities can be measured at a date, not {test.fact}",
-                             (*path, "measured"))
+        raise ConditionError(
+            f"only quantities can be measured at a date, not {test.fact}", (*path, "measured")
+        )
     operand: Any
     if definition.type is FactType.QUANTITY:
         dimension = definition.dimension or Dimension.COUNT
         try:
-            operand = parse_quantity(raw, dimension,
-                                     default_period_months=definition.period_months).amount
+            operand = parse_quantity(
+                raw, dimension, default_period_months=definition.period_months
+            ).amount
         except UnitError as exc:
             raise ConditionError(f"{test.fact}: {exc}", (*path, operator)) from None
     elif test.fact in TERRITORIAL:

@@ -59,26 +59,33 @@ def _dates(
     def future(date: dt.date | None, path: Path_, what: str) -> Iterator[Diagnostic]:
         if date is not None and date > latest:
             yield document.error(
-                path, f"{what} is dated {date.isoformat()}, in the future (today is "
-                f"{today.isoformat()})",
+                path,
+                f"{what} is dated {date.isoformat()}, in the future (today is {today.isoformat()})",
                 "a date after today is a typo or a forecast, not evidence; to evaluate as of "
-                "another day, use --as-of")
+                "another day, use --as-of",
+            )
 
     for key, source in sorted(manifest.sources.items()):
         base: Path_ = ("sources", key)
         yield from future(source.date, (*base, "date"), f"source {key!r}")
-        yield from future(source.retracted_on, (*base, "retracted_on"),
-                          f"the retraction of source {key!r}")
+        yield from future(
+            source.retracted_on, (*base, "retracted_on"), f"the retraction of source {key!r}"
+        )
         if source.retracted_on is not None and source.retracted_on < source.date:
-            yield document.error((*base, "retracted_on"),
-                                 f"source {key!r} is retracted ({source.retracted_on}) before "
-                                 f"its date ({source.date})")
+            yield document.error(
+                (*base, "retracted_on"),
+                f"source {key!r} is retracted ({source.retracted_on}) before "
+                f"its date ({source.date})",
+            )
     for pieces, path in _evidence_lists(manifest):
         for index, piece in enumerate(pieces):
             at: Path_ = (*path, index)
             yield from future(piece.date, (*at, "date"), f"evidence {piece.source!r}")
-            yield from future(piece.retracted_on, (*at, "retracted_on"),
-                              f"the retraction of evidence {piece.source!r}")
+            yield from future(
+                piece.retracted_on,
+                (*at, "retracted_on"),
+                f"the retraction of evidence {piece.source!r}",
+            )
     for ref, path in _model_refs(manifest):
         if ref.obtained is None:
             continue
@@ -89,7 +96,9 @@ def _dates(
             yield document.error(
                 (*path, "obtained"),
                 f"{ref.model!r} is obtained on {ref.obtained.isoformat()}, before its release "
-                f"on {released.isoformat()}", "check the date the weights were downloaded")
+                f"on {released.isoformat()}",
+                "check the date the weights were downloaded",
+            )
 
 
 def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]]:
@@ -116,17 +125,20 @@ def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
 # -- license and clause ids ------------------------------------------------------------------
 
 
-def _license_ids(
-    manifest: Manifest, document: Document, library: Library
-) -> Iterator[Diagnostic]:
-    hint = "license ids are listed by `licheck licenses list`, clause ids by `licheck licenses " \
-           "show ID`"
+def _license_ids(manifest: Manifest, document: Document, library: Library) -> Iterator[Diagnostic]:
+    hint = (
+        "license ids are listed by `licheck licenses list`, clause ids by `licheck licenses "
+        "show ID`"
+    )
     for name, spec, path in _stated_facts(manifest):
         if name not in ("agreement_waives", "license_granted"):
             continue
         for item, at in _strings_claimed(spec, path):
-            message = (_waiver_problem(item, library) if name == "agreement_waives"
-                       else _license_problem(item, library))
+            message = (
+                _waiver_problem(item, library)
+                if name == "agreement_waives"
+                else _license_problem(item, library)
+            )
             if message:
                 yield document.error(_at(document, at), f"{name}: {message}", hint)
 
@@ -134,8 +146,9 @@ def _license_ids(
 def _license_problem(license_id: str, library: Library) -> str:
     if license_id in library.licenses:
         return ""
-    return (f"license {license_id!r} is not in the library"
-            f"{suggest(license_id, list(library.licenses))}")
+    return (
+        f"license {license_id!r} is not in the library{suggest(license_id, list(library.licenses))}"
+    )
 
 
 def _waiver_problem(item: str, library: Library) -> str:
@@ -147,8 +160,7 @@ def _waiver_problem(item: str, library: Library) -> str:
         return problem
     clauses = [c.clause.id for c in library.licenses[license_id].clauses]
     if clause != "*" and clause not in clauses:
-        return (f"license {license_id!r} has no clause {clause!r}"
-                f"{suggest(clause, clauses)}")
+        return f"license {license_id!r} has no clause {clause!r}{suggest(clause, clauses)}"
     return ""
 
 
@@ -180,7 +192,7 @@ def _at(document: Document, path: Path_) -> Path_:
     if path in document.positions or "value" not in path:
         return path
     index = len(path) - 1 - path[::-1].index("value")
-    return path[:index] + path[index + 1:]
+    return path[:index] + path[index + 1 :]
 
 
 # -- contradictions --------------------------------------------------------------------------
@@ -202,19 +214,22 @@ def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
                 _at(document, (*path, "value")),
                 f"distributes_weights is {str(spec.value).lower()}, but component "
                 f"{component.id!r} is delivered as {shown}",
-                "list `weights` under delivery exactly when copies of the weights are "
-                "distributed")
+                "list `weights` under delivery exactly when copies of the weights are distributed",
+            )
 
 
 def _part_of_whole(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
     rates = _rates(manifest)
     product_paths: dict[str, Path_] = {name: ("facts", name) for name in manifest.facts}
     scopes: list[tuple[Mapping[str, FactSpec], Mapping[str, Path_]]] = [
-        (manifest.facts, product_paths)]
+        (manifest.facts, product_paths)
+    ]
     for c, component in enumerate(manifest.components):
         merged = {**manifest.facts, **component.facts}
-        located = {**product_paths,
-                   **{name: ("components", c, "facts", name) for name in component.facts}}
+        located = {
+            **product_paths,
+            **{name: ("components", c, "facts", name) for name in component.facts},
+        }
         scopes.append((merged, located))
     for specs, paths in scopes:
         for part, whole in _PART_OF:
@@ -227,7 +242,9 @@ def _part_of_whole(manifest: Manifest, document: Document) -> Iterator[Diagnosti
                 yield document.error(
                     paths[whole],
                     f"{whole} ({high}) is less than {part} ({low}): the licensee's figure "
-                    f"includes this product's", "check both figures and their units")
+                    f"includes this product's",
+                    "check both figures and their units",
+                )
 
 
 def _interval(name: str, spec: FactSpec, rates: dict[str, Fraction]) -> Interval | None:

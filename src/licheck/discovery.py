@@ -75,6 +75,15 @@ def discover(paths: Sequence[Path]) -> list[Path]:
         raise InputError(problems)
     if not found:
         shown = ", ".join(str(p) for p in paths)
-        raise InputError([Diagnostic(shown, 0, 0, "no manifests found (a manifest is a .yaml "
-                                     "or .yml file with a top-level `product:` key)")])
+        raise InputError(
+            [
+                Diagnostic(
+                    shown,
+                    0,
+                    0,
+                    "no manifests found (a manifest is a .yaml "
+                    "or .yml file with a top-level `product:` key)",
+                )
+            ]
+        )
     return found

@@ -41,8 +41,12 @@ class Verdict(StrEnum):
         return self.value.replace("_", " ")
 
 
-_SEVERITY = {Verdict.NOT_APPLICABLE: 0, Verdict.SATISFIED: 1, Verdict.GOVERNANCE_RISK: 2,
-             Verdict.VIOLATION: 3}
+_SEVERITY = {
+    Verdict.NOT_APPLICABLE: 0,
+    Verdict.SATISFIED: 1,
+    Verdict.GOVERNANCE_RISK: 2,
+    Verdict.VIOLATION: 3,
+}
 
 
 def worst(verdicts: Sequence[Verdict]) -> Verdict:
@@ -120,8 +124,10 @@ def cells(domain: Domain, tests: Sequence[Test]) -> list[Cell]:
         case Interval():
             return _quantity_cells(domain, tests)
         case Booleans():
-            return [Cell(v, Booleans(frozenset({v})), "true" if v else "false")
-                    for v in sorted(domain.values)]
+            return [
+                Cell(v, Booleans(frozenset({v})), "true" if v else "false")
+                for v in sorted(domain.values)
+            ]
         case Strings():
             return _string_cells(domain, tests)
         case StringSet():
@@ -172,8 +178,9 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
         mentioned |= test.operand if isinstance(test.operand, frozenset) else {str(test.operand)}
     free = sorted(mentioned - domain.includes - domain.excludes)
     if len(free) > MAX_SET_MEMBERS:
-        raise ValueError(f"a clause tests {len(free)} members of one set fact; the limit is "
-                         f"{MAX_SET_MEMBERS}")
+        raise ValueError(
+            f"a clause tests {len(free)} members of one set fact; the limit is {MAX_SET_MEMBERS}"
+        )
     # Members that the same tests name are interchangeable: whether a set holds one or several of
     # them, every test answers alike.  So only combinations of each such class's first member are
     # tried: in this order (by size, then as listed), a pattern's first combination is always one
@@ -182,8 +189,10 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     # 2**members, candidates.
     firsts: dict[tuple[bool, ...], str] = {}
     for member in free:
-        profile = tuple(member in (t.operand if isinstance(t.operand, frozenset)
-                                   else {str(t.operand)}) for t in tests)
+        profile = tuple(
+            member in (t.operand if isinstance(t.operand, frozenset) else {str(t.operand)})
+            for t in tests
+        )
         firsts.setdefault(profile, member)
     representatives = sorted(firsts.values())
     candidates = [
@@ -195,8 +204,9 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
 
     def region(value: Value) -> Domain:
         assert isinstance(value, frozenset)
-        return StringSet(value & members | domain.includes, members - value | domain.excludes,
-                         False)
+        return StringSet(
+            value & members | domain.includes, members - value | domain.excludes, False
+        )
 
     return _distinct(candidates, tests, region)
 
@@ -212,8 +222,9 @@ def _distinct(
         signature = tuple(t.holds(value) for t in unique)
         if signature not in seen:
             seen.add(signature)
-            label = " and ".join(_phrase(t, holds) for t, holds in zip(unique, signature,
-                                                                         strict=True))
+            label = " and ".join(
+                _phrase(t, holds) for t, holds in zip(unique, signature, strict=True)
+            )
             result.append(Cell(value, region(value), label))
     return result
 
@@ -221,8 +232,11 @@ def _distinct(
 def _phrase(test: Test, holds: bool) -> str:
     """A test's result in words: "contains any of 'a', 'b'" / "contains none of 'a', 'b'"."""
     operand = test.operand
-    shown = (", ".join(repr(s) for s in sorted(operand)) if isinstance(operand, frozenset)
-             else repr(operand))
+    shown = (
+        ", ".join(repr(s) for s in sorted(operand))
+        if isinstance(operand, frozenset)
+        else repr(operand)
+    )
     positive, negative = _PHRASES[test.operator]
     return (positive if holds else negative).format(shown)
 
@@ -276,8 +290,10 @@ class _Compiled:
 
     def signatures(self, cells_: Sequence[Sequence[Cell]]) -> list[list[Signature]]:
         """Each cell's signature, fact by fact, aligned with `cells_`."""
-        return [[tuple([t.holds(c.value) for t in tests]) for c in on_fact]
-                for tests, on_fact in zip(self.tests, cells_, strict=True)]
+        return [
+            [tuple([t.holds(c.value) for t in tests]) for c in on_fact]
+            for tests, on_fact in zip(self.tests, cells_, strict=True)
+        ]
 
 
 # By the rule's id and the order of its facts; each entry keeps its rule alive (so the id is not
@@ -356,8 +372,12 @@ def _table(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> _Table:
     lists = tuple(by_fact[n] for n in names)
     if _LAST:
         last_rule, last_lists, table = _LAST[0]
-        if (last_rule is rule and table.names == names and len(last_lists) == len(lists)
-                and all(a is b for a, b in zip(last_lists, lists, strict=True))):
+        if (
+            last_rule is rule
+            and table.names == names
+            and len(last_lists) == len(lists)
+            and all(a is b for a, b in zip(last_lists, lists, strict=True))
+        ):
             return table
     table = _make_table(_compiled(rule, names), names, lists)
     _LAST.clear()
@@ -421,9 +441,16 @@ def _make_table(
     lifted &= triggered
     holds = (triggered ^ lifted) & mask(rule.requirement)
     fails = triggered ^ lifted ^ holds
-    outcomes = {outcome: where for outcome, where in (
-        (Outcome.NOT_TRIGGERED, full ^ triggered), (Outcome.LIFTED, lifted),
-        (Outcome.HOLDS, holds), (Outcome.FAILS, fails)) if where}
+    outcomes = {
+        outcome: where
+        for outcome, where in (
+            (Outcome.NOT_TRIGGERED, full ^ triggered),
+            (Outcome.LIFTED, lifted),
+            (Outcome.HOLDS, holds),
+            (Outcome.FAILS, fails),
+        )
+        if where
+    }
     return _Table(names, signatures, choices, digit, strides, full, scope, trigger, outcomes)
 
 
@@ -438,13 +465,23 @@ def _details(
 ) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:
     """Every outcome, scope and trigger value, and which open facts the outcome depends on."""
     table = _table(rule, by_fact)
-    scope = {value for value, where in ((True, table.scope), (False, table.full ^ table.scope))
-             if where}
-    triggered = {value for value, where in ((True, table.scope & table.trigger),
-                                            (False, table.scope & ~table.trigger)) if where}
+    scope = {
+        value for value, where in ((True, table.scope), (False, table.full ^ table.scope)) if where
+    }
+    triggered = {
+        value
+        for value, where in (
+            (True, table.scope & table.trigger),
+            (False, table.scope & ~table.trigger),
+        )
+        if where
+    }
     # Cells with the same signature never end differently: a fact with one digit is not open.
-    open_facts = tuple(name for p, name in enumerate(table.names)
-                       if len(table.choices[p]) > 1 and table.depends_on(p))
+    open_facts = tuple(
+        name
+        for p, name in enumerate(table.names)
+        if len(table.choices[p]) > 1 and table.depends_on(p)
+    )
     return frozenset(table.outcomes), frozenset(scope), frozenset(triggered), open_facts
 
 
@@ -469,8 +506,9 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
     for cell, signature in zip(by_fact[fact], table.signatures[position], strict=True):
         choices[position] = [signature]
         verdict = verdict_of(table.over(choices))
-        result.append(Branch(cell.label, verdict,
-                             cell.region if isinstance(cell.region, Interval) else None))
+        result.append(
+            Branch(cell.label, verdict, cell.region if isinstance(cell.region, Interval) else None)
+        )
     if len({b.verdict for b in result}) == 1:
         return result
     merged: list[Branch] = []
@@ -479,8 +517,9 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
         if previous is not None and previous.verdict is branch.verdict:
             if isinstance(previous.region, Interval) and isinstance(branch.region, Interval):
                 left, right = previous.region, branch.region
-                region = Interval(left.lo, left.lo_closed, right.hi, right.hi_closed,
-                                  left.dimension)
+                region = Interval(
+                    left.lo, left.lo_closed, right.hi, right.hi_closed, left.dimension
+                )
                 merged[-1] = Branch(str(region), branch.verdict, region)
                 continue
             if previous.region is None and branch.region is None:
@@ -498,8 +537,9 @@ class Settlement:
     conditions: tuple[tuple[str, str], ...]  # (fact, the cell in words)
 
 
-def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
-                open_facts: Sequence[str], limit: int = 4) -> list[Settlement]:
+def settlements(
+    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], open_facts: Sequence[str], limit: int = 4
+) -> list[Settlement]:
     """The minimal combinations of open-fact values that turn a governance risk firm.
 
     Facts are tried in growing combinations (up to `limit` of them); a combination is kept when
@@ -540,12 +580,15 @@ def settlements(rule: Rule, by_fact: Mapping[str, Sequence[Cell]],
                         selected &= where
                     verdict = verdict_of({o for o, where in outcomes if where & selected})
                     if verdict is not Verdict.GOVERNANCE_RISK:
-                        words = tuple((n, group[0]) for n, group in zip(chosen, picked,
-                                                                        strict=True))
+                        words = tuple(
+                            (n, group[0]) for n, group in zip(chosen, picked, strict=True)
+                        )
                         found.append((key, Settlement(verdict, words)))
     order = {Verdict.VIOLATION: 0, Verdict.SATISFIED: 1, Verdict.NOT_APPLICABLE: 2}
-    return sorted((s for _, s in found), key=lambda s: (order.get(s.verdict, 3),
-                                                        len(s.conditions), s.conditions))
+    return sorted(
+        (s for _, s in found),
+        key=lambda s: (order.get(s.verdict, 3), len(s.conditions), s.conditions),
+    )
 
 
 def _coarse(
@@ -563,8 +606,9 @@ def _coarse(
     for signature, members in groups:
         first, last = members[0].region, members[-1].region
         if len(members) > 1 and isinstance(first, Interval) and isinstance(last, Interval):
-            label = str(Interval(first.lo, first.lo_closed, last.hi, last.hi_closed,
-                                 first.dimension))
+            label = str(
+                Interval(first.lo, first.lo_closed, last.hi, last.hi_closed, first.dimension)
+            )
         else:
             label = members[0].label
         result.append((label, [signature]))

@@ -73,8 +73,9 @@ UNKNOWN_MODEL = "unknown"
 SCOPE = All((Test("lineage", "is", True), Test("derivative", "is", True)))
 # What-if facts and swapped bases are hypotheses: they count as established whatever the evidence
 # policy or date of the run.
-HYPOTHETICAL = EvidencePolicy("what-if", frozenset(EvidenceKind) - {EvidenceKind.RUMOUR},
-                              frozenset())
+HYPOTHETICAL = EvidencePolicy(
+    "what-if", frozenset(EvidenceKind) - {EvidenceKind.RUMOUR}, frozenset()
+)
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
 # the license changed over time and the verdict depends on which text applies.
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
@@ -155,33 +156,58 @@ def evaluate_manifest(
     for index, component in enumerate(manifest.components):
         base_path = ("components", index)
         facts = dict(product_facts)
-        facts.update(_resolve_facts(component.facts, (*base_path, "facts"), context, document,
-                                    problems))
+        facts.update(
+            _resolve_facts(component.facts, (*base_path, "facts"), context, document, problems)
+        )
         facts.update(overrides)  # a what-if fact replaces the component's own value too
         facts.setdefault("distributes_weights", _from_delivery(component, context))
         facts.setdefault("made_available", _made_available(component, context))
         facts.setdefault("model_made_available", _model_made_available(component, context))
-        facts.setdefault("received_in_integrated_product", _default(
-            "received_in_integrated_product", False,
-            "licheck's default: the product's owner obtained the model itself, not inside "
-            "another licensee's end user product", context))
+        facts.setdefault(
+            "received_in_integrated_product",
+            _default(
+                "received_in_integrated_product",
+                False,
+                "licheck's default: the product's owner obtained the model itself, not inside "
+                "another licensee's end user product",
+                context,
+            ),
+        )
         for ref, ref_path in _lineage_models(component, base_path):
             swapped = _swapped(ref, library, options.swaps)
             if swapped is not None:
                 ref = swapped
-                lineage = resolve("lineage", FactSpec(value=True, evidence=ref.evidence),
-                                  _hypothetical(context), path=ref_path)
+                lineage = resolve(
+                    "lineage",
+                    FactSpec(value=True, evidence=ref.evidence),
+                    _hypothetical(context),
+                    path=ref_path,
+                )
             else:
-                lineage = _resolve_one("lineage", FactSpec(value=True, evidence=ref.evidence),
-                                       ref_path, context, document, problems)
-            findings.extend(_findings_for(component, ref, ref_path, lineage, facts, library,
-                                          document, problems, context))
+                lineage = _resolve_one(
+                    "lineage",
+                    FactSpec(value=True, evidence=ref.evidence),
+                    ref_path,
+                    context,
+                    document,
+                    problems,
+                )
+            findings.extend(
+                _findings_for(
+                    component, ref, ref_path, lineage, facts, library, document, problems, context
+                )
+            )
     if problems:
         raise InputError(problems)
     findings.sort(key=lambda f: (f.component, f.model, f.license, f.clause))
-    return ProductResult(manifest.product, manifest.owner, document.file,
-                         worst([f.verdict for f in findings]), tuple(findings),
-                         manifest.release_date)
+    return ProductResult(
+        manifest.product,
+        manifest.owner,
+        document.file,
+        worst([f.verdict for f in findings]),
+        tuple(findings),
+        manifest.release_date,
+    )
 
 
 def _context(
@@ -211,11 +237,14 @@ def _resolve_overrides(
             continue
         definition: FactDef | None = FACTS.get(name)
         if definition is None or definition.implicit:
-            raise LicheckError(f"cannot set {name!r}: it is not a fact that can be stated"
-                               f"{suggest(name, _stateable())}")
+            raise LicheckError(
+                f"cannot set {name!r}: it is not a fact that can be stated"
+                f"{suggest(name, _stateable())}"
+            )
         if not spec.evidence:
-            spec = spec.model_copy(update={"evidence": [
-                Evidence(source="what-if", kind=EvidenceKind.DECLARED)]})
+            spec = spec.model_copy(
+                update={"evidence": [Evidence(source="what-if", kind=EvidenceKind.DECLARED)]}
+            )
         try:
             states[name] = _at_every_month(resolve(name, spec, _hypothetical(context)), library)
         except FactError as exc:
@@ -241,22 +270,40 @@ def _swapped(ref: ModelRef, library: Library, swaps: Mapping[str, str]) -> Model
     if old not in swaps:
         return None
     new = swaps[old]
-    return ref.model_copy(update={"model": new, "evidence": [Evidence(
-        source=f"what-if: built on {new} in place of {old}", kind=EvidenceKind.DECLARED)]})
+    return ref.model_copy(
+        update={
+            "model": new,
+            "evidence": [
+                Evidence(
+                    source=f"what-if: built on {new} in place of {old}", kind=EvidenceKind.DECLARED
+                )
+            ],
+        }
+    )
 
 
 def _resolve_facts(
-    specs: dict[str, FactSpec], path: tuple[str | int, ...], context: Resolution,
-    document: Document, problems: list[Diagnostic],
+    specs: dict[str, FactSpec],
+    path: tuple[str | int, ...],
+    context: Resolution,
+    document: Document,
+    problems: list[Diagnostic],
 ) -> dict[str, FactState]:
     states = {}
     for name, spec in specs.items():
         if name not in FACTS or FACTS[name].implicit:
-            reason = ("is supplied by licheck from the lineage" if name in FACTS
-                      else "is not in the fact vocabulary")
-            problems.append(document.error(
-                (*path, name), f"fact {name!r} {reason}{suggest(name, _stateable())}",
-                "the fact names are listed in the README's fact vocabulary"))
+            reason = (
+                "is supplied by licheck from the lineage"
+                if name in FACTS
+                else "is not in the fact vocabulary"
+            )
+            problems.append(
+                document.error(
+                    (*path, name),
+                    f"fact {name!r} {reason}{suggest(name, _stateable())}",
+                    "the fact names are listed in the README's fact vocabulary",
+                )
+            )
             continue
         states[name] = _resolve_one(name, spec, (*path, name), context, document, problems)
     return states
@@ -267,8 +314,12 @@ def _stateable() -> list[str]:
 
 
 def _resolve_one(
-    name: str, spec: FactSpec, path: tuple[str | int, ...], context: Resolution,
-    document: Document, problems: list[Diagnostic],
+    name: str,
+    spec: FactSpec,
+    path: tuple[str | int, ...],
+    context: Resolution,
+    document: Document,
+    problems: list[Diagnostic],
 ) -> FactState:
     try:
         return resolve(name, spec, context, path=path)
@@ -277,9 +328,7 @@ def _resolve_one(
         return resolve(name, None, context, path=path)
 
 
-def _default(
-    name: str, value: bool | str, source: str | None, context: Resolution
-) -> FactState:
+def _default(name: str, value: bool | str, source: str | None, context: Resolution) -> FactState:
     """A fact licheck supplies: `value` declared by `source` (None: no evidence).  It depends only
     on the evidence policy (declared evidence has no date), unless the manifest's sources happen
     to cite that text, so each is resolved once per policy over a portfolio."""
@@ -287,8 +336,16 @@ def _default(
     key = (name, value, source, context.policy)
     state = _DEFAULTS.get(key) if cached else None
     if state is None:
-        state = resolve(name, FactSpec(value=value, evidence=[] if source is None else [
-            Evidence(source=source, kind=EvidenceKind.DECLARED)]), context)
+        state = resolve(
+            name,
+            FactSpec(
+                value=value,
+                evidence=[]
+                if source is None
+                else [Evidence(source=source, kind=EvidenceKind.DECLARED)],
+            ),
+            context,
+        )
         if cached:
             if len(_DEFAULTS) >= _CACHE_LIMIT:
                 _DEFAULTS.clear()
@@ -303,12 +360,23 @@ def _from_delivery(component: Component, context: Resolution) -> FactState:
     delivered = ", ".join(d.value for d in component.delivery) or "none stated"
     if not component.delivery:
         return _default("distributes_weights", "unknown", None, context)
-    return _default("distributes_weights", "weights" in component.delivery,
-                    f"derived from the component's delivery ({delivered})", context)
+    return _default(
+        "distributes_weights",
+        "weights" in component.delivery,
+        f"derived from the component's delivery ({delivered})",
+        context,
+    )
 
 
-_TRAINING = frozenset({StepKind.CONTINUED_PRETRAINING, StepKind.FINE_TUNING, StepKind.RL,
-                       StepKind.DISTILLATION, StepKind.MERGE})
+_TRAINING = frozenset(
+    {
+        StepKind.CONTINUED_PRETRAINING,
+        StepKind.FINE_TUNING,
+        StepKind.RL,
+        StepKind.DISTILLATION,
+        StepKind.MERGE,
+    }
+)
 
 
 def _made_available(component: Component, context: Resolution) -> FactState:
@@ -316,8 +384,9 @@ def _made_available(component: Component, context: Resolution) -> FactState:
     delivered = ", ".join(d.value for d in component.delivery)
     if not component.delivery:
         return _default("made_available", "unknown", None, context)
-    return _default("made_available", True,
-                    f"derived from the component's delivery ({delivered})", context)
+    return _default(
+        "made_available", True, f"derived from the component's delivery ({delivered})", context
+    )
 
 
 def _model_made_available(component: Component, context: Resolution) -> FactState:
@@ -332,8 +401,10 @@ def _model_made_available(component: Component, context: Resolution) -> FactStat
         # A quantized copy may or may not count as creating a model: leave it open.
         return _default("model_made_available", "unknown", None, context)
     elif {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
-        value, source = True, ("derived from the lineage (a trained model) and its delivery "
-                               "(weights or api)")
+        value, source = (
+            True,
+            ("derived from the lineage (a trained model) and its delivery (weights or api)"),
+        )
     else:
         return _default("model_made_available", "unknown", None, context)
     return _default("model_made_available", value, source, context)
@@ -342,13 +413,19 @@ def _model_made_available(component: Component, context: Resolution) -> FactStat
 def _from_catalog(model: CatalogModel, context: Resolution) -> FactState:
     if model.multimodal is None:
         return _default("multimodal", "unknown", None, context)
-    return _default("multimodal", model.multimodal,
-                    f"licheck's catalog entry for {model.name}", context)
+    return _default(
+        "multimodal", model.multimodal, f"licheck's catalog entry for {model.name}", context
+    )
 
 
 def _derivative_default(model_name: str, context: Resolution) -> FactState:
-    return _default("derivative", True, f"licheck's default: a model trained from {model_name} "
-                    "is a derivative work unless the manifest says otherwise", context)
+    return _default(
+        "derivative",
+        True,
+        f"licheck's default: a model trained from {model_name} "
+        "is a derivative work unless the manifest says otherwise",
+        context,
+    )
 
 
 def _lineage_models(
@@ -362,21 +439,36 @@ def _lineage_models(
 
 
 def _findings_for(
-    component: Component, ref: ModelRef, ref_path: tuple[str | int, ...], lineage: FactState,
-    facts: dict[str, FactState], library: Library, document: Document,
-    problems: list[Diagnostic], context: Resolution,
+    component: Component,
+    ref: ModelRef,
+    ref_path: tuple[str | int, ...],
+    lineage: FactState,
+    facts: dict[str, FactState],
+    library: Library,
+    document: Document,
+    problems: list[Diagnostic],
+    context: Resolution,
 ) -> list[Finding]:
     line, column = document.locate(ref_path)
     unknown = _UnknownLicense(component, ref, lineage, line, column)
     if ref.model.strip().lower() == UNKNOWN_MODEL:
-        return [unknown.finding("base-undisclosed", f"The model in {component.name}'s lineage is "
-                                "undisclosed, so the license that binds it cannot be known.")]
+        return [
+            unknown.finding(
+                "base-undisclosed",
+                f"The model in {component.name}'s lineage is "
+                "undisclosed, so the license that binds it cannot be known.",
+            )
+        ]
     model = library.model(ref.model)
     if model is None:
-        problems.append(document.error(
-            ref_path, f"unknown model {ref.model!r}{library.suggest_model(ref.model)}",
-            "name a model of the catalog (licheck licenses models), or `unknown` if the base "
-            "is undisclosed"))
+        problems.append(
+            document.error(
+                ref_path,
+                f"unknown model {ref.model!r}{library.suggest_model(ref.model)}",
+                "name a model of the catalog (licheck licenses models), or `unknown` if the base "
+                "is undisclosed",
+            )
+        )
         return []
     candidates = _licenses_for(model, ref, context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
@@ -384,10 +476,18 @@ def _findings_for(
     if len(known) < len(candidates) or not known:
         note = model.license_note or "its license is not in licheck's library"
         if ref.obtained is not None and model.license_history:
-            note = (f"its license history does not cover copies obtained on {ref.obtained}, so "
-                    "which text applied to them is not known")
-        found.append(unknown.finding("license-unknown", f"{model.name}: {note}. Until its terms "
-                                     "are encoded, findings for it cannot be given.", model))
+            note = (
+                f"its license history does not cover copies obtained on {ref.obtained}, so "
+                "which text applied to them is not known"
+            )
+        found.append(
+            unknown.finding(
+                "license-unknown",
+                f"{model.name}: {note}. Until its terms "
+                "are encoded, findings for it cannot be given.",
+                model,
+            )
+        )
         if not known:
             return found
     facts = dict(facts)
@@ -395,36 +495,49 @@ def _findings_for(
     facts["multimodal"] = _from_catalog(model, context)
     facts.setdefault("derivative", _derivative_default(model.name, context))
     by_license = {
-        candidate.license: _judge_license(candidate.license, library, component, model, facts,
-                                          document, line, column)
-        for candidate in known if candidate.license is not None
+        candidate.license: _judge_license(
+            candidate.license, library, component, model, facts, document, line, column
+        )
+        for candidate in known
+        if candidate.license is not None
     }
     if len(known) == 1:
         found.extend(next(iter(by_license.values())))
     else:
         found.extend(_across_versions(known, by_license, model, ref_path))
     if lineage.status is not Status.ESTABLISHED:
-        found.append(unknown.finding(
-            "lineage-unconfirmed",
-            f"That {component.name} is built on {model.name} is {lineage.status.value} only: if "
-            "it is built on another model, that model's license binds it instead, and it is "
-            "not known.", model))
+        found.append(
+            unknown.finding(
+                "lineage-unconfirmed",
+                f"That {component.name} is built on {model.name} is {lineage.status.value} "
+                "only: if it is built on another model, that model's license binds it instead, "
+                "and it is not known.",
+                model,
+            )
+        )
     return found
 
 
 def _judge_license(
-    license_id: str, library: Library, component: Component, model: CatalogModel,
-    facts: dict[str, FactState], document: Document, line: int, column: int,
+    license_id: str,
+    library: Library,
+    component: Component,
+    model: CatalogModel,
+    facts: dict[str, FactState],
+    document: Document,
+    line: int,
+    column: int,
 ) -> list[Finding]:
     """A finding for every clause of one license."""
     occasion = Occasion(model.name, model.release_date)
     # Each fact as the clauses read it, read once for all of them: the same state in each
     # finding (a bounded user count is a new state per reading).
     readings: dict[str, FactState] = {}
-    return [_judge_clause(compiled, component, model, facts, document, line, column, occasion,
-                          readings)
-            for bound_id in incorporated(library.licenses, license_id)
-            for compiled in library.licenses[bound_id].clauses]
+    return [
+        _judge_clause(compiled, component, model, facts, document, line, column, occasion, readings)
+        for bound_id in incorporated(library.licenses, license_id)
+        for compiled in library.licenses[bound_id].clauses
+    ]
 
 
 def _licenses_for(
@@ -436,9 +549,11 @@ def _licenses_for(
     picks one; without that date every license of the history is a candidate (under `--as-of`,
     only those already in force then: a copy cannot have been obtained later), and the findings
     say where the verdict depends on it.  Otherwise the model's current license."""
-    history = [dated for dated in model.license_history
-               if ref.obtained is not None or as_of is None or dated.from_ is None
-               or dated.from_ <= as_of]
+    history = [
+        dated
+        for dated in model.license_history
+        if ref.obtained is not None or as_of is None or dated.from_ is None or dated.from_ <= as_of
+    ]
     if ref.obtained is not None:
         for dated in history:
             after = dated.from_ is None or ref.obtained >= dated.from_
@@ -478,7 +593,9 @@ def _obtained_label(candidate: _Candidate) -> str:
 
 
 def _across_versions(
-    candidates: list[_Candidate], by_license: dict[str, list[Finding]], model: CatalogModel,
+    candidates: list[_Candidate],
+    by_license: dict[str, list[Finding]],
+    model: CatalogModel,
     ref_path: tuple[str | int, ...],
 ) -> list[Finding]:
     """Findings under every license the copy may be under, when the manifest does not say when
@@ -488,26 +605,45 @@ def _across_versions(
     verdicts = {lid: {f.clause: f.verdict for f in found} for lid, found in by_license.items()}
     likely = {lid: {f.clause: f.likely_verdict for f in found} for lid, found in by_license.items()}
     obtained = FactState(
-        "obtained", _OBTAINED, Status.UNKNOWN, Strings(None), "not stated",
+        "obtained",
+        _OBTAINED,
+        Status.UNKNOWN,
+        Strings(None),
+        "not stated",
         note=f"{model.name}'s license changed over time; the date the weights were obtained "
-             "(lineage: obtained) decides which text applies", path=ref_path)
+        "(lineage: obtained) decides which text applies",
+        path=ref_path,
+    )
     result: list[Finding] = []
     for found in by_license.values():
         for finding in found:
-            under = [verdicts[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
-                     for c in candidates]
+            under = [
+                verdicts[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
+                for c in candidates
+            ]
             if len(set(under)) == 1:
                 result.append(finding)
                 continue
-            branches = tuple(Branch(_obtained_label(c), v)
-                             for c, v in zip(candidates, under, strict=True))
-            likely_under = {likely[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
-                            for c in candidates}
-            result.append(replace(
-                finding, verdict=Verdict.GOVERNANCE_RISK, scope="depends",
-                likely_verdict=(next(iter(likely_under)) if len(likely_under) == 1
-                                else Verdict.GOVERNANCE_RISK),
-                missing=(MissingFact(obtained, branches), *finding.missing)))
+            branches = tuple(
+                Branch(_obtained_label(c), v) for c, v in zip(candidates, under, strict=True)
+            )
+            likely_under = {
+                likely[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
+                for c in candidates
+            }
+            result.append(
+                replace(
+                    finding,
+                    verdict=Verdict.GOVERNANCE_RISK,
+                    scope="depends",
+                    likely_verdict=(
+                        next(iter(likely_under))
+                        if len(likely_under) == 1
+                        else Verdict.GOVERNANCE_RISK
+                    ),
+                    missing=(MissingFact(obtained, branches), *finding.missing),
+                )
+            )
     return result
 
 
@@ -522,20 +658,40 @@ class _UnknownLicense:
     def finding(self, clause: str, summary: str, model: CatalogModel | None = None) -> Finding:
         name = model.name if model else self.ref.model
         return Finding(
-            component=self.component.id, component_name=self.component.name,
-            model=model.id if model else self.ref.model, model_name=name,
-            license="unknown", license_name="unknown license", clause=clause,
-            title={"base-undisclosed": "Base model undisclosed",
-                   "license-unknown": f"License of {name} unknown",
-                   "lineage-unconfirmed": "Base model not established"}[clause],
-            kind="unknown", quote=None, verdict=Verdict.GOVERNANCE_RISK,
-            likely_verdict=(Verdict.NOT_APPLICABLE if clause == "lineage-unconfirmed"
-                            and self.lineage.likely is not None else Verdict.GOVERNANCE_RISK),
-            scope="depends", trigger="depends", requirement="depends", exception="no",
-            facts=(self.lineage,), missing=self._missing(clause), line=self.line,
-            column=self.column, summary=summary,
-            settlements=((Settlement(Verdict.NOT_APPLICABLE, (("lineage", "true"),)),)
-                         if clause == "lineage-unconfirmed" else ()),
+            component=self.component.id,
+            component_name=self.component.name,
+            model=model.id if model else self.ref.model,
+            model_name=name,
+            license="unknown",
+            license_name="unknown license",
+            clause=clause,
+            title={
+                "base-undisclosed": "Base model undisclosed",
+                "license-unknown": f"License of {name} unknown",
+                "lineage-unconfirmed": "Base model not established",
+            }[clause],
+            kind="unknown",
+            quote=None,
+            verdict=Verdict.GOVERNANCE_RISK,
+            likely_verdict=(
+                Verdict.NOT_APPLICABLE
+                if clause == "lineage-unconfirmed" and self.lineage.likely is not None
+                else Verdict.GOVERNANCE_RISK
+            ),
+            scope="depends",
+            trigger="depends",
+            requirement="depends",
+            exception="no",
+            facts=(self.lineage,),
+            missing=self._missing(clause),
+            line=self.line,
+            column=self.column,
+            summary=summary,
+            settlements=(
+                (Settlement(Verdict.NOT_APPLICABLE, (("lineage", "true"),)),)
+                if clause == "lineage-unconfirmed"
+                else ()
+            ),
         )
 
     def _missing(self, clause: str) -> tuple[MissingFact, ...]:
@@ -543,14 +699,24 @@ class _UnknownLicense:
         (the model's own findings cover the component); refuted, the license is unknown."""
         if clause != "lineage-unconfirmed":
             return ()
-        return (MissingFact(self.lineage, (Branch("true", Verdict.NOT_APPLICABLE),
-                                           Branch("false", Verdict.GOVERNANCE_RISK))),)
+        return (
+            MissingFact(
+                self.lineage,
+                (Branch("true", Verdict.NOT_APPLICABLE), Branch("false", Verdict.GOVERNANCE_RISK)),
+            ),
+        )
 
 
 def _judge_clause(
-    compiled: CompiledClause, component: Component, model: CatalogModel,
-    facts: dict[str, FactState], document: Document, line: int, column: int,
-    occasion: Occasion, readings: dict[str, FactState],
+    compiled: CompiledClause,
+    component: Component,
+    model: CatalogModel,
+    facts: dict[str, FactState],
+    document: Document,
+    line: int,
+    column: int,
+    occasion: Occasion,
+    readings: dict[str, FactState],
 ) -> Finding:
     bound, names, tests = _bound(compiled.rule)
     states = {}
@@ -559,9 +725,12 @@ def _judge_clause(
         if state is None:
             state = readings[name] = read(name, facts, occasion)
         states[name] = state
-    judged, likely_verdict = _judge(bound, tests, tuple(states[n].domain for n in names),
-                                    tuple(s.likely if s.likely is not None else s.domain
-                                          for s in (states[n] for n in names)))
+    judged, likely_verdict = _judge(
+        bound,
+        tests,
+        tuple(states[n].domain for n in names),
+        tuple(s.likely if s.likely is not None else s.domain for s in (states[n] for n in names)),
+    )
     judgement = judged.judgement
     missing = tuple(MissingFact(states[n], b) for n, b in judged.branches)
     decisive = _decisive_fact(judgement.verdict, bound, states, missing)
@@ -570,15 +739,28 @@ def _judge_clause(
     outcomes = judgement.outcomes
     clause = compiled.clause
     return Finding(
-        component=component.id, component_name=component.name, model=model.id,
-        model_name=model.name, license=compiled.license.id, license_name=compiled.license.name,
-        clause=clause.id, title=clause.title, kind=clause.kind.value, quote=clause.quote,
-        verdict=judgement.verdict, likely_verdict=likely_verdict,
-        scope=_three(judgement.in_scope), trigger=_three(judgement.triggered),
+        component=component.id,
+        component_name=component.name,
+        model=model.id,
+        model_name=model.name,
+        license=compiled.license.id,
+        license_name=compiled.license.name,
+        clause=clause.id,
+        title=clause.title,
+        kind=clause.kind.value,
+        quote=clause.quote,
+        verdict=judgement.verdict,
+        likely_verdict=likely_verdict,
+        scope=_three(judgement.in_scope),
+        trigger=_three(judgement.triggered),
         requirement=_requirement(outcomes),
         exception=_exception(outcomes),
-        facts=tuple(states[n] for n in names), missing=missing, line=line, column=column,
-        summary=clause.summary, provenance=compiled.license.text.provenance.value,
+        facts=tuple(states[n] for n in names),
+        missing=missing,
+        line=line,
+        column=column,
+        summary=clause.summary,
+        provenance=compiled.license.text.provenance.value,
         settlements=_named(judged.settlements, states),
     )
 
@@ -590,9 +772,10 @@ def _named(
     name changes, the judgement's own settlements (shared, so the report's parts are too)."""
     if all(states[f].name == f for s in settled for f, _ in s.conditions):
         return settled
-    return tuple(dataclasses.replace(s, conditions=tuple((states[f].name, v)
-                                                         for f, v in s.conditions))
-                 for s in settled)
+    return tuple(
+        dataclasses.replace(s, conditions=tuple((states[f].name, v) for f, v in s.conditions))
+        for s in settled
+    )
 
 
 # Judging a clause depends only on its rule and on the domains of its facts, and products repeat
@@ -690,10 +873,12 @@ def _judge(
     if judged is None:
         by_fact = _fact_cells(bound.facts(), tests, domains)
         judgement = judge_cells(bound, by_fact)
-        branches_ = tuple((n, tuple(branches(bound, by_fact, n)))
-                          for n in judgement.open_facts)
-        settled = (tuple(settlements(bound, by_fact, judgement.open_facts))
-                   if judgement.verdict is Verdict.GOVERNANCE_RISK else ())
+        branches_ = tuple((n, tuple(branches(bound, by_fact, n))) for n in judgement.open_facts)
+        settled = (
+            tuple(settlements(bound, by_fact, judgement.open_facts))
+            if judgement.verdict is Verdict.GOVERNANCE_RISK
+            else ()
+        )
         if len(_JUDGED) >= _CACHE_LIMIT:
             _JUDGED.clear()
         judged = _JUDGED[key] = _Judged(bound, judgement, branches_, settled)

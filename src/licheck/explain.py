@@ -25,8 +25,13 @@ _PHRASED: dict[int, tuple[FactState, str]] = {}
 
 
 def _fact_phrase(state: FactState) -> str:
-    kinds = sorted({e.kind.value.replace("_", " ") for e in state.evidence
-                    if not e.counted.startswith("ignored")})
+    kinds = sorted(
+        {
+            e.kind.value.replace("_", " ")
+            for e in state.evidence
+            if not e.counted.startswith("ignored")
+        }
+    )
     basis = f" ({', '.join(kinds)})" if kinds else ""
     match state.status:
         case Status.ESTABLISHED:
@@ -53,37 +58,53 @@ def _explain(finding: Finding) -> str:
     verdict = finding.verdict
     if verdict is Verdict.NOT_APPLICABLE:
         if finding.scope == "no":
-            return "The license does not bind this component (not built on the model, or no " \
-                   "longer a derivative of it)."
-        return "The clause is not triggered in any completion of the facts: " + _trigger_facts(
-            finding) + "."
+            return (
+                "The license does not bind this component (not built on the model, or no "
+                "longer a derivative of it)."
+            )
+        return (
+            "The clause is not triggered in any completion of the facts: "
+            + _trigger_facts(finding)
+            + "."
+        )
     if verdict is Verdict.SATISFIED:
-        how = ("an exception lifts it" if finding.exception == "yes" else
-               "its requirement holds" if finding.exception == "no" else
-               "its requirement holds or an exception lifts it")
+        how = (
+            "an exception lifts it"
+            if finding.exception == "yes"
+            else "its requirement holds"
+            if finding.exception == "no"
+            else "its requirement holds or an exception lifts it"
+        )
         return f"Wherever the clause is triggered, {how}."
     if verdict is Verdict.VIOLATION and finding.kind == "gate":
-        return ("The gate is crossed and the licensor has not granted the license it asks for: "
-                "until it does, none of the license's rights may be exercised — " +
-                _used(finding) + ".")
+        return (
+            "The gate is crossed and the licensor has not granted the license it asks for: "
+            "until it does, none of the license's rights may be exercised — " + _used(finding) + "."
+        )
     if verdict is Verdict.VIOLATION:
-        return ("In every completion of the facts the clause binds and is triggered, its "
-                "requirement fails, and no exception lifts it: " + _used(finding) + ".")
+        return (
+            "In every completion of the facts the clause binds and is triggered, its "
+            "requirement fails, and no exception lifts it: " + _used(finding) + "."
+        )
     return _risk(finding)
 
 
 def _risk(finding: Finding) -> str:
     reasons = []
     if finding.scope == "depends":
-        reasons.append("whether the license binds this component at all is not settled "
-                       f"({_open(finding, ('lineage', 'derivative'))})")
+        reasons.append(
+            "whether the license binds this component at all is not settled "
+            f"({_open(finding, ('lineage', 'derivative'))})"
+        )
     if finding.trigger == "depends":
         reasons.append(f"whether the clause is triggered is not settled ({_trigger_open(finding)})")
     if finding.exception == "depends":
         reasons.append(f"an exception may lift it ({_exception_open(finding)})")
     if finding.requirement == "depends" and finding.kind == "gate":
-        reasons.append("whether the licensor has granted the license the gate asks for is not "
-                       f"settled ({_open(finding, ('license_granted',))})")
+        reasons.append(
+            "whether the licensor has granted the license the gate asks for is not "
+            f"settled ({_open(finding, ('license_granted',))})"
+        )
     elif finding.requirement == "depends":
         reasons.append("whether its requirement holds is not settled")
     sentences = [
@@ -94,16 +115,26 @@ def _risk(finding: Finding) -> str:
         sentences.append("Where the clause is triggered and not lifted, its requirement fails.")
     likely = [s for s in finding.facts if s.status is Status.LIKELY]
     if likely:
-        sentences.append("Weaker evidence suggests: " + "; ".join(fact_phrase(s) for s in likely)
-                         + f". Counting it, the verdict would be {finding.likely_verdict.label}"
-                         + (f" (the clause would be triggered{_still(finding)})"
-                            if finding.likely_verdict is finding.verdict else "") + ".")
+        sentences.append(
+            "Weaker evidence suggests: "
+            + "; ".join(fact_phrase(s) for s in likely)
+            + f". Counting it, the verdict would be {finding.likely_verdict.label}"
+            + (
+                f" (the clause would be triggered{_still(finding)})"
+                if finding.likely_verdict is finding.verdict
+                else ""
+            )
+            + "."
+        )
     return " ".join(sentences)
 
 
 def _still(finding: Finding) -> str:
-    others = [m.fact.name for m in finding.missing if m.fact.status is not Status.LIKELY
-              and m.fact.name not in ("mau", "monthly_revenue")]
+    others = [
+        m.fact.name
+        for m in finding.missing
+        if m.fact.status is not Status.LIKELY and m.fact.name not in ("mau", "monthly_revenue")
+    ]
     return f", but {', '.join(others)} would still be open" if others else ""
 
 
@@ -123,8 +154,10 @@ def _exception_open(finding: Finding) -> str:
 
 
 def _trigger_facts(finding: Finding) -> str:
-    return "; ".join(fact_phrase(s) for s in finding.facts
-                     if s.name not in ("lineage", "derivative")) or "no facts"
+    return (
+        "; ".join(fact_phrase(s) for s in finding.facts if s.name not in ("lineage", "derivative"))
+        or "no facts"
+    )
 
 
 def _used(finding: Finding) -> str:

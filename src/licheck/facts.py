@@ -67,7 +67,8 @@ def policy_named(text: str) -> EvidencePolicy:
     if bad or not kinds:
         raise ValueError(
             f"unknown evidence policy {text!r}: use one of {', '.join(POLICIES)} or a "
-            f"comma-separated list of {', '.join(sorted(valid - {'rumour'}))}")
+            f"comma-separated list of {', '.join(sorted(valid - {'rumour'}))}"
+        )
     chosen = frozenset(EvidenceKind(k) for k in kinds) - {K.RUMOUR}
     return EvidencePolicy(text, chosen, (_STRONG | _WEAK | {K.DECLARED}) - chosen)
 
@@ -120,8 +121,10 @@ class FactError(ValueError):
 
 def full_domain(definition: FactDef) -> Domain:
     """Every value of the fact's type (one shared, immutable object per fact)."""
-    key = (definition.type, definition.dimension or Dimension.COUNT
-           if definition.type is FactType.QUANTITY else None)
+    key = (
+        definition.type,
+        definition.dimension or Dimension.COUNT if definition.type is FactType.QUANTITY else None,
+    )
     domain = _FULL.get(key)
     if domain is None:
         domain = _FULL[key] = _full_domain(definition)
@@ -171,12 +174,12 @@ def claim_domain(
     kind = definition.type
     if kind is not FactType.QUANTITY and (at_least is not None or at_most is not None):
         key = "at_least" if at_least is not None else "at_most"
-        raise FactError(f"{definition.name} is a {kind.value}, not a quantity: it has no "
-                        f"{key}", (key,))
+        raise FactError(
+            f"{definition.name} is a {kind.value}, not a quantity: it has no {key}", (key,)
+        )
     if kind is not FactType.SET and (includes is not None or excludes is not None):
         key = "includes" if includes is not None else "excludes"
-        raise FactError(f"{definition.name} is a {kind.value}, not a set: it has no {key}",
-                        (key,))
+        raise FactError(f"{definition.name} is a {kind.value}, not a set: it has no {key}", (key,))
     match kind:
         case FactType.QUANTITY:
             return _quantity_claim(definition, value, at_least, at_most, rates)
@@ -184,8 +187,9 @@ def claim_domain(
             if value is None:
                 return None
             if not isinstance(value, bool):
-                raise FactError(f"{definition.name} is true or false (or unknown), got "
-                                f"{value!r}", ("value",))
+                raise FactError(
+                    f"{definition.name} is true or false (or unknown), got {value!r}", ("value",)
+                )
             return Booleans(frozenset({value}))
         case FactType.STRING:
             if value is None:
@@ -205,23 +209,26 @@ def _quantity_claim(
 
     def read(raw: Any, key: str) -> Fraction:
         try:
-            return parse_quantity(raw, dimension, default_period_months=definition.period_months,
-                                  rates=rates).amount
+            return parse_quantity(
+                raw, dimension, default_period_months=definition.period_months, rates=rates
+            ).amount
         except UnitError as exc:
             raise FactError(f"{definition.name}: {exc}", (key,)) from None
 
     if value is not None:
         if at_least is not None or at_most is not None:
-            raise FactError("give either a value or a range (at_least / at_most), not both",
-                            ("value",))
+            raise FactError(
+                "give either a value or a range (at_least / at_most), not both", ("value",)
+            )
         return Interval.point(read(value, "value"), dimension)
     if at_least is None and at_most is None:
         return None
     lo = read(at_least, "at_least") if at_least is not None else Fraction(0)
     hi = read(at_most, "at_most") if at_most is not None else None
     if hi is not None and lo > hi:
-        raise FactError(f"the range is empty: at_least {at_least} is more than at_most "
-                        f"{at_most}", ("at_least",))
+        raise FactError(
+            f"the range is empty: at_least {at_least} is more than at_most {at_most}", ("at_least",)
+        )
     return Interval(lo, True, hi, hi is not None, dimension)
 
 
@@ -230,8 +237,9 @@ def _set_claim(
 ) -> Domain | None:
     if value is not None:
         if includes is not None or excludes is not None:
-            raise FactError("give either the whole set as value, or includes / excludes",
-                            ("value",))
+            raise FactError(
+                "give either the whole set as value, or includes / excludes", ("value",)
+            )
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             raise FactError(f"{definition.name} is a list of strings, got {value!r}", ("value",))
@@ -241,14 +249,18 @@ def _set_claim(
     if includes is None and excludes is None:
         return None
     if definition.name in TERRITORIAL:
-        domain = StringSet(_territories(includes or [], territory.including, "includes"),
-                           _territories(excludes or [], territory.excluding, "excludes"), False)
+        domain = StringSet(
+            _territories(includes or [], territory.including, "includes"),
+            _territories(excludes or [], territory.excluding, "excludes"),
+            False,
+        )
     else:
         domain = StringSet(frozenset(includes or ()), frozenset(excludes or ()), False)
     if domain.is_empty():
         both = sorted(domain.includes & domain.excludes)
-        raise FactError(f"{', '.join(map(repr, both))} is both included and excluded",
-                        ("includes",))
+        raise FactError(
+            f"{', '.join(map(repr, both))} is both included and excluded", ("includes",)
+        )
     return domain
 
 
@@ -276,8 +288,9 @@ def unstated(name: str, path: tuple[str | int, ...] = ()) -> FactState:
     if not path and name in _UNSTATED:  # shared: clauses read many facts no manifest states
         return _UNSTATED[name]
     definition = FACTS[name]
-    state = FactState(name, definition, Status.UNKNOWN, full_domain(definition), "not stated",
-                      path=path)
+    state = FactState(
+        name, definition, Status.UNKNOWN, full_domain(definition), "not stated", path=path
+    )
     if not path:
         _UNSTATED[name] = share(state)
     return state
@@ -325,16 +338,26 @@ def resolve(
             established.append(claim)
         elif claim is not None and counted == "suggests":
             suggested.append(claim)
-        views.append(EvidenceView(_source_title(piece, context.sources), kind, date, url,
-                                  retracted, note, str(claim) if claims and claim
-                                  else None, counted))
+        views.append(
+            EvidenceView(
+                _source_title(piece, context.sources),
+                kind,
+                date,
+                url,
+                retracted,
+                note,
+                str(claim) if claims and claim else None,
+                counted,
+            )
+        )
     status, domain, likely = _combine(definition, established, suggested)
     shown = str(own) if own is not None else "unknown"
     series = _series(name, spec, context, path)
     if series and own is None:
         shown = "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
-    return FactState(name, definition, status, domain, shown, likely, tuple(views), spec.note,
-                     path, series)
+    return FactState(
+        name, definition, status, domain, shown, likely, tuple(views), spec.note, path, series
+    )
 
 
 def _series(
@@ -346,13 +369,16 @@ def _series(
         return ()
     definition = FACTS[name]
     if definition.type is not FactType.QUANTITY:
-        raise FactError(f"{name} is a {definition.type.value}: only quantities can be given "
-                        "by month", ("series",))
+        raise FactError(
+            f"{name} is a {definition.type.value}: only quantities can be given by month",
+            ("series",),
+        )
     months = []
     for month, entry in sorted(spec.series.items()):
         if entry.series is not None:
-            raise FactError("a month of a series cannot have a series of its own",
-                            ("series", month, "series"))
+            raise FactError(
+                "a month of a series cannot have a series of its own", ("series", month, "series")
+            )
         if not entry.evidence and spec.evidence:
             entry = entry.model_copy(update={"evidence": spec.evidence})
         try:
@@ -368,8 +394,13 @@ def _declared(spec: FactSpec) -> Sequence[Evidence]:
 
 
 def _claims(piece: Evidence) -> bool:
-    return (piece.value is not None or piece.at_least is not None or piece.at_most is not None
-            or piece.includes is not None or piece.excludes is not None)
+    return (
+        piece.value is not None
+        or piece.at_least is not None
+        or piece.at_most is not None
+        or piece.includes is not None
+        or piece.excludes is not None
+    )
 
 
 def _source_fields(
@@ -379,15 +410,21 @@ def _source_fields(
     kind = piece.kind or (cited.kind if cited else None)
     date = piece.date or (cited.date if cited else None)
     if kind is None:
-        raise FactError(f"evidence {piece.source!r} needs a kind (or cite a key of sources:)",
-                        ("evidence", index, "kind"))
+        raise FactError(
+            f"evidence {piece.source!r} needs a kind (or cite a key of sources:)",
+            ("evidence", index, "kind"),
+        )
     if date is None and kind is not K.DECLARED:
-        raise FactError(f"evidence {piece.source!r} needs a date (or cite a key of sources:)",
-                        ("evidence", index, "date"))
+        raise FactError(
+            f"evidence {piece.source!r} needs a date (or cite a key of sources:)",
+            ("evidence", index, "date"),
+        )
     retracted = piece.retracted_on or (cited.retracted_on if cited else None)
     if retracted is not None and date is not None and retracted < date:
-        raise FactError(f"evidence {piece.source!r} is retracted ({retracted}) before its date "
-                        f"({date})", ("evidence", index, "retracted_on"))
+        raise FactError(
+            f"evidence {piece.source!r} is retracted ({retracted}) before its date ({date})",
+            ("evidence", index, "retracted_on"),
+        )
     url = piece.url or (cited.url if cited else None)
     note = piece.note or (cited.note if cited else None)
     return kind, date, retracted, url, note

@@ -90,13 +90,19 @@ def read(root: Path, digest: str) -> tuple[list[Stored], Stored | None] | None:
     try:
         with path.open("rb") as stream:
             info = os.fstat(stream.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or (
-                    hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            if (
+                not stat.S_ISREG(info.st_mode)
+                or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+                or (hasattr(os, "getuid") and info.st_uid != os.getuid())
+            ):
                 return None  # someone else could have written it
             raw = stream.read()
         stored = json.loads(raw)
-        if (type(stored) is not dict or stored.get("format") != FORMAT
-                or stored.get("key") != digest):
+        if (
+            type(stored) is not dict
+            or stored.get("format") != FORMAT
+            or stored.get("key") != digest
+        ):
             return None
         licenses = [_entry(item) for item in stored["licenses"]]
         catalog = None if stored["catalog"] is None else _entry(stored["catalog"])
@@ -118,11 +124,17 @@ def write(root: Path, digest: str, licenses: list[Stored], catalog: Stored | Non
     folder = directory()
     if folder is None:
         return
-    content = json.dumps({
-        "format": FORMAT, "key": digest,
-        "licenses": [_dumped(s) for s in licenses],
-        "catalog": None if catalog is None else _dumped(catalog),
-    }, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    content = json.dumps(
+        {
+            "format": FORMAT,
+            "key": digest,
+            "licenses": [_dumped(s) for s in licenses],
+            "catalog": None if catalog is None else _dumped(catalog),
+        },
+        ensure_ascii=False,
+        allow_nan=False,
+        separators=(",", ":"),
+    ).encode()
     temporary = None
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -140,5 +152,8 @@ def write(root: Path, digest: str, licenses: list[Stored], catalog: Stored | Non
 
 
 def _dumped(stored: Stored) -> dict[str, Any]:
-    return {"file": stored.file, "data": stored.data,
-            "clauses": [list(position) for position in stored.clauses]}
+    return {
+        "file": stored.file,
+        "data": stored.data,
+        "clauses": [list(position) for position in stored.clauses],
+    }

@@ -101,7 +101,9 @@ _Stored = tuple[list[libcache.Stored], libcache.Stored | None]
 
 
 def _load(
-    root: Path, paths: list[Path], catalog_path: Path | None,
+    root: Path,
+    paths: list[Path],
+    catalog_path: Path | None,
 ) -> tuple[Library, _Stored | None]:
     """The library from its YAML files; also what the cache stores of them (None: not storable)."""
     problems: list[Diagnostic] = []
@@ -115,9 +117,13 @@ def _load(
             problems.extend(exc.diagnostics)
             continue
         if stored is not None and fast:
-            stored.append(libcache.Stored(str(path), document.data,
-                                          [document.locate(("clauses", i))
-                                           for i in range(len(entry.license.clauses))]))
+            stored.append(
+                libcache.Stored(
+                    str(path),
+                    document.data,
+                    [document.locate(("clauses", i)) for i in range(len(entry.license.clauses))],
+                )
+            )
         else:
             stored = None
         _add(licenses, entry, path, problems)
@@ -139,11 +145,19 @@ def _load(
     return Library(licenses, models, root, index), (None if stored is None else (stored, catalog))
 
 
-def _add(licenses: dict[str, LicenseEntry], entry: LicenseEntry, path: Path,
-         problems: list[Diagnostic]) -> None:
+def _add(
+    licenses: dict[str, LicenseEntry], entry: LicenseEntry, path: Path, problems: list[Diagnostic]
+) -> None:
     if entry.license.id in licenses:
-        problems.append(Diagnostic(str(path), 1, 1, f"license id {entry.license.id!r} is "
-                                   f"also defined in {licenses[entry.license.id].file}"))
+        problems.append(
+            Diagnostic(
+                str(path),
+                1,
+                1,
+                f"license id {entry.license.id!r} is "
+                f"also defined in {licenses[entry.license.id].file}",
+            )
+        )
     licenses[entry.license.id] = entry
 
 
@@ -159,7 +173,8 @@ def _from_cache(root: Path, digest: str) -> Library | None:
     try:
         for item in stored:
             positions: dict[tuple[str | int, ...], tuple[int, int]] = {
-                ("clauses", i): position for i, position in enumerate(item.clauses)}
+                ("clauses", i): position for i, position in enumerate(item.clauses)
+            }
             document = yamlsafe.Document(item.file, item.data, positions)
             entry, fast = _license_entry(document, Path(item.file))
             if not fast or len(item.clauses) != len(entry.license.clauses):
@@ -193,9 +208,16 @@ def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for license_id, entry in sorted(licenses.items()):
         problems.extend(
-            Diagnostic(entry.file, 1, 1, f"license {license_id!r} incorporates {named!r}, "
-                       f"which is not in the library{suggest(named, list(licenses))}")
-            for named in entry.license.incorporates if named not in licenses)
+            Diagnostic(
+                entry.file,
+                1,
+                1,
+                f"license {license_id!r} incorporates {named!r}, "
+                f"which is not in the library{suggest(named, list(licenses))}",
+            )
+            for named in entry.license.incorporates
+            if named not in licenses
+        )
         try:
             incorporated(licenses, license_id)
         except ValueError as exc:
@@ -236,8 +258,10 @@ def _license_entry(document: yamlsafe.Document, path: Path) -> tuple[LicenseEntr
             rule = Rule(
                 compile_condition(clause.trigger, (*base, "trigger")),
                 _requirement(license_.id, clause, base),
-                tuple(compile_condition(e, (*base, "exceptions", i))
-                      for i, e in enumerate(clause.exceptions)),
+                tuple(
+                    compile_condition(e, (*base, "exceptions", i))
+                    for i, e in enumerate(clause.exceptions)
+                ),
             )
         except ConditionError as exc:
             problems.append(document.error(exc.path, str(exc), exc.hint))
@@ -262,16 +286,19 @@ def _requirement(license_id: str, clause: Clause, base: tuple[str | int, ...]) -
     path = (*base, "requirement")
     if clause.requirement is None:
         if clause.kind is not ClauseKind.GATE:
-            raise ConditionError(f"clause {clause.id!r} is {clause.kind.value}: it needs a "
-                                 "requirement (only a gate defaults to the licensor's grant)",
-                                 base)
+            raise ConditionError(
+                f"clause {clause.id!r} is {clause.kind.value}: it needs a "
+                "requirement (only a gate defaults to the licensor's grant)",
+                base,
+            )
         return Test("license_granted", "contains", license_id)
     node = compile_condition(clause.requirement, path)
-    if clause.kind is ClauseKind.GATE and "license_granted" not in {
-            t.fact for t in tests_in(node)}:
-        raise ConditionError(f"gate {clause.id!r}: its requirement must test license_granted "
-                             "(only the licensor's grant restores the rights a gate withdraws)",
-                             path)
+    if clause.kind is ClauseKind.GATE and "license_granted" not in {t.fact for t in tests_in(node)}:
+        raise ConditionError(
+            f"gate {clause.id!r}: its requirement must test license_granted "
+            "(only the licensor's grant restores the rights a gate withdraws)",
+            path,
+        )
     return node
 
 
@@ -297,14 +324,21 @@ def _too_complex(rule: Rule) -> str:
                 strings.add(operand)
         kind = FACTS[fact].type
         if kind is FactType.SET and len(strings) > MAX_SET_MEMBERS:
-            return (f"the clause tests {len(strings)} strings of the set fact {fact}; the limit "
-                    f"is {MAX_SET_MEMBERS}")
-        total *= {FactType.QUANTITY: 2 * len({t.operand for t in on_fact}) + 1,
-                  FactType.BOOLEAN: 2, FactType.STRING: 2 * len(strings) + 1,
-                  FactType.SET: 2 ** len(strings)}[kind]
+            return (
+                f"the clause tests {len(strings)} strings of the set fact {fact}; the limit "
+                f"is {MAX_SET_MEMBERS}"
+            )
+        total *= {
+            FactType.QUANTITY: 2 * len({t.operand for t in on_fact}) + 1,
+            FactType.BOOLEAN: 2,
+            FactType.STRING: 2 * len(strings) + 1,
+            FactType.SET: 2 ** len(strings),
+        }[kind]
     if total > MAX_COMPLETIONS:
-        return (f"the clause has too many combinations of facts to judge exactly (about "
-                f"{total:,}; the limit is {MAX_COMPLETIONS:,})")
+        return (
+            f"the clause has too many combinations of facts to judge exactly (about "
+            f"{total:,}; the limit is {MAX_COMPLETIONS:,})"
+        )
     return ""
 
 
@@ -317,7 +351,8 @@ def load_catalog_file(
 
 
 def _catalog_entries(
-    document: yamlsafe.Document, licenses: dict[str, LicenseEntry],
+    document: yamlsafe.Document,
+    licenses: dict[str, LicenseEntry],
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel], bool]:
     catalog, fast = _validated(document, Catalog)
     problems: list[Diagnostic] = []
@@ -326,16 +361,24 @@ def _catalog_entries(
         named = [model.license] if model.license else []
         named += [dated.license for dated in model.license_history]
         problems.extend(
-            document.error(("models", number, "license"),
-                           f"model {model.id!r} names license {license_id!r}, which is not in "
-                           f"the library{suggest(license_id, licenses)}")
-            for license_id in named if license_id not in licenses)
+            document.error(
+                ("models", number, "license"),
+                f"model {model.id!r} names license {license_id!r}, which is not in "
+                f"the library{suggest(license_id, licenses)}",
+            )
+            for license_id in named
+            if license_id not in licenses
+        )
         # (a license_history range that ends before it starts is refused by the model itself)
         for name in (model.id, *model.aliases):
             key = _key(name)
             if key in index and index[key] is not model:
-                problems.append(document.error(
-                    ("models", number), f"{name!r} names both {index[key].id!r} and {model.id!r}"))
+                problems.append(
+                    document.error(
+                        ("models", number),
+                        f"{name!r} names both {index[key].id!r} and {model.id!r}",
+                    )
+                )
             index[key] = model
     if problems:
         raise InputError(problems)
@@ -382,20 +425,39 @@ def verify(library: Library, texts: Path) -> list[VerifyProblem]:
         source = entry.license.text
         text_path = texts / source.file
         if not text_path.is_file():
-            problems.append(VerifyProblem(license_id, None, f"canonical text {source.file} not "
-                                          f"found in {texts}", entry.file, 1))
+            problems.append(
+                VerifyProblem(
+                    license_id,
+                    None,
+                    f"canonical text {source.file} not found in {texts}",
+                    entry.file,
+                    1,
+                )
+            )
             continue
         body_text = canonical_body(text_path.read_bytes())
         digest = text_sha256(body_text)
         if digest != source.sha256:
-            problems.append(VerifyProblem(
-                license_id, None, f"{source.file} has changed: SHA-256 {digest}, the rules "
-                f"encode {source.sha256}", entry.file, 1))
+            problems.append(
+                VerifyProblem(
+                    license_id,
+                    None,
+                    f"{source.file} has changed: SHA-256 {digest}, the rules "
+                    f"encode {source.sha256}",
+                    entry.file,
+                    1,
+                )
+            )
         body = normalise(body_text)
         problems.extend(
-            VerifyProblem(license_id, compiled.clause.id,
-                          f"the quote of clause {compiled.clause.id!r} does not occur in "
-                          f"{source.file}", compiled.file, compiled.line)
+            VerifyProblem(
+                license_id,
+                compiled.clause.id,
+                f"the quote of clause {compiled.clause.id!r} does not occur in {source.file}",
+                compiled.file,
+                compiled.line,
+            )
             for compiled in entry.clauses
-            if normalise(compiled.clause.quote) not in body)
+            if normalise(compiled.clause.quote) not in body
+        )
     return problems

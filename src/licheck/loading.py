@@ -72,8 +72,13 @@ _KEYS: dict[type[BaseModel], set[str]] = {}
 def validate(document: yamlsafe.Document, model: type[M]) -> M:
     """`document` as a `model`, or `InputError` with every problem located."""
     if not isinstance(document.data, dict):
-        raise InputError([document.error((), f"expected a mapping of keys at the top level, "
-                                             f"got {_kind(document.data)}")])
+        raise InputError(
+            [
+                document.error(
+                    (), f"expected a mapping of keys at the top level, got {_kind(document.data)}"
+                )
+            ]
+        )
     # The fast path spares a short run building the validator; once it is built, it is faster.
     if not model.__pydantic_complete__ and (fast := shapes.build(model, document.data)):
         return fast
@@ -84,7 +89,9 @@ def validate(document: yamlsafe.Document, model: type[M]) -> M:
 
 
 def diagnostics_from(
-    exc: ValidationError, document: yamlsafe.Document, model: type[BaseModel],
+    exc: ValidationError,
+    document: yamlsafe.Document,
+    model: type[BaseModel],
     prefix: tuple[str | int, ...] = (),
 ) -> list[Diagnostic]:
     """Pydantic's errors as located diagnostics: one per problem, in the user's words.
@@ -98,35 +105,58 @@ def diagnostics_from(
     for error in exc.errors(include_url=False):
         loc = tuple(p for p in error["loc"] if p not in CONDITION_TAGS)
         kind = error["type"]
-        path, member, root = _data_path(prefix + loc, document.data,
-                                        keep_last=kind in _KEY_ERRORS)
+        path, member, root = _data_path(prefix + loc, document.data, keep_last=kind in _KEY_ERRORS)
         if member is not None:
             unions.setdefault(root, []).append(member)
             if path == root:
                 continue  # the value fits no member: said once, below
         found.append(_diagnostic(error, kind, path, document, keys))
     for path, members in unions.items():
-        words = sorted({_MEMBER_WORDS.get(m, m) for m in members}, key=_WORD_ORDER.index
-                       if all(w in _WORD_ORDER for w in map(_MEMBER_WORDS.get, members))
-                       else str)
+        words = sorted(
+            {_MEMBER_WORDS.get(m, m) for m in members},
+            key=_WORD_ORDER.index
+            if all(w in _WORD_ORDER for w in map(_MEMBER_WORDS.get, members))
+            else str,
+        )
         expected = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
-        found.append(document.error(
-            path, f"expected {expected}, got {_kind(_value_at(document.data, path))}"
-            f"{_where(path)}"))
+        found.append(
+            document.error(
+                path,
+                f"expected {expected}, got {_kind(_value_at(document.data, path))}{_where(path)}",
+            )
+        )
     return found
 
 
 _KEY_ERRORS = frozenset({"missing", "extra_forbidden"})
-_TYPE_ERRORS = frozenset({"string_type", "bool_type", "int_type", "float_type", "list_type",
-                          "dict_type", "model_type", "model_attributes_type"})
+_TYPE_ERRORS = frozenset(
+    {
+        "string_type",
+        "bool_type",
+        "int_type",
+        "float_type",
+        "list_type",
+        "dict_type",
+        "model_type",
+        "model_attributes_type",
+    }
+)
 # The member names pydantic puts in a union error's location, in words.
-_MEMBER_WORDS = {"bool": "true or false", "int": "a number", "float": "a number",
-                 "str": "a string", "list[str]": "a list of strings"}
+_MEMBER_WORDS = {
+    "bool": "true or false",
+    "int": "a number",
+    "float": "a number",
+    "str": "a string",
+    "list[str]": "a list of strings",
+}
 _WORD_ORDER = ["a number", "true or false", "a string", "a list of strings"]
 
 
 def _diagnostic(
-    error: Any, kind: str, path: tuple[str | int, ...], document: yamlsafe.Document,
+    error: Any,
+    kind: str,
+    path: tuple[str | int, ...],
+    document: yamlsafe.Document,
     keys: set[str],
 ) -> Diagnostic:
     message = str(error["msg"]).removeprefix("Value error, ")
@@ -141,8 +171,10 @@ def _diagnostic(
         path = path[:-1]
     elif kind in ("enum", "literal_error"):
         choices = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
-        message = (f"expected one of {', '.join(choices)}, got {_kind(given)}"
-                   f"{suggest(str(given), choices)}")
+        message = (
+            f"expected one of {', '.join(choices)}, got {_kind(given)}"
+            f"{suggest(str(given), choices)}"
+        )
     elif kind == "string_pattern_mismatch":
         pattern = str((error.get("ctx") or {}).get("pattern", ""))
         wanted = _PATTERNS.get(pattern, f"text matching {pattern}")
@@ -165,16 +197,20 @@ def _diagnostic(
 
 def _expected(message: str) -> str:
     return message.replace("Input should be a valid", "expected a").replace(
-        "Input should be", "expected")
+        "Input should be", "expected"
+    )
 
 
-_PATTERNS = {r"^[0-9a-f]{64}$": "a SHA-256 digest: 64 lowercase hexadecimal digits",
-             r"^[a-z0-9][a-z0-9._-]*$": "an id of lowercase letters, digits, '.', '_' and '-'"}
+_PATTERNS = {
+    r"^[0-9a-f]{64}$": "a SHA-256 digest: 64 lowercase hexadecimal digits",
+    r"^[a-z0-9][a-z0-9._-]*$": "an id of lowercase letters, digits, '.', '_' and '-'",
+}
 # What a model accepts, where a shorthand lets a plain value stand for the mapping.
-_SHAPES = {"ModelRef": "a model name, or a mapping with model: (and evidence:)",
-           "Step": "a step kind such as fine_tuning, or a mapping with kind:",
-           "FactSpec": "a value, or a mapping with value:, at_least:, at_most:, includes: or "
-                       "excludes:"}
+_SHAPES = {
+    "ModelRef": "a model name, or a mapping with model: (and evidence:)",
+    "Step": "a step kind such as fine_tuning, or a mapping with kind:",
+    "FactSpec": "a value, or a mapping with value:, at_least:, at_most:, includes: or excludes:",
+}
 
 
 def _data_path(
@@ -255,8 +291,11 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
     blocks: list[tuple[tuple[str | int, ...], Any]] = [(("facts",), data.get("facts"))]
     components = data.get("components")
     if isinstance(components, list):
-        blocks += [(("components", i, "facts"), c.get("facts"))
-                   for i, c in enumerate(components) if isinstance(c, dict)]
+        blocks += [
+            (("components", i, "facts"), c.get("facts"))
+            for i, c in enumerate(components)
+            if isinstance(c, dict)
+        ]
     rates: dict[str, Fraction] = {}
     raw_rates = data.get("currency_rates")
     if isinstance(raw_rates, dict):
@@ -271,12 +310,19 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
             path = (*base, name)
             definition = FACTS.get(name)
             if definition is None or definition.implicit:
-                reason = ("is supplied by licheck from the lineage" if definition
-                          else "is not in the fact vocabulary")
+                reason = (
+                    "is supplied by licheck from the lineage"
+                    if definition
+                    else "is not in the fact vocabulary"
+                )
                 stateable = [n for n, d in FACTS.items() if not d.implicit]
-                problems.append(document.error(
-                    path, f"fact {name!r} {reason}{suggest(name, stateable)}",
-                    "the fact names are listed in the README's fact vocabulary"))
+                problems.append(
+                    document.error(
+                        path,
+                        f"fact {name!r} {reason}{suggest(name, stateable)}",
+                        "the fact names are listed in the README's fact vocabulary",
+                    )
+                )
                 continue
             try:
                 spec = _fact_adapter().validate_python(raw)

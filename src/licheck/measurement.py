@@ -57,18 +57,26 @@ def _measured(
         return state
     label = f"{name}@{measured.value}"
     if occasion.release_date is None:
-        return _unknown(state, label, f"{name} is measured in the month before "
-                        f"{occasion.model_name}'s release date, which the catalog does not give.")
+        return _unknown(
+            state,
+            label,
+            f"{name} is measured in the month before "
+            f"{occasion.model_name}'s release date, which the catalog does not give.",
+        )
     month = month_before(occasion.release_date)
     label = f"{name}@{month}"
-    where = (f"{name} is measured for {month}, the calendar month before "
-             f"{occasion.model_name}'s release date {occasion.release_date.isoformat()}")
+    where = (
+        f"{name} is measured for {month}, the calendar month before "
+        f"{occasion.model_name}'s release date {occasion.release_date.isoformat()}"
+    )
     for entry_month, entry in state.series:
         if entry_month == month:
             return dataclasses.replace(entry, name=label, reading=where + ".")
     if state.shown not in ("unknown", "not stated") and not state.series:
-        why = (f"; the manifest gives {state.shown} as today's figure, which does not settle a "
-               f"past month: give the figure by month (series: {{'{month}': ...}})")
+        why = (
+            f"; the manifest gives {state.shown} as today's figure, which does not settle a "
+            f"past month: give the figure by month (series: {{'{month}': ...}})"
+        )
     elif state.series:
         why = f"; the manifest's series has no figure for {month}"
         if not state.shown.startswith("by month"):
@@ -79,9 +87,16 @@ def _measured(
 
 
 def _unknown(state: FactState, label: str, reading: str) -> FactState:
-    return FactState(label, state.definition, Status.UNKNOWN, full_domain(state.definition),
-                     "not stated for that month", note=state.note, path=state.path,
-                     reading=reading)
+    return FactState(
+        label,
+        state.definition,
+        Status.UNKNOWN,
+        full_domain(state.definition),
+        "not stated for that month",
+        note=state.note,
+        path=state.path,
+        reading=reading,
+    )
 
 
 _RELATED = frozenset(AT_MOST) | frozenset(AT_MOST.values())  # the facts bounded by others
@@ -96,7 +111,10 @@ def _chain(name: str, step: dict[str, str]) -> list[str]:
 
 
 def _bounded(
-    state: FactState, key: str, facts: Mapping[str, FactState], measured: Measured,
+    state: FactState,
+    key: str,
+    facts: Mapping[str, FactState],
+    measured: Measured,
     occasion: Occasion,
 ) -> FactState:
     """Narrow `state` by what the facts counting a part of it (or more) establish."""
@@ -111,8 +129,7 @@ def _bounded(
         bound = _bound(other.domain, is_lower)
         if bound is not None and other.status is Status.ESTABLISHED:
             domain = intersect(domain, bound)
-            reasons.append(f"{'at least' if is_lower else 'at most'} {other.name} "
-                           f"({other.domain})")
+            reasons.append(f"{'at least' if is_lower else 'at most'} {other.name} ({other.domain})")
         likely_bound = _bound(other.likely or other.domain, is_lower)
         if likely_bound is not None:
             likely = intersect(likely, likely_bound)
@@ -120,16 +137,23 @@ def _bounded(
         return state
     if domain.is_empty():
         return dataclasses.replace(
-            state, status=Status.DISPUTED, domain=full_domain(state.definition), likely=None,
-            reading=_join(state.reading, f"{state.name} contradicts the figures it must lie "
-                          f"between: {', '.join(reasons)}."))
+            state,
+            status=Status.DISPUTED,
+            domain=full_domain(state.definition),
+            likely=None,
+            reading=_join(
+                state.reading,
+                f"{state.name} contradicts the figures it must lie between: {', '.join(reasons)}.",
+            ),
+        )
     status = state.status
     if reasons and status is Status.UNKNOWN:
         status = Status.ESTABLISHED
     shown_likely = None if likely.is_empty() or likely == domain else likely
-    text = (f"{state.name} is {', '.join(reasons)}, since {_who(name)}." if reasons else None)
-    return dataclasses.replace(state, status=status, domain=domain, likely=shown_likely,
-                               reading=_join(state.reading, text))
+    text = f"{state.name} is {', '.join(reasons)}, since {_who(name)}." if reasons else None
+    return dataclasses.replace(
+        state, status=status, domain=domain, likely=shown_likely, reading=_join(state.reading, text)
+    )
 
 
 def _bound(domain: Domain, lower: bool) -> Interval | None:
@@ -148,7 +172,7 @@ def _who(name: str) -> str:
     return {
         "mau": "the product's users are among the licensee's",
         "licensee_own_mau": "the licensee's own users are among the group's and include the "
-                            "product's",
+        "product's",
         "licensee_mau": "the licensee and its affiliates count the licensee's own users and more",
     }.get(name, "one counts a part of the other")
 
@@ -156,4 +180,3 @@ def _who(name: str) -> str:
 def _join(first: str | None, second: str | None) -> str | None:
     parts = [p for p in (first, second) if p]
     return " ".join(parts) if parts else None
-

@@ -55,25 +55,38 @@ Date = Annotated[
     dt.date,
     BeforeValidator(parse_date),
     PlainSerializer(lambda d: d.isoformat(), return_type=str),
-    WithJsonSchema({"type": "string", "pattern": r"^\d{4}-\d{2}(-\d{2})?$",
-                    "description": "an ISO date YYYY-MM-DD (or a month YYYY-MM)"}),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^\d{4}-\d{2}(-\d{2})?$",
+            "description": "an ISO date YYYY-MM-DD (or a month YYYY-MM)",
+        }
+    ),
 ]
 Identifier = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$", max_length=120)]
 Text = Annotated[StrictStr, Field(min_length=1)]
 # A number or a string with units: 150M, 20M USD/month, 2B USD/year.
 Amount = Annotated[
     int | float | StrictStr,
-    WithJsonSchema({"type": ["number", "string"],
-                    "description": "a number, or a string with units: 150M, 20M USD/month, "
-                                   "2B USD/year, 300M CNY/year"}),
+    WithJsonSchema(
+        {
+            "type": ["number", "string"],
+            "description": "a number, or a string with units: 150M, 20M USD/month, "
+            "2B USD/year, 300M CNY/year",
+        }
+    ),
 ]
 # A fact value as written: a quantity, a boolean, a string, a list of strings, or `unknown`.
 RawValue = Annotated[
     StrictBool | int | float | StrictStr | list[StrictStr],
-    WithJsonSchema({"description": "a quantity (150M, 20M USD/month), true/false, a string, a "
-                                   "list of strings, or the word unknown",
-                    "type": ["boolean", "number", "string", "array"],
-                    "items": {"type": "string"}}),
+    WithJsonSchema(
+        {
+            "description": "a quantity (150M, 20M USD/month), true/false, a string, a "
+            "list of strings, or the word unknown",
+            "type": ["boolean", "number", "string", "array"],
+            "items": {"type": "string"},
+        }
+    ),
 ]
 
 
@@ -91,8 +104,7 @@ class Strict(BaseModel):
 
     # defer_build: a validator is built on first use only; the fast path (`shapes`) builds
     # instances of well-formed files without one, which saves most of the start of a run.
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
-                              defer_build=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
     def __init__(self, /, **data: Any) -> None:
         # Keyword construction in the code (`FactSpec(value=True)`) takes the fast path too, so
@@ -137,7 +149,8 @@ class FactTest(Strict):
     starts_with: StrictStr | None = Field(None, description="a string fact begins with this")
     contains: StrictStr | None = Field(None, description="a set fact contains this string")
     contains_any: list[StrictStr] | None = Field(
-        None, description="a set fact contains at least one of these")
+        None, description="a set fact contains at least one of these"
+    )
     measured: Measured = Field(Measured.NOW, description="when the fact is measured")
 
     @model_validator(mode="after")
@@ -145,8 +158,9 @@ class FactTest(Strict):
         given = [name for name in OPERATORS if getattr(self, OPERATORS[name]) is not None]
         if len(given) != 1:
             shown = ", ".join(given) if given else "none"
-            raise ValueError(f"a fact test needs exactly one operator of {', '.join(OPERATORS)};"
-                             f" got {shown}")
+            raise ValueError(
+                f"a fact test needs exactly one operator of {', '.join(OPERATORS)}; got {shown}"
+            )
         return self
 
     @property
@@ -159,9 +173,16 @@ class FactTest(Strict):
 
 
 OPERATORS: dict[str, str] = {
-    "more_than": "more_than", "at_least": "at_least", "less_than": "less_than",
-    "at_most": "at_most", "is": "is_", "equals": "equals", "in": "in_",
-    "starts_with": "starts_with", "contains": "contains", "contains_any": "contains_any",
+    "more_than": "more_than",
+    "at_least": "at_least",
+    "less_than": "less_than",
+    "at_most": "at_most",
+    "is": "is_",
+    "equals": "equals",
+    "in": "in_",
+    "starts_with": "starts_with",
+    "contains": "contains",
+    "contains_any": "contains_any",
 }
 
 
@@ -186,8 +207,13 @@ def _condition_tag(raw: Any) -> str | None:
         raw = raw.model_dump(by_alias=True, exclude_none=True)
     if not isinstance(raw, dict):
         return None
-    for key, tag in (("all", "all-of"), ("any", "any-of"), ("not", "not-of"),
-                     ("always", "always-of"), ("fact", "fact-test")):
+    for key, tag in (
+        ("all", "all-of"),
+        ("any", "any-of"),
+        ("not", "not-of"),
+        ("always", "always-of"),
+        ("fact", "fact-test"),
+    ):
         if key in raw:
             return tag
     return None
@@ -203,7 +229,7 @@ Condition = Annotated[
         _condition_tag,
         custom_error_type="condition",
         custom_error_message="expected a condition: a mapping with one of all, any, not, "
-                             "always, or fact (with an operator)",
+        "always, or fact (with an operator)",
     ),
 ]
 CONDITION_TAGS = frozenset({"all-of", "any-of", "not-of", "always-of", "fact-test"})
@@ -225,9 +251,9 @@ class Provenance(StrEnum):
 
 _CAVEATS = {
     Provenance.THIRD_PARTY_COPY: "quoted from a THIRD-PARTY COPY of the license (found in someone "
-                                 "else's repository), not checked against the licensor's own file",
+    "else's repository), not checked against the licensor's own file",
     Provenance.SECONDARY_COPY: "UNVERIFIED: quoted from a SECONDARY COPY (reproduced by a "
-                               "secondary document), not checked against the licensor's own file",
+    "secondary document), not checked against the licensor's own file",
 }
 
 
@@ -241,7 +267,8 @@ class TextSource(Strict):
     url: Text | None = None
     sha256: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")] = Field(
         description="SHA-256 of the canonical text (without a reference copy's "
-                    "3-line provenance header and the blank line after it)")
+        "3-line provenance header and the blank line after it)"
+    )
     provenance: Provenance = Provenance.VERBATIM
 
 
@@ -259,15 +286,20 @@ class Clause(Strict):
     id: Identifier
     kind: ClauseKind
     title: Text
-    quote: Text = Field(description="the sentence this clause encodes, verbatim (white space "
-                                    "may differ): checked to occur in the canonical text")
+    quote: Text = Field(
+        description="the sentence this clause encodes, verbatim (white space "
+        "may differ): checked to occur in the canonical text"
+    )
     summary: Text | None = Field(None, description="what the clause means, in plain words")
     trigger: Condition = Field(ALWAYS, description="when the clause binds")
     requirement: Condition | None = Field(
-        None, description="what must then hold; a gate's defaults to the licensor's grant "
-                          "({fact: license_granted, contains: <license id>})")
-    exceptions: list[Condition] = Field(default_factory=list,
-                                        description="facts that lift the clause")
+        None,
+        description="what must then hold; a gate's defaults to the licensor's grant "
+        "({fact: license_granted, contains: <license id>})",
+    )
+    exceptions: list[Condition] = Field(
+        default_factory=list, description="facts that lift the clause"
+    )
     note: Text | None = None
 
 
@@ -278,13 +310,16 @@ class License(Strict):
     licensor: Identifier | None = None
     text: TextSource
     summary: Text | None = None
-    unverified: StrictBool = Field(False, description="the text is a secondary copy, not checked "
-                                                      "against the licensor's own")
+    unverified: StrictBool = Field(
+        False, description="the text is a secondary copy, not checked against the licensor's own"
+    )
     clauses: list[Clause] = Field(default_factory=list)
 
     incorporates: list[Identifier] = Field(
-        default_factory=list, description="rule files incorporated by reference (e.g. an "
-        "acceptable use policy): their clauses bind wherever this license does")
+        default_factory=list,
+        description="rule files incorporated by reference (e.g. an "
+        "acceptable use policy): their clauses bind wherever this license does",
+    )
 
     @model_validator(mode="after")
     def _unique_clause_ids(self) -> "License":
@@ -309,14 +344,21 @@ class CatalogModel(Strict):
     aliases: list[StrictStr] = Field(default_factory=list)
     family: Identifier | None = None
     licensor: Identifier | None = None
-    license: Identifier | None = Field(None, description="the license id; absent when the "
-                                                         "license is not in the library")
+    license: Identifier | None = Field(
+        None, description="the license id; absent when the license is not in the library"
+    )
     license_history: list[DatedLicense] = Field(default_factory=list)
     license_note: Text | None = None
-    release_date: Date | None = Field(None, description="the version release date, on which "
-                                      "clauses measured month_before_release are measured")
-    multimodal: StrictBool | None = Field(None, description="the model takes more than text "
-                                          "(images, audio, video); supplies the multimodal fact")
+    release_date: Date | None = Field(
+        None,
+        description="the version release date, on which "
+        "clauses measured month_before_release are measured",
+    )
+    multimodal: StrictBool | None = Field(
+        None,
+        description="the model takes more than text "
+        "(images, audio, video); supplies the multimodal fact",
+    )
     source: Text
 
     @model_validator(mode="after")
@@ -325,13 +367,18 @@ class CatalogModel(Strict):
         previous: DatedLicense | None = None
         for dated in self.license_history:
             if dated.from_ and dated.until and dated.from_ > dated.until:
-                raise ValueError(f"license_history: {dated.license} runs from {dated.from_} "
-                                 f"to {dated.until}, which is backwards")
-            if previous is not None and (previous.until is None or dated.from_ is None
-                                         or dated.from_ <= previous.until):
-                raise ValueError(f"license_history: {dated.license} overlaps "
-                                 f"{previous.license}: list the ranges in order, each ending "
-                                 "before the next begins")
+                raise ValueError(
+                    f"license_history: {dated.license} runs from {dated.from_} "
+                    f"to {dated.until}, which is backwards"
+                )
+            if previous is not None and (
+                previous.until is None or dated.from_ is None or dated.from_ <= previous.until
+            ):
+                raise ValueError(
+                    f"license_history: {dated.license} overlaps "
+                    f"{previous.license}: list the ranges in order, each ending "
+                    "before the next begins"
+                )
             previous = dated
         return self
 
@@ -407,9 +454,11 @@ class FactSpec(Strict):
     includes: list[StrictStr] | None = None
     excludes: list[StrictStr] | None = None
     series: dict[Month, "Fact"] | None = Field(
-        None, description="the quantity month by month (YYYY-MM: a value, or a mapping with a "
-                          "range and its own evidence); months without their own evidence take "
-                          "the fact's. `value` stays today's figure.")
+        None,
+        description="the quantity month by month (YYYY-MM: a value, or a mapping with a "
+        "range and its own evidence); months without their own evidence take "
+        "the fact's. `value` stays today's figure.",
+    )
     evidence: list[Evidence] = Field(default_factory=list)
     note: Text | None = None
 
@@ -421,16 +470,19 @@ def _fact_shorthand(raw: Any) -> Any:
     return {"value": raw}
 
 
-Fact = Annotated[FactSpec, BeforeValidator(_fact_shorthand,
-                                             json_schema_input_type=FactSpec | RawValue)]
+Fact = Annotated[
+    FactSpec, BeforeValidator(_fact_shorthand, json_schema_input_type=FactSpec | RawValue)
+]
 
 
 class ModelRef(Strict):
     """A model in a lineage: a catalog id (or alias), or `unknown` when undisclosed."""
 
     model: Text
-    obtained: Date | None = Field(None, description="when the weights were obtained (selects "
-                                                    "the license version where it changed)")
+    obtained: Date | None = Field(
+        None,
+        description="when the weights were obtained (selects the license version where it changed)",
+    )
     evidence: list[Evidence] = Field(default_factory=list)
     note: Text | None = None
 
@@ -439,8 +491,9 @@ def _model_shorthand(raw: Any) -> Any:
     return {"model": raw} if isinstance(raw, str) else raw
 
 
-ModelRefIn = Annotated[ModelRef, BeforeValidator(_model_shorthand,
-                                                 json_schema_input_type=ModelRef | StrictStr)]
+ModelRefIn = Annotated[
+    ModelRef, BeforeValidator(_model_shorthand, json_schema_input_type=ModelRef | StrictStr)
+]
 
 
 class StepKind(StrEnum):
@@ -454,8 +507,9 @@ class StepKind(StrEnum):
 
 class Step(Strict):
     kind: StepKind
-    parents: list[ModelRefIn] = Field(default_factory=list,
-                                      description="other models merged in, or distilled from")
+    parents: list[ModelRefIn] = Field(
+        default_factory=list, description="other models merged in, or distilled from"
+    )
     evidence: list[Evidence] = Field(default_factory=list)
     note: Text | None = None
 
@@ -472,9 +526,9 @@ def _step_shorthand(raw: Any) -> Any:
 
 class Lineage(Strict):
     base: ModelRefIn
-    steps: list[Annotated[Step, BeforeValidator(_step_shorthand,
-                                                json_schema_input_type=Step | StepKind)]] = Field(
-        default_factory=list)
+    steps: list[
+        Annotated[Step, BeforeValidator(_step_shorthand, json_schema_input_type=Step | StepKind)]
+    ] = Field(default_factory=list)
 
 
 class Delivery(StrEnum):
@@ -498,7 +552,8 @@ class Manifest(Strict):
     release_date: Date | None = None
     description: Text | None = None
     currency_rates: dict[StrictStr, int | float | StrictStr] = Field(
-        default_factory=dict, description="US dollars per unit of each other currency")
+        default_factory=dict, description="US dollars per unit of each other currency"
+    )
     sources: dict[StrictStr, Source] = Field(default_factory=dict)
     facts: dict[StrictStr, Fact] = Field(default_factory=dict)
     components: list[Component] = Field(min_length=1)
@@ -521,7 +576,25 @@ def build_validators() -> None:
     long-lived process that reads many manifests (a portfolio worker) may call this once: a
     built validator checks a manifest faster than the fast path (which saves the ~50-100 ms of
     building them in a short run)."""
-    for model in (Always, FactTest, AllOf, AnyOf, NotOf, TextSource, Clause, License,
-                  DatedLicense, CatalogModel, Catalog, Source, Evidence, FactSpec, ModelRef, Step,
-                  Lineage, Component, Manifest):
+    for model in (
+        Always,
+        FactTest,
+        AllOf,
+        AnyOf,
+        NotOf,
+        TextSource,
+        Clause,
+        License,
+        DatedLicense,
+        CatalogModel,
+        Catalog,
+        Source,
+        Evidence,
+        FactSpec,
+        ModelRef,
+        Step,
+        Lineage,
+        Component,
+        Manifest,
+    ):
         model.model_rebuild()

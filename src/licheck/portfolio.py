@@ -48,7 +48,9 @@ def _same(result: ProductResult) -> ProductResult:
 
 
 def evaluate_one(
-    path: Path, options: Options, library: Library,
+    path: Path,
+    options: Options,
+    library: Library,
     transform: Callable[[ProductResult], R] = _same,  # type: ignore[assignment]
 ) -> Item[R]:
     try:
@@ -68,7 +70,11 @@ def default_jobs() -> int:
 
 
 def iter_results(
-    paths: Sequence[Path], options: Options, library: Library, *, jobs: int | None = None,
+    paths: Sequence[Path],
+    options: Options,
+    library: Library,
+    *,
+    jobs: int | None = None,
 ) -> Iterator[Item[ProductResult]]:
     """One `Item` per path, in order; in parallel for large portfolios (`jobs`: worker count,
     default every available core; 1: in this process)."""
@@ -76,8 +82,12 @@ def iter_results(
 
 
 def iter_mapped(
-    paths: Sequence[Path], options: Options, library: Library,
-    transform: Callable[[ProductResult], R], *, jobs: int | None = None,
+    paths: Sequence[Path],
+    options: Options,
+    library: Library,
+    transform: Callable[[ProductResult], R],
+    *,
+    jobs: int | None = None,
 ) -> Iterator[Item[R]]:
     """As `iter_results`, with `transform` applied to each result where it is made (in the
     workers: e.g. building the report's product there).  `transform` must be a module-level
@@ -113,8 +123,11 @@ def _run_chunk(paths: list[Path], transform: Callable[[ProductResult], R]) -> li
 
 
 def _parallel(
-    paths: Sequence[Path], options: Options, library: Library,
-    transform: Callable[[ProductResult], R], jobs: int,
+    paths: Sequence[Path],
+    options: Options,
+    library: Library,
+    transform: Callable[[ProductResult], R],
+    jobs: int,
 ) -> Iterator[Item[R]]:
     # fork where the platform has it: workers start in milliseconds, sharing the loaded code and
     # the library; elsewhere the platform's default.
@@ -122,7 +135,7 @@ def _parallel(
     context = multiprocessing.get_context("fork" if fork else None)
     if fork:
         _WORKER["library"] = library
-    chunks = (list(paths[i:i + CHUNK]) for i in range(0, len(paths), CHUNK))
+    chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
     try:
         with context.Pool(jobs, _start_worker, (options, library.directory, fork)) as pool:
@@ -161,10 +174,8 @@ class Summary:
 
     products: int = 0
     broken: int = 0
-    product_verdicts: dict[Verdict, int] = field(
-        default_factory=lambda: dict.fromkeys(Verdict, 0))
-    finding_verdicts: dict[Verdict, int] = field(
-        default_factory=lambda: dict.fromkeys(Verdict, 0))
+    product_verdicts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
+    finding_verdicts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
     problems: list[Diagnostic] = field(default_factory=list)
 
     def add(self, item: Item[ProductResult] | Item[Tally]) -> None:

@@ -26,8 +26,9 @@ T = TypeVar("T")
 _LEND_FROZEN = sys.version_info[:2] == (3, 11) and hasattr(dataclasses, "_frozen_get_del_attr")
 
 
-def _frozen_methods(owner: type[Any], fields: list[dataclasses.Field[Any]],
-                    globals: dict[str, Any]) -> tuple[Callable[..., None], Callable[..., None]]:
+def _frozen_methods(
+    owner: type[Any], fields: list[dataclasses.Field[Any]], globals: dict[str, Any]
+) -> tuple[Callable[..., None], Callable[..., None]]:
     """`dataclasses._frozen_get_del_attr` of Python 3.11, as closures: the same tests, errors
     and messages."""
     names = tuple(f.name for f in fields)
@@ -56,12 +57,14 @@ def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
     return operator.attrgetter(*names)
 
 
-def _comparison(compare: Callable[[Any, Any], bool],
-                fields: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, object], Any]:
+def _comparison(
+    compare: Callable[[Any, Any], bool], fields: Callable[[Any], tuple[Any, ...]]
+) -> Callable[[Any, object], Any]:
     def method(self: Any, other: object) -> Any:
         if other.__class__ is self.__class__:
             return compare(fields(self), fields(other))
         return NotImplemented
+
     return method
 
 
@@ -94,8 +97,7 @@ def _record(cls: type[T], order: bool) -> type[T]:
         made = make(cls)
     fields = dataclasses.fields(made)  # type: ignore[arg-type]
     compared = _getter([f.name for f in fields if f.compare])
-    hashed = _getter([f.name for f in fields
-                      if (f.compare if f.hash is None else f.hash)])
+    hashed = _getter([f.name for f in fields if (f.compare if f.hash is None else f.hash)])
     shown = [f.name for f in fields if f.repr]
 
     def __eq__(self: Any, other: object) -> Any:
@@ -113,12 +115,18 @@ def _record(cls: type[T], order: bool) -> type[T]:
 
     if "__eq__" not in own:
         made.__eq__ = __eq__  # type: ignore[method-assign]
-    for name, compare in (("__lt__", operator.lt), ("__le__", operator.le),
-                          ("__gt__", operator.gt), ("__ge__", operator.ge)):
+    for name, compare in (
+        ("__lt__", operator.lt),
+        ("__le__", operator.le),
+        ("__gt__", operator.gt),
+        ("__ge__", operator.ge),
+    ):
         if order:
             if name in own:  # as `dataclass` refuses it
-                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. "
-                                "Consider using functools.total_ordering")
+                raise TypeError(
+                    f"Cannot overwrite attribute {name} in class {cls.__name__}. "
+                    "Consider using functools.total_ordering"
+                )
             setattr(made, name, _comparison(compare, compared))
     # as `dataclass` decides: a body's __eq__ alone leaves __hash__ None there, still generated
     if "__hash__" not in own or (own["__hash__"] is None and "__eq__" in own):

@@ -217,14 +217,25 @@ def _fact(state: FactState, local: Local) -> FactOut:
         fact = local[id(state)] = _FACTS[id(state)][1]
         return fact
     fact = local[id(state)] = _make(
-        FactOut, name=state.name, status=state.status.value, value=str(state.domain),
-        stated=state.shown, likely=str(state.likely) if state.likely is not None else None,
+        FactOut,
+        name=state.name,
+        status=state.status.value,
+        value=str(state.domain),
+        stated=state.shown,
+        likely=str(state.likely) if state.likely is not None else None,
         note=state.note,
         evidence=[
-            _make(EvidenceOut, source=e.source, kind=e.kind.value,
-                  date=e.date.isoformat() if e.date else None, url=e.url,
-                  retracted_on=e.retracted_on.isoformat() if e.retracted_on else None,
-                  note=e.note, claims=e.claim, counted=e.counted)
+            _make(
+                EvidenceOut,
+                source=e.source,
+                kind=e.kind.value,
+                date=e.date.isoformat() if e.date else None,
+                url=e.url,
+                retracted_on=e.retracted_on.isoformat() if e.retracted_on else None,
+                note=e.note,
+                claims=e.claim,
+                counted=e.counted,
+            )
             for e in state.evidence
         ],
     )
@@ -242,10 +253,13 @@ def _missing(missing: MissingFact, local: Local) -> MissingFactOut:
         return found  # type: ignore[no-any-return]
     fact = missing.fact
     out = local[key] = _make(
-        MissingFactOut, fact=fact.name, status=fact.status.value,
+        MissingFactOut,
+        fact=fact.name,
+        status=fact.status.value,
         likely=str(fact.likely) if fact.likely is not None else None,
         decides_alone=len({b.verdict for b in missing.branches}) > 1,
-        outcomes=[_make(OutcomeOut, when=b.label, verdict=b.verdict) for b in missing.branches])
+        outcomes=[_make(OutcomeOut, when=b.label, verdict=b.verdict) for b in missing.branches],
+    )
     return out
 
 
@@ -255,8 +269,16 @@ def _settled(settlements: tuple[Settlement, ...]) -> list[SettlementOut]:
     found = _SETTLED.get(id(settlements))
     if found is not None:
         return list(found[1])
-    out = [_lasting(_make(SettlementOut, verdict=s.verdict, when=[
-        _make(OutcomeCondition, fact=f, value=v) for f, v in s.conditions])) for s in settlements]
+    out = [
+        _lasting(
+            _make(
+                SettlementOut,
+                verdict=s.verdict,
+                when=[_make(OutcomeCondition, fact=f, value=v) for f, v in s.conditions],
+            )
+        )
+        for s in settlements
+    ]
     if len(_SETTLED) >= _CACHE_LIMIT:
         _SETTLED.clear()
     _SETTLED[id(settlements)] = (settlements, out)
@@ -266,19 +288,29 @@ def _settled(settlements: tuple[Settlement, ...]) -> list[SettlementOut]:
 def _finding(finding: Finding, file: str, local: Local) -> FindingOut:
     return _make(
         FindingOut,
-        component=finding.component, model=finding.model, model_name=finding.model_name,
-        license=finding.license, license_name=finding.license_name, clause=finding.clause,
-        title=finding.title, kind=finding.kind, quote=finding.quote,
-        provenance=finding.provenance, verdict=finding.verdict,
-        likely_verdict=finding.likely_verdict, binds=finding.scope,
-        triggered=finding.trigger, requirement=finding.requirement,
+        component=finding.component,
+        model=finding.model,
+        model_name=finding.model_name,
+        license=finding.license,
+        license_name=finding.license_name,
+        clause=finding.clause,
+        title=finding.title,
+        kind=finding.kind,
+        quote=finding.quote,
+        provenance=finding.provenance,
+        verdict=finding.verdict,
+        likely_verdict=finding.likely_verdict,
+        binds=finding.scope,
+        triggered=finding.trigger,
+        requirement=finding.requirement,
         exception=finding.exception,
         explanation=explain(finding),
         location=_make(LocationOut, file=file, line=finding.line, column=finding.column),
         facts=[_fact(s, local) for s in finding.facts],
         missing_facts=[_missing(m, local) for m in finding.missing],
         settled_by=_settled(finding.settlements),
-        waived=False, waiver=None,
+        waived=False,
+        waiver=None,
     )
 
 
@@ -289,9 +321,14 @@ def product_out(result: ProductResult) -> ProductOut:
         counts[f.verdict.value] += 1
     local: Local = {}  # the evaluation's objects live as long as `result`: ids stay unique
     return _make(
-        ProductOut, product=result.product, owner=result.owner, file=result.file,
-        verdict=result.verdict, counts=_make(Counts, **counts, waived=0),
-        findings=[_finding(f, result.file, local) for f in result.findings])
+        ProductOut,
+        product=result.product,
+        owner=result.owner,
+        file=result.file,
+        verdict=result.verdict,
+        counts=_make(Counts, **counts, waived=0),
+        findings=[_finding(f, result.file, local) for f in result.findings],
+    )
 
 
 def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) -> Report:
@@ -300,11 +337,21 @@ def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
     """The report of products already built."""
-    verdict = max((p.verdict for p in products), key=lambda v: v.severity,
-                  default=Verdict.NOT_APPLICABLE)
-    return _make(Report, schema_version=SCHEMA_VERSION, tool="licheck", tool_version=__version__,
-                 evidence_policy=policy, as_of=as_of.isoformat() if as_of else None,
-                 verdict=verdict, summary=summarize(products), products=products, waivers=[])
+    verdict = max(
+        (p.verdict for p in products), key=lambda v: v.severity, default=Verdict.NOT_APPLICABLE
+    )
+    return _make(
+        Report,
+        schema_version=SCHEMA_VERSION,
+        tool="licheck",
+        tool_version=__version__,
+        evidence_policy=policy,
+        as_of=as_of.isoformat() if as_of else None,
+        verdict=verdict,
+        summary=summarize(products),
+        products=products,
+        waivers=[],
+    )
 
 
 def summarize(products: Sequence[ProductOut]) -> Summary:
@@ -320,8 +367,13 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
             findings += 1
             if not finding.waived and finding.verdict.severity > gate.severity:
                 gate = finding.verdict
-    return _make(Summary, products=len(products), findings=findings,
-                 counts=_make(Counts, **totals), gate_verdict=gate)
+    return _make(
+        Summary,
+        products=len(products),
+        findings=findings,
+        counts=_make(Counts, **totals),
+        gate_verdict=gate,
+    )
 
 
 def to_json(report: Report) -> str:
@@ -382,7 +434,8 @@ def _prefixes(cls: type[BaseModel], newline: str) -> tuple[tuple[str, str], ...]
         inner = newline + "  "
         found = _PREFIXES[(cls, newline)] = tuple(
             (name, ("{" if i == 0 else ",") + inner + encode_basestring(name) + ": ")
-            for i, name in enumerate(cls.model_fields))
+            for i, name in enumerate(cls.model_fields)
+        )
     return found
 
 

@@ -104,8 +104,9 @@ def _bool(value: Any) -> bool:
 
 def _number(value: Any) -> int | float:
     kind = type(value)
-    if (kind is int and -_INT_LIMIT < value < _INT_LIMIT) or (kind is float
-                                                              and math.isfinite(value)):
+    if (kind is int and -_INT_LIMIT < value < _INT_LIMIT) or (
+        kind is float and math.isfinite(value)
+    ):
         return value  # type: ignore[no-any-return]
     raise _DECLINE
 
@@ -193,7 +194,9 @@ def _dict(key: Check, check: Check) -> Check:
 
 
 def _model(
-    cls: type[T], checks: dict[str, Check], after: Callable[[T], object] | None = None,
+    cls: type[T],
+    checks: dict[str, Check],
+    after: Callable[[T], object] | None = None,
 ) -> Callable[..., T]:
     """A checker of `cls`: its fields by their input key (the alias where there is one), in the
     model's order, with the model's own defaults; `after` is the model's own after-validator.
@@ -201,8 +204,9 @@ def _model(
     Given `instance`, the checker fills it rather than a new one (keyword construction)."""
     fields = cls.__pydantic_fields__
     if set(checks) != set(fields):
-        raise AssertionError(f"shapes: the fields of {cls.__name__} changed: "
-                             f"{sorted(set(checks) ^ set(fields))}")
+        raise AssertionError(
+            f"shapes: the fields of {cls.__name__} changed: {sorted(set(checks) ^ set(fields))}"
+        )
     # Every field in the model's order (a copy of `template` keeps it), with its default;
     # required ones and those with a default_factory are filled in below.
     template: dict[str, Any] = {}
@@ -253,6 +257,7 @@ def _model(
 
 def _rule(name: str) -> Callable[[Any], object]:
     """A model's own after-validator (a method): its ValueError declines."""
+
     def run(instance: Any) -> object:
         return getattr(instance, name)()
 
@@ -294,87 +299,206 @@ def _checkers() -> dict[type[BaseModel], Callable[..., Any]]:
             raise _DECLINE
         return conditions[tag](value)
 
-    conditions["fact-test"] = _model(m.FactTest, {
-        "fact": text, "more_than": opt_amount, "at_least": opt_amount, "less_than": opt_amount,
-        "at_most": opt_amount, "is_": _optional(_bool), "equals": _optional(_str),
-        "in_": opt_strings, "starts_with": _optional(_str), "contains": _optional(_str),
-        "contains_any": opt_strings, "measured": _enum(m.Measured),
-    }, _one_operator)
+    conditions["fact-test"] = _model(
+        m.FactTest,
+        {
+            "fact": text,
+            "more_than": opt_amount,
+            "at_least": opt_amount,
+            "less_than": opt_amount,
+            "at_most": opt_amount,
+            "is_": _optional(_bool),
+            "equals": _optional(_str),
+            "in_": opt_strings,
+            "starts_with": _optional(_str),
+            "contains": _optional(_str),
+            "contains_any": opt_strings,
+            "measured": _enum(m.Measured),
+        },
+        _one_operator,
+    )
     conditions["all-of"] = _model(m.AllOf, {"all": _list(condition, 1)})
     conditions["any-of"] = _model(m.AnyOf, {"any": _list(condition, 1)})
     conditions["not-of"] = _model(m.NotOf, {"not_": condition})
     conditions["always-of"] = _model(m.Always, {"always": _bool})
 
-    text_source = _model(m.TextSource, {
-        "file": text, "repo": opt_text, "path": opt_text, "commit": opt_text, "url": opt_text,
-        "sha256": _sha256, "provenance": _enum(m.Provenance)})
-    clause = _model(m.Clause, {
-        "id": _identifier, "kind": _enum(m.ClauseKind), "title": text, "quote": text,
-        "summary": opt_text, "trigger": condition, "requirement": _optional(condition),
-        "exceptions": _list(condition), "note": opt_text})
-    license_ = _model(m.License, {
-        "id": _identifier, "name": text, "version": text, "licensor": _optional(_identifier),
-        "text": text_source, "summary": opt_text, "unverified": _bool,
-        "clauses": _list(clause), "incorporates": _list(_identifier),
-    }, _rule("_unique_clause_ids"))
+    text_source = _model(
+        m.TextSource,
+        {
+            "file": text,
+            "repo": opt_text,
+            "path": opt_text,
+            "commit": opt_text,
+            "url": opt_text,
+            "sha256": _sha256,
+            "provenance": _enum(m.Provenance),
+        },
+    )
+    clause = _model(
+        m.Clause,
+        {
+            "id": _identifier,
+            "kind": _enum(m.ClauseKind),
+            "title": text,
+            "quote": text,
+            "summary": opt_text,
+            "trigger": condition,
+            "requirement": _optional(condition),
+            "exceptions": _list(condition),
+            "note": opt_text,
+        },
+    )
+    license_ = _model(
+        m.License,
+        {
+            "id": _identifier,
+            "name": text,
+            "version": text,
+            "licensor": _optional(_identifier),
+            "text": text_source,
+            "summary": opt_text,
+            "unverified": _bool,
+            "clauses": _list(clause),
+            "incorporates": _list(_identifier),
+        },
+        _rule("_unique_clause_ids"),
+    )
 
-    dated = _model(m.DatedLicense, {"license": _identifier, "from_": opt_date,
-                                    "until": opt_date})
-    catalog_model = _model(m.CatalogModel, {
-        "id": _identifier, "name": text, "aliases": _strings,
-        "family": _optional(_identifier), "licensor": _optional(_identifier),
-        "license": _optional(_identifier), "license_history": _list(dated),
-        "license_note": opt_text, "release_date": opt_date, "multimodal": _optional(_bool),
-        "source": text,
-    }, _rule("_history_in_order"))
+    dated = _model(m.DatedLicense, {"license": _identifier, "from_": opt_date, "until": opt_date})
+    catalog_model = _model(
+        m.CatalogModel,
+        {
+            "id": _identifier,
+            "name": text,
+            "aliases": _strings,
+            "family": _optional(_identifier),
+            "licensor": _optional(_identifier),
+            "license": _optional(_identifier),
+            "license_history": _list(dated),
+            "license_note": opt_text,
+            "release_date": opt_date,
+            "multimodal": _optional(_bool),
+            "source": text,
+        },
+        _rule("_history_in_order"),
+    )
     catalog = _model(m.Catalog, {"models": _list(catalog_model)})
 
     kind = _enum(m.EvidenceKind)
-    source = _model(m.Source, {"title": text, "kind": kind, "date": _date, "url": opt_text,
-                               "retracted_on": opt_date, "note": opt_text})
-    one_evidence = _model(m.Evidence, {
-        "source": text, "kind": _optional(kind), "date": opt_date, "url": opt_text,
-        "retracted_on": opt_date, "note": opt_text, "value": _optional(_raw_value),
-        "at_least": opt_amount, "at_most": opt_amount, "includes": opt_strings,
-        "excludes": opt_strings})
+    source = _model(
+        m.Source,
+        {
+            "title": text,
+            "kind": kind,
+            "date": _date,
+            "url": opt_text,
+            "retracted_on": opt_date,
+            "note": opt_text,
+        },
+    )
+    one_evidence = _model(
+        m.Evidence,
+        {
+            "source": text,
+            "kind": _optional(kind),
+            "date": opt_date,
+            "url": opt_text,
+            "retracted_on": opt_date,
+            "note": opt_text,
+            "value": _optional(_raw_value),
+            "at_least": opt_amount,
+            "at_most": opt_amount,
+            "includes": opt_strings,
+            "excludes": opt_strings,
+        },
+    )
     evidence = _list(one_evidence)
 
     def fact(value: Any) -> Any:
         # `mau: 150M` is short for `mau: {value: 150M}` (model._fact_shorthand)
         return fact_spec(value if type(value) is dict else {"value": value})
 
-    fact_spec = _model(m.FactSpec, {
-        "value": _optional(_raw_value), "at_least": opt_amount, "at_most": opt_amount,
-        "includes": opt_strings, "excludes": opt_strings,
-        "series": _optional(_dict(_month, fact)), "evidence": evidence, "note": opt_text})
+    fact_spec = _model(
+        m.FactSpec,
+        {
+            "value": _optional(_raw_value),
+            "at_least": opt_amount,
+            "at_most": opt_amount,
+            "includes": opt_strings,
+            "excludes": opt_strings,
+            "series": _optional(_dict(_month, fact)),
+            "evidence": evidence,
+            "note": opt_text,
+        },
+    )
     facts = _dict(_str, fact)
 
-    model_ref = _model(m.ModelRef, {"model": text, "obtained": opt_date, "evidence": evidence,
-                                    "note": opt_text})
+    model_ref = _model(
+        m.ModelRef, {"model": text, "obtained": opt_date, "evidence": evidence, "note": opt_text}
+    )
 
     def model_ref_in(value: Any) -> Any:  # model._model_shorthand
         return model_ref({"model": value} if type(value) is str else value)
 
-    step = _model(m.Step, {"kind": _enum(m.StepKind), "parents": _list(model_ref_in),
-                           "evidence": evidence, "note": opt_text}, _rule("_merge_has_parents"))
+    step = _model(
+        m.Step,
+        {
+            "kind": _enum(m.StepKind),
+            "parents": _list(model_ref_in),
+            "evidence": evidence,
+            "note": opt_text,
+        },
+        _rule("_merge_has_parents"),
+    )
 
     def step_in(value: Any) -> Any:  # model._step_shorthand
         return step({"kind": value} if type(value) is str else value)
 
     lineage = _model(m.Lineage, {"base": model_ref_in, "steps": _list(step_in)})
-    component = _model(m.Component, {
-        "id": _identifier, "name": text, "lineage": lineage,
-        "delivery": _list(_enum(m.Delivery)), "facts": facts, "note": opt_text})
-    manifest = _model(m.Manifest, {
-        "product": text, "owner": text, "release_date": opt_date, "description": opt_text,
-        "currency_rates": _dict(_str, _amount), "sources": _dict(_str, source),
-        "facts": facts, "components": _list(component, 1),
-    }, _rule("_unique_component_ids"))
+    component = _model(
+        m.Component,
+        {
+            "id": _identifier,
+            "name": text,
+            "lineage": lineage,
+            "delivery": _list(_enum(m.Delivery)),
+            "facts": facts,
+            "note": opt_text,
+        },
+    )
+    manifest = _model(
+        m.Manifest,
+        {
+            "product": text,
+            "owner": text,
+            "release_date": opt_date,
+            "description": opt_text,
+            "currency_rates": _dict(_str, _amount),
+            "sources": _dict(_str, source),
+            "facts": facts,
+            "components": _list(component, 1),
+        },
+        _rule("_unique_component_ids"),
+    )
 
-    return {m.FactTest: conditions["fact-test"], m.AllOf: conditions["all-of"],
-            m.AnyOf: conditions["any-of"], m.NotOf: conditions["not-of"],
-            m.Always: conditions["always-of"], m.TextSource: text_source, m.Clause: clause,
-            m.License: license_, m.DatedLicense: dated, m.CatalogModel: catalog_model,
-            m.Catalog: catalog, m.Source: source, m.Evidence: one_evidence,
-            m.FactSpec: fact_spec, m.ModelRef: model_ref, m.Step: step, m.Lineage: lineage,
-            m.Component: component, m.Manifest: manifest}
+    return {
+        m.FactTest: conditions["fact-test"],
+        m.AllOf: conditions["all-of"],
+        m.AnyOf: conditions["any-of"],
+        m.NotOf: conditions["not-of"],
+        m.Always: conditions["always-of"],
+        m.TextSource: text_source,
+        m.Clause: clause,
+        m.License: license_,
+        m.DatedLicense: dated,
+        m.CatalogModel: catalog_model,
+        m.Catalog: catalog,
+        m.Source: source,
+        m.Evidence: one_evidence,
+        m.FactSpec: fact_spec,
+        m.ModelRef: model_ref,
+        m.Step: step,
+        m.Lineage: lineage,
+        m.Component: component,
+        m.Manifest: manifest,
+    }

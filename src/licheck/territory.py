@@ -13,10 +13,37 @@ from typing import Final
 
 UNION: Final = "EU"
 # The 27 member states since 2020-02-01 (ISO 3166 alpha-2).
-EU_MEMBERS: Final = frozenset({
-    "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT",
-    "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE",
-})
+EU_MEMBERS: Final = frozenset(
+    {
+        "AT",
+        "BE",
+        "BG",
+        "HR",
+        "CY",
+        "CZ",
+        "DK",
+        "EE",
+        "FI",
+        "FR",
+        "DE",
+        "GR",
+        "HU",
+        "IE",
+        "IT",
+        "LV",
+        "LT",
+        "LU",
+        "MT",
+        "NL",
+        "PL",
+        "PT",
+        "RO",
+        "SK",
+        "SI",
+        "ES",
+        "SE",
+    }
+)
 # Codes people write that ISO spells otherwise: the UK is GB, and the EU writes Greece as EL.
 ALIASES: Final = {"UK": "GB", "EL": "GR"}
 _CODE = re.compile(r"^[A-Z]{2}$")
@@ -31,8 +58,10 @@ def code(raw: str) -> str:
     text = raw.strip().upper()
     text = ALIASES.get(text, text)
     if not _CODE.match(text):
-        raise TerritoryError(f"{raw!r} is not a territory: use ISO 3166 alpha-2 codes such as "
-                             "US, DE, GB, KR, or EU for the European Union")
+        raise TerritoryError(
+            f"{raw!r} is not a territory: use ISO 3166 alpha-2 codes such as "
+            "US, DE, GB, KR, or EU for the European Union"
+        )
     return text
 
 

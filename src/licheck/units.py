@@ -29,8 +29,15 @@ class UnitError(ValueError):
 
 SUFFIXES: Final = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
 PERIOD_MONTHS: Final = {
-    "month": 1, "mo": 1, "monthly": 1,
-    "year": 12, "yr": 12, "y": 12, "annual": 12, "annually": 12, "arr": 12,
+    "month": 1,
+    "mo": 1,
+    "monthly": 1,
+    "year": 12,
+    "yr": 12,
+    "y": 12,
+    "annual": 12,
+    "annually": 12,
+    "arr": 12,
 }
 CURRENCY_RE: Final = re.compile(r"^[A-Z]{3}$")
 _QUANTITY_RE: Final = re.compile(
@@ -120,11 +127,15 @@ def _parse_text(
     text: str, dimension: Dimension, expected: str, default_months: int
 ) -> tuple[Fraction, str, int]:
     if ":" in text:
-        raise UnitError(f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
-                        "base-60 number; licheck does not)")
+        raise UnitError(
+            f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
+            "base-60 number; licheck does not)"
+        )
     if re.match(r"^\s*[-+]?0[xXoObB]", text):
-        raise UnitError(f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
-                        "hexadecimal, octal or binary number; licheck does not)")
+        raise UnitError(
+            f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
+            "hexadecimal, octal or binary number; licheck does not)"
+        )
     match = _QUANTITY_RE.match(text)
     if match is None:
         raise UnitError(f"expected {expected}, got {text!r}")
@@ -135,8 +146,9 @@ def _parse_text(
     period = match["period"] or match["per"]
     if dimension is Dimension.COUNT:
         if pre or post or period:
-            raise UnitError(f"expected {expected} (a count has no currency or period), "
-                            f"got {text!r}")
+            raise UnitError(
+                f"expected {expected} (a count has no currency or period), got {text!r}"
+            )
         return amount, "USD", 1
     if pre and post:
         raise UnitError(f"expected {expected} (one currency), got {text!r}")
@@ -144,8 +156,9 @@ def _parse_text(
     if post is not None and post.upper() == "ARR" and period is None:
         currency, period = "USD", "arr"
     if not CURRENCY_RE.match(currency):
-        raise UnitError(f"expected {expected}: {currency!r} is not an ISO currency code, "
-                        f"in {text!r}")
+        raise UnitError(
+            f"expected {expected}: {currency!r} is not an ISO currency code, in {text!r}"
+        )
     if period is None:
         return amount, currency, default_months
     months = PERIOD_MONTHS.get(period.lower())
@@ -159,17 +172,23 @@ def read_number(number: str, text: str) -> Fraction:
     if len(number) > MAX_DIGITS:
         raise UnitError(f"{text!r} has too many digits (at most {MAX_DIGITS})")
     if not (_PLAIN_RE.match(number) or _GROUPED_RE.match(number)):
-        raise UnitError(f"{text!r}: use ',' or '_' only between groups of three digits "
-                        "(1,500,000) and '.' for decimals (1.5M)")
+        raise UnitError(
+            f"{text!r}: use ',' or '_' only between groups of three digits "
+            "(1,500,000) and '.' for decimals (1.5M)"
+        )
     digits = number.replace(",", "").replace("_", "")
     whole, dot, fraction = digits.partition(".")
     if len(whole) > 1 and whole[0] == "0":
         plain = (whole.lstrip("0") or "0") + dot + fraction
-        octal = (f"YAML 1.1 reads it as the octal number {int(whole, 8)}, YAML 1.2 as "
-                 f"{int(whole)}" if not dot and set(whole) <= set("01234567")
-                 else "it may be a typo")
-        raise UnitError(f"{text!r} has a leading zero ({octal}): write {plain} if you mean "
-                        f"{plain}, without the leading zero")
+        octal = (
+            f"YAML 1.1 reads it as the octal number {int(whole, 8)}, YAML 1.2 as {int(whole)}"
+            if not dot and set(whole) <= set("01234567")
+            else "it may be a typo"
+        )
+        raise UnitError(
+            f"{text!r} has a leading zero ({octal}): write {plain} if you mean "
+            f"{plain}, without the leading zero"
+        )
     return Fraction(digits)
 
 

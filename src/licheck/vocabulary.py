@@ -53,124 +53,226 @@ def _facts(*defs: FactDef) -> dict[str, FactDef]:
 
 
 FACTS: Final = _facts(
-    FactDef("mau", FactType.QUANTITY, "monthly active users of the product or service",
-            Dimension.COUNT),
-    FactDef("monthly_revenue", FactType.QUANTITY,
-            "the product's own revenue per month; a manifest may state annual revenue or ARR "
-            "(e.g. 2B USD/year) or another currency with its rate",
-            Dimension.MONEY, 1),
+    FactDef(
+        "mau", FactType.QUANTITY, "monthly active users of the product or service", Dimension.COUNT
+    ),
+    FactDef(
+        "monthly_revenue",
+        FactType.QUANTITY,
+        "the product's own revenue per month; a manifest may state annual revenue or ARR "
+        "(e.g. 2B USD/year) or another currency with its rate",
+        Dimension.MONEY,
+        1,
+    ),
     FactDef("commercial", FactType.BOOLEAN, "the product or service is commercial"),
-    FactDef("ui_attribution", FactType.SET,
-            "the names displayed prominently on the product's user interface"),
-    FactDef("attribution_elsewhere", FactType.SET,
-            "names displayed on a related website, about page, blog post or documentation"),
-    FactDef("model_name", FactType.STRING,
-            "the name under which a derived model is distributed or made available"),
-    FactDef("distributes_weights", FactType.BOOLEAN,
-            "copies of the model weights are distributed (derived from the component's delivery "
-            "when not stated)"),
-    FactDef("license_copy_included", FactType.BOOLEAN,
-            "distributed copies include a copy of the license text"),
-    FactDef("notice_included", FactType.BOOLEAN,
-            "distributed copies include the copyright, permission or Notice text the license "
-            "asks for"),
-    FactDef("licensee_mau", FactType.QUANTITY,
-            "monthly active users of all products or services made available by or for the "
-            "licensee or its affiliates (the whole group: Llama, DBRX); may be given by month "
-            "as a series, which clauses measured on a release date read", Dimension.COUNT),
-    FactDef("licensee_annual_revenue", FactType.QUANTITY,
-            "revenue of the licensee and its affiliates from any source",
-            Dimension.MONEY, 12),
-    FactDef("territories", FactType.SET,
-            "where the product is offered or used (ISO 3166 alpha-2 codes; EU stands for the "
-            "union: an EU member's code also counts as EU, and excluding EU excludes every "
-            "member)"),
-    FactDef("agreement", FactType.SET,
-            "the licensors with which the product's owner has a separate agreement "
-            "(e.g. moonshot-ai)"),
-    FactDef("agreement_waives", FactType.SET,
-            "the clauses a separate agreement waives or replaces, as license-id/clause-id "
-            "(or license-id/* for all of a license)"),
-    FactDef("derivative", FactType.BOOLEAN,
-            "the shipped model is still a derivative work of the base in the license's sense"),
-    FactDef("license_granted", FactType.SET,
-            "the licenses (by license id) whose licensor has granted the license a gate asks for"),
-    FactDef("lineage", FactType.BOOLEAN,
-            "the component is built on the model (from the manifest's lineage and its evidence)",
-            implicit=True),
+    FactDef(
+        "ui_attribution",
+        FactType.SET,
+        "the names displayed prominently on the product's user interface",
+    ),
+    FactDef(
+        "attribution_elsewhere",
+        FactType.SET,
+        "names displayed on a related website, about page, blog post or documentation",
+    ),
+    FactDef(
+        "model_name",
+        FactType.STRING,
+        "the name under which a derived model is distributed or made available",
+    ),
+    FactDef(
+        "distributes_weights",
+        FactType.BOOLEAN,
+        "copies of the model weights are distributed (derived from the component's delivery "
+        "when not stated)",
+    ),
+    FactDef(
+        "license_copy_included",
+        FactType.BOOLEAN,
+        "distributed copies include a copy of the license text",
+    ),
+    FactDef(
+        "notice_included",
+        FactType.BOOLEAN,
+        "distributed copies include the copyright, permission or Notice text the license asks for",
+    ),
+    FactDef(
+        "licensee_mau",
+        FactType.QUANTITY,
+        "monthly active users of all products or services made available by or for the "
+        "licensee or its affiliates (the whole group: Llama, DBRX); may be given by month "
+        "as a series, which clauses measured on a release date read",
+        Dimension.COUNT,
+    ),
+    FactDef(
+        "licensee_annual_revenue",
+        FactType.QUANTITY,
+        "revenue of the licensee and its affiliates from any source",
+        Dimension.MONEY,
+        12,
+    ),
+    FactDef(
+        "territories",
+        FactType.SET,
+        "where the product is offered or used (ISO 3166 alpha-2 codes; EU stands for the "
+        "union: an EU member's code also counts as EU, and excluding EU excludes every "
+        "member)",
+    ),
+    FactDef(
+        "agreement",
+        FactType.SET,
+        "the licensors with which the product's owner has a separate agreement (e.g. moonshot-ai)",
+    ),
+    FactDef(
+        "agreement_waives",
+        FactType.SET,
+        "the clauses a separate agreement waives or replaces, as license-id/clause-id "
+        "(or license-id/* for all of a license)",
+    ),
+    FactDef(
+        "derivative",
+        FactType.BOOLEAN,
+        "the shipped model is still a derivative work of the base in the license's sense",
+    ),
+    FactDef(
+        "license_granted",
+        FactType.SET,
+        "the licenses (by license id) whose licensor has granted the license a gate asks for",
+    ),
+    FactDef(
+        "lineage",
+        FactType.BOOLEAN,
+        "the component is built on the model (from the manifest's lineage and its evidence)",
+        implicit=True,
+    ),
     # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
-    FactDef("licensee_own_mau", FactType.QUANTITY,
-            "monthly active users of all products or services made available by or for the "
-            "licensee alone, affiliates not counted (Tencent Hunyuan); never more than "
-            "licensee_mau and never less than mau; may be given by month as a series",
-            Dimension.COUNT),
-    FactDef("licensee_domicile", FactType.SET,
-            "where the licensee is domiciled (an individual) or has its principal place of "
-            "business (a company): ISO 3166 alpha-2 codes, EU member codes also count as EU"),
-    FactDef("made_available", FactType.BOOLEAN,
-            "the component, or a product or service containing it, is distributed or made "
-            "available to third parties (derived from the component's delivery when not "
-            "stated: any delivery means yes)"),
-    FactDef("model_made_available", FactType.BOOLEAN,
-            "the component is an AI model the licensee created, trained, fine-tuned or "
-            "otherwise improved, and that model is distributed or made available (derived when "
-            "not stated: no training step in the lineage means no; weights or api delivery "
-            "means yes)"),
-    FactDef("registered_with", FactType.SET,
-            "the licenses (by license id) under which the licensee has registered with the "
-            "licensor, where a license asks for registration"),
-    FactDef("improves_other_models", FactType.SET,
-            "the kinds of other AI models (not derivatives of the licensed model) that the "
-            "licensee creates, trains or improves with the model or its outputs: llm (a large "
-            "language model), foundation_model (a foundational generative AI model), other (any "
-            "other AI model); list every kind that applies, [] for none"),
-    FactDef("use_policy_followed", FactType.BOOLEAN,
-            "the product's use, and the use it allows others, keeps to the acceptable use "
-            "policy the model's license incorporates (a review's conclusion: licheck cannot "
-            "judge it)"),
-    FactDef("use_restrictions_passed_on", FactType.BOOLEAN,
-            "the terms under which the product or model is offered include the license's use "
-            "restrictions as enforceable provisions, with notice to subsequent users"),
-    FactDef("received_in_integrated_product", FactType.BOOLEAN,
-            "the licensee received the model from another licensee as part of an integrated "
-            "end user product (false unless stated: the owner obtained the model itself)"),
-    FactDef("multimodal", FactType.BOOLEAN,
-            "the model in the lineage is multimodal (from the catalog; unknown where the "
-            "catalog does not say)", implicit=True),
+    FactDef(
+        "licensee_own_mau",
+        FactType.QUANTITY,
+        "monthly active users of all products or services made available by or for the "
+        "licensee alone, affiliates not counted (Tencent Hunyuan); never more than "
+        "licensee_mau and never less than mau; may be given by month as a series",
+        Dimension.COUNT,
+    ),
+    FactDef(
+        "licensee_domicile",
+        FactType.SET,
+        "where the licensee is domiciled (an individual) or has its principal place of "
+        "business (a company): ISO 3166 alpha-2 codes, EU member codes also count as EU",
+    ),
+    FactDef(
+        "made_available",
+        FactType.BOOLEAN,
+        "the component, or a product or service containing it, is distributed or made "
+        "available to third parties (derived from the component's delivery when not "
+        "stated: any delivery means yes)",
+    ),
+    FactDef(
+        "model_made_available",
+        FactType.BOOLEAN,
+        "the component is an AI model the licensee created, trained, fine-tuned or "
+        "otherwise improved, and that model is distributed or made available (derived when "
+        "not stated: no training step in the lineage means no; weights or api delivery "
+        "means yes)",
+    ),
+    FactDef(
+        "registered_with",
+        FactType.SET,
+        "the licenses (by license id) under which the licensee has registered with the "
+        "licensor, where a license asks for registration",
+    ),
+    FactDef(
+        "improves_other_models",
+        FactType.SET,
+        "the kinds of other AI models (not derivatives of the licensed model) that the "
+        "licensee creates, trains or improves with the model or its outputs: llm (a large "
+        "language model), foundation_model (a foundational generative AI model), other (any "
+        "other AI model); list every kind that applies, [] for none",
+    ),
+    FactDef(
+        "use_policy_followed",
+        FactType.BOOLEAN,
+        "the product's use, and the use it allows others, keeps to the acceptable use "
+        "policy the model's license incorporates (a review's conclusion: licheck cannot "
+        "judge it)",
+    ),
+    FactDef(
+        "use_restrictions_passed_on",
+        FactType.BOOLEAN,
+        "the terms under which the product or model is offered include the license's use "
+        "restrictions as enforceable provisions, with notice to subsequent users",
+    ),
+    FactDef(
+        "received_in_integrated_product",
+        FactType.BOOLEAN,
+        "the licensee received the model from another licensee as part of an integrated "
+        "end user product (false unless stated: the owner obtained the model itself)",
+    ),
+    FactDef(
+        "multimodal",
+        FactType.BOOLEAN,
+        "the model in the lineage is multimodal (from the catalog; unknown where the "
+        "catalog does not say)",
+        implicit=True,
+    ),
     # -- added for Qwen, MiniMax, Kimi K3, DeepSeek, Gemma, Yi, glm-4 (issue 3, part B)
-    FactDef("annual_recurring_revenue", FactType.QUANTITY,
-            "the product's annual recurring revenue (ARR): recurring revenue only, annualised "
-            "(an amount without a period is per year)", Dimension.MONEY, 12),
-    FactDef("licensee_peak_12_month_revenue", FactType.QUANTITY,
-            "the highest total revenue of the licensee and its affiliates, from any source, over "
-            "any consecutive 12 months (an amount without a period is per 12 months)",
-            Dimension.MONEY, 12),
-    FactDef("maas_business", FactType.BOOLEAN,
-            "the licensee or an affiliate operates a Model as a Service business: third parties "
-            "get model inference or fine-tuning (e.g. an API) with meaningful control over "
-            "inputs, parameters or training data (not features embedded in an end-user product, "
-            "nor mere relaying to models hosted by others)"),
-    FactDef("via_licensor_channel", FactType.BOOLEAN,
-            "the model is used only as accessed through its licensor's official products or "
-            "certified inference partners"),
-    FactDef("restricted_uses", FactType.SET,
-            "the restricted uses the product is put to, as tags: military, unlawful, "
-            "minors_harm, harmful_disinformation, automated_legal_decisions, discrimination, "
-            "harassment, pii_misuse, exploiting_vulnerable_groups, national_security_harm, or "
-            "policy:LICENSE-ID for a use a "
-            "separately published policy of that license prohibits; [] states none"),
-    FactDef("source_attributed", FactType.BOOLEAN,
-            "the product or its documentation clearly attributes the model to its licensor "
-            "(where a license asks for attribution without prescribing its words)"),
+    FactDef(
+        "annual_recurring_revenue",
+        FactType.QUANTITY,
+        "the product's annual recurring revenue (ARR): recurring revenue only, annualised "
+        "(an amount without a period is per year)",
+        Dimension.MONEY,
+        12,
+    ),
+    FactDef(
+        "licensee_peak_12_month_revenue",
+        FactType.QUANTITY,
+        "the highest total revenue of the licensee and its affiliates, from any source, over "
+        "any consecutive 12 months (an amount without a period is per 12 months)",
+        Dimension.MONEY,
+        12,
+    ),
+    FactDef(
+        "maas_business",
+        FactType.BOOLEAN,
+        "the licensee or an affiliate operates a Model as a Service business: third parties "
+        "get model inference or fine-tuning (e.g. an API) with meaningful control over "
+        "inputs, parameters or training data (not features embedded in an end-user product, "
+        "nor mere relaying to models hosted by others)",
+    ),
+    FactDef(
+        "via_licensor_channel",
+        FactType.BOOLEAN,
+        "the model is used only as accessed through its licensor's official products or "
+        "certified inference partners",
+    ),
+    FactDef(
+        "restricted_uses",
+        FactType.SET,
+        "the restricted uses the product is put to, as tags: military, unlawful, "
+        "minors_harm, harmful_disinformation, automated_legal_decisions, discrimination, "
+        "harassment, pii_misuse, exploiting_vulnerable_groups, national_security_harm, or "
+        "policy:LICENSE-ID for a use a "
+        "separately published policy of that license prohibits; [] states none",
+    ),
+    FactDef(
+        "source_attributed",
+        FactType.BOOLEAN,
+        "the product or its documentation clearly attributes the model to its licensor "
+        "(where a license asks for attribution without prescribing its words)",
+    ),
 )
 
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
 # Who is counted: each fact counts a subset of the users the next one counts, so a figure for
 # one bounds the other (the product's users are some of the licensee's, which are some of the
 # group's).  A clause reads the fact its license names; the bound lets a known figure settle it.
-AT_MOST: Final = {"mau": "licensee_own_mau", "licensee_own_mau": "licensee_mau",
-                  # one year's revenue is never more than the highest 12-month total
-                  "licensee_annual_revenue": "licensee_peak_12_month_revenue"}
+AT_MOST: Final = {
+    "mau": "licensee_own_mau",
+    "licensee_own_mau": "licensee_mau",
+    # one year's revenue is never more than the highest 12-month total
+    "licensee_annual_revenue": "licensee_peak_12_month_revenue",
+}
 # Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
 

@@ -77,13 +77,17 @@ Pin = PinSpec | RawValue
 
 class Waiver(Strict):
     id: Identifier = Field(description="a stable name for the waiver, unique in the file")
-    product: Text = Field(description="the product's name (its manifest's `product:`), or the "
-                                      "manifest's path as licheck reports it")
-    license: Identifier = Field(description="the license id (or `unknown` for a finding about "
-                                            "an unknown license)")
+    product: Text = Field(
+        description="the product's name (its manifest's `product:`), or the "
+        "manifest's path as licheck reports it"
+    )
+    license: Identifier = Field(
+        description="the license id (or `unknown` for a finding about an unknown license)"
+    )
     clause: Identifier = Field(description="the clause id")
-    component: Identifier | None = Field(None, description="the component id; without it, the "
-                                                           "clause in every component")
+    component: Identifier | None = Field(
+        None, description="the component id; without it, the clause in every component"
+    )
     reason: Reason
     comment: Text = Field(description="why, in the owner's words")
     owner: Text = Field(description="who is responsible for the waiver")
@@ -92,7 +96,8 @@ class Waiver(Strict):
     pins: dict[str, Pin] = Field(
         default_factory=dict,
         description="fact values the waiver was granted on (as in a manifest: a value, a range, "
-                    "includes/excludes, or unknown); if any changes, the waiver stops applying")
+        "includes/excludes, or unknown); if any changes, the waiver stops applying",
+    )
 
 
 class WaiverFile(Strict):
@@ -131,9 +136,13 @@ def load(path: Path, display: str | None = None) -> Waivers:
         for name, spec in waiver.pins.items():
             where = (*base, "pins", name)
             if name not in FACTS or FACTS[name].implicit:
-                problems.append(document.error(
-                    where, f"cannot pin {name!r}: not a fact a manifest states"
-                    f"{suggest(name, [n for n, d in FACTS.items() if not d.implicit])}"))
+                problems.append(
+                    document.error(
+                        where,
+                        f"cannot pin {name!r}: not a fact a manifest states"
+                        f"{suggest(name, [n for n, d in FACTS.items() if not d.implicit])}",
+                    )
+                )
                 continue
             try:
                 fields = spec.model_dump() if isinstance(spec, PinSpec) else {"value": spec}
@@ -160,9 +169,12 @@ def _key(product: ProductOut, finding: FindingOut) -> str:
 
 
 def _names(waiver: Waiver, product: ProductOut, finding: FindingOut) -> bool:
-    return (waiver.product in (product.product, product.file)
-            and waiver.license == finding.license and waiver.clause == finding.clause
-            and (waiver.component is None or waiver.component == finding.component))
+    return (
+        waiver.product in (product.product, product.file)
+        and waiver.license == finding.license
+        and waiver.clause == finding.clause
+        and (waiver.component is None or waiver.component == finding.component)
+    )
 
 
 def _pin_changes(entry: LoadedWaiver, finding: FindingOut) -> list[str]:
@@ -198,15 +210,21 @@ def hits(waivers: Waivers, product: ProductOut) -> list[Hit]:
         waiver = entry.waiver
         if waiver.product not in (product.product, product.file):
             continue
-        matched = [f for f, finding in enumerate(product.findings)
-                   if _names(waiver, product, finding)]
+        matched = [
+            f for f, finding in enumerate(product.findings) if _names(waiver, product, finding)
+        ]
         if not matched:
             continue
         open_ = tuple(f for f in matched if product.findings[f].verdict in WAIVABLE)
-        found.append(Hit(
-            index, tuple(_key(product, product.findings[f]) for f in matched), open_,
-            frozenset(product.findings[f].verdict.label for f in matched),
-            frozenset(c for f in open_ for c in _pin_changes(entry, product.findings[f]))))
+        found.append(
+            Hit(
+                index,
+                tuple(_key(product, product.findings[f]) for f in matched),
+                open_,
+                frozenset(product.findings[f].verdict.label for f in matched),
+                frozenset(c for f in open_ for c in _pin_changes(entry, product.findings[f])),
+            )
+        )
     return found
 
 
@@ -237,12 +255,26 @@ class Ledger:
     def statuses(self, today: dt.date) -> list[WaiverStatus]:
         """Each waiver's status, in file order (after every product was added)."""
         return [
-            WaiverStatus(id=entry.waiver.id, file=entry.file, line=entry.line,
-                         column=entry.column, status=status, message=message,
-                         findings=list(self._keys[index]))
+            WaiverStatus(
+                id=entry.waiver.id,
+                file=entry.file,
+                line=entry.line,
+                column=entry.column,
+                status=status,
+                message=message,
+                findings=list(self._keys[index]),
+            )
             for index, entry in enumerate(self.waivers.entries)
-            for status, message in [_status(entry, bool(self._keys[index]), self._open[index],
-                                            self._verdicts[index], self._changes[index], today)]
+            for status, message in [
+                _status(
+                    entry,
+                    bool(self._keys[index]),
+                    self._open[index],
+                    self._verdicts[index],
+                    self._changes[index],
+                    today,
+                )
+            ]
         ]
 
 
@@ -255,10 +287,17 @@ def mark(product: ProductOut, waivers: Waivers, statuses: Sequence[WaiverStatus]
         if status.status not in ("applied", "expired", "pins_changed"):
             continue
         waiver = waivers.entries[hit.waiver].waiver
-        ref = WaiverRef(id=waiver.id, status=status.status, reason=waiver.reason.value,
-                        owner=waiver.owner, expires=waiver.expires.isoformat(),
-                        comment=waiver.comment, file=status.file, line=status.line,
-                        message=status.message)
+        ref = WaiverRef(
+            id=waiver.id,
+            status=status.status,
+            reason=waiver.reason.value,
+            owner=waiver.owner,
+            expires=waiver.expires.isoformat(),
+            comment=waiver.comment,
+            file=status.file,
+            line=status.line,
+            message=status.message,
+        )
         for position in hit.open:
             current = refs.get(position)
             if current is None or (current.status != "applied" and ref.status == "applied"):
@@ -274,32 +313,48 @@ def apply(report: Report, waivers: Waivers, today: dt.date) -> Report:
         ledger.add(hits(waivers, product))
     statuses = ledger.statuses(today)
     products = [mark(product, waivers, statuses) for product in report.products]
-    return report.model_copy(update={"products": products, "summary": summarize(products),
-                                     "waivers": statuses})
+    return report.model_copy(
+        update={"products": products, "summary": summarize(products), "waivers": statuses}
+    )
 
 
 def _status(
-    entry: LoadedWaiver, matched: bool, open_: bool, verdicts: set[str], changes: set[str],
+    entry: LoadedWaiver,
+    matched: bool,
+    open_: bool,
+    verdicts: set[str],
+    changes: set[str],
     today: dt.date,
 ) -> tuple[Literal["applied", "expired", "pins_changed", "unmatched", "not_needed"], str]:
     waiver = entry.waiver
     what = f"{waiver.product}: {waiver.license}/{waiver.clause}" + (
-        f" in {waiver.component}" if waiver.component else "")
+        f" in {waiver.component}" if waiver.component else ""
+    )
     if not matched:
-        return "unmatched", (f"waiver {waiver.id} matches no finding ({what}); remove it or "
-                             "correct its product, license, clause or component")
+        return "unmatched", (
+            f"waiver {waiver.id} matches no finding ({what}); remove it or "
+            "correct its product, license, clause or component"
+        )
     if not open_:
-        return "not_needed", (f"waiver {waiver.id} is no longer needed: {what} is "
-                              f"{' / '.join(sorted(verdicts))}; remove it")
+        return "not_needed", (
+            f"waiver {waiver.id} is no longer needed: {what} is "
+            f"{' / '.join(sorted(verdicts))}; remove it"
+        )
     if today > waiver.expires:
-        return "expired", (f"waiver {waiver.id} expired on {waiver.expires.isoformat()} "
-                           f"(owner {waiver.owner}): {what} counts again")
+        return "expired", (
+            f"waiver {waiver.id} expired on {waiver.expires.isoformat()} "
+            f"(owner {waiver.owner}): {what} counts again"
+        )
     if changes:
-        return "pins_changed", (f"waiver {waiver.id} no longer applies: the facts it was "
-                                f"granted on changed ({'; '.join(sorted(changes))}); {what} "
-                                "counts again")
-    return "applied", (f"waived by {waiver.id} until {waiver.expires.isoformat()} "
-                       f"({waiver.reason.value}, owner {waiver.owner}): {waiver.comment}")
+        return "pins_changed", (
+            f"waiver {waiver.id} no longer applies: the facts it was "
+            f"granted on changed ({'; '.join(sorted(changes))}); {what} "
+            "counts again"
+        )
+    return "applied", (
+        f"waived by {waiver.id} until {waiver.expires.isoformat()} "
+        f"({waiver.reason.value}, owner {waiver.owner}): {waiver.comment}"
+    )
 
 
 def _mark(product: ProductOut, refs: dict[int, WaiverRef]) -> ProductOut:
@@ -316,5 +371,6 @@ def _mark(product: ProductOut, refs: dict[int, WaiverRef]) -> ProductOut:
         waived += applies
         findings.append(finding.model_copy(update={"waived": applies, "waiver": ref}))
     counts = product.counts.model_copy(update={"waived": waived})
-    return product.model_copy(update={"findings": findings, "counts": Counts(
-        **counts.model_dump())})
+    return product.model_copy(
+        update={"findings": findings, "counts": Counts(**counts.model_dump())}
+    )

@@ -94,7 +94,11 @@ class _Declined(Exception):
 
 
 def compose(
-    text: str, plain: Callable[[str], Any], *, max_depth: int, max_scalar_chars: int,
+    text: str,
+    plain: Callable[[str], Any],
+    *,
+    max_depth: int,
+    max_scalar_chars: int,
     max_nodes: int,
 ) -> tuple[dict[str, Any], Positions, Positions] | None:
     """(data, positions, key_positions) exactly as the event reader builds them, or None."""

@@ -83,19 +83,27 @@ def read_text(path: Path, display: str) -> str:
     try:
         info = os.stat(path)  # once: a portfolio reads thousands of files
         if stat.S_ISDIR(info.st_mode):
-            raise fail(display, 0, 0, "is a directory, not a file",
-                       "name a YAML file, or use `licheck check DIR` for folders")
+            raise fail(
+                display,
+                0,
+                0,
+                "is a directory, not a file",
+                "name a YAML file, or use `licheck check DIR` for folders",
+            )
         if not stat.S_ISREG(info.st_mode):  # a FIFO or a device could block or never end
             raise fail(display, 0, 0, "is not a regular file", "name a YAML file")
         size = info.st_size
         if size > MAX_FILE_BYTES:
-            raise fail(display, 0, 0, f"file is too large ({size:,} bytes; the limit is "
-                       f"{MAX_FILE_BYTES:,})")
+            raise fail(
+                display,
+                0,
+                0,
+                f"file is too large ({size:,} bytes; the limit is {MAX_FILE_BYTES:,})",
+            )
         with path.open("rb") as stream:  # bounded, in case the file grows while we read it
             raw = stream.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
-            raise fail(display, 0, 0, f"file is too large (the limit is {MAX_FILE_BYTES:,} "
-                       "bytes)")
+            raise fail(display, 0, 0, f"file is too large (the limit is {MAX_FILE_BYTES:,} bytes)")
     except FileNotFoundError:
         raise fail(display, 0, 0, "no such file") from None
     except PermissionError:
@@ -110,8 +118,13 @@ def read_text(path: Path, display: str) -> str:
 def decode(raw: bytes, display: str) -> str:
     """UTF-8 text from `raw` (a leading BOM dropped); `InputError` for anything else or nothing."""
     if raw.startswith(_UTF16_32_BOMS):
-        raise fail(display, 1, 1, "the file is UTF-16 or UTF-32 text: expected UTF-8",
-                   "save the file as UTF-8")
+        raise fail(
+            display,
+            1,
+            1,
+            "the file is UTF-16 or UTF-32 text: expected UTF-8",
+            "save the file as UTF-8",
+        )
     if b"\x00" in raw:
         line, column = _position_of(raw, raw.index(b"\x00"))
         raise fail(display, line, column, "binary data (a NUL byte): expected a YAML text file")
@@ -119,8 +132,9 @@ def decode(raw: bytes, display: str) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, column = _position_of(raw, exc.start)
-        raise fail(display, line, column, "not valid UTF-8 text",
-                   "save the file as UTF-8") from None
+        raise fail(
+            display, line, column, "not valid UTF-8 text", "save the file as UTF-8"
+        ) from None
     text = text.removeprefix("\ufeff")
     if not text.strip() or all(
         not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
@@ -145,8 +159,13 @@ def load(path: Path, display: str | None = None) -> Document:
 def parse(text: str, display: str) -> Document:
     """Parse YAML text (one document) into plain data with positions."""
     # The same Document as `parse_events`, or None where the fast path cannot be sure of that.
-    fast = yamlfast.compose(text, _plain_or_decline, max_depth=MAX_DEPTH,
-                            max_scalar_chars=MAX_SCALAR_CHARS, max_nodes=MAX_NODES)
+    fast = yamlfast.compose(
+        text,
+        _plain_or_decline,
+        max_depth=MAX_DEPTH,
+        max_scalar_chars=MAX_SCALAR_CHARS,
+        max_nodes=MAX_NODES,
+    )
     if fast is not None:
         return Document(display, *fast)
     return parse_events(text, display)
@@ -161,8 +180,12 @@ def parse_events(text: str, display: str) -> Document:
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         line, column = _text_position(text, exc.position)
         character = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        raise fail(display, line, column, f"invalid YAML: the control character "
-                   f"U+{character:04X} is not allowed in YAML text") from None
+        raise fail(
+            display,
+            line,
+            column,
+            f"invalid YAML: the control character U+{character:04X} is not allowed in YAML text",
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -197,13 +220,19 @@ class _Builder:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                self._fail(event, "several YAML documents in one file (a second '---')",
-                           "put each manifest or license in a file of its own")
+                self._fail(
+                    event,
+                    "several YAML documents in one file (a second '---')",
+                    "put each manifest or license in a file of its own",
+                )
         elif isinstance(event, yaml.ScalarEvent):
             self._check_tag(event, allow_str=True)
             if len(event.value) > MAX_SCALAR_CHARS:
-                self._fail(event, f"a value of {len(event.value):,} characters is longer than "
-                           f"the limit of {MAX_SCALAR_CHARS:,}")
+                self._fail(
+                    event,
+                    f"a value of {len(event.value):,} characters is longer than "
+                    f"the limit of {MAX_SCALAR_CHARS:,}",
+                )
             self._add(event, self._resolve(event), size=1)
         elif isinstance(event, yaml.AliasEvent):
             target = self.anchors.get(event.anchor or "")
@@ -235,20 +264,26 @@ class _Builder:
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.pending_key is None:
             if alias or not isinstance(event, yaml.ScalarEvent):  # e.g. `*anchor : value`
-                self._fail(event, "a mapping key must be a plain value, not a list, a mapping "
-                           "or an alias")
+                self._fail(
+                    event, "a mapping key must be a plain value, not a list, a mapping or an alias"
+                )
             key = event.value
             if key == "<<" and not event.style:
-                self._fail(event, "merge keys ('<<') are not supported",
-                           "write the keys out in full")
+                self._fail(
+                    event, "merge keys ('<<') are not supported", "write the keys out in full"
+                )
             if key in frame.seen_keys:
                 first = self.key_positions.get((*frame.path, key), (0, 0))
-                self._fail(event, f"duplicate key {key!r} (first defined at line {first[0]})",
-                           "each key may appear once in a mapping")
+                self._fail(
+                    event,
+                    f"duplicate key {key!r} (first defined at line {first[0]})",
+                    "each key may appear once in a mapping",
+                )
             frame.pending_key = key
             frame.seen_keys.add(key)
-            self.positions[(*frame.path, key)] = self.key_positions[(*frame.path, key)] = \
-                _pos(event)
+            self.positions[(*frame.path, key)] = self.key_positions[(*frame.path, key)] = _pos(
+                event
+            )
             return
         if not alias and event.anchor is not None and isinstance(event, yaml.ScalarEvent):
             self.anchors[event.anchor] = (value, size)
@@ -260,8 +295,11 @@ class _Builder:
     def _attach(self, value: Any, size: int, anchor: str | None, event: yaml.Event) -> None:
         self.nodes += size
         if self.nodes > MAX_NODES:
-            self._fail(event, f"the document expands to more than {MAX_NODES:,} values "
-                       "(an alias bomb?)", "avoid anchors and aliases that repeat large parts")
+            self._fail(
+                event,
+                f"the document expands to more than {MAX_NODES:,} values (an alias bomb?)",
+                "avoid anchors and aliases that repeat large parts",
+            )
         if anchor is not None:
             self.anchors[anchor] = (value, size)
         if not self.stack:
@@ -292,19 +330,27 @@ class _Builder:
         tag = getattr(event, "tag", None)
         if tag is None or tag == "!" or (allow_str and tag == _STR_TAG):
             return
-        self._fail(event, f"explicit tag {tag!r} is not allowed: licheck reads plain data only",
-                   "remove the tag" + (" (quote the value to make it a string)" if allow_str
-                                       else ""))
+        self._fail(
+            event,
+            f"explicit tag {tag!r} is not allowed: licheck reads plain data only",
+            "remove the tag" + (" (quote the value to make it a string)" if allow_str else ""),
+        )
 
     def _resolve(self, event: yaml.ScalarEvent) -> Any:
         value = _resolve(event)
         if isinstance(value, int | float) and not isinstance(value, bool):
             if len(event.value) > MAX_NUMBER_CHARS:
-                self._fail(event, f"a number of {len(event.value):,} characters is out of range",
-                           "quote it if it is meant as text")
+                self._fail(
+                    event,
+                    f"a number of {len(event.value):,} characters is out of range",
+                    "quote it if it is meant as text",
+                )
             if isinstance(value, float) and not math.isfinite(value):
-                self._fail(event, f"the number {event.value} is out of range",
-                           "quote it if it is meant as text")
+                self._fail(
+                    event,
+                    f"the number {event.value} is out of range",
+                    "quote it if it is meant as text",
+                )
         return value
 
     def _fail(self, event: yaml.Event, message: str, hint: str = "") -> NoReturn:

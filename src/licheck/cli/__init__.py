@@ -108,8 +108,7 @@ class LazyGroup(click.Group):
         return load_command(cmd_name)
 
 
-@click.group(cls=LazyGroup, epilog=EPILOG,
-             context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="licheck")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 @click.pass_context

@@ -19,15 +19,24 @@ Exit codes:
 
 
 @click.command(epilog=EPILOG)
-@click.argument("paths", nargs=-1, required=True,
-                type=INPUT_PATH)
+@click.argument("paths", nargs=-1, required=True, type=INPUT_PATH)
 @report_options
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Text: detail not-applicable findings too.")
 @library_option
-def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str,
-          waivers_file: Path | None, no_waivers: bool, today: dt.date | None, evidence: str,
-          as_of: dt.date | None, verbose: bool, licenses_dir: Path | None) -> None:
+def check(
+    paths: tuple[Path, ...],
+    fmt: str,
+    output: Path | None,
+    fail_on: str,
+    waivers_file: Path | None,
+    no_waivers: bool,
+    today: dt.date | None,
+    evidence: str,
+    as_of: dt.date | None,
+    verbose: bool,
+    licenses_dir: Path | None,
+) -> None:
     """Gate a release: evaluate every product manifest in PATHS (files, and folders searched
     recursively) and fail by policy.
 
@@ -41,6 +50,15 @@ def check(paths: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str,
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
     options = render_options(fmt, fail_on, output, verbose=verbose, summary=True)
-    with check_stream(list(paths), policy, Format(fmt), options, as_of, licenses_dir, waivers,
-                      today, progress=for_terminal()) as streamed:
+    with check_stream(
+        list(paths),
+        policy,
+        Format(fmt),
+        options,
+        as_of,
+        licenses_dir,
+        waivers,
+        today,
+        progress=for_terminal(),
+    ) as streamed:
         emit_stream(streamed, output, inputs=paths)

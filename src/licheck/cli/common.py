@@ -41,8 +41,11 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         for diagnostic in exc.diagnostics:
             click.echo(str(diagnostic), err=True)
         count = len(exc.diagnostics)
-        click.echo(f"licheck: {count} problem{'s' if count != 1 else ''} in the input; "
-                   "nothing was evaluated", err=True)
+        click.echo(
+            f"licheck: {count} problem{'s' if count != 1 else ''} in the input; "
+            "nothing was evaluated",
+            err=True,
+        )
         return 2
     except LicheckError as exc:
         click.echo(f"licheck: error: {exc}", err=True)
@@ -58,12 +61,13 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     except Exception as exc:  # a bug: say so plainly, traceback only on request
         if debug:
             traceback.print_exc()
-        click.echo(f"licheck: internal error: {type(exc).__name__}: {exc}\n"
-                   "This is a bug in licheck; run again with --debug for the traceback.",
-                   err=True)
+        click.echo(
+            f"licheck: internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in licheck; run again with --debug for the traceback.",
+            err=True,
+        )
         return 3
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
-
 
 
 def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
@@ -81,21 +85,31 @@ def evidence_options(function: F) -> F:
     """--evidence and --as-of."""
 
     function = click.option(
-        "--as-of", "as_of", metavar="DATE", callback=parse_as_of,
+        "--as-of",
+        "as_of",
+        metavar="DATE",
+        callback=parse_as_of,
         help="Count only evidence that existed, and was not yet retracted, on DATE (YYYY-MM-DD).",
     )(function)
     function = click.option(
-        "--evidence", "evidence", default="default", show_default=True, metavar="POLICY",
+        "--evidence",
+        "evidence",
+        default="default",
+        show_default=True,
+        metavar="POLICY",
         help="Which evidence counts: default, estimates, strict, or a comma-separated list of "
-             "evidence kinds that establish a fact.",
+        "evidence kinds that establish a fact.",
     )(function)
     return function
 
 
 def library_option(function: F) -> F:
     return click.option(
-        "--licenses", "licenses_dir", type=click.Path(file_okay=False, path_type=Path),
-        help="Use this rule library folder instead of the built-in one.")(function)
+        "--licenses",
+        "licenses_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Use this rule library folder instead of the built-in one.",
+    )(function)
 
 
 def write_output(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
@@ -105,8 +119,11 @@ def write_output(text: str, output: Path | None, inputs: Sequence[Path] = ()) ->
     write_stream(lambda write: write(text), output, inputs)
 
 
-def write_stream(produce: Callable[[Callable[[str], object]], object], output: Path | None,
-                 inputs: Sequence[Path] = ()) -> None:
+def write_stream(
+    produce: Callable[[Callable[[str], object]], object],
+    output: Path | None,
+    inputs: Sequence[Path] = (),
+) -> None:
     """As `write_output`, for a report written in pieces: `produce` calls the function it is
     given with each piece in turn."""
     if output is None:
@@ -131,19 +148,23 @@ def write_stream(produce: Callable[[Callable[[str], object]], object], output: P
 
     for source in inputs:
         if output.exists() and source.exists() and os.path.samefile(output, source):
-            raise click.BadParameter(f"{output} is an input file; licheck never overwrites "
-                                     "its inputs", param_hint="--output")
+            raise click.BadParameter(
+                f"{output} is an input file; licheck never overwrites its inputs",
+                param_hint="--output",
+            )
     directory = output.resolve().parent
     if not directory.is_dir():
         raise click.BadParameter(f"folder {directory} does not exist", param_hint="--output")
     if output.is_dir():
         raise click.BadParameter(f"{output} is a folder, not a file", param_hint="--output")
     try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.",
-                                             suffix=".tmp")
+        handle, temporary = tempfile.mkstemp(
+            dir=directory, prefix=f".{output.name}.", suffix=".tmp"
+        )
     except OSError as exc:
-        raise LicheckError(f"--output: cannot write in {directory}: {exc.strerror or exc}"
-                           ) from None
+        raise LicheckError(
+            f"--output: cannot write in {directory}: {exc.strerror or exc}"
+        ) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             produce(stream.write)

@@ -12,15 +12,24 @@ from licheck.cli.gating import emit, load_waivers, report_options
 
 
 @click.command()
-@click.argument("manifests", nargs=-1, required=True,
-                type=INPUT_PATH)
+@click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH)
 @report_options
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Detail not-applicable findings too.")
 @library_option
-def evaluate(manifests: tuple[Path, ...], fmt: str, output: Path | None, fail_on: str,
-             waivers_file: Path | None, no_waivers: bool, today: dt.date | None, evidence: str,
-             as_of: dt.date | None, verbose: bool, licenses_dir: Path | None) -> None:
+def evaluate(
+    manifests: tuple[Path, ...],
+    fmt: str,
+    output: Path | None,
+    fail_on: str,
+    waivers_file: Path | None,
+    no_waivers: bool,
+    today: dt.date | None,
+    evidence: str,
+    as_of: dt.date | None,
+    verbose: bool,
+    licenses_dir: Path | None,
+) -> None:
     """Evaluate product MANIFESTS against the licenses of the models they are built on.
 
     Each clause that could bind a component is reported as satisfied, violation, not

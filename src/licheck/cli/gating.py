@@ -25,24 +25,46 @@ DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE
 def report_options(function: F) -> F:
     """--format, --output, --fail-on, --waivers, --no-waivers, --today."""
     decorators = [
-        click.option("--format", "-f", "fmt", type=click.Choice(FORMAT_CHOICES),
-                     default="text", show_default=True,
-                     help="Output format: text (terminal), json (schema'd: licheck schema "
-                          "report), sarif (2.1.0, code scanning), junit (CI test reports), "
-                          "markdown (a PR comment), github (workflow annotations)."),
-        click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-                     help="Write the report to FILE (atomically) instead of standard output."),
-        click.option("--fail-on", type=click.Choice(["violation", "risk", "never"]),
-                     default="violation", show_default=True,
-                     help="Exit 1 when a finding that is not waived is at or above this "
-                          "verdict (risk: governance risk or violation)."),
-        click.option("--waivers", "waivers_file", type=click.Path(dir_okay=False, path_type=Path),
-                     help=f"Read waivers from FILE (default: {DEFAULT_WAIVERS} in the current "
-                          "folder, when present)."),
+        click.option(
+            "--format",
+            "-f",
+            "fmt",
+            type=click.Choice(FORMAT_CHOICES),
+            default="text",
+            show_default=True,
+            help="Output format: text (terminal), json (schema'd: licheck schema "
+            "report), sarif (2.1.0, code scanning), junit (CI test reports), "
+            "markdown (a PR comment), github (workflow annotations).",
+        ),
+        click.option(
+            "--output",
+            "-o",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Write the report to FILE (atomically) instead of standard output.",
+        ),
+        click.option(
+            "--fail-on",
+            type=click.Choice(["violation", "risk", "never"]),
+            default="violation",
+            show_default=True,
+            help="Exit 1 when a finding that is not waived is at or above this "
+            "verdict (risk: governance risk or violation).",
+        ),
+        click.option(
+            "--waivers",
+            "waivers_file",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help=f"Read waivers from FILE (default: {DEFAULT_WAIVERS} in the current "
+            "folder, when present).",
+        ),
         click.option("--no-waivers", is_flag=True, help="Ignore every waiver file."),
-        click.option("--today", metavar="DATE", callback=parse_as_of,
-                     help="The date waiver expiry is judged on (YYYY-MM-DD; default: today). "
-                          "For reproducible reports."),
+        click.option(
+            "--today",
+            metavar="DATE",
+            callback=parse_as_of,
+            help="The date waiver expiry is judged on (YYYY-MM-DD; default: today). "
+            "For reproducible reports.",
+        ),
     ]
     for decorator in reversed(decorators):
         function = decorator(function)
@@ -65,8 +87,9 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
     return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
 
 
-def render_options(fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False,
-                   summary: bool = False) -> RenderOptions:
+def render_options(
+    fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False, summary: bool = False
+) -> RenderOptions:
     """How to render: colour only for text on a terminal."""
     from licheck.formats import RenderOptions
     from licheck.report import FailOn
@@ -75,8 +98,16 @@ def render_options(fmt: str, fail_on: str, output: Path | None, *, verbose: bool
     return RenderOptions(fail_on=FailOn(fail_on), color=color, verbose=verbose, summary=summary)
 
 
-def emit(report: Report, fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False,
-         summary: bool = False, inputs: Sequence[Path] = ()) -> None:
+def emit(
+    report: Report,
+    fmt: str,
+    fail_on: str,
+    output: Path | None,
+    *,
+    verbose: bool = False,
+    summary: bool = False,
+    inputs: Sequence[Path] = (),
+) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
     from licheck.formats import Format, render
     from licheck.report import exit_code

@@ -8,8 +8,12 @@ import click
 
 from licheck.cli.common import library_option, write_output
 
-OUTPUT = click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-                      help="Write the manifest to FILE (atomically) instead of standard output.")
+OUTPUT = click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the manifest to FILE (atomically) instead of standard output.",
+)
 
 
 @click.group(name="import")
@@ -37,16 +41,19 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
 
 @import_.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--model-id", metavar="ORG/NAME",
-              help="The card's own Hugging Face id (the card does not state it).")
+@click.option(
+    "--model-id",
+    metavar="ORG/NAME",
+    help="The card's own Hugging Face id (the card does not state it).",
+)
 @OUTPUT
 @library_option
-def hf(file: Path, model_id: str | None, output: Path | None,
-       licenses_dir: Path | None) -> None:
+def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Path | None) -> None:
     """From a Hugging Face model card (README.md with YAML front matter)."""
     from licheck.importers import hf as importer
     from licheck.library import load_library
 
     document = importer.front_matter(file, str(file))
-    write_output(importer.to_manifest(document, load_library(licenses_dir), str(file),
-                                      model_id), output)
+    write_output(
+        importer.to_manifest(document, load_library(licenses_dir), str(file), model_id), output
+    )

@@ -20,8 +20,9 @@ def licenses() -> None:
 
 
 @licenses.command("list")
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 @library_option
 def list_(fmt: str, licenses_dir: Path | None) -> None:
     """List the encoded licenses."""
@@ -31,12 +32,23 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     rows = []
     for license_id, entry in sorted(library.licenses.items()):
         lic = entry.license
-        models = sorted(m.id for m in library.models if m.license == license_id
-                        or any(d.license == license_id for d in m.license_history))
-        rows.append({"id": license_id, "name": lic.name, "version": lic.version,
-                     "licensor": lic.licensor, "clauses": len(lic.clauses),
-                     "provenance": lic.text.provenance.value, "unverified": lic.unverified,
-                     "models": models})
+        models = sorted(
+            m.id
+            for m in library.models
+            if m.license == license_id or any(d.license == license_id for d in m.license_history)
+        )
+        rows.append(
+            {
+                "id": license_id,
+                "name": lic.name,
+                "version": lic.version,
+                "licensor": lic.licensor,
+                "clauses": len(lic.clauses),
+                "provenance": lic.text.provenance.value,
+                "unverified": lic.unverified,
+                "models": models,
+            }
+        )
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -50,19 +62,23 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     table.add_column("models", overflow="fold")
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
-        table.add_row(str(row["id"]), str(row["clauses"]), provenance,
-                      ", ".join(row["models"]) or "—")  # type: ignore[arg-type]
-    console = Console(no_color=use_color() is False, highlight=False,
-                      width=None if use_color() else 120)
+        table.add_row(
+            str(row["id"]), str(row["clauses"]), provenance, ", ".join(row["models"]) or "—"
+        )  # type: ignore[arg-type]
+    console = Console(
+        no_color=use_color() is False, highlight=False, width=None if use_color() else 120
+    )
     console.print(table)
-    console.print(f"{len(rows)} licenses; `licheck licenses show ID` for one, with its clauses "
-                  "and quotes")
+    console.print(
+        f"{len(rows)} licenses; `licheck licenses show ID` for one, with its clauses and quotes"
+    )
 
 
 @licenses.command()
 @click.argument("license_id")
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 @library_option
 def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
     """Show one license: its source, and each clause with its quote and its rule."""
@@ -73,13 +89,20 @@ def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
     library = load_library(licenses_dir)
     entry = library.licenses.get(license_id)
     if entry is None:
-        raise LicheckError(f"no license {license_id!r} in the library"
-                           f"{suggest(license_id, list(library.licenses))}; see `licheck "
-                           "licenses list`")
+        raise LicheckError(
+            f"no license {license_id!r} in the library"
+            f"{suggest(license_id, list(library.licenses))}; see `licheck "
+            "licenses list`"
+        )
     lic = entry.license
     if fmt == "json":
-        click.echo(json.dumps(lic.model_dump(mode="json", by_alias=True, exclude_none=True),
-                              indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                lic.model_dump(mode="json", by_alias=True, exclude_none=True),
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return
     from rich.console import Console
 
@@ -101,8 +124,9 @@ def _describe(entry: LicenseEntry, library: Library) -> str:
     if source.url:
         lines.append(f"url:        {escape(source.url)}")
     lines.append(f"sha256:     {source.sha256}")
-    lines.append(f"provenance: {source.provenance.value}"
-                 + (" — UNVERIFIED" if lic.unverified else ""))
+    lines.append(
+        f"provenance: {source.provenance.value}" + (" — UNVERIFIED" if lic.unverified else "")
+    )
     caveat = source.provenance.caveat
     if caveat or lic.unverified:
         warning = caveat or "marked unverified: not checked against the licensor's own file"
@@ -169,8 +193,9 @@ def _show(node: object) -> str:
 
 
 @licenses.command()
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 @library_option
 def models(fmt: str, licenses_dir: Path | None) -> None:
     """List the model catalog: each model's license, release date and source."""
@@ -186,14 +211,19 @@ def models(fmt: str, licenses_dir: Path | None) -> None:
         released = f", released {model.release_date}" if model.release_date else ""
         click.echo(f"{model.id:<30} {license_id}{released}")
         for dated in model.license_history:
-            click.echo(f"{'':<32}copies obtained {_span(dated.from_, dated.until)}: "
-                       f"{dated.license}")
+            click.echo(
+                f"{'':<32}copies obtained {_span(dated.from_, dated.until)}: {dated.license}"
+            )
 
 
 @licenses.command()
-@click.option("--texts", "texts", required=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Folder of canonical license texts (e.g. ../shared/reference/licenses).")
+@click.option(
+    "--texts",
+    "texts",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
+)
 @library_option
 def verify(texts: Path, licenses_dir: Path | None) -> None:
     """Check each rule file against its canonical text: the text's SHA-256 and every quote.
@@ -211,8 +241,10 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
         click.echo(f"{where}: {problem.license}{clause}: {problem.message}", err=True)
     clauses = sum(len(e.clauses) for e in library.licenses.values())
     if problems:
-        click.echo(f"licheck: {len(problems)} problem(s) in {len(library.licenses)} licenses",
-                   err=True)
+        click.echo(
+            f"licheck: {len(problems)} problem(s) in {len(library.licenses)} licenses", err=True
+        )
         raise click.exceptions.Exit(1)
-    click.echo(f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses verified "
-               f"against {texts}")
+    click.echo(
+        f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses verified against {texts}"
+    )

@@ -21,12 +21,15 @@ def schema(name: str) -> None:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True,
-                type=INPUT_PATH)
-@click.option("--kind", type=click.Choice(["auto", "manifest", "license", "catalog", "waivers"]),
-              default="auto", show_default=True,
-              help="What the files are; auto tells a license (clauses), a catalog (models) and a "
-                   "waiver file (waivers) from a manifest.")
+@click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
+@click.option(
+    "--kind",
+    type=click.Choice(["auto", "manifest", "license", "catalog", "waivers"]),
+    default="auto",
+    show_default=True,
+    help="What the files are; auto tells a license (clauses), a catalog (models) and a "
+    "waiver file (waivers) from a manifest.",
+)
 def validate(files: tuple[Path, ...], kind: str) -> None:
     """Check manifests and rule files; report every problem with file:line:column."""
     from licheck.validation import validate_files

@@ -19,34 +19,75 @@ from licheck.cli.common import (
 if TYPE_CHECKING:
     from licheck.whatif.report import WhatIfReport
 
-SET_HELP = ("Suppose FACT has VALUE (repeatable): 150M, '25M USD/month', '300M USD/year', "
-            "50M..150M, true, false, unknown, '[Kimi K2.5, Cursor]', 'includes [Kimi K2.5]'. "
-            "Counts as established whatever the evidence policy.")
+SET_HELP = (
+    "Suppose FACT has VALUE (repeatable): 150M, '25M USD/month', '300M USD/year', "
+    "50M..150M, true, false, unknown, '[Kimi K2.5, Cursor]', 'includes [Kimi K2.5]'. "
+    "Counts as established whatever the evidence policy."
+)
 
 
 @click.command()
 @click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--set", "sets", multiple=True, metavar="FACT=VALUE", help=SET_HELP)
-@click.option("--sweep", "sweeps", multiple=True, metavar="FACT=FROM..TO",
-              help="Sweep a quantity fact over a range (once or twice: a 2-D map); the "
-                   "verdicts change only at the clauses' thresholds, which are found exactly.")
-@click.option("--swap-base", "swaps", multiple=True, metavar="OLD=NEW",
-              help="Evaluate as if built on catalog model NEW wherever the lineage has OLD.")
+@click.option(
+    "--sweep",
+    "sweeps",
+    multiple=True,
+    metavar="FACT=FROM..TO",
+    help="Sweep a quantity fact over a range (once or twice: a 2-D map); the "
+    "verdicts change only at the clauses' thresholds, which are found exactly.",
+)
+@click.option(
+    "--swap-base",
+    "swaps",
+    multiple=True,
+    metavar="OLD=NEW",
+    help="Evaluate as if built on catalog model NEW wherever the lineage has OLD.",
+)
 @evidence_options
-@click.option("--scenario-as-of", "scenario_as_of", metavar="DATE", callback=parse_as_of,
-              help="Time travel: the scenario counts only evidence as of DATE (the baseline "
-                   "keeps --as-of, or all evidence).")
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json", "csv"]),
-              default="text", show_default=True, help="Output format.")
-@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.svg",
-              help="Also draw the sweep (intervals, or the 2-D region map) as an SVG file.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the report to FILE (atomically) instead of standard output.")
+@click.option(
+    "--scenario-as-of",
+    "scenario_as_of",
+    metavar="DATE",
+    callback=parse_as_of,
+    help="Time travel: the scenario counts only evidence as of DATE (the baseline "
+    "keeps --as-of, or all evidence).",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE.svg",
+    help="Also draw the sweep (intervals, or the 2-D region map) as an SVG file.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to FILE (atomically) instead of standard output.",
+)
 @library_option
-def whatif(manifest: Path, sets: tuple[str, ...], sweeps: tuple[str, ...],
-           swaps: tuple[str, ...], evidence: str, as_of: dt.date | None,
-           scenario_as_of: dt.date | None, fmt: str, plot: Path | None, output: Path | None,
-           licenses_dir: Path | None) -> None:
+def whatif(
+    manifest: Path,
+    sets: tuple[str, ...],
+    sweeps: tuple[str, ...],
+    swaps: tuple[str, ...],
+    evidence: str,
+    as_of: dt.date | None,
+    scenario_as_of: dt.date | None,
+    fmt: str,
+    plot: Path | None,
+    output: Path | None,
+    licenses_dir: Path | None,
+) -> None:
     """Ask what-if questions of MANIFEST: set facts, sweep them, swap a base model, go back in
     time. Shows the baseline's verdicts beside the scenario's, which findings flip and why,
     and what to find out next. The manifest is never modified. Exit 0, or 2 on bad input.
@@ -62,13 +103,18 @@ def whatif(manifest: Path, sets: tuple[str, ...], sweeps: tuple[str, ...],
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
     if plot is not None and not plot.resolve().parent.is_dir():
-        raise click.BadParameter(f"folder {plot.resolve().parent} does not exist",
-                                 param_hint="--plot")
-    scenario = Scenario(tuple(parse_assignment(s) for s in sets),
-                        tuple(parse_swap(s) for s in swaps), scenario_as_of)
+        raise click.BadParameter(
+            f"folder {plot.resolve().parent} does not exist", param_hint="--plot"
+        )
+    scenario = Scenario(
+        tuple(parse_assignment(s) for s in sets),
+        tuple(parse_swap(s) for s in swaps),
+        scenario_as_of,
+    )
     loaded, document = load_manifest(manifest, str(manifest))
-    subject = Subject(loaded, document, load_library(licenses_dir),
-                      Options(resolve_policy(evidence), as_of))
+    subject = Subject(
+        loaded, document, load_library(licenses_dir), Options(resolve_policy(evidence), as_of)
+    )
     ranges = [parse_sweep(s, subject.rates()) for s in sweeps]
     report = build(analyse(subject, scenario, ranges))
     if plot is not None:

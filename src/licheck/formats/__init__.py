@@ -80,8 +80,7 @@ class Document(Protocol):
         number of non-empty pieces."""
         ...
 
-    def tail(self, top: Report, pieces: int) -> str:
-        ...
+    def tail(self, top: Report, pieces: int) -> str: ...
 
     def marker(self, name: str) -> str:
         """The text for a marker a piece left for what only the totals know."""
@@ -146,8 +145,13 @@ def _github(context: Context) -> Document:
 def open_document(context: Context) -> Document:
     """A fresh document of the context's format."""
     openers: dict[Format, Callable[[Context], Document]] = {
-        Format.TEXT: _text, Format.JSON: _json, Format.SARIF: _sarif, Format.JUNIT: _junit,
-        Format.MARKDOWN: _markdown, Format.GITHUB: _github}
+        Format.TEXT: _text,
+        Format.JSON: _json,
+        Format.SARIF: _sarif,
+        Format.JUNIT: _junit,
+        Format.MARKDOWN: _markdown,
+        Format.GITHUB: _github,
+    }
     return openers[context.fmt](context)
 
 
@@ -168,8 +172,7 @@ def resolve(text: str, document: Document) -> str:
     return "".join(tokens)
 
 
-def render(report: Report, fmt: Format,
-           options: RenderOptions = RenderOptions()) -> str:  # noqa: B008 (frozen record)
+def render(report: Report, fmt: Format, options: RenderOptions = RenderOptions()) -> str:  # noqa: B008 (frozen record)
     """The report in one format, in memory (the same pieces a portfolio streams)."""
     document = open_document(Context(fmt, options, report.evidence_policy, report.as_of))
     texts = []
@@ -180,6 +183,8 @@ def render(report: Report, fmt: Format,
             texts.append(piece.text)
     top = report.model_copy(update={"products": []})
     body = document.separator.join(texts)
-    return (document.head(top, len(texts)) + (resolve(body, document) if document.markers
-                                               else body)
-            + document.tail(top, len(texts)))
+    return (
+        document.head(top, len(texts))
+        + (resolve(body, document) if document.markers else body)
+        + document.tail(top, len(texts))
+    )

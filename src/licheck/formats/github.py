@@ -23,8 +23,7 @@ def escape_property(text: str) -> str:
 
 
 def command(kind: str, message: str, **properties: str | int) -> str:
-    params = ",".join(f"{key}={escape_property(str(value))}"
-                      for key, value in properties.items())
+    params = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties.items())
     return f"::{kind} {params}::{escape_data(message)}"
 
 
@@ -37,27 +36,42 @@ class GithubDocument(Plain):
         self.fail_on = fail_on
 
     def piece(self, product: ProductOut) -> Piece:
-        return Piece("\n".join(self._annotation(product, f) for f in product.findings
-                               if is_problem(f)))
+        return Piece(
+            "\n".join(self._annotation(product, f) for f in product.findings if is_problem(f))
+        )
 
     def _annotation(self, product: ProductOut, f: FindingOut) -> str:
         kind = "notice" if f.waived else "error" if blocks(f, self.fail_on) else "warning"
-        title = f"licheck {f.verdict.label}{' (waived)' if f.waived else ''}: " \
-                f"{f.license}/{f.clause}"
-        message = f"{product.product} / {f.component} ({f.model_name}): {f.title}. " \
-                  f"{f.explanation}"
+        title = (
+            f"licheck {f.verdict.label}{' (waived)' if f.waived else ''}: {f.license}/{f.clause}"
+        )
+        message = f"{product.product} / {f.component} ({f.model_name}): {f.title}. {f.explanation}"
         if f.missing_facts:
             message += "\nWould settle it: " + ", ".join(m.fact for m in f.missing_facts)
         if f.waiver is not None:
             message += "\n" + f.waiver.message
-        return command(kind, message, file=f.location.file, line=f.location.line,
-                       col=f.location.column, title=title)
+        return command(
+            kind,
+            message,
+            file=f.location.file,
+            line=f.location.line,
+            col=f.location.column,
+            title=title,
+        )
 
     def tail(self, top: Report, pieces: int) -> str:
-        lines = [command("warning", status.message, file=status.file, line=status.line,
-                         col=status.column,
-                         title=f"licheck waiver {status.status.replace('_', ' ')}")
-                 for status in top.waivers if status.status != "applied"]
+        lines = [
+            command(
+                "warning",
+                status.message,
+                file=status.file,
+                line=status.line,
+                col=status.column,
+                title=f"licheck waiver {status.status.replace('_', ' ')}",
+            )
+            for status in top.waivers
+            if status.status != "applied"
+        ]
         lines.append(f"licheck: {counts_line(top)}")
         lines.append(f"licheck: {gate_line(top, self.fail_on)}")
         return ("\n" if pieces else "") + "\n".join(lines) + "\n"

@@ -28,4 +28,4 @@ def _split(top: Report) -> tuple[str, str]:
     found with its line break and indent, which no encoded string contains."""
     text = to_json(top)
     start = text.index(FIELD + "[]") + len(FIELD)
-    return text[:start], text[start + 2:]
+    return text[:start], text[start + 2 :]

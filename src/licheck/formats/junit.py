@@ -30,14 +30,19 @@ def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:
         return "skipped", "waived", f.waiver.message
     if f.verdict is Verdict.VIOLATION or fails(f.verdict, fail_on):
         return "failure", f.verdict.value, f"{f.verdict.label}: {f.title}"
-    return "skipped", f.verdict.value, (f"governance risk (does not fail --fail-on "
-                                        f"{fail_on.value}): {f.title}")
+    return (
+        "skipped",
+        f.verdict.value,
+        (f"governance risk (does not fail --fail-on {fail_on.value}): {f.title}"),
+    )
 
 
 def _body(f: FindingOut) -> str:
     loc = f.location
-    lines = [f"{loc.file}:{loc.line}:{loc.column}: {f.verdict.label}: {f.license}/{f.clause}",
-             f"Why: {f.explanation}"]
+    lines = [
+        f"{loc.file}:{loc.line}:{loc.column}: {f.verdict.label}: {f.license}/{f.clause}",
+        f"Why: {f.explanation}",
+    ]
     if f.quote:
         lines.append(f"The license says: “{f.quote}”")
     for m in f.missing_facts:
@@ -55,29 +60,48 @@ def _suite(product: ProductOut, fail_on: FailOn) -> tuple[ET.Element, dict[str, 
     for f, name in zip(product.findings, names, strict=True):
         if names.count(name) > 1:  # one license reached through two models: keep names unique
             name += f" (via {f.model})"
-        case = ET.SubElement(suite, "testcase", {
-            "classname": f"licheck.{product.file}",
-            "name": name,
-            "file": f.location.file, "line": str(f.location.line), "time": "0",
-        })
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {
+                "classname": f"licheck.{product.file}",
+                "name": name,
+                "file": f.location.file,
+                "line": str(f.location.line),
+                "time": "0",
+            },
+        )
         tally["tests"] += 1
         outcome = _outcome(f, fail_on)
         if outcome is None:
             continue
         element, kind, message = outcome
-        child = ET.SubElement(case, element, {"message": message, "type": kind}
-                              if element == "failure" else {"message": message})
+        child = ET.SubElement(
+            case,
+            element,
+            {"message": message, "type": kind} if element == "failure" else {"message": message},
+        )
         if element == "failure":
             tally["failures"] += 1
             child.text = _body(f)
         else:
             tally["skipped"] += 1
-    suite.attrib.update({"name": product.file, "tests": str(tally["tests"]),
-                         "failures": str(tally["failures"]), "errors": "0",
-                         "skipped": str(tally["skipped"]), "time": "0"})
+    suite.attrib.update(
+        {
+            "name": product.file,
+            "tests": str(tally["tests"]),
+            "failures": str(tally["failures"]),
+            "errors": "0",
+            "skipped": str(tally["skipped"]),
+            "time": "0",
+        }
+    )
     properties = ET.Element("properties")
-    for name, value in (("product", product.product), ("owner", product.owner),
-                        ("verdict", product.verdict.value)):
+    for name, value in (
+        ("product", product.product),
+        ("owner", product.owner),
+        ("verdict", product.verdict.value),
+    ):
         ET.SubElement(properties, "property", {"name": name, "value": value})
     suite.insert(0, properties)
     return suite, tally

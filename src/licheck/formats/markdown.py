@@ -14,19 +14,30 @@ from licheck.formats.summary import blocks, counts_line, gate_line, is_problem, 
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 
 MAX_ROWS = 20  # beyond this the comment stops being one screen; the rest are counted
-ICONS = {Verdict.VIOLATION: "🛑", Verdict.GOVERNANCE_RISK: "⚠️", Verdict.SATISFIED: "✅",
-         Verdict.NOT_APPLICABLE: "✅"}
+ICONS = {
+    Verdict.VIOLATION: "🛑",
+    Verdict.GOVERNANCE_RISK: "⚠️",
+    Verdict.SATISFIED: "✅",
+    Verdict.NOT_APPLICABLE: "✅",
+}
 
 
 def cell(text: str) -> str:
     """Text safe inside a table cell: no pipes, no line breaks, no HTML."""
-    return (text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-            .replace(">", "&gt;").replace("\r", " ").replace("\n", " "))
+    return (
+        text.replace("\\", "\\\\")
+        .replace("|", "\\|")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\r", " ")
+        .replace("\n", " ")
+    )
 
 
 def _settle(f: FindingOut) -> str:
-    parts = [f"`{m.fact}`" + (f" (likely {cell(m.likely)})" if m.likely else "")
-             for m in f.missing_facts]
+    parts = [
+        f"`{m.fact}`" + (f" (likely {cell(m.likely)})" if m.likely else "") for m in f.missing_facts
+    ]
     return ", ".join(parts) or "—"
 
 
@@ -41,8 +52,10 @@ def _row(p: ProductOut, f: FindingOut, fail_on: FailOn) -> str:
     who = cell(p.product)
     if len({g.component for g in p.findings}) > 1:  # name the component where it is ambiguous
         who += f" · `{cell(f.component)}`"
-    return (f"| {_icon(f)} | {who} | {status} | `{cell(f.license)}/{cell(f.clause)}`"
-            f" {cell(f.title)} | `{cell(f.location.file)}:{f.location.line}` | {_settle(f)} |")
+    return (
+        f"| {_icon(f)} | {who} | {status} | `{cell(f.license)}/{cell(f.clause)}`"
+        f" {cell(f.title)} | `{cell(f.location.file)}:{f.location.line}` | {_settle(f)} |"
+    )
 
 
 def _details(p: ProductOut, f: FindingOut) -> list[str]:
@@ -58,8 +71,10 @@ def _details(p: ProductOut, f: FindingOut) -> list[str]:
         lines.append(f"- `{m.fact}` — {outcomes}")
     if f.settled_by:
         lines += ["", "**What would make it firm:**"]
-        lines += [f"- **{s.verdict.label}** if "
-                  + " and ".join(f"`{c.fact}` {c.value}" for c in s.when) for s in f.settled_by]
+        lines += [
+            f"- **{s.verdict.label}** if " + " and ".join(f"`{c.fact}` {c.value}" for c in s.when)
+            for s in f.settled_by
+        ]
     if f.waiver is not None:
         lines.append(f"- waiver: {f.waiver.message}")
     lines.append("")
@@ -96,9 +111,17 @@ class MarkdownDocument(Plain):
     def piece(self, product: ProductOut) -> Piece:
         problems = [(i, f) for i, f in enumerate(product.findings) if is_problem(f)]
         rows = sorted(((f.waived, -f.verdict.severity, 0, i), f) for i, f in problems)
-        return Piece("", Extra(product.product, len(problems), tuple(
-            Row(key, _row(product, f, self.fail_on), tuple(_details(product, f)))
-            for key, f in rows[:MAX_ROWS])))
+        return Piece(
+            "",
+            Extra(
+                product.product,
+                len(problems),
+                tuple(
+                    Row(key, _row(product, f, self.fail_on), tuple(_details(product, f)))
+                    for key, f in rows[:MAX_ROWS]
+                ),
+            ),
+        )
 
     def take(self, index: int, extra: Extra) -> None:
         self._problems += extra.problems
@@ -108,27 +131,40 @@ class MarkdownDocument(Plain):
             del self._clean[10:]
         for row in extra.rows:
             waived, severity, _, finding = row.key
-            insort(self._rows, Row((waived, severity, index, finding), row.row, row.details),
-                   key=lambda r: r.key)
+            insort(
+                self._rows,
+                Row((waived, severity, index, finding), row.row, row.details),
+                key=lambda r: r.key,
+            )
         del self._rows[MAX_ROWS:]
 
     def head(self, top: Report, pieces: int) -> str:
         gate = top.summary.gate_verdict
         title = "fails" if fails(gate, self.fail_on) else "passes"
-        out = [f"### licheck: {ICONS[gate]} {gate.label} — gate {title}", "",
-               f"{counts_line(top)}.  ", f"{gate_line(top, self.fail_on)}.", ""]
+        out = [
+            f"### licheck: {ICONS[gate]} {gate.label} — gate {title}",
+            "",
+            f"{counts_line(top)}.  ",
+            f"{gate_line(top, self.fail_on)}.",
+            "",
+        ]
         if self._problems:
-            out += ["| | Product | Verdict | Clause | Where | What would settle it |",
-                    "|---|---|---|---|---|---|"]
+            out += [
+                "| | Product | Verdict | Clause | Where | What would settle it |",
+                "|---|---|---|---|---|---|",
+            ]
             out += [row.row for row in self._rows]
             if self._problems > MAX_ROWS:
-                out.append(f"\n… and {plural(self._problems - MAX_ROWS, 'more finding')} "
-                           "(see the full report).")
+                out.append(
+                    f"\n… and {plural(self._problems - MAX_ROWS, 'more finding')} "
+                    "(see the full report)."
+                )
             out.append("")
         if self._clean_count:
             clean = [name for _, name in self._clean]
-            shown = ", ".join(clean) + (f" and {self._clean_count - 10} more"
-                                        if self._clean_count > 10 else "")
+            shown = ", ".join(clean) + (
+                f" and {self._clean_count - 10} more" if self._clean_count > 10 else ""
+            )
             out += [f"✅ No violations or risks: {cell(shown)}.", ""]
         notes = [s for s in top.waivers if s.status != "applied"]
         if notes:

@@ -61,12 +61,15 @@ def _rule(finding: FindingOut) -> dict[str, Any]:
         short = finding.title
     else:
         full = UNKNOWN_RULES.get(finding.clause, finding.title)
-        help_text = full + (" Add the model and its license to the catalog and rule library, "
-                            "or state the lineage with stronger evidence.")
-        short = {"base-undisclosed": "Base model undisclosed",
-                 "license-unknown": "License of a model unknown",
-                 "lineage-unconfirmed": "Base model not established"}.get(finding.clause,
-                                                                          finding.title)
+        help_text = full + (
+            " Add the model and its license to the catalog and rule library, "
+            "or state the lineage with stronger evidence."
+        )
+        short = {
+            "base-undisclosed": "Base model undisclosed",
+            "license-unknown": "License of a model unknown",
+            "lineage-unconfirmed": "Base model not established",
+        }.get(finding.clause, finding.title)
     return {
         "id": rule_id(finding),
         "name": "".join(part.capitalize() for part in finding.clause.split("-")),
@@ -74,14 +77,19 @@ def _rule(finding: FindingOut) -> dict[str, Any]:
         "fullDescription": {"text": _clip(full)},
         "help": {"text": help_text},
         "defaultConfiguration": {"level": "warning"},
-        "properties": {"tags": list(dict.fromkeys(("license", finding.license, finding.kind))),
-                       "license": finding.license, "licenseName": finding.license_name},
+        "properties": {
+            "tags": list(dict.fromkeys(("license", finding.license, finding.kind))),
+            "license": finding.license,
+            "licenseName": finding.license_name,
+        },
     }
 
 
 def _message(product: ProductOut, f: FindingOut) -> str:
-    text = (f"{f.verdict.label.capitalize()}: {f.license}/{f.clause} ({f.title}) for "
-            f"{f.component} of {product.product}, built on {f.model_name}. {f.explanation}")
+    text = (
+        f"{f.verdict.label.capitalize()}: {f.license}/{f.clause} ({f.title}) for "
+        f"{f.component} of {product.product}, built on {f.model_name}. {f.explanation}"
+    )
     if f.missing_facts:
         text += " Would settle it: " + ", ".join(m.fact for m in f.missing_facts) + "."
     if f.waiver is not None:
@@ -98,20 +106,30 @@ def _result(product: ProductOut, f: FindingOut, index: int) -> dict[str, Any]:
         "locations": [_location(f.location.file, f.location.line, f.location.column)],
         "partialFingerprints": {"licheck/v1": fingerprint(product, f)},
         "properties": {
-            "product": product.product, "component": f.component, "model": f.model,
-            "verdict": f.verdict.value, "likelyVerdict": f.likely_verdict.value,
+            "product": product.product,
+            "component": f.component,
+            "model": f.model,
+            "verdict": f.verdict.value,
+            "likelyVerdict": f.likely_verdict.value,
             "missingFacts": [m.fact for m in f.missing_facts],
         },
     }
     if f.waived and f.waiver is not None:
         w = f.waiver
-        result["suppressions"] = [{
-            "kind": "external", "status": "accepted",
-            "justification": f"{w.reason}: {w.comment} (owner {w.owner}, expires {w.expires})",
-            "location": _location(w.file, w.line, 0),
-            "properties": {"waiver": w.id, "owner": w.owner, "expires": w.expires,
-                           "reason": w.reason},
-        }]
+        result["suppressions"] = [
+            {
+                "kind": "external",
+                "status": "accepted",
+                "justification": f"{w.reason}: {w.comment} (owner {w.owner}, expires {w.expires})",
+                "location": _location(w.file, w.line, 0),
+                "properties": {
+                    "waiver": w.id,
+                    "owner": w.owner,
+                    "expires": w.expires,
+                    "reason": w.reason,
+                },
+            }
+        ]
     return result
 
 
@@ -151,7 +169,8 @@ class SarifDocument(Plain):
 
     def head(self, top: Report, pieces: int) -> str:
         return _split(top, [self._rules[rid][1] for rid in sorted(self._rules)])[0] + (
-            "[" + INDENT if pieces else "[]")
+            "[" + INDENT if pieces else "[]"
+        )
 
     def tail(self, top: Report, pieces: int) -> str:
         return ("\n      ]" if pieces else "") + _split(top, [])[1]
@@ -173,24 +192,37 @@ def _result_text(product: ProductOut, finding: FindingOut) -> str:
 def _split(top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
     """The log's text before and after its (empty) results array."""
     run: dict[str, Any] = {
-        "tool": {"driver": {"name": "licheck", "semanticVersion": __version__,
-                            "informationUri": "https://licheck.dev/",
-                            "rules": rules}},
+        "tool": {
+            "driver": {
+                "name": "licheck",
+                "semanticVersion": __version__,
+                "informationUri": "https://licheck.dev/",
+                "rules": rules,
+            }
+        },
         "automationDetails": {"id": "licheck/"},
         "columnKind": "unicodeCodePoints",
         "results": [],
-        "properties": {"evidencePolicy": top.evidence_policy, "asOf": top.as_of,
-                       "verdict": top.verdict.value,
-                       "gateVerdict": top.summary.gate_verdict.value},
+        "properties": {
+            "evidencePolicy": top.evidence_policy,
+            "asOf": top.as_of,
+            "verdict": top.verdict.value,
+            "gateVerdict": top.summary.gate_verdict.value,
+        },
     }
     notes = [_notification(s) for s in top.waivers if s.status != "applied"]
     if notes:
-        run["invocations"] = [{"executionSuccessful": True,
-                               "toolConfigurationNotifications": notes}]
-    text = json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2,
-                      ensure_ascii=False) + "\n"
+        run["invocations"] = [
+            {"executionSuccessful": True, "toolConfigurationNotifications": notes}
+        ]
+    text = (
+        json.dumps(
+            {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False
+        )
+        + "\n"
+    )
     start = text.index(FIELD + "[]") + len(FIELD)
-    return text[:start], text[start + 2:]
+    return text[:start], text[start + 2 :]
 
 
 def document(report: Report) -> dict[str, Any]:

@@ -56,14 +56,29 @@ def encode(product: ProductOut, context: Context, waivers: Waivers | None) -> Pa
     counts = tuple(product.counts.model_dump().values())
     gate = _gate(product)
     if needs_marking(found):
-        return Part(product.verdict, len(product.findings), counts, gate, found, "", None,
-                    product.model_dump_json())
+        return Part(
+            product.verdict,
+            len(product.findings),
+            counts,
+            gate,
+            found,
+            "",
+            None,
+            product.model_dump_json(),
+        )
     document = _DOCUMENTS.get(context)
     if document is None:
         document = _DOCUMENTS.setdefault(context, open_document(context))
     piece = document.piece(product)
-    return Part(product.verdict, len(product.findings), counts, gate, found,
-                escape(piece.text, document), piece.extra)
+    return Part(
+        product.verdict,
+        len(product.findings),
+        counts,
+        gate,
+        found,
+        escape(piece.text, document),
+        piece.extra,
+    )
 
 
 def _gate(product: ProductOut) -> Verdict:
@@ -164,13 +179,18 @@ class Stream:
         if self.deferred:
             self._resolve(statuses)
         self.top = Report(
-            evidence_policy=self.context.evidence_policy, as_of=self.context.as_of,
+            evidence_policy=self.context.evidence_policy,
+            as_of=self.context.as_of,
             verdict=self.verdict,
-            summary=Summary(products=self.products, findings=self.findings,
-                            counts=Counts(**dict(zip(Counts.model_fields, self.counts,
-                                                     strict=True))),
-                            gate_verdict=self.gate),
-            products=[], waivers=statuses)
+            summary=Summary(
+                products=self.products,
+                findings=self.findings,
+                counts=Counts(**dict(zip(Counts.model_fields, self.counts, strict=True))),
+                gate_verdict=self.gate,
+            ),
+            products=[],
+            waivers=statuses,
+        )
         return self.top
 
     def _resolve(self, statuses: list[WaiverStatus]) -> None:
@@ -179,8 +199,7 @@ class Stream:
         self._resolved = _spill()
         for index, line in zip(self.deferred, self._later, strict=True):
             product = mark(ProductOut.model_validate_json(line), self.waivers, statuses)
-            self._count(len(product.findings), product.counts.model_dump().values(),
-                        _gate(product))
+            self._count(len(product.findings), product.counts.model_dump().values(), _gate(product))
             piece = self.document.piece(product)
             self.document.take(index, piece.extra)
             self.pieces += bool(piece.text)
@@ -230,8 +249,9 @@ class Stream:
             write(tokens[index + 1])
 
 
-def stream(items: Iterable[Item[Part]], context: Context, waivers: Waivers | None,
-           today: dt.date) -> Stream:
+def stream(
+    items: Iterable[Item[Part]], context: Context, waivers: Waivers | None, today: dt.date
+) -> Stream:
     """Spill every item; `InputError` (and nothing kept) when any file had problems."""
     result = Stream(context, waivers, today)
     try:

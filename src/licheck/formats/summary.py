@@ -12,11 +12,11 @@ from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 
 UNKNOWN_RULES = {  # findings licheck makes about unknown licenses: fixed rule texts
     "base-undisclosed": "The base model is undisclosed, so the license that binds the "
-                        "component cannot be known.",
+    "component cannot be known.",
     "license-unknown": "A model in the lineage has a license that is not in licheck's library; "
-                       "until its terms are encoded, no finding can be given for it.",
+    "until its terms are encoded, no finding can be given for it.",
     "lineage-unconfirmed": "That the component is built on the model is not established; if it "
-                           "is built on another model, that model's license binds it instead.",
+    "is built on another model, that model's license binds it instead.",
 }
 
 
@@ -27,8 +27,9 @@ def rule_id(finding: FindingOut) -> str:
 
 def fingerprint(product: ProductOut, finding: FindingOut) -> str:
     """Stable across runs and line moves: the manifest, component, model, license and clause."""
-    key = "\0".join((product.file, finding.component, finding.model, finding.license,
-                     finding.clause))
+    key = "\0".join(
+        (product.file, finding.component, finding.model, finding.license, finding.clause)
+    )
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
@@ -48,9 +49,11 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 def counts_line(report: Report) -> str:
     c = report.summary.counts
-    return (f"{plural(report.summary.products, 'product')}: {plural(c.violation, 'violation')}, "
-            f"{plural(c.governance_risk, 'governance risk')}, {c.satisfied} satisfied, "
-            f"{c.not_applicable} not applicable; {c.waived} waived")
+    return (
+        f"{plural(report.summary.products, 'product')}: {plural(c.violation, 'violation')}, "
+        f"{plural(c.governance_risk, 'governance risk')}, {c.satisfied} satisfied, "
+        f"{c.not_applicable} not applicable; {c.waived} waived"
+    )
 
 
 def gate_line(report: Report, fail_on: FailOn) -> str:

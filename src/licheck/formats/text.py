@@ -26,8 +26,12 @@ STYLES = {
     Verdict.SATISFIED: "green",
     Verdict.NOT_APPLICABLE: "dim",
 }
-STATUS_STYLES = {"established": "green", "likely": "yellow", "disputed": "magenta",
-                 "unknown": "red"}
+STATUS_STYLES = {
+    "established": "green",
+    "likely": "yellow",
+    "disputed": "magenta",
+    "unknown": "red",
+}
 
 
 def verdict_text(verdict: Verdict) -> Text:
@@ -46,27 +50,43 @@ class TextDocument(Plain):
     def _draw(self, draw: Callable[[Console], None]) -> str:
         color = self.context.options.color
         buffer = io.StringIO()
-        console = Console(file=buffer, width=self.width, force_terminal=bool(color),
-                          no_color=color is False, color_system="standard" if color else None,
-                          highlight=False, emoji=False)
+        console = Console(
+            file=buffer,
+            width=self.width,
+            force_terminal=bool(color),
+            no_color=color is False,
+            color_system="standard" if color else None,
+            highlight=False,
+            emoji=False,
+        )
         draw(console)
         # rich pads lines to the console width; trailing blanks help nobody (and break goldens).
         return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
 
     def piece(self, product: ProductOut) -> Piece:
         context = self.context
-        return Piece(self._draw(lambda console: _product(
-            console, product, context.evidence_policy, context.as_of,
-            context.options.verbose)))
+        return Piece(
+            self._draw(
+                lambda console: _product(
+                    console,
+                    product,
+                    context.evidence_policy,
+                    context.as_of,
+                    context.options.verbose,
+                )
+            )
+        )
 
     def overall(self, verdict: Verdict, products: int) -> str:
         """The closing line over several products ("" for one)."""
         if products < 2:
             return ""
+
         def draw(console: Console) -> None:
             console.print()
-            console.print(Text.assemble("Overall: ", verdict_text(verdict),
-                                        f"  ({products} products)"))
+            console.print(
+                Text.assemble("Overall: ", verdict_text(verdict), f"  ({products} products)")
+            )
 
         return self._draw(draw)
 
@@ -79,23 +99,31 @@ class TextDocument(Plain):
         return text
 
 
-def render(report: Report, *, width: int | None = None, color: bool | None = None,
-           verbose: bool = False) -> str:
+def render(
+    report: Report, *, width: int | None = None, color: bool | None = None, verbose: bool = False
+) -> str:
     """The report as terminal text, without the summary; `color` None follows the terminal and
     NO_COLOR."""
     from licheck.formats import Format, RenderOptions
 
-    context = Context(Format.TEXT, RenderOptions(color=color, verbose=verbose),
-                      report.evidence_policy, report.as_of)
+    context = Context(
+        Format.TEXT,
+        RenderOptions(color=color, verbose=verbose),
+        report.evidence_policy,
+        report.as_of,
+    )
     document = TextDocument(context, width)
-    return (document.separator.join(document.piece(p).text for p in report.products)
-            + document.overall(report.verdict, len(report.products)))
+    return document.separator.join(
+        document.piece(p).text for p in report.products
+    ) + document.overall(report.verdict, len(report.products))
 
 
-def _product(console: Console, product: ProductOut, evidence_policy: str, as_of: str | None,
-             verbose: bool) -> None:
-    header = Text.assemble((product.product, "bold"), f" — {product.owner}   ",
-                           (product.file, "dim"))
+def _product(
+    console: Console, product: ProductOut, evidence_policy: str, as_of: str | None, verbose: bool
+) -> None:
+    header = Text.assemble(
+        (product.product, "bold"), f" — {product.owner}   ", (product.file, "dim")
+    )
     console.print(header)
     policy = f"evidence policy: {evidence_policy}"
     if as_of:
@@ -115,14 +143,20 @@ def _product(console: Console, product: ProductOut, evidence_policy: str, as_of:
     quiet = [f for f in product.findings if f not in shown]
     if quiet:
         console.print()
-        console.print(Text(f"{len(quiet)} not applicable (use --verbose for details): " +
-                           ", ".join(f"{f.license}/{f.clause}" for f in quiet), style="dim"))
+        console.print(
+            Text(
+                f"{len(quiet)} not applicable (use --verbose for details): "
+                + ", ".join(f"{f.license}/{f.clause}" for f in quiet),
+                style="dim",
+            )
+        )
 
 
 def _verdict_cell(f: FindingOut) -> Text:
     """The verdict, marked when a waiver accepts it."""
-    return Text.assemble(verdict_text(f.verdict), " (waived)") if f.waived else verdict_text(
-        f.verdict)
+    return (
+        Text.assemble(verdict_text(f.verdict), " (waived)") if f.waived else verdict_text(f.verdict)
+    )
 
 
 def _finding(f: FindingOut) -> Group:
@@ -130,12 +164,16 @@ def _finding(f: FindingOut) -> Group:
     parts: list[object] = [
         Text.assemble(_verdict_cell(f), "  ", (f"{f.license} / {f.clause}", "bold")),
         Padding(Text(f"{f.title} — {f.kind}"), (0, 0, 0, 2)),
-        Padding(Text(f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on "
-                     f"{f.model_name}", style="dim"), (0, 0, 0, 2)),
+        Padding(
+            Text(
+                f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on {f.model_name}",
+                style="dim",
+            ),
+            (0, 0, 0, 2),
+        ),
     ]
     if f.waiver is not None:
-        parts.append(Text(f"  {f.waiver.message}",
-                          style="cyan" if f.waived else "bold yellow"))
+        parts.append(Text(f"  {f.waiver.message}", style="cyan" if f.waived else "bold yellow"))
     if f.quote:
         parts.append(Padding(Text(f"“{f.quote}”", style="italic"), (0, 0, 0, 2)))
     caveat = Provenance(f.provenance).caveat
@@ -156,12 +194,15 @@ def _settlements(f: FindingOut) -> Group:
     table.add_column("verdict", no_wrap=True)
     table.add_column("when", overflow="fold")
     for settlement in f.settled_by:
-        table.add_row(verdict_text(settlement.verdict),
-                      "if " + " and ".join(f"{c.fact} {_as_condition(c.value)}"
-                                           for c in settlement.when))
+        table.add_row(
+            verdict_text(settlement.verdict),
+            "if " + " and ".join(f"{c.fact} {_as_condition(c.value)}" for c in settlement.when),
+        )
     # A table's title wraps to the table's width: a heading of its own reads better.
-    return Group(Text("What would make it firm (smallest sets of facts, supplied together)",
-                      style="bold"), table)
+    return Group(
+        Text("What would make it firm (smallest sets of facts, supplied together)", style="bold"),
+        table,
+    )
 
 
 def _as_condition(value: str) -> str:
@@ -186,16 +227,26 @@ def _missing_table(missing: list[MissingFactOut]) -> Group:
                 outcome.append(verdict_text(branch.verdict))
         else:
             cuts = ", ".join(b.when for b in m.outcomes)
-            outcome.append(f"settles nothing on its own (cells: {cuts}); it matters together "
-                           "with the others", style="dim")
+            outcome.append(
+                f"settles nothing on its own (cells: {cuts}); it matters together with the others",
+                style="dim",
+            )
         table.add_row(m.fact, outcome)
-    return Group(Text("What would settle it (each fact alone, the others as they are)",
-                      style="bold"), table)
+    return Group(
+        Text("What would settle it (each fact alone, the others as they are)", style="bold"), table
+    )
 
 
 def _facts_table(facts: list[FactOut]) -> Table:
-    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold",
-                  title="Facts used", title_justify="left", title_style="bold")
+    table = Table(
+        show_edge=False,
+        pad_edge=False,
+        box=None,
+        header_style="bold",
+        title="Facts used",
+        title_justify="left",
+        title_style="bold",
+    )
     table.add_column("fact")
     table.add_column("status")
     table.add_column("value")
@@ -204,13 +255,17 @@ def _facts_table(facts: list[FactOut]) -> Table:
         value = fact.stated if fact.status != "established" else fact.value
         if fact.likely and fact.status != "likely":
             value += f" (likely {fact.likely})"
-        evidence = "; ".join(
-            f"{e.kind.replace('_', ' ')}"
-            + (f" {e.date}" if e.date else "")
-            + f": {escape(e.source)}"
-            + ("" if e.counted in ("establishes", "suggests") else escape(f" [{e.counted}]"))
-            for e in fact.evidence
-        ) or "—"
-        table.add_row(fact.name, Text(fact.status, style=STATUS_STYLES[fact.status]), value,
-                      evidence)
+        evidence = (
+            "; ".join(
+                f"{e.kind.replace('_', ' ')}"
+                + (f" {e.date}" if e.date else "")
+                + f": {escape(e.source)}"
+                + ("" if e.counted in ("establishes", "suggests") else escape(f" [{e.counted}]"))
+                for e in fact.evidence
+            )
+            or "—"
+        )
+        table.add_row(
+            fact.name, Text(fact.status, style=STATUS_STYLES[fact.status]), value, evidence
+        )
     return table

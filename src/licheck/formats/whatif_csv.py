@@ -30,15 +30,27 @@ def render(report: WhatIfReport) -> str:
         assert sweep.regions is not None
         rows = [([r.x, r.y], r.verdict.value, r.findings) for r in sweep.regions]
     findings = [f.finding for f in rows[0][2]]
-    header = [f"{fact}_{part}" for fact in facts
-              for part in ("lower", "lower_included", "upper", "upper_included")]
+    header = [
+        f"{fact}_{part}"
+        for fact in facts
+        for part in ("lower", "lower_included", "upper", "upper_included")
+    ]
     writer.writerow([*header, "verdict", *findings])
     for ranges, verdict, verdicts in rows:
-        writer.writerow([*(cell for r in ranges for cell in _bounds(r)), verdict,
-                         *(v.verdict.value for v in verdicts)])
+        writer.writerow(
+            [
+                *(cell for r in ranges for cell in _bounds(r)),
+                verdict,
+                *(v.verdict.value for v in verdicts),
+            ]
+        )
     return buffer.getvalue()
 
 
 def _bounds(item: RangeOut) -> list[object]:
-    return [item.lower.value, str(item.lower.included).lower(), item.upper.value,
-            str(item.upper.included).lower()]
+    return [
+        item.lower.value,
+        str(item.lower.included).lower(),
+        item.upper.value,
+        str(item.upper.included).lower(),
+    ]

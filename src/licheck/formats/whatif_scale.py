@@ -33,8 +33,9 @@ class Scale:
 
     def value(self, position: float) -> float:
         if self.log:
-            return math.exp(math.log(self.lower)
-                            + position * (math.log(self.upper) - math.log(self.lower)))
+            return math.exp(
+                math.log(self.lower) + position * (math.log(self.upper) - math.log(self.lower))
+            )
         return self.lower + position * (self.upper - self.lower)
 
     @property
@@ -57,10 +58,11 @@ def locate(ranges: Sequence[RangeOut], value: float) -> int:
     return len(ranges) - 1
 
 
-def grid(regions: Sequence[RegionOut]) -> tuple[list[RangeOut], list[RangeOut],
-                                                 list[list[RegionOut]]]:
+def grid(
+    regions: Sequence[RegionOut],
+) -> tuple[list[RangeOut], list[RangeOut], list[list[RegionOut]]]:
     """A map's x ranges, y ranges and rectangles (`rows[j][i]`), from the report's list (rows of
     y, each in ascending x)."""
     columns = sum(1 for r in regions if r.y == regions[0].y)
-    rows = [list(regions[k:k + columns]) for k in range(0, len(regions), columns)]
+    rows = [list(regions[k : k + columns]) for k in range(0, len(regions), columns)]
     return [r.x for r in rows[0]], [row[0].y for row in rows], rows

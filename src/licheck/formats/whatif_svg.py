@@ -18,8 +18,12 @@ from licheck.formats.whatif_text import scenario_words
 from licheck.units import format_number
 from licheck.whatif.report import AxisOut, RangeOut, SweepOut, WhatIfReport
 
-FILLS = {Verdict.NOT_APPLICABLE: "#d9d9d9", Verdict.SATISFIED: "#8fd18f",
-         Verdict.GOVERNANCE_RISK: "#f6c945", Verdict.VIOLATION: "#e05a4f"}
+FILLS = {
+    Verdict.NOT_APPLICABLE: "#d9d9d9",
+    Verdict.SATISFIED: "#8fd18f",
+    Verdict.GOVERNANCE_RISK: "#f6c945",
+    Verdict.VIOLATION: "#e05a4f",
+}
 WIDTH = 760
 LEFT, RIGHT = 170, 40
 PLOT = WIDTH - LEFT - RIGHT
@@ -44,15 +48,27 @@ def render(report: WhatIfReport) -> str:
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
         _text(20, 26, title, size=16, weight="bold"),
         _text(20, 46, "Scenario: " + scenario_words(report), fill="#444444"),
-        _text(20, 62, f"Baseline {report.baseline.verdict.label}, scenario "
-                      f"{report.result.verdict.label}; evidence policy {report.evidence_policy}",
-              fill="#444444"),
+        _text(
+            20,
+            62,
+            f"Baseline {report.baseline.verdict.label}, scenario "
+            f"{report.result.verdict.label}; evidence policy {report.evidence_policy}",
+            fill="#444444",
+        ),
     ]
     swept = {a.fact for a in sweep.axes}
     open_facts = [n.fact for n in report.next_facts if n.fact not in swept]
     if open_facts:  # why a region is a governance risk rather than a firmer verdict
-        head.append(_text(WIDTH - 20, 26, "Still open: " + ", ".join(open_facts), size=11,
-                          anchor="end", fill="#8a6d00"))
+        head.append(
+            _text(
+                WIDTH - 20,
+                26,
+                "Still open: " + ", ".join(open_facts),
+                size=11,
+                anchor="end",
+                fill="#8a6d00",
+            )
+        )
     return "\n".join([*head, *body, _legend(height - 24), "</svg>"]) + "\n"
 
 
@@ -60,23 +76,39 @@ def _n(value: float) -> str:
     return f"{value:.1f}"
 
 
-def _text(x: float, y: float, text: str, *, size: int = 12, weight: str = "normal",
-          anchor: str = "start", fill: str = "#222222", rotate: bool = False) -> str:
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: int = 12,
+    weight: str = "normal",
+    anchor: str = "start",
+    fill: str = "#222222",
+    rotate: bool = False,
+) -> str:
     transform = f' transform="rotate(-90 {_n(x)} {_n(y)})"' if rotate else ""
     bold = f' font-weight="{weight}"' if weight != "normal" else ""
-    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}"{bold} text-anchor="{anchor}" '
-            f'fill="{fill}"{transform}>{escape(text)}</text>')
+    return (
+        f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}"{bold} text-anchor="{anchor}" '
+        f'fill="{fill}"{transform}>{escape(text)}</text>'
+    )
 
 
 def _rect(x: float, y: float, w: float, h: float, verdict: Verdict, label: str) -> str:
     """A region in its verdict's colour, named inside where it fits (and in a tooltip)."""
-    rect = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
-            f'fill="{FILLS[verdict]}" stroke="#ffffff" stroke-width="0.5">'
-            f"<title>{escape(label)}: {verdict.label}</title></rect>")
+    rect = (
+        f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
+        f'fill="{FILLS[verdict]}" stroke="#ffffff" stroke-width="0.5">'
+        f"<title>{escape(label)}: {verdict.label}</title></rect>"
+    )
     if w < 7 * len(verdict.label) + 12 or h < 18:
         return rect
-    return rect + "\n" + _text(x + w / 2, y + h / 2 + 4, verdict.label, anchor="middle",
-                               fill="#333333")
+    return (
+        rect
+        + "\n"
+        + _text(x + w / 2, y + h / 2 + 4, verdict.label, anchor="middle", fill="#333333")
+    )
 
 
 def _span(scale: Scale, item: RangeOut, length: float) -> tuple[float, float]:
@@ -106,35 +138,53 @@ def _ticks_x(axis: AxisOut, scale: Scale, top: float, bottom: float) -> tuple[li
 
     Labels that would overlap go to further rows (lanes) below, each with its line drawn down to
     it.  Returns the elements and the height used under the axis."""
-    out = [f'<line x1="{_n(LEFT)}" y1="{_n(bottom)}" x2="{_n(LEFT + PLOT)}" y2="{_n(bottom)}" '
-           'stroke="#222222"/>']
+    out = [
+        f'<line x1="{_n(LEFT)}" y1="{_n(bottom)}" x2="{_n(LEFT + PLOT)}" y2="{_n(bottom)}" '
+        'stroke="#222222"/>'
+    ]
     # (x, label, test, anchor), the range's ends first so that they keep the first lane.
-    items = [(LEFT + scale.position(axis.lower) * PLOT, format_number(Fraction(axis.lower)), "",
-              "start"),
-             (LEFT + scale.position(axis.upper) * PLOT, format_number(Fraction(axis.upper)), "",
-              "end")]
-    items += [(LEFT + scale.position(t.value) * PLOT, t.label, "; ".join(t.tests), "middle")
-              for t in axis.thresholds]
+    items = [
+        (
+            LEFT + scale.position(axis.lower) * PLOT,
+            format_number(Fraction(axis.lower)),
+            "",
+            "start",
+        ),
+        (LEFT + scale.position(axis.upper) * PLOT, format_number(Fraction(axis.upper)), "", "end"),
+    ]
+    items += [
+        (LEFT + scale.position(t.value) * PLOT, t.label, "; ".join(t.tests), "middle")
+        for t in axis.thresholds
+    ]
     lanes: list[list[tuple[float, float]]] = []
     for x, label, test, anchor in items:
         extent = max(_width(label, 12), _width(test, 10))
         left = {"start": x, "end": x - extent, "middle": x - extent / 2}[anchor]
         right = left + extent
-        lane = next((k for k, taken in enumerate(lanes)
-                     if all(right + 8 < a or left - 8 > b for a, b in taken)), len(lanes))
+        lane = next(
+            (
+                k
+                for k, taken in enumerate(lanes)
+                if all(right + 8 < a or left - 8 > b for a, b in taken)
+            ),
+            len(lanes),
+        )
         if lane == len(lanes):
             lanes.append([])
         lanes[lane].append((left, right))
         y = bottom + 16 + lane * LANE
         if test:
-            out.append(f'<line x1="{_n(x)}" y1="{_n(top)}" x2="{_n(x)}" y2="{_n(y - 12)}" '
-                       'stroke="#222222" stroke-dasharray="4 3"/>')
+            out.append(
+                f'<line x1="{_n(x)}" y1="{_n(top)}" x2="{_n(x)}" y2="{_n(y - 12)}" '
+                'stroke="#222222" stroke-dasharray="4 3"/>'
+            )
         out.append(_text(x, y, label, anchor=anchor, weight="bold" if test else "normal"))
         if test:
             out.append(_text(x, y + 13, test, anchor="middle", size=10, fill="#555555"))
     under = 16 + len(lanes) * LANE
-    out.append(_text(LEFT + PLOT / 2, bottom + under + 4, f"{_unit(axis)}, {scale.name}",
-                     anchor="middle"))
+    out.append(
+        _text(LEFT + PLOT / 2, bottom + under + 4, f"{_unit(axis)}, {scale.name}", anchor="middle")
+    )
     return out, under + 10
 
 
@@ -158,8 +208,11 @@ def _bands(sweep: SweepOut) -> tuple[int, list[str]]:
         else:  # license/clause: the clause, and its license in small type under it
             license_id, clause = name.split("/")
             out.append(_text(LEFT - 10, y + band / 2, clause, anchor="end"))
-            out.append(_text(LEFT - 10, y + band / 2 + 12, license_id, anchor="end", size=9,
-                             fill="#555555"))
+            out.append(
+                _text(
+                    LEFT - 10, y + band / 2 + 12, license_id, anchor="end", size=9, fill="#555555"
+                )
+            )
         for interval, verdict in zip(intervals, verdicts, strict=True):
             start, length = _span(scale, interval, PLOT)
             out.append(_rect(LEFT + start, y, length, band, verdict, interval.label))
@@ -180,36 +233,54 @@ def _map(sweep: SweepOut) -> tuple[int, list[str]]:
         for i, x_range in enumerate(xs):
             x_start, x_length = _span(sx, x_range, PLOT)
             region = rows[j][i]
-            out.append(_rect(LEFT + x_start, bottom - y_start - y_length, x_length, y_length,
-                             region.verdict, f"{x_range.label} × {y_range.label}"))
-    out.append(f'<line x1="{_n(LEFT)}" y1="{_n(top)}" x2="{_n(LEFT)}" y2="{_n(bottom)}" '
-               'stroke="#222222"/>')
+            out.append(
+                _rect(
+                    LEFT + x_start,
+                    bottom - y_start - y_length,
+                    x_length,
+                    y_length,
+                    region.verdict,
+                    f"{x_range.label} × {y_range.label}",
+                )
+            )
+    out.append(
+        f'<line x1="{_n(LEFT)}" y1="{_n(top)}" x2="{_n(LEFT)}" y2="{_n(bottom)}" stroke="#222222"/>'
+    )
     for value in (y_axis.lower, y_axis.upper):
         y = bottom - sy.position(value) * side
         out.append(_text(LEFT - 8, y + 4, format_number(Fraction(value)), anchor="end"))
     label_y = bottom + 14.0  # labels go up the axis, at least 14 px apart
     for t in y_axis.thresholds:
         y = bottom - sy.position(t.value) * side
-        out.append(f'<line x1="{_n(LEFT - 4)}" y1="{_n(y)}" x2="{_n(LEFT + PLOT)}" y2="{_n(y)}" '
-                   'stroke="#222222" stroke-dasharray="4 3"/>')
+        out.append(
+            f'<line x1="{_n(LEFT - 4)}" y1="{_n(y)}" x2="{_n(LEFT + PLOT)}" y2="{_n(y)}" '
+            'stroke="#222222" stroke-dasharray="4 3"/>'
+        )
         label_y = min(y + 4, label_y - 14)
         out.append(_text(LEFT - 8, label_y, t.label, anchor="end", weight="bold"))
-        out.append(_text(LEFT + PLOT - 4, y - 5, "; ".join(t.tests), anchor="end", size=10,
-                         fill="#555555"))
-    out.append(_text(40, top + side / 2, f"{_unit(y_axis)}, {sy.name}", anchor="middle",
-                     rotate=True))
+        out.append(
+            _text(LEFT + PLOT - 4, y - 5, "; ".join(t.tests), anchor="end", size=10, fill="#555555")
+        )
+    out.append(
+        _text(40, top + side / 2, f"{_unit(y_axis)}, {sy.name}", anchor="middle", rotate=True)
+    )
     ticks, under = _ticks_x(x_axis, sx, top, bottom)
     return int(bottom + under + 50), [*out, *ticks]
 
 
 def _legend(y: float) -> str:
-    items: Sequence[Verdict] = (Verdict.NOT_APPLICABLE, Verdict.SATISFIED,
-                                Verdict.GOVERNANCE_RISK, Verdict.VIOLATION)
+    items: Sequence[Verdict] = (
+        Verdict.NOT_APPLICABLE,
+        Verdict.SATISFIED,
+        Verdict.GOVERNANCE_RISK,
+        Verdict.VIOLATION,
+    )
     parts = []
     x = float(LEFT)
     for verdict in items:
-        parts.append(f'<rect x="{_n(x)}" y="{_n(y - 10)}" width="12" height="12" '
-                     f'fill="{FILLS[verdict]}"/>')
+        parts.append(
+            f'<rect x="{_n(x)}" y="{_n(y - 10)}" width="12" height="12" fill="{FILLS[verdict]}"/>'
+        )
         parts.append(_text(x + 18, y, verdict.label))
         x += 24 + 7 * len(verdict.label) + 20
     return "\n".join(parts)

@@ -19,21 +19,40 @@ from licheck.units import format_number
 from licheck.whatif.compare import ChangeKind
 from licheck.whatif.report import AxisOut, ChangeOut, SweepOut, WhatIfReport
 
-GLYPHS = {Verdict.NOT_APPLICABLE: "·", Verdict.SATISFIED: "+", Verdict.GOVERNANCE_RISK: "?",
-          Verdict.VIOLATION: "!"}
-FILLS = {Verdict.NOT_APPLICABLE: "black on bright_black", Verdict.SATISFIED: "black on green",
-         Verdict.GOVERNANCE_RISK: "black on yellow", Verdict.VIOLATION: "bright_white on red"}
-KIND_STYLES = {ChangeKind.FLIPPED: "bold", ChangeKind.CHANGED: "", ChangeKind.GONE: "cyan",
-               ChangeKind.NEW: "cyan", ChangeKind.SAME: "dim"}
+GLYPHS = {
+    Verdict.NOT_APPLICABLE: "·",
+    Verdict.SATISFIED: "+",
+    Verdict.GOVERNANCE_RISK: "?",
+    Verdict.VIOLATION: "!",
+}
+FILLS = {
+    Verdict.NOT_APPLICABLE: "black on bright_black",
+    Verdict.SATISFIED: "black on green",
+    Verdict.GOVERNANCE_RISK: "black on yellow",
+    Verdict.VIOLATION: "bright_white on red",
+}
+KIND_STYLES = {
+    ChangeKind.FLIPPED: "bold",
+    ChangeKind.CHANGED: "",
+    ChangeKind.GONE: "cyan",
+    ChangeKind.NEW: "cyan",
+    ChangeKind.SAME: "dim",
+}
 MAP_WIDTH, MAP_HEIGHT, BAR_WIDTH = 60, 16, 60
 
 
 def render(report: WhatIfReport, *, width: int | None = None, color: bool | None = None) -> str:
     """The report as terminal text; `color` None follows the terminal and NO_COLOR."""
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width or 100, force_terminal=bool(color),
-                      no_color=color is False, color_system="standard" if color else None,
-                      highlight=False, emoji=False)
+    console = Console(
+        file=buffer,
+        width=width or 100,
+        force_terminal=bool(color),
+        no_color=color is False,
+        color_system="standard" if color else None,
+        highlight=False,
+        emoji=False,
+    )
     _header(console, report)
     _table(console, report)
     _changes(console, report.changes)
@@ -56,15 +75,28 @@ def scenario_words(report: WhatIfReport) -> str:
 
 
 def _header(console: Console, report: WhatIfReport) -> None:
-    console.print(Text.assemble(("What-if: ", "bold"), (report.product, "bold"),
-                                f" — {report.owner}   ", (report.file, "dim")))
+    console.print(
+        Text.assemble(
+            ("What-if: ", "bold"),
+            (report.product, "bold"),
+            f" — {report.owner}   ",
+            (report.file, "dim"),
+        )
+    )
     console.print(Text.assemble(("Scenario: ", "bold"), scenario_words(report)))
     basis = f"evidence policy: {report.evidence_policy}"
     if report.as_of:
         basis += f"; baseline evidence as of {report.as_of}"
     console.print(Text(f"({basis}; what-if values count as established)", style="dim"))
-    console.print(Text.assemble("Verdict: ", verdict_text(report.baseline.verdict), " → ",
-                                verdict_text(report.result.verdict), "   (baseline → scenario)"))
+    console.print(
+        Text.assemble(
+            "Verdict: ",
+            verdict_text(report.baseline.verdict),
+            " → ",
+            verdict_text(report.result.verdict),
+            "   (baseline → scenario)",
+        )
+    )
     console.print()
 
 
@@ -82,10 +114,13 @@ def _table(console: Console, report: WhatIfReport) -> None:
         f = after.get(key) or before[key]
         kind = kinds.get(key, ChangeKind.SAME)
         table.add_row(
-            *([f.component] if several else []), f.model_name, f"{f.license} / {f.clause}",
+            *([f.component] if several else []),
+            f.model_name,
+            f"{f.license} / {f.clause}",
             verdict_text(before[key].verdict) if key in before else Text("—", style="dim"),
             verdict_text(after[key].verdict) if key in after else Text("—", style="dim"),
-            Text(kind.value if kind is not ChangeKind.SAME else "", style=KIND_STYLES[kind]))
+            Text(kind.value if kind is not ChangeKind.SAME else "", style=KIND_STYLES[kind]),
+        )
     console.print(table)
 
 
@@ -93,15 +128,26 @@ def _changes(console: Console, changes: list[ChangeOut]) -> None:
     for change in changes:
         console.print()
         verdicts = Text.assemble(
-            verdict_text(change.baseline) if change.baseline else Text("—"), " → ",
-            verdict_text(change.scenario) if change.scenario else Text("—"))
-        console.print(Text.assemble((change.kind.value.upper(), KIND_STYLES[change.kind]), "  ",
-                                    (f"{change.license} / {change.clause}", "bold"), ": ",
-                                    verdicts))
+            verdict_text(change.baseline) if change.baseline else Text("—"),
+            " → ",
+            verdict_text(change.scenario) if change.scenario else Text("—"),
+        )
+        console.print(
+            Text.assemble(
+                (change.kind.value.upper(), KIND_STYLES[change.kind]),
+                "  ",
+                (f"{change.license} / {change.clause}", "bold"),
+                ": ",
+                verdicts,
+            )
+        )
         for fact in change.facts:
-            console.print(Padding(Text.assemble((fact.fact, "bold"),
-                                                f": {fact.baseline} → {fact.scenario}"),
-                                  (0, 0, 0, 2)))
+            console.print(
+                Padding(
+                    Text.assemble((fact.fact, "bold"), f": {fact.baseline} → {fact.scenario}"),
+                    (0, 0, 0, 2),
+                )
+            )
             for line in fact.evidence:
                 console.print(Padding(Text(line, style="dim"), (0, 0, 0, 4)))
         if change.settled:
@@ -113,16 +159,19 @@ def _changes(console: Console, changes: list[ChangeOut]) -> None:
 
 def _axis_words(axis: AxisOut) -> str:
     unit = " USD/month" if axis.unit == "USD/month" else ""
-    return (f"{axis.fact} from {_short(axis.lower)} to {_short(axis.upper)}{unit}; "
-            f"{len(axis.thresholds) or 'no'} threshold(s) in the range")
+    return (
+        f"{axis.fact} from {_short(axis.lower)} to {_short(axis.upper)}{unit}; "
+        f"{len(axis.thresholds) or 'no'} threshold(s) in the range"
+    )
 
 
 def _thresholds(console: Console, axis: AxisOut) -> None:
     for t in axis.thresholds:
         note = "" if t.changes_verdict else "  (no verdict changes here in this scenario)"
         clauses = f"  [{', '.join(t.clauses)}]" if t.clauses else ""
-        console.print(Text.assemble(f"  {t.label}: ", "; ".join(t.tests), (clauses, "dim"),
-                                    (note, "dim")))
+        console.print(
+            Text.assemble(f"  {t.label}: ", "; ".join(t.tests), (clauses, "dim"), (note, "dim"))
+        )
 
 
 def _intervals(console: Console, sweep: SweepOut) -> None:
@@ -136,27 +185,43 @@ def _intervals(console: Console, sweep: SweepOut) -> None:
     table.add_column(axis.fact)
     table.add_column("Product")
     findings = sweep.intervals[0].findings
-    varying = [i for i in range(len(findings))
-               if len({iv.findings[i].verdict for iv in sweep.intervals}) > 1]
+    varying = [
+        i
+        for i in range(len(findings))
+        if len({iv.findings[i].verdict for iv in sweep.intervals}) > 1
+    ]
     for i in varying:
         table.add_column(findings[i].finding.rsplit("/", 2)[-1])
     for interval in sweep.intervals:
-        table.add_row(interval.label, verdict_text(interval.verdict),
-                      *(verdict_text(interval.findings[i].verdict) for i in varying))
+        table.add_row(
+            interval.label,
+            verdict_text(interval.verdict),
+            *(verdict_text(interval.findings[i].verdict) for i in varying),
+        )
     console.print(table)
     constant = len(findings) - len(varying)
     if constant:
-        console.print(Text(f"{constant} finding(s) keep their verdict over the whole range.",
-                           style="dim"))
+        console.print(
+            Text(f"{constant} finding(s) keep their verdict over the whole range.", style="dim")
+        )
     for b in sweep.boundaries:
         side = "upper" if b.side == "above" else "lower"
-        line = Text.assemble(f"Boundary at {b.label} (itself in the {side} interval): product ",
-                             verdict_text(b.below), " → ", verdict_text(b.above))
+        line = Text.assemble(
+            f"Boundary at {b.label} (itself in the {side} interval): product ",
+            verdict_text(b.below),
+            " → ",
+            verdict_text(b.above),
+        )
         console.print(line)
         for step in b.changes:
-            console.print(Text.assemble(f"    {'/'.join(step.finding.split('/')[-2:])}: ",
-                                        verdict_text(step.below), " → ",
-                                        verdict_text(step.above)))
+            console.print(
+                Text.assemble(
+                    f"    {'/'.join(step.finding.split('/')[-2:])}: ",
+                    verdict_text(step.below),
+                    " → ",
+                    verdict_text(step.above),
+                )
+            )
     console.print()
     bar = Text("  ")
     for column in range(BAR_WIDTH):
@@ -173,16 +238,18 @@ def _x_labels(axis: AxisOut, scale: Scale, width: int, margin: str) -> Text:
     ticks = [" "] * width
     labels = [" "] * (width + 12)
     marks = [(0, _short(axis.lower))]
-    marks += [(min(width - 1, int(scale.position(t.value) * width)), t.label.split(" ")[0])
-              for t in axis.thresholds]
+    marks += [
+        (min(width - 1, int(scale.position(t.value) * width)), t.label.split(" ")[0])
+        for t in axis.thresholds
+    ]
     marks.append((width - 1, _short(axis.upper)))
     for column, label in marks:
         ticks[column] = "┴" if 0 < column < width - 1 else "╵"
         start = max(0, min(column - len(label) // 2, len(labels) - len(label)))
         if column == width - 1:
             start = max(0, width - len(label))
-        if all(c == " " for c in labels[max(0, start - 1):start + len(label) + 1]):
-            labels[start:start + len(label)] = label
+        if all(c == " " for c in labels[max(0, start - 1) : start + len(label) + 1]):
+            labels[start : start + len(label)] = label
     return Text(margin + "".join(ticks).rstrip() + "\n" + margin + "".join(labels).rstrip())
 
 
@@ -192,8 +259,12 @@ def _short(value: float) -> str:
 
 def _legend(console: Console, *scales: Scale) -> None:
     legend = Text("  ")
-    for verdict in (Verdict.NOT_APPLICABLE, Verdict.SATISFIED, Verdict.GOVERNANCE_RISK,
-                    Verdict.VIOLATION):
+    for verdict in (
+        Verdict.NOT_APPLICABLE,
+        Verdict.SATISFIED,
+        Verdict.GOVERNANCE_RISK,
+        Verdict.VIOLATION,
+    ):
         legend.append(GLYPHS[verdict], style=FILLS[verdict])
         legend.append(f" {verdict.label}   ", style=STYLES[verdict])
     names = [s.name for s in scales]
@@ -207,8 +278,9 @@ def _map(console: Console, sweep: SweepOut) -> None:
     x_axis, y_axis = sweep.axes
     xs, ys, rows = grid(sweep.regions)
     sx, sy = Scale.of(x_axis.lower, x_axis.upper), Scale.of(y_axis.lower, y_axis.upper)
-    console.print(Text.assemble(("Region map: ", "bold"), f"{y_axis.fact} (up) × {x_axis.fact} "
-                                "(across)"))
+    console.print(
+        Text.assemble(("Region map: ", "bold"), f"{y_axis.fact} (up) × {x_axis.fact} (across)")
+    )
     console.print(Text.assemble("  x: ", _axis_words(x_axis)))
     _thresholds(console, x_axis)
     console.print(Text.assemble("  y: ", _axis_words(y_axis)))
@@ -230,8 +302,14 @@ def _map(console: Console, sweep: SweepOut) -> None:
     console.print(_x_labels(x_axis, sx, MAP_WIDTH, " " * margin))
     _legend(console, sx, sy)
     console.print()
-    table = Table(show_edge=False, pad_edge=False, header_style="bold",
-                  title="Exact regions", title_justify="left", title_style="bold")
+    table = Table(
+        show_edge=False,
+        pad_edge=False,
+        header_style="bold",
+        title="Exact regions",
+        title_justify="left",
+        title_style="bold",
+    )
     table.add_column(x_axis.fact)
     table.add_column(y_axis.fact)
     table.add_column("Product")
@@ -244,16 +322,29 @@ def _next(console: Console, report: WhatIfReport) -> None:
     if not report.next_facts:
         return
     console.print()
-    console.print(Text("What to find out next (the scenario's governance risks, most decisive "
-                       "first)", style="bold"))
+    console.print(
+        Text(
+            "What to find out next (the scenario's governance risks, most decisive first)",
+            style="bold",
+        )
+    )
     for rank, item in enumerate(report.next_facts, 1):
-        status = (f"likely {item.likely}, not established" if item.likely and item.status ==
-                  "likely" else item.status)
+        status = (
+            f"likely {item.likely}, not established"
+            if item.likely and item.status == "likely"
+            else item.status
+        )
         total = len(item.findings)
         alone = "" if item.may_settle else " (none alone: other facts are open too)"
-        console.print(Text.assemble(f"{rank}. ", (item.fact, "bold"), f" ({status}) — of "
-                                    f"{total} finding(s): settles {item.settles} whatever its "
-                                    f"value, may settle {item.may_settle}{alone}"))
+        console.print(
+            Text.assemble(
+                f"{rank}. ",
+                (item.fact, "bold"),
+                f" ({status}) — of "
+                f"{total} finding(s): settles {item.settles} whatever its "
+                f"value, may settle {item.may_settle}{alone}",
+            )
+        )
         for settling in item.findings:
             line = Text("/".join(settling.finding.split("/")[-2:]) + ": ")
             for k, outcome in enumerate(settling.outcomes):

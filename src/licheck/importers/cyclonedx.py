@@ -52,12 +52,22 @@ def read(path: Path, display: str) -> Bom:
     except RecursionError:
         raise fail(display, 0, 0, "the JSON is nested too deeply") from None
     if not isinstance(data, dict) or data.get("bomFormat") != "CycloneDX":
-        raise fail(display, 1, 1, "not a CycloneDX BOM (expected \"bomFormat\": \"CycloneDX\")",
-                   "export the BOM as CycloneDX JSON")
+        raise fail(
+            display,
+            1,
+            1,
+            'not a CycloneDX BOM (expected "bomFormat": "CycloneDX")',
+            "export the BOM as CycloneDX JSON",
+        )
     version = data.get("specVersion")
     if version not in SPEC_VERSIONS:
-        raise fail(display, 1, 1, f"CycloneDX specVersion {version!r} is not supported; "
-                   f"licheck reads {' and '.join(SPEC_VERSIONS)} (ML-BOMs)")
+        raise fail(
+            display,
+            1,
+            1,
+            f"CycloneDX specVersion {version!r} is not supported; "
+            f"licheck reads {' and '.join(SPEC_VERSIONS)} (ML-BOMs)",
+        )
     return Bom(data, text, display)
 
 
@@ -86,7 +96,8 @@ class _Reader:
         if self._index is None:
             self._index = _positions(self.bom.text, self.bom.display)
         path: tuple[str | int, ...] = tuple(
-            key if key else int(index) for key, index in _STEP.findall(where))
+            key if key else int(index) for key, index in _STEP.findall(where)
+        )
         line, column = 0, 0
         while self._index:
             if path in self._index:
@@ -159,9 +170,11 @@ def _identity(reader: _Reader, component: dict[str, Any], where: str) -> ModelId
         names.append(f"{group}/{name}")
     version = component.get("version")
     shown = (f"{group}/{name}" if group else name) + (
-        f" {version}" if isinstance(version, str) else "")
-    return ModelIdentity(list(dict.fromkeys(names)), repr(shown),
-                         _licenses(reader, component, where))
+        f" {version}" if isinstance(version, str) else ""
+    )
+    return ModelIdentity(
+        list(dict.fromkeys(names)), repr(shown), _licenses(reader, component, where)
+    )
 
 
 def _fact_value(name: str, raw: str) -> Any:
@@ -178,8 +191,7 @@ def _fact_value(name: str, raw: str) -> Any:
     return raw.strip()
 
 
-def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any]
-           ) -> dict[str, Any]:
+def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any]) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     for i, prop in enumerate(reader.items(properties, where)):
         at = f"{where}[{i}]"
@@ -210,7 +222,8 @@ def to_manifest(source: Bom, library: Library) -> str:
     bom, display = source.data, source.display
     serial = bom.get("serialNumber")
     label = f"CycloneDX {bom['specVersion']} BOM {display}" + (
-        f" ({serial})" if isinstance(serial, str) else "")
+        f" ({serial})" if isinstance(serial, str) else ""
+    )
     evidence = {"source": label, "kind": "declared"}
     metadata = reader.mapping(bom.get("metadata"), "$.metadata")
     app = reader.mapping(metadata.get("component"), "$.metadata.component")
@@ -231,8 +244,13 @@ def to_manifest(source: Bom, library: Library) -> str:
     if reader.problems:
         raise InputError(reader.problems)
     if not components:
-        raise fail(display, 0, 0, "the BOM has no component of type machine-learning-model",
-                   "licheck imports ML-BOMs: models are components of that type")
+        raise fail(
+            display,
+            0,
+            0,
+            "the BOM has no component of type machine-learning-model",
+            "licheck imports ML-BOMs: models are components of that type",
+        )
     manifest: dict[str, Any] = {
         "product": product or "unknown",
         "owner": owner or "unknown",
@@ -240,59 +258,87 @@ def to_manifest(source: Bom, library: Library) -> str:
     if not product or not owner:
         manifest["description"] = (
             "Imported from a CycloneDX BOM that names no "
-            + " and no ".join(w for w, v in (("product (metadata.component.name)", product),
-                                              ("owner (manufacturer or supplier)", owner))
-                              if not v) + "; fill them in.")
+            + " and no ".join(
+                w
+                for w, v in (
+                    ("product (metadata.component.name)", product),
+                    ("owner (manufacturer or supplier)", owner),
+                )
+                if not v
+            )
+            + "; fill them in."
+        )
     manifest["facts"] = unknown_facts(product_facts, "BOM")
     manifest["components"] = components
-    header = [f"Manifest skeleton imported by `licheck import cyclonedx` from {label}.",
-              "It states only what the BOM says (as declared evidence); everything else is",
-              "`unknown`. Review every note, add sources with dates, and run `licheck validate`."]
+    header = [
+        f"Manifest skeleton imported by `licheck import cyclonedx` from {label}.",
+        "It states only what the BOM says (as declared evidence); everything else is",
+        "`unknown`. Review every note, add sources with dates, and run `licheck validate`.",
+    ]
     return dump(manifest, header)
 
 
-def _component(reader: _Reader, component: dict[str, Any], where: str, library: Library,
-               evidence: dict[str, Any], taken: set[str]) -> dict[str, Any]:
+def _component(
+    reader: _Reader,
+    component: dict[str, Any],
+    where: str,
+    library: Library,
+    evidence: dict[str, Any],
+    taken: set[str],
+) -> dict[str, Any]:
     identity = _identity(reader, component, where).resolve(library)
     name = reader.string(component.get("name"), f"{where}.name") or "unnamed model"
     ref = reader.string(component.get("bom-ref"), f"{where}.bom-ref")
     pedigree = reader.mapping(component.get("pedigree"), f"{where}.pedigree")
     ancestors = [
-        _identity(reader, reader.mapping(a, f"{where}.pedigree.ancestors[{j}]"),
-                  f"{where}.pedigree.ancestors[{j}]").resolve(library)
-        for j, a in enumerate(reader.items(pedigree.get("ancestors"),
-                                           f"{where}.pedigree.ancestors"))
+        _identity(
+            reader,
+            reader.mapping(a, f"{where}.pedigree.ancestors[{j}]"),
+            f"{where}.pedigree.ancestors[{j}]",
+        ).resolve(library)
+        for j, a in enumerate(
+            reader.items(pedigree.get("ancestors"), f"{where}.pedigree.ancestors")
+        )
     ]
     notes = []
     if ancestors:
         lineage: dict[str, Any] = {"base": ancestors[0].ref(evidence, "base model")}
         if len(ancestors) > 1:
-            lineage["steps"] = [{
-                "kind": "merge",
-                "parents": [a.ref(evidence, "ancestor") for a in ancestors[1:]],
-                "note": "the BOM lists several ancestors without saying how they combine; "
-                        "recorded as a merge so that each one's license binds: correct the "
-                        "steps if you know them",
-            }]
-        notes.append(f"the component itself is {identity.shown}, declaring "
-                     f"{'; '.join(identity.licenses) or 'no license'}")
+            lineage["steps"] = [
+                {
+                    "kind": "merge",
+                    "parents": [a.ref(evidence, "ancestor") for a in ancestors[1:]],
+                    "note": "the BOM lists several ancestors without saying how they combine; "
+                    "recorded as a merge so that each one's license binds: correct the "
+                    "steps if you know them",
+                }
+            ]
+        notes.append(
+            f"the component itself is {identity.shown}, declaring "
+            f"{'; '.join(identity.licenses) or 'no license'}"
+        )
     else:
-        lineage = {"base": identity.ref(evidence, "the model itself (the BOM lists no "
-                                                  "pedigree ancestors)")}
-    approach = reader.mapping(reader.mapping(reader.mapping(
-        component.get("modelCard"), f"{where}.modelCard").get("modelParameters"),
-        f"{where}.modelCard.modelParameters").get("approach"),
-        f"{where}.modelCard.modelParameters.approach").get("type")
+        lineage = {
+            "base": identity.ref(evidence, "the model itself (the BOM lists no pedigree ancestors)")
+        }
+    approach = reader.mapping(
+        reader.mapping(
+            reader.mapping(component.get("modelCard"), f"{where}.modelCard").get("modelParameters"),
+            f"{where}.modelCard.modelParameters",
+        ).get("approach"),
+        f"{where}.modelCard.modelParameters.approach",
+    ).get("type")
     if isinstance(approach, str):
-        notes.append(f"the model card gives the training approach {approach!r}; add the "
-                     "training steps to the lineage if you know them")
+        notes.append(
+            f"the model card gives the training approach {approach!r}; add the "
+            "training steps to the lineage if you know them"
+        )
     if isinstance(pedigree.get("notes"), str):
         notes.append(f"pedigree notes: {pedigree['notes']}")
     notes.append("delivery is not in the BOM: add hosted_service, api and/or weights")
     facts = _facts(reader, component.get("properties"), f"{where}.properties", evidence)
     card = reader.mapping(component.get("modelCard"), f"{where}.modelCard")
-    facts.update(_facts(reader, card.get("properties"), f"{where}.modelCard.properties",
-                        evidence))
+    facts.update(_facts(reader, card.get("properties"), f"{where}.modelCard.properties", evidence))
     result: dict[str, Any] = {
         "id": unique(slug(ref or name), taken),
         "name": name,

@@ -31,8 +31,13 @@ def front_matter(path: Path, display: str) -> yamlsafe.Document:
     text = _read(path, display)
     match = _FRONT.match(text)
     if match is None:
-        raise fail(display, 1, 1, "no YAML front matter: a model card starts with metadata "
-                   "between two '---' lines", "this should be the model repository's README.md")
+        raise fail(
+            display,
+            1,
+            1,
+            "no YAML front matter: a model card starts with metadata between two '---' lines",
+            "this should be the model repository's README.md",
+        )
     offset = text.count("\n", 0, match.start(1))
     if not match.group(1).strip():
         raise fail(display, offset + 1, 1, "the front matter is empty")
@@ -48,8 +53,9 @@ def _read(path: Path, display: str) -> str:
         if path.is_dir():
             raise fail(display, 0, 0, "is a directory: name the model card's README.md")
         if path.stat().st_size > yamlsafe.MAX_FILE_BYTES:
-            raise fail(display, 0, 0, f"file is too large (the limit is "
-                       f"{yamlsafe.MAX_FILE_BYTES:,} bytes)")
+            raise fail(
+                display, 0, 0, f"file is too large (the limit is {yamlsafe.MAX_FILE_BYTES:,} bytes)"
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
         raise fail(display, 0, 0, "no such file") from None
@@ -81,8 +87,9 @@ def _bases(document: yamlsafe.Document) -> list[str]:
         return []
     items = [raw] if isinstance(raw, str) else raw
     if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() for i in items):
-        raise document_error(document, "base_model", "base_model should be a Hub id or a list "
-                             "of Hub ids")
+        raise document_error(
+            document, "base_model", "base_model should be a Hub id or a list of Hub ids"
+        )
     return list(dict.fromkeys(i.strip() for i in items))
 
 
@@ -96,75 +103,110 @@ def _license_statement(document: yamlsafe.Document) -> str:
         return "the card states no license"
     text = "the card declares " + ", ".join(parts)
     if _string(document, "license") == "other":
-        text += (" (license: other with a free license_name identifies no license by itself: "
-                 "the same name is used for different licenses)")
+        text += (
+            " (license: other with a free license_name identifies no license by itself: "
+            "the same name is used for different licenses)"
+        )
     return text
 
 
-def to_manifest(document: yamlsafe.Document, library: Library, display: str,
-                model_id: str | None = None) -> str:
+def to_manifest(
+    document: yamlsafe.Document, library: Library, display: str, model_id: str | None = None
+) -> str:
     """The manifest skeleton for a model card, as YAML text."""
     bases = _bases(document)
     relation = _string(document, "base_model_relation")
     if relation is not None and relation not in RELATIONS:
-        raise document_error(document, "base_model_relation", f"base_model_relation "
-                             f"{relation!r} is not one of {', '.join(RELATIONS)}")
+        raise document_error(
+            document,
+            "base_model_relation",
+            f"base_model_relation {relation!r} is not one of {', '.join(RELATIONS)}",
+        )
     label = f"Hugging Face model card {display}"
     evidence = {"source": label, "kind": "declared"}
     statement = _license_statement(document)
     own = ModelIdentity([model_id] if model_id else [], repr(model_id or "this card's model"))
-    notes = [statement + "; licheck takes the license of each model in the lineage from its "
-             "catalog"]
+    notes = [
+        statement + "; licheck takes the license of each model in the lineage from its catalog"
+    ]
     lineage: dict[str, Any]
     if own.resolve(library).model is not None:
         # The card's own model is in the catalog: the product uses it, and its catalog entry
         # says which license binds; the card's base_model is recorded, not re-derived.
         lineage = {"base": own.ref(evidence, "the card's own model (--model-id)")}
         if bases:
-            notes.append(f"the card lists base_model {', '.join(bases)}; licheck's catalog "
-                         f"entry for {model_id} decides the license, add a base model's own "
-                         "license by hand only if it binds as well")
+            notes.append(
+                f"the card lists base_model {', '.join(bases)}; licheck's catalog "
+                f"entry for {model_id} decides the license, add a base model's own "
+                "license by hand only if it binds as well"
+            )
     elif bases:
         identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
         lineage = {"base": identities[0].ref(evidence, "base_model")}
         steps: list[dict[str, Any]] = []
         if len(identities) > 1:
-            note = ("base_model_relation: merge" if relation == "merge" else
-                    "the card lists several base models without base_model_relation: merge "
-                    "(often a parent and a grandparent); recorded as a merge so that each "
-                    "one's license binds: correct the steps if you know them")
-            steps.append({"kind": "merge",
-                          "parents": [i.ref(evidence, "base_model") for i in identities[1:]],
-                          "note": note})
+            note = (
+                "base_model_relation: merge"
+                if relation == "merge"
+                else "the card lists several base models without base_model_relation: merge "
+                "(often a parent and a grandparent); recorded as a merge so that each "
+                "one's license binds: correct the steps if you know them"
+            )
+            steps.append(
+                {
+                    "kind": "merge",
+                    "parents": [i.ref(evidence, "base_model") for i in identities[1:]],
+                    "note": note,
+                }
+            )
         if relation in STEPS:
-            steps.append({"kind": STEPS[relation], "evidence": [evidence],
-                          "note": f"base_model_relation: {relation}"})
+            steps.append(
+                {
+                    "kind": STEPS[relation],
+                    "evidence": [evidence],
+                    "note": f"base_model_relation: {relation}",
+                }
+            )
         elif relation is None:
-            notes.append("base_model_relation is not stated (the Hub infers it); add the "
-                         "training steps if you know them")
+            notes.append(
+                "base_model_relation is not stated (the Hub infers it); add the "
+                "training steps if you know them"
+            )
         if steps:
             lineage["steps"] = steps
         if model_id:
-            notes.append(f"this model ({model_id}) has a license of its own, which may bind a "
-                         "product that uses it; it is not in licheck's catalog")
+            notes.append(
+                f"this model ({model_id}) has a license of its own, which may bind a "
+                "product that uses it; it is not in licheck's catalog"
+            )
     else:
-        lineage = {"base": own.ref(
-            evidence, "the card names no base_model, so its own model is the base"
-            + ("" if model_id else " (pass --model-id ORG/NAME to name it)"))}
+        lineage = {
+            "base": own.ref(
+                evidence,
+                "the card names no base_model, so its own model is the base"
+                + ("" if model_id else " (pass --model-id ORG/NAME to name it)"),
+            )
+        }
     notes.append("delivery is not in the card: add hosted_service, api and/or weights")
     product = model_id or "unknown"
     manifest: dict[str, Any] = {"product": product, "owner": "unknown"}
     manifest["description"] = (
-        "Imported from a model card, which names no product owner" +
-        ("" if model_id else " and no product (pass --model-id, or fill them in)") + ".")
+        "Imported from a model card, which names no product owner"
+        + ("" if model_id else " and no product (pass --model-id, or fill them in)")
+        + "."
+    )
     manifest["facts"] = unknown_facts({}, "model card")
-    manifest["components"] = [{
-        "id": slug(model_id.split("/")[-1]) if model_id else "model",
-        "name": model_id or "unknown",
-        "lineage": lineage,
-        "note": "; ".join(notes),
-    }]
-    header = [f"Manifest skeleton imported by `licheck import hf` from {label}.",
-              "It states only what the card says (as declared evidence); everything else is",
-              "`unknown`. Review every note, add sources with dates, and run `licheck validate`."]
+    manifest["components"] = [
+        {
+            "id": slug(model_id.split("/")[-1]) if model_id else "model",
+            "name": model_id or "unknown",
+            "lineage": lineage,
+            "note": "; ".join(notes),
+        }
+    ]
+    header = [
+        f"Manifest skeleton imported by `licheck import hf` from {label}.",
+        "It states only what the card says (as declared evidence); everything else is",
+        "`unknown`. Review every note, add sources with dates, and run `licheck validate`.",
+    ]
     return dump(manifest, header)

@@ -39,8 +39,10 @@ def stateable() -> list[str]:
 
 def unknown_facts(known: dict[str, Any], source: str) -> dict[str, Any]:
     """Every stateable fact: what the source said, the rest `unknown`."""
-    return {name: known.get(name, {"value": "unknown", "note": f"not in the {source}"})
-            for name in stateable()}
+    return {
+        name: known.get(name, {"value": "unknown", "note": f"not in the {source}"})
+        for name in stateable()
+    }
 
 
 @dataclass
@@ -64,17 +66,25 @@ class ModelIdentity:
         """A lineage entry: the catalog id with the source as evidence, or `unknown`."""
         declared = f" and declares {'; '.join(self.licenses)}" if self.licenses else ""
         if self.model is not None:
-            note = (f"{role}: the source names {self.shown}{declared}; licheck's catalog gives "
-                    f"the license ({self.model.license or 'not in the library'})")
+            note = (
+                f"{role}: the source names {self.shown}{declared}; licheck's catalog gives "
+                f"the license ({self.model.license or 'not in the library'})"
+            )
             return {"model": self.model.id, "evidence": [dict(evidence)], "note": note}
         if self.names:
-            why = (f" ({', '.join(self.names)}){declared}; it is not in licheck's catalog, so it "
-                   "is left unknown")
+            why = (
+                f" ({', '.join(self.names)}){declared}; it is not in licheck's catalog, so it "
+                "is left unknown"
+            )
         else:
-            why = (f"{declared}, but identifies it by no Hub id, purl or licheck:model property, "
-                   "and licheck does not look models up by bare name, so it is left unknown")
-        note = (f"{role}: the source names {self.shown}{why}: name a catalog model (licheck "
-                "licenses models) or add it to the catalog")
+            why = (
+                f"{declared}, but identifies it by no Hub id, purl or licheck:model property, "
+                "and licheck does not look models up by bare name, so it is left unknown"
+            )
+        note = (
+            f"{role}: the source names {self.shown}{why}: name a catalog model (licheck "
+            "licenses models) or add it to the catalog"
+        )
         return {"model": "unknown", "note": note}
 
 
@@ -87,6 +97,12 @@ class _Dumper(yaml.SafeDumper):
 
 def dump(manifest: dict[str, Any], header: list[str]) -> str:
     """The skeleton as YAML, with a header comment; deterministic for the same input."""
-    body = yaml.dump(manifest, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=96,
-                     default_flow_style=False)
+    body = yaml.dump(
+        manifest,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=96,
+        default_flow_style=False,
+    )
     return "".join(f"# {line}\n" if line else "#\n" for line in header) + body

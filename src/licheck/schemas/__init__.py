@@ -48,8 +48,14 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return WhatIfReport
 
-    return {"license": license_, "manifest": manifest, "catalog": catalog, "report": report,
-            "waivers": waivers, "whatif": whatif}
+    return {
+        "license": license_,
+        "manifest": manifest,
+        "catalog": catalog,
+        "report": report,
+        "waivers": waivers,
+        "whatif": whatif,
+    }
 
 
 NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
@@ -64,8 +70,11 @@ def generate(name: str) -> dict[str, Any]:
 
         build_validators()  # the models defer building; defaults need their serializers
     schema = model.model_json_schema(mode="serialization" if name in OUTPUTS else "validation")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"{BASE_ID}{name}.schema.json", **schema}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"{BASE_ID}{name}.schema.json",
+        **schema,
+    }
 
 
 def dumps(schema: dict[str, Any]) -> str:
@@ -83,4 +92,3 @@ def shipped(name: str) -> str:
 def write_all() -> None:
     for name in NAMES:
         path(name).write_text(dumps(generate(name)), encoding="utf-8")
-

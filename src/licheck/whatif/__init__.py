@@ -33,8 +33,16 @@ from licheck.whatif.sweep import (
     sweep,
 )
 
-__all__ = ["Analysis", "Scenario", "ScenarioError", "Subject", "analyse", "binding_rules",
-           "evaluator", "hypothesis"]
+__all__ = [
+    "Analysis",
+    "Scenario",
+    "ScenarioError",
+    "Subject",
+    "analyse",
+    "binding_rules",
+    "evaluator",
+    "hypothesis",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +58,9 @@ class Analysis:
 
 def hypothesis(fact: str, region: Domain) -> FactState:
     """A fact fixed by a sweep: established, whatever the evidence policy."""
-    view = EvidenceView("what-if sweep", EvidenceKind.DECLARED, None, None, None, None, None,
-                        "establishes")
+    view = EvidenceView(
+        "what-if sweep", EvidenceKind.DECLARED, None, None, None, None, None, "establishes"
+    )
     return FactState(fact, FACTS[fact], Status.ESTABLISHED, region, str(region), evidence=(view,))
 
 
@@ -64,14 +73,31 @@ def analyse(subject: Subject, scenario: Scenario, sweeps: Sequence[SweepSpec] = 
     swept: Sweep | RegionMap | None = None
     if sweeps:
         rules = binding_rules(subject, result)
-        axes = [Axis(s.fact, s.lower, s.upper, s.dimension,
-                     known_bounds(s.fact, applied.states_of(subject, related(s.fact))))
-                for s in sweeps]
+        axes = [
+            Axis(
+                s.fact,
+                s.lower,
+                s.upper,
+                s.dimension,
+                known_bounds(s.fact, applied.states_of(subject, related(s.fact))),
+            )
+            for s in sweeps
+        ]
         evaluate = evaluator(subject, applied)
-        swept = (sweep(axes[0], rules, evaluate) if len(axes) == 1
-                 else region_map(axes[0], axes[1], rules, evaluate))
-    return Analysis(subject, applied, baseline, result, tuple(compare(baseline, result)), swept,
-                    tuple(rank(result)))
+        swept = (
+            sweep(axes[0], rules, evaluate)
+            if len(axes) == 1
+            else region_map(axes[0], axes[1], rules, evaluate)
+        )
+    return Analysis(
+        subject,
+        applied,
+        baseline,
+        result,
+        tuple(compare(baseline, result)),
+        swept,
+        tuple(rank(result)),
+    )
 
 
 def _check_sweeps(scenario: Scenario, sweeps: Sequence[SweepSpec]) -> None:
@@ -82,8 +108,10 @@ def _check_sweeps(scenario: Scenario, sweeps: Sequence[SweepSpec]) -> None:
     if len(sweeps) == 2 and sweeps[1].fact in related(sweeps[0].fact):
         # One counts a part of the other: where they meet the map is cut on a diagonal, not
         # at thresholds, and its rectangles would not be exact.
-        raise ScenarioError(f"--sweep {sweeps[0].fact} and {sweeps[1].fact} bound each other "
-                            "(one counts a part of the other): sweep one and --set the other")
+        raise ScenarioError(
+            f"--sweep {sweeps[0].fact} and {sweeps[1].fact} bound each other "
+            "(one counts a part of the other): sweep one and --set the other"
+        )
     fixed = {a.fact for a in scenario.sets}
     for spec in sweeps:
         if spec.fact in fixed:
@@ -95,9 +123,11 @@ def binding_rules(subject: Subject, result: ProductResult) -> ClauseRules:
     rules: list[tuple[str, Rule]] = []
     for finding in result.findings:
         entry = subject.library.licenses.get(finding.license)
-        rules.extend((f"{finding.license}/{finding.clause}", compiled.rule)
-                     for compiled in (entry.clauses if entry else ())
-                     if compiled.clause.id == finding.clause)
+        rules.extend(
+            (f"{finding.license}/{finding.clause}", compiled.rule)
+            for compiled in (entry.clauses if entry else ())
+            if compiled.clause.id == finding.clause
+        )
     return rules
 
 

@@ -75,9 +75,16 @@ def compare(baseline: ProductResult, scenario: ProductResult) -> list[Change]:
             continue
         missing_old = {m.fact.name for m in old.missing}
         missing_new = {m.fact.name for m in new.missing}
-        changes.append(Change(key, old, new, _fact_changes(old, new),
-                              tuple(sorted(missing_old - missing_new)),
-                              tuple(sorted(missing_new - missing_old))))
+        changes.append(
+            Change(
+                key,
+                old,
+                new,
+                _fact_changes(old, new),
+                tuple(sorted(missing_old - missing_new)),
+                tuple(sorted(missing_new - missing_old)),
+            )
+        )
     return changes
 
 

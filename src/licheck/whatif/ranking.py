@@ -66,7 +66,9 @@ def rank(result: ProductResult) -> list[NextFact]:
         # model's own findings stand alone; refuted, an unknown base's license binds instead)
         for missing in finding.missing:
             add(missing.fact, finding.model_name, Settling(finding.key, missing.branches))
-    ranked = [NextFact(state, tuple(settlings), model)
-              for (_, model), (state, settlings) in by_fact.items()]
+    ranked = [
+        NextFact(state, tuple(settlings), model)
+        for (_, model), (state, settlings) in by_fact.items()
+    ]
     ranked.sort(key=lambda n: (-n.settles, -n.may_settle, -len(n.findings), n.label))
     return ranked

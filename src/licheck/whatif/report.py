@@ -194,7 +194,8 @@ class WhatIfReport(_Model):
     changes: list[ChangeOut] = Field(description="findings that differ between the two runs")
     sweep: SweepOut | None
     next_facts: list[NextFactOut] = Field(
-        description="the scenario's open facts, most decisive first")
+        description="the scenario's open facts, most decisive first"
+    )
 
 
 def build(analysis: Analysis) -> WhatIfReport:
@@ -203,15 +204,21 @@ def build(analysis: Analysis) -> WhatIfReport:
     scenario = applied.scenario
     rates = subject.rates()
     return WhatIfReport(
-        product=analysis.baseline.product, owner=analysis.baseline.owner,
-        file=analysis.baseline.file, evidence_policy=base.policy.name,
+        product=analysis.baseline.product,
+        owner=analysis.baseline.owner,
+        file=analysis.baseline.file,
+        evidence_policy=base.policy.name,
         as_of=base.as_of.isoformat() if base.as_of else None,
         scenario=ScenarioOut(
-            sets=[SetOut(fact=a.fact, value=a.text, means=_means(a.fact, a.spec, rates))
-                  for a in scenario.sets],
+            sets=[
+                SetOut(fact=a.fact, value=a.text, means=_means(a.fact, a.spec, rates))
+                for a in scenario.sets
+            ],
             swaps=[SwapOut(old=o, new=n) for o, n in applied.swaps.items()],
-            as_of=scenario.as_of.isoformat() if scenario.as_of else None),
-        baseline=_result(analysis.baseline), result=_result(analysis.scenario),
+            as_of=scenario.as_of.isoformat() if scenario.as_of else None,
+        ),
+        baseline=_result(analysis.baseline),
+        result=_result(analysis.scenario),
         changes=[_change(c) for c in analysis.changes if c.kind is not ChangeKind.SAME],
         sweep=_sweep(analysis.sweep) if analysis.sweep is not None else None,
         next_facts=[_next(n) for n in analysis.next_facts],
@@ -227,31 +234,57 @@ def _means(fact: str, spec: FactSpec, rates: dict[str, Fraction]) -> str:
 
 
 def _result(result: ProductResult) -> ResultOut:
-    return ResultOut(verdict=result.verdict, findings=[
-        FindingOut(finding=finding_id(f.key), component=f.component, model=f.model,
-                   model_name=f.model_name, license=f.license, clause=f.clause, title=f.title,
-                   verdict=f.verdict, likely_verdict=f.likely_verdict)
-        for f in result.findings])
+    return ResultOut(
+        verdict=result.verdict,
+        findings=[
+            FindingOut(
+                finding=finding_id(f.key),
+                component=f.component,
+                model=f.model,
+                model_name=f.model_name,
+                license=f.license,
+                clause=f.clause,
+                title=f.title,
+                verdict=f.verdict,
+                likely_verdict=f.likely_verdict,
+            )
+            for f in result.findings
+        ],
+    )
 
 
 def _change(change: Change) -> ChangeOut:
     finding = change.scenario or change.baseline
     assert finding is not None
     return ChangeOut(
-        finding=finding_id(change.key), license=finding.license, clause=finding.clause,
-        title=finding.title, kind=change.kind, baseline=change.before, scenario=change.after,
-        facts=[FactChangeOut(fact=f.fact, baseline=f.before, scenario=f.after,
-                             evidence=list(f.evidence)) for f in change.facts],
-        settled=list(change.settled), opened=list(change.opened),
-        explanation=_why(change, finding))
+        finding=finding_id(change.key),
+        license=finding.license,
+        clause=finding.clause,
+        title=finding.title,
+        kind=change.kind,
+        baseline=change.before,
+        scenario=change.after,
+        facts=[
+            FactChangeOut(
+                fact=f.fact, baseline=f.before, scenario=f.after, evidence=list(f.evidence)
+            )
+            for f in change.facts
+        ],
+        settled=list(change.settled),
+        opened=list(change.opened),
+        explanation=_why(change, finding),
+    )
 
 
 def _why(change: Change, finding: Finding) -> str:
     if change.kind is ChangeKind.GONE:
-        binds = (f", so {finding.license_name} does not bind it"
-                 if finding.license != "unknown" else "")
-        return (f"Not in the scenario: {finding.component_name} is no longer built on "
-                f"{finding.model_name}{binds}.")
+        binds = (
+            f", so {finding.license_name} does not bind it" if finding.license != "unknown" else ""
+        )
+        return (
+            f"Not in the scenario: {finding.component_name} is no longer built on "
+            f"{finding.model_name}{binds}."
+        )
     if change.kind is ChangeKind.NEW:
         return f"New in the scenario (built on {finding.model_name}): " + explain(finding)
     return explain(finding)
@@ -263,23 +296,35 @@ def _bound(value: Fraction, included: bool) -> BoundOut:
 
 def _range(region: Interval) -> RangeOut:
     assert region.hi is not None
-    return RangeOut(lower=_bound(region.lo, region.lo_closed),
-                    upper=_bound(region.hi, region.hi_closed), label=str(region))
+    return RangeOut(
+        lower=_bound(region.lo, region.lo_closed),
+        upper=_bound(region.hi, region.hi_closed),
+        label=str(region),
+    )
 
 
 def _verdicts(verdicts: Verdicts) -> list[FindingVerdictOut]:
-    return [FindingVerdictOut(finding=finding_id(key), verdict=v)
-            for key, v in verdicts.findings]
+    return [FindingVerdictOut(finding=finding_id(key), verdict=v) for key, v in verdicts.findings]
 
 
 def _axis(axis: Axis, thresholds: tuple[Threshold, ...], changes: set[Fraction]) -> AxisOut:
     return AxisOut(
-        fact=axis.fact, unit="USD/month" if axis.dimension is Dimension.MONEY else "count",
-        lower=to_json_number(axis.lower), upper=to_json_number(axis.upper),
-        thresholds=[ThresholdOut(value=to_json_number(t.value), exact=str(t.value),
-                                 label=format_amount(t.value, axis.dimension),
-                                 tests=list(t.tests), clauses=list(t.clauses),
-                                 changes_verdict=t.value in changes) for t in thresholds])
+        fact=axis.fact,
+        unit="USD/month" if axis.dimension is Dimension.MONEY else "count",
+        lower=to_json_number(axis.lower),
+        upper=to_json_number(axis.upper),
+        thresholds=[
+            ThresholdOut(
+                value=to_json_number(t.value),
+                exact=str(t.value),
+                label=format_amount(t.value, axis.dimension),
+                tests=list(t.tests),
+                clauses=list(t.clauses),
+                changes_verdict=t.value in changes,
+            )
+            for t in thresholds
+        ],
+    )
 
 
 def _sweep(swept: Sweep | RegionMap) -> SweepOut:
@@ -289,40 +334,77 @@ def _sweep(swept: Sweep | RegionMap) -> SweepOut:
         for left, right in itertools.pairwise(pieces):
             assert left.region.hi is not None
             value = left.region.hi
-            boundaries.append(BoundaryOut(
-                value=to_json_number(value), exact=str(value),
-                label=format_amount(value, swept.axis.dimension),
-                side="below" if left.region.hi_closed else "above",
-                below=left.verdicts.product, above=right.verdicts.product,
-                changes=[FindingStepOut(finding=finding_id(key), below=old, above=new)
-                         for (key, old), (_, new) in zip(left.verdicts.findings,
-                                                         right.verdicts.findings, strict=True)
-                         if old is not new]))
+            boundaries.append(
+                BoundaryOut(
+                    value=to_json_number(value),
+                    exact=str(value),
+                    label=format_amount(value, swept.axis.dimension),
+                    side="below" if left.region.hi_closed else "above",
+                    below=left.verdicts.product,
+                    above=right.verdicts.product,
+                    changes=[
+                        FindingStepOut(finding=finding_id(key), below=old, above=new)
+                        for (key, old), (_, new) in zip(
+                            left.verdicts.findings, right.verdicts.findings, strict=True
+                        )
+                        if old is not new
+                    ],
+                )
+            )
         changes = set(swept.boundaries())
         return SweepOut(
             axes=[_axis(swept.axis, swept.thresholds, changes)],
-            intervals=[IntervalOut(**_range(p.region).model_dump(), verdict=p.verdicts.product,
-                                   findings=_verdicts(p.verdicts)) for p in pieces],
-            boundaries=boundaries, regions=None)
+            intervals=[
+                IntervalOut(
+                    **_range(p.region).model_dump(),
+                    verdict=p.verdicts.product,
+                    findings=_verdicts(p.verdicts),
+                )
+                for p in pieces
+            ],
+            boundaries=boundaries,
+            regions=None,
+        )
     x_changes = {r.hi for r in swept.xs[:-1] if r.hi is not None}
     y_changes = {r.hi for r in swept.ys[:-1] if r.hi is not None}
-    regions = [RegionOut(x=_range(xi), y=_range(yj), verdict=swept.grid[j][i].product,
-                         findings=_verdicts(swept.grid[j][i]))
-               for j, yj in enumerate(swept.ys) for i, xi in enumerate(swept.xs)]
-    return SweepOut(axes=[_axis(swept.x, swept.x_thresholds, x_changes),
-                          _axis(swept.y, swept.y_thresholds, y_changes)],
-                    intervals=None, boundaries=None, regions=regions)
+    regions = [
+        RegionOut(
+            x=_range(xi),
+            y=_range(yj),
+            verdict=swept.grid[j][i].product,
+            findings=_verdicts(swept.grid[j][i]),
+        )
+        for j, yj in enumerate(swept.ys)
+        for i, xi in enumerate(swept.xs)
+    ]
+    return SweepOut(
+        axes=[
+            _axis(swept.x, swept.x_thresholds, x_changes),
+            _axis(swept.y, swept.y_thresholds, y_changes),
+        ],
+        intervals=None,
+        boundaries=None,
+        regions=regions,
+    )
 
 
 def _next(item: NextFact) -> NextFactOut:
     state = item.fact
     return NextFactOut(
-        fact=item.label, status=state.status.value,
+        fact=item.label,
+        status=state.status.value,
         likely=str(state.likely) if state.likely is not None else None,
-        settles=item.settles, may_settle=item.may_settle,
-        findings=[SettlingOut(finding=finding_id(s.key), settles=s.settles,
-                              outcomes=[OutcomeOut(when=b.label, verdict=b.verdict)
-                                        for b in s.branches]) for s in item.findings])
+        settles=item.settles,
+        may_settle=item.may_settle,
+        findings=[
+            SettlingOut(
+                finding=finding_id(s.key),
+                settles=s.settles,
+                outcomes=[OutcomeOut(when=b.label, verdict=b.verdict) for b in s.branches],
+            )
+            for s in item.findings
+        ],
+    )
 
 
 def to_json(report: WhatIfReport) -> str:

@@ -48,8 +48,9 @@ class Subject:
     options: Options
 
     def evaluate(self, options: Options | None = None) -> ProductResult:
-        return evaluate_manifest(self.manifest, self.document, self.library,
-                                 options or self.options)
+        return evaluate_manifest(
+            self.manifest, self.document, self.library, options or self.options
+        )
 
     def rates(self) -> dict[str, Fraction]:
         rates = {}
@@ -61,17 +62,22 @@ class Subject:
         return rates
 
     def has_undisclosed_base(self) -> bool:
-        return any(ref.model.strip().lower() == UNKNOWN_MODEL
-                   for component in self.manifest.components
-                   for ref in [component.lineage.base, *(p for s in component.lineage.steps
-                                                         for p in s.parents)])
+        return any(
+            ref.model.strip().lower() == UNKNOWN_MODEL
+            for component in self.manifest.components
+            for ref in [
+                component.lineage.base,
+                *(p for s in component.lineage.steps for p in s.parents),
+            ]
+        )
 
     def lineage_models(self) -> dict[str, str]:
         """Catalog id -> name of every catalog model in the product's lineages."""
         found: dict[str, str] = {}
         for component in self.manifest.components:
-            refs = [component.lineage.base] + [p for s in component.lineage.steps
-                                                for p in s.parents]
+            refs = [component.lineage.base] + [
+                p for s in component.lineage.steps for p in s.parents
+            ]
             for ref in refs:
                 model = self.library.model(ref.model)
                 if model is not None:
@@ -90,12 +96,14 @@ class Applied:
     def states_of(self, subject: Subject, names: set[str]) -> list[FactState]:
         """Every value the scenario gives the named facts (product- and component-level, or its
         own hypothesis), as the evaluation resolves them."""
-        context = Resolution(self.options.policy, self.options.as_of, subject.rates(),
-                             dict(subject.manifest.sources))
+        context = Resolution(
+            self.options.policy, self.options.as_of, subject.rates(), dict(subject.manifest.sources)
+        )
         hypothetical = Resolution(HYPOTHETICAL, None, context.rates, context.sources)
         specs = [(n, spec, context) for n, spec in subject.manifest.facts.items()]
-        specs += [(n, spec, context) for c in subject.manifest.components
-                  for n, spec in c.facts.items()]
+        specs += [
+            (n, spec, context) for c in subject.manifest.components for n, spec in c.facts.items()
+        ]
         states = []
         for name, spec, where in specs:
             if name in names and name not in self.options.overrides:
@@ -105,8 +113,9 @@ class Applied:
                     continue  # the baseline's evaluation reports it, located in the file
         for name, given in self.options.overrides.items():
             if name in names:
-                states.append(given if isinstance(given, FactState)
-                              else resolve(name, given, hypothetical))
+                states.append(
+                    given if isinstance(given, FactState) else resolve(name, given, hypothetical)
+                )
         return states
 
     def with_facts(self, states: Mapping[str, FactState]) -> Options:
@@ -142,22 +151,28 @@ def _swaps(subject: Subject, swaps: tuple[Swap, ...]) -> dict[str, str]:
         where = f"--swap-base {swap.old}={swap.new}"
         new = library.model(swap.new)
         if new is None:
-            raise ScenarioError(f"{where}: unknown model {swap.new!r}"
-                                f"{library.suggest_model(swap.new)}; see `licheck licenses "
-                                "models`")
+            raise ScenarioError(
+                f"{where}: unknown model {swap.new!r}"
+                f"{library.suggest_model(swap.new)}; see `licheck licenses "
+                "models`"
+            )
         if swap.old.strip().lower() == UNKNOWN_MODEL:
             old_id = UNKNOWN_MODEL
         else:
             old = library.model(swap.old)
             if old is None:
-                raise ScenarioError(f"{where}: unknown model {swap.old!r}"
-                                    f"{library.suggest_model(swap.old)}; see `licheck licenses "
-                                    "models` (or `unknown` for an undisclosed base)")
+                raise ScenarioError(
+                    f"{where}: unknown model {swap.old!r}"
+                    f"{library.suggest_model(swap.old)}; see `licheck licenses "
+                    "models` (or `unknown` for an undisclosed base)"
+                )
             old_id = old.id
         if old_id not in present:
             shown = ", ".join(sorted(present)) or "none in the catalog"
-            raise ScenarioError(f"{where}: {old_id} is not in {subject.manifest.product}'s "
-                                f"lineage (its models: {shown})")
+            raise ScenarioError(
+                f"{where}: {old_id} is not in {subject.manifest.product}'s "
+                f"lineage (its models: {shown})"
+            )
         if old_id in result:
             raise ScenarioError(f"--swap-base {old_id} is given twice")
         result[old_id] = new.id

@@ -69,11 +69,15 @@ def stateable_fact(option: str, name: str) -> FactDef:
     definition = FACTS.get(name)
     choices = [n for n, d in FACTS.items() if not d.implicit]
     if definition is None:
-        raise ScenarioError(f"{option}: unknown fact {name!r}{suggest(name, choices)}; the "
-                            "facts are listed in the README's fact vocabulary")
+        raise ScenarioError(
+            f"{option}: unknown fact {name!r}{suggest(name, choices)}; the "
+            "facts are listed in the README's fact vocabulary"
+        )
     if definition.implicit:
-        raise ScenarioError(f"{option}: {name!r} is derived from the lineage and cannot be set "
-                            "(use --swap-base to change a base model)")
+        raise ScenarioError(
+            f"{option}: {name!r} is derived from the lineage and cannot be set "
+            "(use --swap-base to change a base model)"
+        )
     return definition
 
 
@@ -90,8 +94,7 @@ def parse_assignment(raw: str) -> Assignment:
             spec = _quantity(where, value)
         case FactType.BOOLEAN:
             if value not in ("true", "false"):
-                raise ScenarioError(f"{where}: {name} is true or false (or unknown), got "
-                                    f"{value!r}")
+                raise ScenarioError(f"{where}: {name} is true or false (or unknown), got {value!r}")
             spec = FactSpec(value=value == "true")
         case FactType.STRING:
             spec = FactSpec(value=value)
@@ -118,16 +121,19 @@ def _set(where: str, value: str) -> FactSpec:
     for part in (p.strip() for p in value.split(";")):
         word, _, rest = part.partition(" ")
         if word not in ("includes", "excludes") or word in parts:
-            raise ScenarioError(f"{where}: expected [a, b], includes [a], excludes [b] (the "
-                                f"last two joined by ;) or unknown, got {value!r}")
+            raise ScenarioError(
+                f"{where}: expected [a, b], includes [a], excludes [b] (the "
+                f"last two joined by ;) or unknown, got {value!r}"
+            )
         parts[word] = _items(where, rest.strip())
     return FactSpec(includes=parts.get("includes"), excludes=parts.get("excludes"))
 
 
 def _items(where: str, text: str) -> list[str]:
     if not (text.startswith("[") and text.endswith("]")):
-        raise ScenarioError(f"{where}: expected a list in brackets such as [Kimi K2.5, Cursor], "
-                            f"got {text!r}")
+        raise ScenarioError(
+            f"{where}: expected a list in brackets such as [Kimi K2.5, Cursor], got {text!r}"
+        )
     inner = text[1:-1].strip()
     if not inner:
         return []
@@ -144,16 +150,21 @@ def parse_sweep(raw: str, rates: dict[str, Fraction] | None = None) -> SweepSpec
     definition = stateable_fact("--sweep", name)
     where = f"--sweep {name}"
     if definition.type is not FactType.QUANTITY:
-        raise ScenarioError(f"{where}: only quantities (counts, money) can be swept; {name} is "
-                            f"a {definition.type.value} — use --set {name}=... for each value")
+        raise ScenarioError(
+            f"{where}: only quantities (counts, money) can be swept; {name} is "
+            f"a {definition.type.value} — use --set {name}=... for each value"
+        )
     low, sep, high = (part.strip() for part in value.partition(".."))
     if not sep or not low or not high:
         raise ScenarioError(f"{where}: expected FROM..TO, as in {name}=1M..100M")
     dimension = definition.dimension or Dimension.COUNT
     try:
-        lower, upper = (parse_quantity(end, dimension,
-                                       default_period_months=definition.period_months,
-                                       rates=rates).amount for end in (low, high))
+        lower, upper = (
+            parse_quantity(
+                end, dimension, default_period_months=definition.period_months, rates=rates
+            ).amount
+            for end in (low, high)
+        )
     except UnitError as exc:
         raise ScenarioError(f"{where}: {exc}") from None
     if lower >= upper:

@@ -141,8 +141,12 @@ def tests_on(fact: str, rules: ClauseRules) -> list[tuple[str, Test]]:
     """The threshold tests that a value of `fact` can decide: on it or a related fact, today or
     at a past date (a what-if value holds at every date a clause measures it)."""
     facts = related(fact)
-    return [(label, t) for label, rule in rules for t in rule.tests()
-            if t.fact in facts and isinstance(t.operand, Fraction)]
+    return [
+        (label, t)
+        for label, rule in rules
+        for t in rule.tests()
+        if t.fact in facts and isinstance(t.operand, Fraction)
+    ]
 
 
 def thresholds(axis: Axis, rules: ClauseRules) -> tuple[Threshold, ...]:
@@ -157,8 +161,9 @@ def thresholds(axis: Axis, rules: ClauseRules) -> tuple[Threshold, ...]:
     for value, reason in axis.bounds:
         if axis.domain.contains(value):
             found.setdefault(value, (set(), set()))[0].add(reason)
-    return tuple(Threshold(v, tuple(sorted(t)), tuple(sorted(c)))
-                 for v, (t, c) in sorted(found.items()))
+    return tuple(
+        Threshold(v, tuple(sorted(t)), tuple(sorted(c))) for v, (t, c) in sorted(found.items())
+    )
 
 
 def axis_cells(axis: Axis, rules: ClauseRules) -> list[Interval]:
@@ -209,9 +214,15 @@ def region_map(x: Axis, y: Axis, rules: ClauseRules, evaluate: Evaluate) -> Regi
             rows[-1] = (join(rows[-1][0], yj), row)
         else:
             rows.append((yj, row))
-    return RegionMap(x, y, thresholds(x, rules), thresholds(y, rules),
-                     tuple(c[0] for c in columns), tuple(r[0] for r in rows),
-                     tuple(tuple(r[1]) for r in rows))
+    return RegionMap(
+        x,
+        y,
+        thresholds(x, rules),
+        thresholds(y, rules),
+        tuple(c[0] for c in columns),
+        tuple(r[0] for r in rows),
+        tuple(tuple(r[1]) for r in rows),
+    )
 
 
 def locate(pieces: Sequence[Interval], value: Fraction | float) -> int:
@@ -244,8 +255,9 @@ def _plain(value: Fraction) -> Fraction | int:
     return value.numerator if value.denominator == 1 else value
 
 
-def raster(region: RegionMap, xs: Sequence[Fraction | float],
-           ys: Sequence[Fraction | float]) -> list[list[Verdict]]:
+def raster(
+    region: RegionMap, xs: Sequence[Fraction | float], ys: Sequence[Fraction | float]
+) -> list[list[Verdict]]:
     """The product verdict at every grid point (rows follow `ys`), read off the exact map.
 
     Rows that fall in the same cell share one list: the cost grows with the grid's side, not its
