@@ -94,7 +94,7 @@ from licheck.cli.common import run_guarded
 with contextlib.redirect_stdout(io.StringIO()) as out:
     code = run_guarded(cli, ["evaluate", {manifest!r}, "--format", "json"])
 assert out.getvalue().startswith("{{"), out.getvalue()[:200]
-print(code, "licheck.waivers" in sys.modules, "licheck.records" in sys.modules)
+print(code, "licheck.waivers" in sys.modules, "licheck.engine" in sys.modules)
 """
 
 
@@ -109,9 +109,9 @@ def test_evaluate_without_a_waiver_file_imports_no_waiver_code(tmp_path: Path) -
         text=True,
         check=True,
     )
-    code, waivers, records = done.stdout.split()
+    code, waivers, engine = done.stdout.split()
     assert code in ("0", "1")
-    assert (waivers, records) == ("False", "True")  # records: the probe did reach the core
+    assert (waivers, engine) == ("False", "True")  # engine: the probe did reach the core
 
 
 def test_a_default_waiver_file_is_still_found(tmp_path: Path) -> None:

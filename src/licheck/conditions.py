@@ -8,12 +8,12 @@ type, a threshold's unit suits its dimension) and turns thresholds into exact US
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from licheck import territory
 from licheck.model import AllOf, Always, AnyOf, Condition, FactTest, Measured, NotOf
-from licheck.records import record
 from licheck.units import Dimension, UnitError, format_amount, parse_quantity
 from licheck.vocabulary import FACTS, TERRITORIAL, FactType, suggest
 
@@ -28,7 +28,7 @@ _OPERATORS_BY_TYPE: dict[FactType, frozenset[str]] = {
 _SYMBOLS = {"more_than": ">", "at_least": "≥", "less_than": "<", "at_most": "≤"}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Test:
     __test__ = False  # not a pytest test class
 
@@ -81,22 +81,22 @@ class Test:
         return f"{self.key} {self.operator.replace('_', ' ')} {shown}"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class All:
     items: tuple[Node, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Any_:
     items: tuple[Node, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Not:
     item: Node
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Const:
     value: bool
 

@@ -6,12 +6,10 @@ Bad input is expected: loaders collect `Diagnostic`s (all of them, in all files)
 
 from __future__ import annotations
 
-from dataclasses import field
-
-from licheck.records import record
+from dataclasses import dataclass, field
 
 
-@record(order=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Diagnostic:
     """One problem in one input file; `line` and `column` are 1-based, 0 when unknown."""
 

@@ -7,13 +7,13 @@ intersection means the evidence contradicts itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
-from licheck.records import record
 from licheck.units import Dimension, format_amount
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Interval:
     """Values between `lo` and `hi` (None: unbounded above), each end open or closed."""
 
@@ -77,7 +77,7 @@ class Interval:
         return f"{left}{show(self.lo)}, {show(self.hi)}{right}"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Booleans:
     values: frozenset[bool]
 
@@ -93,7 +93,7 @@ class Booleans:
         return "unknown"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Strings:
     """One known string, or any (`value` None)."""
 
@@ -114,7 +114,7 @@ class Strings:
         return "unknown" if self.value is None else repr(self.value)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StringSet:
     """A set of strings known to include some and exclude others; `exact` when fully known."""
 

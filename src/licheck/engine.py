@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
 from licheck.conditions import TRUE, All, Any_, Const, Node, Not, Test, Value, evaluate, tests_in
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.records import record
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
 
@@ -63,7 +63,7 @@ class Outcome(StrEnum):
     FAILS = "fails"  # triggered, not lifted, the requirement fails
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A clause as the engine sees it.  `scope` says whether the license binds at all (the
     component is built on the model and is still a derivative of it); outside it, the clause is
@@ -103,7 +103,7 @@ def verdict_of(outcomes: set[Outcome]) -> Verdict:
     return Verdict.GOVERNANCE_RISK
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Cell:
     """One class of values of a fact that every test treats alike."""
 
@@ -250,7 +250,7 @@ _PHRASES = {
 }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Judgement:
     verdict: Verdict
     outcomes: frozenset[Outcome]
@@ -282,7 +282,7 @@ def judge(rule: Rule, domains: Mapping[str, Domain]) -> Judgement:
 Signature = tuple[bool, ...]  # the results of the tests on one fact, for one cell
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class _Compiled:
     tests: tuple[tuple[Test, ...], ...]  # the distinct tests on each fact, by position
     where: dict[int, tuple[int, int]]  # each test node of the rule (by id): its fact, its index
@@ -323,7 +323,7 @@ def _distinct_signatures(signatures: Sequence[Signature]) -> list[Signature]:
     return list(dict.fromkeys(signatures))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class _Table:
     """A rule over given cells: each cell's signature, the distinct ones per fact (the fact's
     *digits*), and the combinations of digits where each outcome occurs, as bit masks."""
@@ -485,7 +485,7 @@ def _details(
     return frozenset(table.outcomes), frozenset(scope), frozenset(triggered), open_facts
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Branch:
     """What the verdict becomes when one open fact is supplied as `label` says."""
 
@@ -529,7 +529,7 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
     return merged
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Settlement:
     """A smallest set of open facts whose values, supplied together, make the verdict firm."""
 

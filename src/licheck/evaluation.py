@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from licheck.conditions import All, Test, Value, tests_in
@@ -63,7 +63,6 @@ from licheck.model import (
     ModelRef,
     StepKind,
 )
-from licheck.records import record
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, FactDef, FactType, suggest
 from licheck.yamlsafe import Document
@@ -81,7 +80,7 @@ HYPOTHETICAL = EvidencePolicy(
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MissingFact:
     """A fact the verdict still hangs on, and what the verdict would be for each value."""
 
@@ -89,7 +88,7 @@ class MissingFact:
     branches: tuple[Branch, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Finding:
     component: str
     component_name: str
@@ -120,7 +119,7 @@ class Finding:
         return (self.component, self.model, self.license, self.clause)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ProductResult:
     product: str
     owner: str
@@ -130,7 +129,7 @@ class ProductResult:
     release_date: dt.date | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Options:
     policy: EvidencePolicy
     as_of: dt.date | None = None
@@ -571,7 +570,7 @@ def _licenses_for(
     return [_Candidate(None if model.license_history else model.license)]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class _Candidate:
     """A license the copy may be under, and the dates it applied to copies obtained then."""
 
@@ -647,7 +646,7 @@ def _across_versions(
     return result
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class _UnknownLicense:
     component: Component
     ref: ModelRef
@@ -788,7 +787,7 @@ def _named(
 _CACHE_LIMIT = 4096
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class _Judged:
     rule: Rule
     judgement: Judgement

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
@@ -18,14 +18,13 @@ from typing import Any, Final
 from licheck import territory
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 from licheck.model import Evidence, EvidenceKind, FactSpec, Source
-from licheck.records import record
 from licheck.units import Dimension, UnitError, parse_quantity
 from licheck.vocabulary import FACTS, TERRITORIAL, FactDef, FactType
 
 K = EvidenceKind
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EvidencePolicy:
     """Which evidence kinds establish a fact, and which only make it likely."""
 
@@ -80,7 +79,7 @@ class Status(StrEnum):
     UNKNOWN = "unknown"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EvidenceView:
     """One piece of evidence as the report shows it: what it is and whether it counted."""
 
@@ -94,7 +93,7 @@ class EvidenceView:
     counted: str  # establishes / suggests / ignored: <why>
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FactState:
     """A fact as the engine sees it: the values still possible and why."""
 
@@ -273,7 +272,7 @@ def _territories(
         raise FactError(str(exc), (key,)) from None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Resolution:
     """Everything `resolve` needs besides the fact itself."""
 

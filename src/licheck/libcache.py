@@ -23,16 +23,16 @@ import json
 import os
 import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from licheck import __version__, yamlfast, yamlsafe
-from licheck.records import record
 
 FORMAT = 1  # bump when what is stored, or how it is read, changes
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Stored:
     """One rule file (or the catalog) as stored: its path as the library names it, its parsed
     data, and the (line, column) of each clause."""

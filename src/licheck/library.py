@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
@@ -23,14 +23,13 @@ from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import MAX_SET_MEMBERS, Rule
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel, Clause, ClauseKind, License
-from licheck.records import record
 from licheck.vocabulary import FACTS, FactType, suggest
 
 CATALOG_FILE = "catalog.yaml"
 M = TypeVar("M", bound=BaseModel)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CompiledClause:
     license: License
     clause: Clause
@@ -39,14 +38,14 @@ class CompiledClause:
     line: int  # where the clause starts in its rule file
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LicenseEntry:
     license: License
     clauses: tuple[CompiledClause, ...]
     file: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Library:
     licenses: dict[str, LicenseEntry]
     models: tuple[CatalogModel, ...]
@@ -395,7 +394,7 @@ def normalise(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class VerifyProblem:
     license: str
     clause: str | None  # None: about the text as a whole

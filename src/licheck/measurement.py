@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from licheck.domains import Domain, Interval, intersect
 from licheck.facts import FactState, Status, full_domain, unstated
 from licheck.model import Measured
-from licheck.records import record
 from licheck.vocabulary import AT_MOST
 
 
@@ -31,7 +31,7 @@ def month_before(date: dt.date) -> str:
     return f"{first.year:04d}-{first.month:02d}"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Occasion:
     """What a measured test needs to know: the model and its release date."""
 

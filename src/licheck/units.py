@@ -9,11 +9,10 @@ currency converts at a rate the manifest states (US dollars per unit of that cur
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Final
-
-from licheck.records import record
 
 
 class Dimension(StrEnum):
@@ -60,7 +59,7 @@ _GROUPED_RE: Final = re.compile(r"^\d{1,3}(?:([,_])\d{3})?(?:\1\d{3})*(?:\.\d+)?
 _PLAIN_RE: Final = re.compile(r"^(?:\d+(?:\.\d+)?|\.\d+)$")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Quantity:
     """An exact non-negative amount of one dimension (money in USD per month)."""
 

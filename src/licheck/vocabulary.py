@@ -7,10 +7,10 @@ fact table is generated from `FACTS` (a test keeps the two in step).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from licheck.records import record
 from licheck.units import Dimension
 
 
@@ -23,7 +23,7 @@ class FactType(StrEnum):
     SET = "set"  # a set of strings; tested for what it contains
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FactDef:
     """One fact name: its type, unit and meaning."""
 

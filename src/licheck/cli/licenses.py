@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -62,9 +62,8 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     table.add_column("models", overflow="fold")
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
-        table.add_row(
-            str(row["id"]), str(row["clauses"]), provenance, ", ".join(row["models"]) or "—"
-        )  # type: ignore[arg-type]
+        models = ", ".join(cast(list[str], row["models"])) or "—"
+        table.add_row(str(row["id"]), str(row["clauses"]), provenance, models)
     console = Console(
         no_color=use_color() is False, highlight=False, width=None if use_color() else 120
     )

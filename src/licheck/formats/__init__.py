@@ -13,10 +13,10 @@ matters to formats that mark what fails the gate (text summary, junit, markdown,
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from licheck.records import record
 from licheck.report import FailOn, ProductOut, Report
 
 MARK = "\x00"  # brackets a marker in a piece (`Document.marker`): a format whose pieces have
@@ -36,7 +36,7 @@ class Format(StrEnum):
 FORMATS = tuple(f.value for f in Format)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RenderOptions:
     fail_on: FailOn = FailOn.VIOLATION
     color: bool | None = False
@@ -44,7 +44,7 @@ class RenderOptions:
     summary: bool = False  # text: append the gate summary (licheck check)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Context:
     """What rendering a product needs besides the product: sent to the workers."""
 
@@ -54,7 +54,7 @@ class Context:
     as_of: str | None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Piece:
     text: str  # the product's text in the document's body ("" when it shows nothing there)
     extra: Any = None  # what the head or tail needs of the product (format-specific, small)
@@ -172,7 +172,7 @@ def resolve(text: str, document: Document) -> str:
     return "".join(tokens)
 
 
-def render(report: Report, fmt: Format, options: RenderOptions = RenderOptions()) -> str:  # noqa: B008 (frozen record)
+def render(report: Report, fmt: Format, options: RenderOptions = RenderOptions()) -> str:
     """The report in one format, in memory (the same pieces a portfolio streams)."""
     document = open_document(Context(fmt, options, report.evidence_policy, report.as_of))
     texts = []
