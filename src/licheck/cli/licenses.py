@@ -62,8 +62,8 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     table.add_column("models", overflow="fold")
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
-        models = ", ".join(cast(list[str], row["models"])) or "—"
-        table.add_row(str(row["id"]), str(row["clauses"]), provenance, models)
+        named = ", ".join(cast(list[str], row["models"])) or "—"
+        table.add_row(str(row["id"]), str(row["clauses"]), provenance, named)
     console = Console(
         no_color=use_color() is False, highlight=False, width=None if use_color() else 120
     )
