@@ -7,11 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from licheck.engine import Verdict
 from licheck.evaluation import Finding, Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_library
 from licheck.model import Manifest
+from licheck.verdicts import Verdict
 from licheck.yamlsafe import Document
 
 

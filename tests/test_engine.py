@@ -9,8 +9,9 @@ from fractions import Fraction
 
 from licheck.conditions import TRUE, All, Any_, Not, Test
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine import Rule, Verdict, branches, fact_cells, judge, worst
+from licheck.engine import Rule, branches, fact_cells, judge
 from licheck.units import Dimension
+from licheck.verdicts import Verdict, worst
 
 M = 10**6
 UNKNOWN_COUNT = Interval.everything(Dimension.COUNT)

@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 from licheck.conditions import TRUE, All, Any_, Const, Node, Not
 from licheck.conditions import Test as FactTest
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine import Rule, Verdict, judge
+from licheck.engine import Rule, judge
 from licheck.units import Dimension
+from licheck.verdicts import Verdict
 from tests.conftest import ROOT
 
 PROPERTY = settings(

@@ -9,11 +9,12 @@ import pytest
 
 from licheck.conditions import Test, evaluate
 from licheck.domains import Interval
-from licheck.engine import Rule, Verdict, judge
+from licheck.engine import Rule, judge
 from licheck.facts import POLICIES, FactError, FactState, Resolution, Status, resolve
 from licheck.measurement import Occasion, month_before, read
 from licheck.model import FactSpec, Measured
 from licheck.units import Dimension
+from licheck.verdicts import Verdict
 
 M = 10**6
 RELEASED = Occasion("Llama X", dt.date(2024, 4, 18))  # measured for 2024-03

@@ -9,10 +9,10 @@ import pytest
 
 from licheck import evaluation, portfolio
 from licheck.api import evaluate_paths
-from licheck.engine import Verdict
 from licheck.evaluation import Options, ProductResult
 from licheck.facts import POLICIES
 from licheck.library import load_library
+from licheck.verdicts import Verdict
 from tests.conftest import PRODUCTS
 
 OPTIONS = Options(POLICIES["default"])

@@ -17,50 +17,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 
 from licheck.conditions import TRUE, All, Any_, Const, Node, Not, Test, Value, evaluate, tests_in
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
+from licheck.verdicts import Outcome, Settlement, Verdict, verdict_of
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
-
-
-class Verdict(StrEnum):
-    VIOLATION = "violation"
-    GOVERNANCE_RISK = "governance_risk"
-    SATISFIED = "satisfied"
-    NOT_APPLICABLE = "not_applicable"
-
-    @property
-    def severity(self) -> int:
-        return _SEVERITY[self]
-
-    @property
-    def label(self) -> str:
-        return self.value.replace("_", " ")
-
-
-_SEVERITY = {
-    Verdict.NOT_APPLICABLE: 0,
-    Verdict.SATISFIED: 1,
-    Verdict.GOVERNANCE_RISK: 2,
-    Verdict.VIOLATION: 3,
-}
-
-
-def worst(verdicts: Sequence[Verdict]) -> Verdict:
-    """A product's verdict: violation > governance risk > satisfied > not applicable."""
-    return max(verdicts, key=lambda v: v.severity, default=Verdict.NOT_APPLICABLE)
-
-
-class Outcome(StrEnum):
-    """How the clause ends in one completion."""
-
-    NOT_TRIGGERED = "not_triggered"
-    LIFTED = "lifted"  # triggered, and an exception lifts it
-    HOLDS = "holds"  # triggered, and the requirement holds
-    FAILS = "fails"  # triggered, not lifted, the requirement fails
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,17 +53,6 @@ class Rule:
         if any(evaluate(e, values) for e in self.exceptions):
             return Outcome.LIFTED
         return Outcome.HOLDS if evaluate(self.requirement, values) else Outcome.FAILS
-
-
-def verdict_of(outcomes: set[Outcome]) -> Verdict:
-    """The verdict from the set of outcomes over all completions."""
-    if not outcomes or outcomes == {Outcome.NOT_TRIGGERED}:
-        return Verdict.NOT_APPLICABLE
-    if Outcome.FAILS not in outcomes:
-        return Verdict.SATISFIED
-    if outcomes == {Outcome.FAILS}:
-        return Verdict.VIOLATION
-    return Verdict.GOVERNANCE_RISK
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,14 +479,6 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
                 continue
         merged.append(branch)
     return merged
-
-
-@dataclass(frozen=True, slots=True)
-class Settlement:
-    """A smallest set of open facts whose values, supplied together, make the verdict firm."""
-
-    verdict: Verdict
-    conditions: tuple[tuple[str, str], ...]  # (fact, the cell in words)
 
 
 def settlements(

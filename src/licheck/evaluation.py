@@ -30,15 +30,11 @@ from licheck.engine import (
     Branch,
     Cell,
     Judgement,
-    Outcome,
     Rule,
-    Settlement,
-    Verdict,
     branches,
     cells,
     judge_cells,
     settlements,
-    worst,
 )
 from licheck.facts import (
     EvidencePolicy,
@@ -64,6 +60,7 @@ from licheck.model import (
     StepKind,
 )
 from licheck.units import UnitError, parse_rate
+from licheck.verdicts import Outcome, Settlement, Verdict, worst
 from licheck.vocabulary import FACTS, FactDef, FactType, suggest
 from licheck.yamlsafe import Document
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from licheck.engine import Verdict
 from licheck.evaluation import Finding
 from licheck.facts import FactState, Status, shared
+from licheck.verdicts import Verdict
 
 
 def fact_phrase(state: FactState) -> str:

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.engine import Verdict
 from licheck.evaluation import Options, ProductResult, evaluate_manifest
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
+from licheck.verdicts import Verdict
 
 PARALLEL_MIN = 200  # fewer manifests are done before worker processes would have started
 CHUNK = 32  # paths per task: large enough to amortise the hand-off, small enough to balance

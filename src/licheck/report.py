@@ -16,10 +16,10 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from licheck import __version__
-from licheck.engine import Settlement, Verdict
 from licheck.evaluation import Finding, MissingFact, ProductResult
 from licheck.explain import explain
 from licheck.facts import FactState, shared
+from licheck.verdicts import Settlement, Verdict
 
 SCHEMA_VERSION = "1.0"
 

@@ -22,7 +22,6 @@ from pydantic import Field, StrictStr, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.engine import Verdict
 from licheck.facts import FactError, claim_domain
 from licheck.loading import validate
 from licheck.model import (
@@ -45,6 +44,7 @@ from licheck.report import (
     summarize,
 )
 from licheck.units import UnitError
+from licheck.verdicts import Verdict
 from licheck.vocabulary import FACTS, suggest
 
 DEFAULT_FILE = ".licheck-waivers.yaml"

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from licheck.engine import Verdict
 from licheck.formats import Piece, Plain
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+from licheck.verdicts import Verdict
 
 
 def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:

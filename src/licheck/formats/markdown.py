@@ -8,10 +8,10 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass
 
-from licheck.engine import Verdict
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import blocks, counts_line, gate_line, is_problem, plural
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+from licheck.verdicts import Verdict
 
 MAX_ROWS = 20  # beyond this the comment stops being one screen; the rest are counted
 ICONS = {

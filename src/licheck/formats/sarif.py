@@ -16,10 +16,10 @@ from typing import Any, cast
 from urllib.parse import quote
 
 from licheck import __version__
-from licheck.engine import Verdict
 from licheck.formats import MARK, Piece, Plain
 from licheck.formats.summary import UNKNOWN_RULES, fingerprint, is_problem, rule_id
 from licheck.report import FindingOut, ProductOut, Report, WaiverStatus
+from licheck.verdicts import Verdict
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 characters

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.engine import Verdict
 from licheck.evaluation import ProductResult
 from licheck.formats import MARK, Context, Document, escape, open_document, resolve
 from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, product_out
+from licheck.verdicts import Verdict
 from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking
 
 COPY_CHUNK = 1 << 18  # characters read back from the spill at a time

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import hashlib
 
-from licheck.engine import Verdict
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+from licheck.verdicts import Verdict
 
 UNKNOWN_RULES = {  # findings licheck makes about unknown licenses: fixed rule texts
     "base-undisclosed": "The base model is undisclosed, so the license that binds the "

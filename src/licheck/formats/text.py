@@ -15,10 +15,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from licheck.engine import Verdict
 from licheck.formats import Context, Piece, Plain
 from licheck.model import Provenance
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
+from licheck.verdicts import Verdict
 
 STYLES = {
     Verdict.VIOLATION: "bold red",

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from xml.sax.saxutils import escape
 
-from licheck.engine import Verdict
 from licheck.formats.whatif_scale import Scale, grid
 from licheck.formats.whatif_text import scenario_words
 from licheck.units import format_number
+from licheck.verdicts import Verdict
 from licheck.whatif.report import AxisOut, RangeOut, SweepOut, WhatIfReport
 
 FILLS = {

@@ -12,10 +12,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from licheck.engine import Verdict
 from licheck.formats.text import STYLES, verdict_text
 from licheck.formats.whatif_scale import Scale, grid, locate
 from licheck.units import format_number
+from licheck.verdicts import Verdict
 from licheck.whatif.compare import ChangeKind
 from licheck.whatif.report import AxisOut, ChangeOut, SweepOut, WhatIfReport
 

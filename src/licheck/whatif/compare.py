@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from licheck.engine import Verdict
 from licheck.evaluation import Finding, ProductResult
 from licheck.facts import EvidenceView, FactState, Status
+from licheck.verdicts import Verdict
 
 FindingKey = tuple[str, str, str, str]  # component, model, license, clause
 

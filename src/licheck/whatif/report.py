@@ -16,12 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from licheck import __version__
 from licheck.domains import Interval
-from licheck.engine import Verdict
 from licheck.evaluation import Finding, ProductResult
 from licheck.explain import explain
 from licheck.facts import FactError, claim_domain
 from licheck.model import FactSpec
 from licheck.units import Dimension, format_amount, to_json_number
+from licheck.verdicts import Verdict
 from licheck.vocabulary import FACTS
 from licheck.whatif import Analysis
 from licheck.whatif.compare import Change, ChangeKind, finding_id

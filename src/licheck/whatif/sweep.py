@@ -17,10 +17,11 @@ from fractions import Fraction
 
 from licheck.conditions import Test
 from licheck.domains import Interval
-from licheck.engine import Rule, Verdict, cells
+from licheck.engine import Rule, cells
 from licheck.evaluation import ProductResult
 from licheck.facts import FactState, Status
 from licheck.units import Dimension, format_amount
+from licheck.verdicts import Verdict
 from licheck.vocabulary import AT_MOST
 from licheck.whatif.compare import FindingKey
 
