@@ -303,6 +303,23 @@ class Clause(Strict):
     note: Text | None = None
 
 
+class NotEncoded(Strict):
+    """A sentence of the text that imposes a duty, a condition, a prohibition or an exception and
+    that no clause encodes: quoted, with the reason (`licenses coverage` counts it as accounted
+    for; a reason starting "to encode: " marks a product duty still to be encoded)."""
+
+    quote: Text = Field(
+        description="the sentence, verbatim (white space may differ): checked to occur in "
+        "the canonical text"
+    )
+    reason: Text = Field(
+        description='why no clause encodes it, e.g. "governing law: no product fact decides '
+        'it"; "to encode: <audit reference>" for a product duty not yet encoded'
+    )
+    id: Identifier | None = None
+    section: Text | None = Field(None, description="where the text puts it, e.g. 5.c")
+
+
 class License(Strict):
     id: Identifier
     name: Text
@@ -319,6 +336,11 @@ class License(Strict):
         default_factory=list,
         description="rule files incorporated by reference (e.g. an "
         "acceptable use policy): their clauses bind wherever this license does",
+    )
+    not_encoded: list[NotEncoded] = Field(
+        default_factory=list,
+        description="every other sentence of the text that imposes a duty, a condition, a "
+        "prohibition or an exception, quoted, with why no clause encodes it",
     )
 
     @model_validator(mode="after")
@@ -584,6 +606,7 @@ def build_validators() -> None:
         NotOf,
         TextSource,
         Clause,
+        NotEncoded,
         License,
         DatedLicense,
         CatalogModel,

@@ -348,6 +348,10 @@ def _checkers() -> dict[type[BaseModel], Callable[..., Any]]:
             "note": opt_text,
         },
     )
+    not_encoded = _model(
+        m.NotEncoded,
+        {"quote": text, "reason": text, "id": _optional(_identifier), "section": opt_text},
+    )
     license_ = _model(
         m.License,
         {
@@ -360,6 +364,7 @@ def _checkers() -> dict[type[BaseModel], Callable[..., Any]]:
             "unverified": _bool,
             "clauses": _list(clause),
             "incorporates": _list(_identifier),
+            "not_encoded": _list(not_encoded),
         },
         _rule("_unique_clause_ids"),
     )
@@ -489,6 +494,7 @@ def _checkers() -> dict[type[BaseModel], Callable[..., Any]]:
         m.Always: conditions["always-of"],
         m.TextSource: text_source,
         m.Clause: clause,
+        m.NotEncoded: not_encoded,
         m.License: license_,
         m.DatedLicense: dated,
         m.CatalogModel: catalog_model,

@@ -11,6 +11,7 @@ import click
 from licheck.cli.common import library_option, use_color
 
 if TYPE_CHECKING:
+    from licheck.coverage import Totals
     from licheck.library import Library, LicenseEntry
 
 
@@ -238,12 +239,162 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
         where = f"{problem.file}:{problem.line}"
         clause = f"/{problem.clause}" if problem.clause else ""
         click.echo(f"{where}: {problem.license}{clause}: {problem.message}", err=True)
+    located, warnings = _verify_not_encoded(library, texts)
+    for message in located:
+        click.echo(message, err=True)
     clauses = sum(len(e.clauses) for e in library.licenses.values())
-    if problems:
+    entries = sum(len(e.license.not_encoded) for e in library.licenses.values())
+    if problems or located:
         click.echo(
-            f"licheck: {len(problems)} problem(s) in {len(library.licenses)} licenses", err=True
+            f"licheck: {len(problems) + len(located)} problem(s) in "
+            f"{len(library.licenses)} licenses",
+            err=True,
         )
         raise click.exceptions.Exit(1)
+    warned = f"; {len(warnings)} warning(s) below" if warnings else ""
     click.echo(
-        f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses verified against {texts}"
+        f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses and {entries} "
+        f"not_encoded quotes verified against {texts}{warned}"
+    )
+    for message in warnings:
+        click.echo(message, err=True)
+
+
+def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[str]]:
+    """`not_encoded` quotes missing from their text (errors, at file:line:column of the entry),
+    and duty sentences that no entry quotes (warnings).  Texts that are absent are left to
+    `library.verify`, which names them."""
+    from licheck import yamlsafe
+    from licheck.coverage import coverage
+    from licheck.library import canonical_body
+
+    errors: list[str] = []
+    warnings: list[str] = []
+    for license_id, entry in sorted(library.licenses.items()):
+        text_path = texts / entry.license.text.file
+        if not text_path.is_file():
+            continue
+        result = coverage(entry.license, canonical_body(text_path.read_bytes()))
+        if result.missing_quotes:
+            document = yamlsafe.load(Path(entry.file))
+            for index in result.missing_quotes:
+                line, column = document.locate(("not_encoded", index))
+                named = entry.license.not_encoded[index].id
+                label = f"not_encoded[{index}]" + (f" ({named})" if named else "")
+                errors.append(
+                    f"{entry.file}:{line}:{column}: {license_id}/{label}: the quote does not "
+                    f"occur in {entry.license.text.file}"
+                )
+        warnings.extend(
+            f"{entry.file}: warning: {license_id}: a duty sentence of "
+            f"{entry.license.text.file} that no clause or not_encoded entry quotes: "
+            f"“{_shorten(sentence.text)}”"
+            for sentence in result.unaccounted
+        )
+    return errors, warnings
+
+
+def _shorten(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@licenses.command("coverage")
+@click.option(
+    "--texts",
+    "texts",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
+)
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@library_option
+def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
+    """How much of each license text the rule files account for.
+
+    Counts the sentences of each text that impose a duty, a condition, a prohibition or an
+    exception (those with a duty word, and those an entry quotes): encoded by a clause, or
+    accounted for by a `not_encoded` entry (with "to encode" apart). Exits 2 when texts are
+    missing: coverage is never reported for a text that was not read.
+    """
+    from licheck.coverage import Coverage, coverage, totals
+    from licheck.library import canonical_body, load_library
+
+    if texts is None or not texts.is_dir():
+        where = (
+            "no --texts folder given" if texts is None else f"the texts folder {texts} is missing"
+        )
+        click.echo(
+            f"licheck: {where}: coverage needs the canonical license texts (e.g. --texts "
+            "../shared/reference/licenses); nothing was measured",
+            err=True,
+        )
+        raise click.exceptions.Exit(2)
+    library = load_library(licenses_dir)
+    results: list[Coverage] = []
+    missing: list[tuple[str, str]] = []
+    for license_id, entry in sorted(library.licenses.items()):
+        text_path = texts / entry.license.text.file
+        if not text_path.is_file():
+            missing.append((license_id, entry.license.text.file))
+            continue
+        results.append(coverage(entry.license, canonical_body(text_path.read_bytes())))
+    overall = totals(results)
+    if fmt == "json":
+        document = {
+            "accounted": round(overall.accounted_fraction, 4),
+            "encoded": round(overall.encoded_fraction, 4),
+            **_counts(overall),
+            "complete": not missing,
+            "missing_texts": [{"id": i, "text": f} for i, f in missing],
+            "licenses": [
+                {
+                    "id": r.license,
+                    "text": r.text,
+                    "accounted": round(totals([r]).accounted_fraction, 4),
+                    "encoded": round(totals([r]).encoded_fraction, 4),
+                    **_counts(totals([r])),
+                    "unaccounted_sentences": [s.text for s in r.unaccounted],
+                }
+                for r in results
+            ],
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        header = ("license", "counted", "encoded", "to encode", "nothing", "unacc.", "enc.", "acc.")
+        click.echo("{:<34} {:>7} {:>7} {:>9} {:>7} {:>6} {:>5} {:>5}".format(*header))
+        for r in results:
+            click.echo(_row(r.license, totals([r])))
+        for license_id, text_file in missing:
+            click.echo(f"{license_id:<34} text {text_file} missing: not measured")
+        click.echo(_row("overall" + (" (partial)" if missing else ""), overall))
+        click.echo(
+            "encoded: of the counted sentences less those with nothing to encode, the share a "
+            "clause quotes; accounted: the share a clause or a not_encoded entry quotes"
+        )
+    if missing:
+        click.echo(
+            f"licheck: {len(missing)} text(s) missing from {texts}: "
+            + ", ".join(f for _, f in missing),
+            err=True,
+        )
+        raise click.exceptions.Exit(2)
+
+
+def _counts(t: Totals) -> dict[str, int]:
+    return {
+        "counted": t.total,
+        "encoded_count": t.encoded,
+        "accounted_count": t.accounted,
+        "to_encode": t.to_encode,
+        "nothing_to_encode": t.nothing_to_encode,
+        "unaccounted": t.total - t.accounted,
+    }
+
+
+def _row(name: str, t: Totals) -> str:
+    return (
+        f"{name:<34} {t.total:>7} {t.encoded:>7} {t.to_encode:>9} {t.nothing_to_encode:>7} "
+        f"{t.total - t.accounted:>6} {t.encoded_fraction:>5.0%} {t.accounted_fraction:>5.0%}"
     )

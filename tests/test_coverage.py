@@ -1,0 +1,273 @@
+"""Coverage: sentences and duty words, the overlap rule, `licenses coverage` and the `not_encoded`
+checks of `licenses verify`."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from licheck.coverage import MIN_OVERLAP, Sentence, coverage, fold, quotes, sentences
+from licheck.library import canonical_body, load_library, normalise
+from licheck.model import License
+from tests.clirun import run
+from tests.conftest import LICENSES, REFERENCE_TEXTS, needs_reference
+
+TEXT_SHA = "0" * 64
+
+
+def _license(quotes_: list[str], entries: list[dict[str, str]] | None = None) -> License:
+    return License.model_validate(
+        {
+            "id": "toy",
+            "name": "Toy",
+            "version": "1",
+            "text": {"file": "toy.txt", "sha256": TEXT_SHA},
+            "clauses": [
+                {
+                    "id": f"c{n}",
+                    "kind": "notice",
+                    "title": "t",
+                    "quote": q,
+                    "requirement": {"fact": "notice_included", "is": True},
+                }
+                for n, q in enumerate(quotes_)
+            ],
+            "not_encoded": entries or [],
+        }
+    )
+
+
+# -- sentences ---------------------------------------------------------------------------------
+
+
+def test_sentences_split_at_marks_blank_lines_and_list_items() -> None:
+    text = (
+        "1. Definitions. You must keep\n   the notice. See e.g. Section 2 of U.S. law.\n\n"
+        "(a) You shall not sue;\n(b) You may not resell.\n* an item"
+    )
+    found = [s.text for s in sentences(text)]
+    assert found == [
+        "1. Definitions.",
+        "You must keep the notice.",
+        "See e.g. Section 2 of U.S. law.",
+        "(a) You shall not sue;",
+        "(b) You may not resell.",
+        "* an item",
+    ]
+    folded = fold(text)
+    assert all(folded[s.start : s.end] == s.text for s in sentences(text))
+
+
+def test_duty_words_are_whole_words_in_any_case() -> None:
+    text = (
+        "You SHALL comply. Marshall may notice. It is required. It requires nothing. We agreed to. "
+    )
+    text += "You Will Not sell. You agree to pay. It must go. You may not-ice."
+    duties = [s.text for s in sentences(text) if s.is_duty]
+    assert duties == [
+        "You SHALL comply.",
+        "It is required.",
+        "You Will Not sell.",
+        "You agree to pay.",
+        "It must go.",
+        "You may not-ice.",
+    ]
+
+
+@needs_reference()
+def test_sentences_of_the_real_texts() -> None:
+    """Every text splits into sentences that lie in its folded text; known sentences come out
+    whole (a numbered item, a wrapped sentence, a sentence after an enumerator)."""
+    library = load_library()
+    for entry in library.licenses.values():
+        body = canonical_body((REFERENCE_TEXTS / entry.license.text.file).read_bytes())
+        folded = fold(body)
+        assert folded == normalise(body)
+        found = sentences(body)
+        assert found, entry.license.id
+        assert all(folded[s.start : s.end] == s.text for s in found)
+        assert all(a.end <= b.start for a, b in itertools.pairwise(found))
+    apache = canonical_body((REFERENCE_TEXTS / "apache-2.0-standard.txt").read_bytes())
+    texts = [s.text for s in sentences(apache)]
+    assert (
+        "(b) You must cause any modified files to carry prominent notices stating that You "
+        "changed the files; and" in texts
+    )
+    assert "4. Redistribution." in texts
+    mit = canonical_body((REFERENCE_TEXTS / "mit-standard.txt").read_bytes())
+    duties = [s.text for s in sentences(mit) if s.is_duty]
+    assert duties[0] == (
+        "The above copyright notice and this permission notice shall be included in all copies "
+        "or substantial portions of the Software."
+    )
+    assert len(duties) == 2  # and the liability disclaimer (IN NO EVENT SHALL ...)
+
+
+# -- the overlap rule --------------------------------------------------------------------------
+
+
+def _sentence(start: int, end: int, duties: tuple[tuple[int, int], ...] = ()) -> Sentence:
+    return Sentence(start, end, "x" * (end - start), duties)
+
+
+def test_half_the_sentence_is_enough() -> None:
+    s = _sentence(100, 200)
+    assert quotes(s, (100, 150))  # exactly half
+    assert quotes(s, (150, 260))  # the second half, and beyond it
+    assert not quotes(s, (100, 149))  # under half, under MIN_OVERLAP
+    assert not quotes(s, (200, 300))  # touching is not overlapping
+
+
+def test_a_long_sentence_needs_the_operative_words() -> None:
+    s = _sentence(0, 1000, duties=((500, 504),))
+    assert quotes(s, (480, 480 + MIN_OVERLAP))  # 60 characters that include the duty word
+    assert not quotes(s, (480, 480 + MIN_OVERLAP - 1))  # too short
+    assert not quotes(s, (0, 300))  # long, but not the operative part
+    assert quotes(_sentence(0, 1000), (0, MIN_OVERLAP))  # no duty word: 60 characters do
+
+
+def test_a_quote_spilling_into_the_next_sentence_does_not_quote_it() -> None:
+    text = "You must keep the notice in every copy you make. You shall also register with us first."
+    lic = _license(["You must keep the notice in every copy you make. You shall"])
+    result = coverage(lic, text)
+    assert [c.encoded for c in result.counted] == [True, False]
+
+
+def test_counts_encoded_accounted_and_to_encode() -> None:
+    text = (
+        "You must keep the notice. You must mark modified files. The courts of X shall decide. "
+        "If you sue us the licence ends. Nothing else here."
+    )
+    lic = _license(
+        ["You must keep the notice."],
+        [
+            {"quote": "You must mark modified files.", "reason": "to encode: audit M3"},
+            {"quote": "The courts of X shall decide.", "reason": "governing law"},
+            {"quote": "If you sue us the licence ends.", "reason": "To encode: audit M4"},
+        ],
+    )
+    result = coverage(lic, text)
+    # the sentence without a duty word counts because an entry quotes it
+    assert (result.total, result.encoded, result.accounted) == (4, 1, 4)
+    assert (result.to_encode, result.nothing_to_encode) == (2, 1)
+    assert result.unaccounted == ()
+    bare = coverage(_license(["You must keep the notice."]), text)
+    assert [s.text for s in bare.unaccounted] == [
+        "You must mark modified files.",
+        "The courts of X shall decide.",
+    ]
+
+
+# -- the command -------------------------------------------------------------------------------
+
+
+@needs_reference()
+def test_coverage_json_has_the_fractions_and_every_license(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(
+        capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), "--format", "json"
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    assert 0 <= report["encoded"] <= 1 and 0 <= report["accounted"] <= 1
+    assert report["complete"] is True and report["missing_texts"] == []
+    assert [r["id"] for r in report["licenses"]] == sorted(load_library().licenses)
+    assert report["accounted"] == 1.0  # every duty sentence of every text is accounted for
+    assert report["to_encode"] > 0
+    counted = report["counted"]
+    assert report["encoded"] == round(
+        report["encoded_count"] / (counted - report["nothing_to_encode"]), 4
+    )
+    mit = next(r for r in report["licenses"] if r["id"] == "mit")
+    assert (mit["counted"], mit["encoded_count"], mit["nothing_to_encode"]) == (2, 1, 1)
+
+
+@needs_reference()
+def test_coverage_text_shows_each_license_and_the_overall_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS))
+    assert code == 0
+    assert out.splitlines()[0].split()[:3] == ["license", "counted", "encoded"]
+    assert any(line.startswith("apache-2.0 ") for line in out.splitlines())
+    assert any(line.startswith("overall ") and line.endswith("100%") for line in out.splitlines())
+
+
+def test_coverage_without_texts_exits_2_and_reports_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for argv in (["--texts", str(tmp_path / "absent")], [], ["--format", "json"]):
+        code, out, err = run(capsys, "licenses", "coverage", *argv)
+        assert code == 2
+        assert out == "" and "nothing was measured" in err
+        assert "100%" not in out + err
+
+
+@needs_reference()
+def test_coverage_with_a_missing_text_exits_2_and_names_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    texts = tmp_path / "texts"
+    shutil.copytree(REFERENCE_TEXTS, texts)
+    (texts / "mit-standard.txt").unlink()
+    code, out, err = run(capsys, "licenses", "coverage", "--texts", str(texts), "-f", "json")
+    assert code == 2
+    report = json.loads(out)
+    assert report["complete"] is False
+    assert report["missing_texts"] == [{"id": "mit", "text": "mit-standard.txt"}]
+    assert "mit" not in [r["id"] for r in report["licenses"]]
+    assert "mit-standard.txt" in err
+
+
+# -- verify ------------------------------------------------------------------------------------
+
+
+@needs_reference()
+def test_verify_fails_on_a_not_encoded_quote_missing_from_the_text_at_its_location(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    library = tmp_path / "licenses"
+    shutil.copytree(LICENSES, library)
+    rule = library / "mit.yaml"
+    text = rule.read_text("utf-8")
+    assert "IN NO EVENT SHALL THE AUTHORS" in text
+    rule.write_text(text.replace("IN NO EVENT SHALL THE AUTHORS", "IN NO EVENT SHALL AUTHORS"))
+    code, _, err = run(
+        capsys, "licenses", "verify", "--licenses", str(library), "--texts", str(REFERENCE_TEXTS)
+    )
+    assert code == 1
+    lines = text.splitlines()
+    entry = next(n for n, line in enumerate(lines, 1) if line.startswith("not_encoded:")) + 1
+    column = lines[entry - 1].index("quote") + 1
+    assert f"{rule}:{entry}:{column}: mit/not_encoded[0]: the quote does not occur" in err
+    assert "Traceback" not in err
+
+
+@needs_reference()
+def test_verify_warns_on_an_unaccounted_duty_sentence_without_failing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    library = tmp_path / "licenses"
+    shutil.copytree(LICENSES, library)
+    rule = library / "mit.yaml"
+    text = rule.read_text("utf-8")
+    rule.write_text(text[: text.index("\n# Every other sentence")] + "\n", "utf-8")
+    code, out, err = run(
+        capsys, "licenses", "verify", "--licenses", str(library), "--texts", str(REFERENCE_TEXTS)
+    )
+    assert code == 0, err
+    assert out.startswith("ok:") and "1 warning(s)" in out
+    assert f"{rule}: warning: mit: a duty sentence of mit-standard.txt" in err
+    assert "IN NO EVENT SHALL THE AUTHORS" in err
+
+
+@needs_reference()
+def test_the_shipped_library_verifies_without_warnings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "licenses", "verify", "--texts", str(REFERENCE_TEXTS))
+    assert code == 0, err
+    assert "warning" not in out + err
