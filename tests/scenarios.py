@@ -31,7 +31,7 @@ class Scenario:
 
 
 def load_scenarios() -> list[Scenario]:
-    found = []
+    found: list[Scenario] = []
     for path in sorted(SCENARIO_DIR.glob("*.yaml")):
         document = yamlsafe.load(path)
         data = document.data

@@ -104,6 +104,7 @@ def test_readme_fact_table_matches_the_vocabulary() -> None:
     assert [r.split("`")[1] for r in rows] == list(FACTS)
 
 
+@pytest.mark.slow
 def test_python_dash_m_from_another_directory(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "licheck", "evaluate", COMPOSER2, "-f", "json"],

@@ -325,6 +325,7 @@ def domains_of(knowns: Mapping[str, Known]) -> dict[str, Domain]:
 # -- the properties --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(rules(), knowledge())
 def test_verdict_equals_brute_force_over_completions(rule: Rule, knowns: dict[str, Known]) -> None:
@@ -358,6 +359,7 @@ def no_firmer(less: Verdict, more: Verdict) -> bool:
     )
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(rules(), knowledge(), st.sampled_from(ALL_FACTS))
 def test_more_unknowns_never_give_a_firmer_verdict(
@@ -388,6 +390,7 @@ def monotone(facts: tuple[str, ...]) -> st.SearchStrategy[Node]:
     )
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(
     monotone(tuple(QUANTITIES)),
@@ -521,6 +524,7 @@ def verdicts(text: str, policy: str) -> dict[tuple[str, ...], Verdict]:
     return {f.key: f.verdict for f in result.findings}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, database=None)
 @given(manifests())
 def test_a_stricter_evidence_policy_never_gives_a_firmer_verdict(text: str) -> None:
@@ -532,6 +536,7 @@ def test_a_stricter_evidence_policy_never_gives_a_firmer_verdict(text: str) -> N
         assert no_firmer(default[key], estimates[key]), (key, default[key], estimates[key])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, database=None)
 @given(manifests())
 def test_identical_inputs_give_identical_output(text: str) -> None:
@@ -559,6 +564,7 @@ def test_identical_inputs_give_identical_output(text: str) -> None:
     assert first == second
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["json", "text"])
 def test_output_is_byte_identical_across_processes_and_hash_seeds(fmt: str) -> None:
     """Set and dict orders differ between interpreter runs with different hash seeds."""

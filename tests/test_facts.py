@@ -42,6 +42,7 @@ def test_default_policy_by_kind(kind: str, status: Status) -> None:
     assert state.status is status
     if status is Status.LIKELY:
         # Shown as the likely value, but every value stays possible for the verdict.
+        assert isinstance(state.likely, Interval)
         assert state.likely == Interval.point(Fraction(150_000_000), state.likely.dimension)
         assert isinstance(state.domain, Interval) and state.domain.hi is None
 
@@ -112,7 +113,7 @@ def test_evidence_may_cite_a_source_by_key() -> None:
     sources = {
         "blog": Source(
             title="The blog",
-            kind="official_statement",  # type: ignore[arg-type]
+            kind="official_statement",
             date=dt.date(2026, 3, 19),
         )
     }

@@ -226,6 +226,7 @@ def _fresh(fmt: str, seed: str) -> bytes:
     return done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_byte_identical_across_runs_and_hash_seeds(fmt: str) -> None:
     assert _fresh(fmt, "1") == _fresh(fmt, "2")

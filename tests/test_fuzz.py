@@ -332,6 +332,7 @@ def fuzz(cases: int) -> settings:
     )
 
 
+@pytest.mark.slow
 @fuzz(1500)
 @given(
     mutated(MANIFESTS),
@@ -347,18 +348,21 @@ def test_mutated_manifests(text: str, argv: list[str]) -> None:
     run_cli(text, argv, "manifests")
 
 
+@pytest.mark.slow
 @fuzz(800)
 @given(mutated(RULE_FILES))
 def test_mutated_rule_files(text: str) -> None:
     run_cli(text, ["validate", "--kind", "license"], "rule files")
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(mutated([CATALOG]))
 def test_mutated_catalog(text: str) -> None:
     run_cli(text, ["validate", "--kind", "catalog"], "catalogs")
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(
     st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)),
@@ -368,6 +372,7 @@ def test_garbage(raw: bytes, kind: str) -> None:
     run_cli(raw, ["validate", "--kind", kind], "garbage")
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(
     st.recursive(

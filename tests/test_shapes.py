@@ -110,6 +110,7 @@ def test_the_shipped_files_take_the_fast_path() -> None:
 SEEDS = {Manifest: MANIFESTS, License: RULE_FILES, Catalog: [CATALOG]}
 
 
+@pytest.mark.slow
 @fuzz(400)
 @given(st.sampled_from(MODELS), st.data())
 def test_mutated_documents(model: type[BaseModel], draw: st.DataObject) -> None:
@@ -122,6 +123,7 @@ def test_mutated_documents(model: type[BaseModel], draw: st.DataObject) -> None:
     agree(model, data)
 
 
+@pytest.mark.slow
 @fuzz(600)
 @given(st.sampled_from(MODELS), st.data())
 def test_mutated_data(model: type[BaseModel], draw: st.DataObject) -> None:
@@ -216,6 +218,7 @@ DOCUMENTS = st.recursive(
 )
 
 
+@pytest.mark.slow
 @fuzz(600)
 @given(st.sampled_from([*MODELS, FactSpec, FactTest, Evidence]), DOCUMENTS)
 def test_generated_documents(model: type[BaseModel], data: Any) -> None:

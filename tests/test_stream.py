@@ -203,11 +203,14 @@ def test_problems_discard_the_spill(
     broken.write_text("product: Broken\nowner: x\ncomponents: []\n", encoding="utf-8")
     also = tmp_path / "portfolio" / "also.yaml"
     also.write_text("product: [\n", encoding="utf-8")
-    closed = []
+    closed: list[streaming.Stream] = []
     original = streaming.Stream.close
-    monkeypatch.setattr(
-        streaming.Stream, "close", lambda self: (closed.append(self), original(self))[1]
-    )
+
+    def close(self: streaming.Stream) -> None:
+        closed.append(self)
+        original(self)
+
+    monkeypatch.setattr(streaming.Stream, "close", close)
     with pytest.raises(InputError) as caught:
         check_stream(
             [*manifests[:2], broken, *manifests[2:], also],
@@ -286,6 +289,7 @@ def _peak(paths: list[Path], fmt: Format) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", [Format.JSON, Format.SARIF])
 def test_memory_does_not_grow_with_the_portfolio(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fmt: Format
@@ -310,7 +314,9 @@ def test_spawned_workers_stream_the_same(
     """Where the platform cannot fork, the encoder and the waivers are sent to the workers."""
     monkeypatch.setattr(portfolio, "PARALLEL_MIN", 1)
     monkeypatch.setattr(portfolio, "CHUNK", 4)
-    monkeypatch.setattr(portfolio.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(
+        "licheck.portfolio.multiprocessing.get_all_start_methods", lambda: ["spawn"]
+    )
     waivers = _waivers(tmp_path, manifests)
     today = dt.date(2026, 4, 1)
     options = RenderOptions(fail_on=FailOn.RISK, summary=True)

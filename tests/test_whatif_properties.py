@@ -12,6 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +47,7 @@ def verdicts_at(base: Subject, sets: tuple[str, ...]) -> Verdicts:
 ranges = st.tuples(st.sampled_from(ENDS), st.sampled_from(ENDS)).filter(lambda r: r[0] < r[1])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     baseline=st.integers(0, len(BASELINES) - 1),
@@ -76,6 +78,7 @@ def test_sweep_intervals_equal_point_evaluations(
         assert left.region.hi == right.region.lo and left.region.hi_closed != right.region.lo_closed
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(
     baseline=st.integers(0, len(BASELINES) - 1),
@@ -104,6 +107,7 @@ def test_map_rectangles_equal_point_evaluations(
             assert verdicts_at(base, (text(x, "mau"), text(y, "monthly_revenue"))) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(
     span=ranges,

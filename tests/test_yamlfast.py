@@ -125,6 +125,7 @@ def test_portfolio_manifests() -> None:
 # -- mutations ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @fuzz(600)
 @given(mutated(MANIFESTS + RULE_FILES + [CATALOG]))
 def test_mutations(text: str) -> None:
@@ -132,6 +133,7 @@ def test_mutations(text: str) -> None:
     assert_bound(text)
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(
     st.recursive(
@@ -158,6 +160,7 @@ def test_random_shapes(data: Any, flow: bool) -> None:
     check_same(dump({"root": data}))
 
 
+@pytest.mark.slow
 @fuzz(600)
 @given(
     st.text(alphabet=st.sampled_from(list("ab:-?[]{},&*!<'\" \n\t#|>\r\u2028.~01")), max_size=60)
