@@ -103,7 +103,14 @@ def located(diagnostic: Diagnostic) -> str:
 
 def tolerate_encodings() -> None:
     """Never fail on a character the terminal's encoding lacks (a cp1252 console, ASCII
-    `PYTHONIOENCODING`): such characters are replaced, in output and messages alike."""
+    `PYTHONIOENCODING`): such characters are replaced, in output and messages alike.  A closed
+    standard output (`>&-`) is said once and what would go there discarded; the exit code
+    keeps its meaning."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as the run)
+        say("licheck: standard output is closed: the report printed there is discarded")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         reconfigure = getattr(stream, "reconfigure", None)

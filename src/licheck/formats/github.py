@@ -9,12 +9,14 @@ actions/toolkit's `command.ts` does: data `%`, CR, LF; properties also `:` and `
 
 from __future__ import annotations
 
+from licheck.escape import terminal
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import blocks, counts_line, gate_line, is_problem
 from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 
 def escape_data(text: str) -> str:
+    text = terminal(text, newlines=True)  # no escape sequences in the log, line breaks kept
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
