@@ -16,8 +16,8 @@ from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 
 def escape_data(text: str) -> str:
-    text = terminal(text, newlines=True)  # no escape sequences in the log, line breaks kept
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # then no escape sequence reaches the log: other control characters are shown escaped
+    return terminal(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:
