@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 import shutil
 import tracemalloc
 from pathlib import Path
@@ -96,6 +97,12 @@ def manifests(tmp_path: Path) -> list[Path]:
         for source in sorted(PRODUCTS.glob("*.yaml")):
             target = folder / f"{round_}-{source.name}"
             shutil.copy(source, target)
+            if round_:  # a waiver names a product unambiguously: copies get names of their own
+                text = target.read_text(encoding="utf-8")
+                text = re.sub(
+                    r"^product: (.*)$", rf"product: \1 ({round_})", text, count=1, flags=re.M
+                )
+                target.write_text(text, encoding="utf-8")
             paths.append(target)
     return paths
 
@@ -177,7 +184,8 @@ def test_stream_without_waivers_and_without_products_to_show(
 
 
 def test_a_nul_in_the_data_is_data(tmp_path: Path) -> None:
-    """YAML's "\\0" escape puts a NUL in a string; the formats that write it raw keep it."""
+    """YAML's "\\0" escape puts a NUL in a string: JSON and SARIF escape it; text, Markdown,
+    JUnit and GitHub commands show it as `\\x00` (licheck.escape)."""
     text = (PRODUCTS / "composer2.yaml").read_text(encoding="utf-8")
     manifest = tmp_path / "nul.yaml"
     lines = [
@@ -191,9 +199,7 @@ def test_a_nul_in_the_data_is_data(tmp_path: Path) -> None:
         options = RenderOptions(summary=True)
         streamed = _streamed([manifest], fmt, options, None, dt.date(2026, 4, 1), 1)
         assert streamed == render(report, fmt, options), fmt
-        assert ("\x00" in streamed) is (
-            fmt in (Format.TEXT, Format.GITHUB, Format.JUNIT, Format.MARKDOWN)
-        ), fmt
+        assert "\x00" not in streamed, fmt
 
 
 def test_problems_discard_the_spill(

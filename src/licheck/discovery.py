@@ -2,37 +2,55 @@
 manifests found in folders.
 
 A file named on the command line is always read as a manifest (so a broken one is an error, never
-skipped).  In a folder, searched recursively in name order, a file counts as a manifest when its
-name ends in `.yaml` or `.yml`, neither it nor a folder on the way is hidden (a name starting with
-`.`), and it has a top-level `product:` key.  Other YAML (rule files, the catalog, waiver files, CI
-configuration) is skipped without being parsed, so a folder can hold anything else.
+skipped).  In a folder, searched recursively in name order, a file is a candidate when its name
+ends in `.yaml` or `.yml` and neither it nor a folder on the way is hidden (a name starting with
+`.`); a candidate is a manifest when it could have a top-level `product` key (`is_manifest`).
+Other YAML (rule files, the catalog, waiver files, CI configuration) is skipped without being
+parsed, so a folder can hold anything else.  Nothing that could be a manifest is passed over in
+silence: a special file (FIFO, device, socket) named like YAML, a broken symlink, a symlink loop
+and a folder that cannot be read are reported as errors; symlinked folders are followed, each
+real folder once.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from licheck.diagnostics import Diagnostic, InputError
+from licheck.safeio import read_bytes, special_kind
+from licheck.yamlsafe import MAX_FILE_BYTES
 
 SUFFIXES = (".yaml", ".yml")
-_PRODUCT_KEY = re.compile(rb"^product[ \t]*:", re.MULTILINE)
-_SNIFF_BYTES = 1 << 20  # a top-level `product:` sits near the top of any real manifest
-_FIRST_READ = 1 << 16  # read first: asking for the whole megabyte at once costs 3x more per file
+# a top-level `product` key in block style: at the start of a line, bare or quoted, or as an
+# explicit key (`? product`)
+_PRODUCT_KEY = re.compile(
+    rb"""^(?:\xef\xbb\xbf)?(?:\?[ \t]+)?(?:product|"product"|'product')[ \t]*(?::|$)""",
+    re.MULTILINE,
+)
+# a document in flow style (JSON included): `{` first, after a BOM, comments, directives, `---`
+_FLOW = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s|#[^\n]*\n|%[^\n]*\n|---)*\{")
+_NOT_UTF8 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
 def is_manifest(path: Path) -> bool:
-    """A folder's YAML file is a manifest when it has a top-level `product:` key."""
+    """A folder's YAML file is a manifest when it could have a top-level `product` key: the
+    key at the start of a line anywhere in the file (bare or quoted, after a BOM), or `product`
+    anywhere in a flow-style (JSON) document.  What cannot be sniffed (too large, not UTF-8,
+    unreadable) counts as a manifest, so that the loader says why it cannot be read."""
     try:
-        with path.open("rb") as stream:
-            head = stream.read(_FIRST_READ)
-            if len(head) == _FIRST_READ and not _PRODUCT_KEY.search(head):
-                head += stream.read(_SNIFF_BYTES - _FIRST_READ)
-    except OSError:
-        return True  # let the loader report why it cannot be read
-    return _PRODUCT_KEY.search(head) is not None
+        head = read_bytes(path, str(path), MAX_FILE_BYTES)
+    except InputError:
+        return True
+    if head.startswith(_NOT_UTF8):
+        return True
+    if _PRODUCT_KEY.search(head) is not None:
+        return True
+    return _FLOW.match(head) is not None and b"product" in head
 
 
 def _identity(path: Path) -> object:
@@ -45,12 +63,69 @@ def _identity(path: Path) -> object:
     return (info.st_dev, info.st_ino)
 
 
-def _walk(folder: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if not name.startswith(".") and name.endswith(SUFFIXES):
-                yield Path(root) / name
+def _walk(folder: Path, problems: list[Diagnostic]) -> Iterator[Path]:
+    """The candidate files under `folder`, in name order; symlinked folders are followed
+    (each real folder once), and what cannot be walked is added to `problems`."""
+    try:
+        top = os.stat(folder)
+    except OSError as exc:
+        problems.append(Diagnostic(str(folder), 0, 0, f"cannot read the folder: {exc.strerror}"))
+        return
+    yield from _walk_in(folder, problems, {(top.st_dev, top.st_ino)}, set())
+
+
+def _walk_in(
+    folder: Path,
+    problems: list[Diagnostic],
+    ancestors: set[tuple[int, int]],
+    visited: set[tuple[int, int]],
+) -> Iterator[Path]:
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as exc:
+        problems.append(
+            Diagnostic(str(folder), 0, 0, f"cannot read the folder: {exc.strerror or exc}")
+        )
+        return
+    folders: list[tuple[Path, tuple[int, int]]] = []  # walked after the folder's files
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        try:
+            info = os.stat(path)
+        except OSError as exc:
+            if entry.name.endswith(SUFFIXES) or entry.is_symlink():
+                why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+                problems.append(Diagnostic(str(path), 0, 0, f"cannot be read: {why}"))
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            key = (info.st_dev, info.st_ino)
+            if key in ancestors:
+                problems.append(
+                    Diagnostic(
+                        str(path), 0, 0, "a symlink loop: it leads back to a folder above it"
+                    )
+                )
+            elif key not in visited:
+                visited.add(key)
+                folders.append((path, key))
+            continue
+        if not entry.name.endswith(SUFFIXES):
+            continue
+        kind = special_kind(info.st_mode)
+        if kind is not None:
+            problems.append(
+                Diagnostic(
+                    str(path), 0, 0, f"is {kind}, not a regular file: it cannot be a manifest"
+                )
+            )
+            continue
+        if is_manifest(path):
+            yield path
+    for path, key in folders:
+        yield from _walk_in(path, problems, ancestors | {key}, visited)
 
 
 def discover(paths: Sequence[Path]) -> list[Path]:
@@ -60,11 +135,14 @@ def discover(paths: Sequence[Path]) -> list[Path]:
     problems: list[Diagnostic] = []
     for path in paths:
         if path.is_dir():
-            candidates = [p for p in _walk(path) if is_manifest(p)]
+            candidates = list(_walk(path, problems))
         elif path.exists():
             candidates = [path]
         else:
-            problems.append(Diagnostic(str(path), 0, 0, "no such file or folder"))
+            why = "no such file or folder"
+            if path.is_symlink():
+                why = "a broken symlink, or a symlink loop"
+            problems.append(Diagnostic(str(path), 0, 0, why))
             continue
         for candidate in candidates:
             key = _identity(candidate)

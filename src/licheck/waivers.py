@@ -151,6 +151,14 @@ def load(path: Path, display: str | None = None) -> Waivers:
                 problems.append(document.error(where, f"pin {name}: {exc}"))
                 continue
             pins[name] = "unknown" if domain is None else str(domain)
+        if waiver.granted is not None and waiver.granted > waiver.expires:
+            problems.append(
+                document.error(
+                    (*base, "granted"),
+                    f"waiver {waiver.id} was granted on {waiver.granted.isoformat()}, after it "
+                    f"expires ({waiver.expires.isoformat()}): a date cannot be both",
+                )
+            )
         line, column = document.locate(base)
         entries.append(LoadedWaiver(waiver, document.file, line, column, pins))
     if problems:
@@ -253,7 +261,10 @@ class Ledger:
             self._changes[hit.waiver] |= hit.changes
 
     def statuses(self, today: dt.date) -> list[WaiverStatus]:
-        """Each waiver's status, in file order (after every product was added)."""
+        """Each waiver's status, in file order (after every product was added).  `InputError`
+        for a waiver granted after `today`, and for one that names, by its `product:` name, a
+        product that two or more manifests of the run share (it would silence them all)."""
+        self._refuse(today)
         return [
             WaiverStatus(
                 id=entry.waiver.id,
@@ -276,6 +287,39 @@ class Ledger:
                 )
             ]
         ]
+
+    def _refuse(self, today: dt.date) -> None:
+        problems = []
+        for index, entry in enumerate(self.waivers.entries):
+            waiver = entry.waiver
+            if waiver.granted is not None and waiver.granted > today:
+                problems.append(
+                    Diagnostic(
+                        entry.file,
+                        entry.line,
+                        entry.column,
+                        f"waiver {waiver.id} was granted on {waiver.granted.isoformat()}, after "
+                        f"the date it is judged on ({today.isoformat()}): a grant cannot be in "
+                        "the future",
+                        "correct `granted`, or judge on a later date with --today",
+                    )
+                )
+            files = sorted({key.rpartition("#")[0] for key in self._keys[index]})
+            if len(files) > 1 and waiver.product not in files:
+                problems.append(
+                    Diagnostic(
+                        entry.file,
+                        entry.line,
+                        entry.column,
+                        f"waiver {waiver.id} names product {waiver.product!r}, which "
+                        f"{len(files)} manifests of this run share ({', '.join(files)}): it "
+                        "would silence them all",
+                        "name one manifest by its path as licheck reports it "
+                        f"(product: {files[0]}), or give the products distinct names",
+                    )
+                )
+        if problems:
+            raise InputError(problems)
 
 
 def mark(product: ProductOut, waivers: Waivers, statuses: Sequence[WaiverStatus]) -> ProductOut:

@@ -141,7 +141,7 @@ def exit_now(code: int) -> NoReturn:
     file licheck writes is closed (and renamed into place) before the command returns."""
     for stream in (sys.stdout, sys.stderr):
         # a reader that went away, or a closed stream: nothing more can be said there
-        with contextlib.suppress(BrokenPipeError, ValueError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
     atexit._run_exitfuncs()
     os._exit(code)

@@ -61,4 +61,4 @@ def check(
         today,
         progress=for_terminal(),
     ) as streamed:
-        emit_stream(streamed, output, inputs=paths)
+        emit_stream(streamed, output, inputs=(*paths, waivers_file, licenses_dir))

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from licheck.diagnostics import Diagnostic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,8 +26,11 @@ INPUT_PATH = click.Path(path_type=Path, readable=False)
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
     from licheck.diagnostics import InputError, LicheckError
+    from licheck.escape import terminal
+    from licheck.safeio import Terminated
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    tolerate_encodings()
     try:
         # Without standalone mode click *returns* the code of a `click.exceptions.Exit` raised by
         # a command (e.g. exit 1 for findings) instead of raising it: keep it.
@@ -32,14 +38,18 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        context = exc.ctx if isinstance(exc, click.UsageError) else None
+        if context is not None:  # as click shows it, with the message escaped
+            hint = f"Try '{context.command_path} {context.help_option_names[0]}' for help."
+            say(f"{context.get_usage()}\n{hint}\n")
+        say(f"Error: {terminal(exc.format_message())}")
         return exc.exit_code
     except click.Abort:
         click.echo("Aborted.", err=True)
         return 2
     except InputError as exc:
         for diagnostic in exc.diagnostics:
-            click.echo(str(diagnostic), err=True)
+            say(located(diagnostic))
         count = len(exc.diagnostics)
         click.echo(
             f"licheck: {count} problem{'s' if count != 1 else ''} in the input; "
@@ -48,26 +58,65 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         )
         return 2
     except LicheckError as exc:
-        click.echo(f"licheck: error: {exc}", err=True)
+        say(f"licheck: error: {terminal(str(exc))}")
         return 2
     except RecursionError:  # a pathological input the limits did not catch: still not a crash
         click.echo("licheck: error: the input is nested too deeply to process", err=True)
         return 2
     except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
+        say("Interrupted.")
         return 130
+    except Terminated as exc:  # SIGTERM or SIGHUP while writing: the output was cleaned up
+        say("Terminated.")
+        return 128 + exc.number
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug: say so plainly, traceback only on request
         if debug:
             traceback.print_exc()
-        click.echo(
-            f"licheck: internal error: {type(exc).__name__}: {exc}\n"
-            "This is a bug in licheck; run again with --debug for the traceback.",
-            err=True,
+        say(
+            f"licheck: internal error: {type(exc).__name__}: {terminal(str(exc))}\n"
+            "This is a bug in licheck; run again with --debug for the traceback."
         )
         return 3
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
+
+
+def say(text: str) -> None:
+    """A line on stderr; nothing when stderr is gone."""
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(text, err=True)
+
+
+def located(diagnostic: Diagnostic) -> str:
+    """A diagnostic for stderr: the file name, message and hint with every control character
+    shown escaped, so no input can start a line (a GitHub `::error` command) or drive the
+    terminal."""
+    from licheck.escape import terminal
+
+    where = terminal(diagnostic.file)
+    if diagnostic.line:
+        where += f":{diagnostic.line}:{diagnostic.column}"
+    text = f"{where}: error: {terminal(diagnostic.message)}"
+    return f"{text}\n  hint: {terminal(diagnostic.hint)}" if diagnostic.hint else text
+
+
+def tolerate_encodings() -> None:
+    """Never fail on a character the terminal's encoding lacks (a cp1252 console, ASCII
+    `PYTHONIOENCODING`): such characters are replaced, in output and messages alike.  A closed
+    standard output (`>&-`) is said once and what would go there discarded; the exit code
+    keeps its meaning."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as the run)
+        say("licheck: standard output is closed: the report printed there is discarded")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding not in ("utf8", "utf_8") and reconfigure is not None:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                reconfigure(errors="replace")
 
 
 def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
@@ -112,17 +161,26 @@ def library_option(function: F) -> F:
     )(function)
 
 
-def write_output(text: str, output: Path | None, inputs: Sequence[Path] = ()) -> None:
-    """Write to stdout, or atomically to `output`: a temporary file in the same folder, flushed
-    to disk and renamed over the target, so a reader never sees a half-written report and a
-    failed run leaves the previous report intact.  An input file is never overwritten."""
+def write_output(text: str, output: Path | None, inputs: Sequence[Path | None] = ()) -> None:
+    """Write to stdout, or to `output` (`licheck.safeio.write_atomic`): a regular file
+    atomically, so a reader never sees a half-written report and a failed run leaves the
+    previous report intact; a device or FIFO written through.  An input is never overwritten."""
     write_stream(lambda write: write(text), output, inputs)
+
+
+def refuse_outputs(
+    outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
+) -> None:
+    """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
+    from licheck.safeio import refuse_overwrite
+
+    refuse_overwrite(outputs, inputs)
 
 
 def write_stream(
     produce: Callable[[Callable[[str], object]], object],
     output: Path | None,
-    inputs: Sequence[Path] = (),
+    inputs: Sequence[Path | None] = (),
 ) -> None:
     """As `write_output`, for a report written in pieces: `produce` calls the function it is
     given with each piece in turn."""
@@ -144,50 +202,10 @@ def write_stream(
         produce(gather)
         click.echo("".join(pending), nl=False)
         return
-    from licheck.diagnostics import LicheckError
+    from licheck.safeio import refuse_overwrite, write_atomic
 
-    for source in inputs:
-        if output.exists() and source.exists() and os.path.samefile(output, source):
-            raise click.BadParameter(
-                f"{output} is an input file; licheck never overwrites its inputs",
-                param_hint="--output",
-            )
-    directory = output.resolve().parent
-    if not directory.is_dir():
-        raise click.BadParameter(f"folder {directory} does not exist", param_hint="--output")
-    if output.is_dir():
-        raise click.BadParameter(f"{output} is a folder, not a file", param_hint="--output")
-    try:
-        handle, temporary = tempfile.mkstemp(
-            dir=directory, prefix=f".{output.name}.", suffix=".tmp"
-        )
-    except OSError as exc:
-        raise LicheckError(
-            f"--output: cannot write in {directory}: {exc.strerror or exc}"
-        ) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            produce(stream.write)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, _report_mode(output))  # mkstemp makes it private (0600)
-        os.replace(temporary, output)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise LicheckError(f"--output: cannot write {output}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _report_mode(output: Path) -> int:
-    """Keep an existing report's permissions; a new one gets the usual 0666 less the umask."""
-    try:
-        return output.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+    refuse_overwrite([("--output", output)], inputs)
+    write_atomic(output, produce)
 
 
 def use_color() -> bool | None:

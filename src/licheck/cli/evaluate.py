@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import INPUT_PATH, evidence_options, library_option
+from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs
 from licheck.cli.gating import emit, load_waivers, report_options
 
 
@@ -40,5 +40,7 @@ def evaluate(
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
+    refuse_outputs([("--output", output)], (*manifests, waivers_file, licenses_dir))
     report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)
-    emit(report, fmt, fail_on, output, verbose=verbose, inputs=manifests)
+    inputs = (*manifests, waivers_file, licenses_dir, Path(waivers.file) if waivers else None)
+    emit(report, fmt, fail_on, output, verbose=verbose, inputs=inputs)

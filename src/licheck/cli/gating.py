@@ -106,7 +106,7 @@ def emit(
     *,
     verbose: bool = False,
     summary: bool = False,
-    inputs: Sequence[Path] = (),
+    inputs: Sequence[Path | None] = (),
 ) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
     from licheck.formats import Format, render
@@ -117,10 +117,13 @@ def emit(
     raise click.exceptions.Exit(exit_code(report, options.fail_on))
 
 
-def emit_stream(streamed: Stream, output: Path | None, *, inputs: Sequence[Path] = ()) -> None:
+def emit_stream(
+    streamed: Stream, output: Path | None, *, inputs: Sequence[Path | None] = ()
+) -> None:
     """Write a streamed report (atomically with --output) and exit with the gate's code."""
     from licheck.report import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
-    write_stream(streamed.write, output, inputs)
+    waivers = streamed.waivers
+    write_stream(streamed.write, output, (*inputs, Path(waivers.file) if waivers else None))
     raise click.exceptions.Exit(exit_code(streamed.top, streamed.context.options.fail_on))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import library_option, write_output
+from licheck.cli.common import library_option, refuse_outputs, write_output
 
 OUTPUT = click.option(
     "--output",
@@ -35,8 +35,11 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
     from licheck.importers import cyclonedx as importer
     from licheck.library import load_library
 
+    refuse_outputs([("--output", output)], (file, licenses_dir))
     bom = importer.read(file, str(file))
-    write_output(importer.to_manifest(bom, load_library(licenses_dir)), output)
+    write_output(
+        importer.to_manifest(bom, load_library(licenses_dir)), output, (file, licenses_dir)
+    )
 
 
 @import_.command()
@@ -53,7 +56,10 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Path
     from licheck.importers import hf as importer
     from licheck.library import load_library
 
+    refuse_outputs([("--output", output)], (file, licenses_dir))
     document = importer.front_matter(file, str(file))
     write_output(
-        importer.to_manifest(document, load_library(licenses_dir), str(file), model_id), output
+        importer.to_manifest(document, load_library(licenses_dir), str(file), model_id),
+        output,
+        (file, licenses_dir),
     )

@@ -12,6 +12,7 @@ from licheck.cli.common import (
     evidence_options,
     library_option,
     parse_as_of,
+    refuse_outputs,
     use_color,
     write_output,
 )
@@ -102,6 +103,7 @@ def whatif(
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
+    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, licenses_dir))
     if plot is not None and not plot.resolve().parent.is_dir():
         raise click.BadParameter(
             f"folder {plot.resolve().parent} does not exist", param_hint="--plot"
@@ -120,8 +122,8 @@ def whatif(
     if plot is not None:
         from licheck.formats.whatif_svg import render as render_svg
 
-        write_output(render_svg(report), plot)
-    write_output(_render(report, fmt, output), output)
+        write_output(render_svg(report), plot, (manifest, licenses_dir))
+    write_output(_render(report, fmt, output), output, (manifest, licenses_dir, plot))
 
 
 def _render(report: WhatIfReport, fmt: str, output: Path | None) -> str:

@@ -9,13 +9,15 @@ actions/toolkit's `command.ts` does: data `%`, CR, LF; properties also `:` and `
 
 from __future__ import annotations
 
+from licheck.escape import terminal
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import blocks, counts_line, gate_line, is_problem
 from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # then no escape sequence reaches the log: other control characters are shown escaped
+    return terminal(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

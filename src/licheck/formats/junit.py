@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from licheck.escape import xml_chars
 from licheck.formats import Piece, Plain
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 from licheck.verdicts import Verdict
@@ -125,7 +126,7 @@ class JunitDocument(Plain):
     def piece(self, product: ProductOut) -> Piece:
         suite, tally = _suite(product, self.fail_on)
         ET.indent(suite, space="  ", level=1)
-        return Piece(ET.tostring(suite, encoding="unicode"), tally)
+        return Piece(xml_chars(ET.tostring(suite, encoding="unicode")), tally)
 
     def take(self, index: int, extra: dict[str, int]) -> None:
         for key, value in extra.items():

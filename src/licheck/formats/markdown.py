@@ -8,6 +8,7 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass
 
+from licheck import escape
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import blocks, counts_line, gate_line, is_problem, plural
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
@@ -22,21 +23,14 @@ ICONS = {
 }
 
 
-def cell(text: str) -> str:
-    """Text safe inside a table cell: no pipes, no line breaks, no HTML."""
-    return (
-        text.replace("\\", "\\\\")
-        .replace("|", "\\|")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("\r", " ")
-        .replace("\n", " ")
-    )
+cell = escape.markdown  # user text as inline Markdown: cannot open or close a block
+code = escape.markdown_code  # the same inside a `code span`
 
 
 def _settle(f: FindingOut) -> str:
     parts = [
-        f"`{m.fact}`" + (f" (likely {cell(m.likely)})" if m.likely else "") for m in f.missing_facts
+        f"`{code(m.fact)}`" + (f" (likely {cell(m.likely)})" if m.likely else "")
+        for m in f.missing_facts
     ]
     return ", ".join(parts) or "—"
 
@@ -51,32 +45,35 @@ def _row(p: ProductOut, f: FindingOut, fail_on: FailOn) -> str:
         status = f"**{status}**"
     who = cell(p.product)
     if len({g.component for g in p.findings}) > 1:  # name the component where it is ambiguous
-        who += f" · `{cell(f.component)}`"
+        who += f" · `{code(f.component)}`"
     return (
-        f"| {_icon(f)} | {who} | {status} | `{cell(f.license)}/{cell(f.clause)}`"
-        f" {cell(f.title)} | `{cell(f.location.file)}:{f.location.line}` | {_settle(f)} |"
+        f"| {_icon(f)} | {who} | {status} | `{code(f.license)}/{code(f.clause)}`"
+        f" {cell(f.title)} | `{code(f.location.file)}:{f.location.line}` | {_settle(f)} |"
     )
 
 
 def _details(p: ProductOut, f: FindingOut) -> list[str]:
-    lines = [f"#### {_icon(f)} {p.product} — `{f.license}/{f.clause}`", ""]
+    lines = [f"#### {_icon(f)} {cell(p.product)} — `{code(f.license)}/{code(f.clause)}`", ""]
     if f.quote:
-        lines += [f"> {f.quote}", ""]
-    lines.append(f"**Why:** {f.explanation}")
+        lines += [f"> {cell(f.quote)}", ""]
+    lines.append(f"**Why:** {cell(f.explanation)}")
     for m in f.missing_facts:
         if m.decides_alone:
-            outcomes = "; ".join(f"if {o.when}: {o.verdict.label}" for o in m.outcomes)
+            outcomes = "; ".join(f"if {cell(o.when)}: {o.verdict.label}" for o in m.outcomes)
         else:
-            outcomes = "settles nothing on its own (" + ", ".join(o.when for o in m.outcomes) + ")"
-        lines.append(f"- `{m.fact}` — {outcomes}")
+            outcomes = (
+                "settles nothing on its own (" + ", ".join(cell(o.when) for o in m.outcomes) + ")"
+            )
+        lines.append(f"- `{code(m.fact)}` — {outcomes}")
     if f.settled_by:
         lines += ["", "**What would make it firm:**"]
         lines += [
-            f"- **{s.verdict.label}** if " + " and ".join(f"`{c.fact}` {c.value}" for c in s.when)
+            f"- **{s.verdict.label}** if "
+            + " and ".join(f"`{code(c.fact)}` {cell(c.value)}" for c in s.when)
             for s in f.settled_by
         ]
     if f.waiver is not None:
-        lines.append(f"- waiver: {f.waiver.message}")
+        lines.append(f"- waiver: {cell(f.waiver.message)}")
     lines.append("")
     return lines
 
@@ -169,7 +166,7 @@ class MarkdownDocument(Plain):
         notes = [s for s in top.waivers if s.status != "applied"]
         if notes:
             out.append("**Waivers that need attention:**")
-            out += [f"- `{cell(s.file)}:{s.line}` {cell(s.message)}" for s in notes]
+            out += [f"- `{code(s.file)}:{s.line}` {cell(s.message)}" for s in notes]
             out.append("")
         if self._problems:
             out += ["<details><summary>Explanations</summary>", ""]

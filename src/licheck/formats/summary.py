@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
+from licheck.escape import terminal
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 from licheck.verdicts import Verdict
 
@@ -70,7 +71,7 @@ def waiver_lines(report: Report) -> list[str]:
     for status in report.waivers:
         where = f"{status.file}:{status.line}:{status.column}"
         tag = "note" if status.status == "applied" else "warning"
-        lines.append(f"{where}: {tag}: {status.message}")
+        lines.append(terminal(f"{where}: {tag}: {status.message}"))
     return lines
 
 

@@ -10,11 +10,12 @@ import io
 from collections.abc import Callable
 
 from rich.console import Console, Group
-from rich.markup import escape
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from licheck.escape import markup as escape
+from licheck.escape import terminal as plain
 from licheck.formats import Context, Piece, Plain
 from licheck.model import Provenance
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
@@ -122,7 +123,9 @@ def _product(
     console: Console, product: ProductOut, evidence_policy: str, as_of: str | None, verbose: bool
 ) -> None:
     header = Text.assemble(
-        (product.product, "bold"), f" — {product.owner}   ", (product.file, "dim")
+        (plain(product.product), "bold"),
+        f" — {plain(product.owner)}   ",
+        (plain(product.file), "dim"),
     )
     console.print(header)
     policy = f"evidence policy: {evidence_policy}"
@@ -134,7 +137,13 @@ def _product(
     for column in ("Component", "Model", "License", "Clause", "Verdict"):
         table.add_column(column)
     for f in product.findings:
-        table.add_row(f.component, f.model_name, f.license, f.clause, _verdict_cell(f))
+        table.add_row(
+            escape(f.component),
+            escape(f.model_name),
+            escape(f.license),
+            escape(f.clause),
+            _verdict_cell(f),
+        )
     console.print(table)
     shown = [f for f in product.findings if verbose or f.verdict is not Verdict.NOT_APPLICABLE]
     for finding in shown:
@@ -163,23 +172,27 @@ def _finding(f: FindingOut) -> Group:
     loc = f.location
     parts: list[object] = [
         Text.assemble(_verdict_cell(f), "  ", (f"{f.license} / {f.clause}", "bold")),
-        Padding(Text(f"{f.title} — {f.kind}"), (0, 0, 0, 2)),
+        Padding(Text(plain(f"{f.title} — {f.kind}")), (0, 0, 0, 2)),
         Padding(
             Text(
-                f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on {f.model_name}",
+                plain(
+                    f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on {f.model_name}"
+                ),
                 style="dim",
             ),
             (0, 0, 0, 2),
         ),
     ]
     if f.waiver is not None:
-        parts.append(Text(f"  {f.waiver.message}", style="cyan" if f.waived else "bold yellow"))
+        parts.append(
+            Text(plain(f"  {f.waiver.message}"), style="cyan" if f.waived else "bold yellow")
+        )
     if f.quote:
-        parts.append(Padding(Text(f"“{f.quote}”", style="italic"), (0, 0, 0, 2)))
+        parts.append(Padding(Text(plain(f"“{f.quote}”"), style="italic"), (0, 0, 0, 2)))
     caveat = Provenance(f.provenance).caveat
     if caveat:
         parts.append(Padding(Text(f"({caveat})", style="yellow"), (0, 0, 0, 2)))
-    parts.append(Padding(Text.assemble(("Why: ", "bold"), f.explanation), (0, 0, 0, 2)))
+    parts.append(Padding(Text.assemble(("Why: ", "bold"), plain(f.explanation)), (0, 0, 0, 2)))
     if f.facts:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
     if f.missing_facts:
@@ -196,7 +209,9 @@ def _settlements(f: FindingOut) -> Group:
     for settlement in f.settled_by:
         table.add_row(
             verdict_text(settlement.verdict),
-            "if " + " and ".join(f"{c.fact} {_as_condition(c.value)}" for c in settlement.when),
+            escape(
+                "if " + " and ".join(f"{c.fact} {_as_condition(c.value)}" for c in settlement.when)
+            ),
         )
     # A table's title wraps to the table's width: a heading of its own reads better.
     return Group(
@@ -218,20 +233,20 @@ def _missing_table(missing: list[MissingFactOut]) -> Group:
     for m in missing:
         outcome = Text()
         if m.likely:
-            outcome.append(f"likely {m.likely}. ", style="yellow")
+            outcome.append(plain(f"likely {m.likely}. "), style="yellow")
         if m.decides_alone:
             for index, branch in enumerate(m.outcomes):
                 if index:
                     outcome.append(" · ")
-                outcome.append(f"if {branch.when} → ")
+                outcome.append(plain(f"if {branch.when} → "))
                 outcome.append(verdict_text(branch.verdict))
         else:
-            cuts = ", ".join(b.when for b in m.outcomes)
+            cuts = plain(", ".join(b.when for b in m.outcomes))
             outcome.append(
                 f"settles nothing on its own (cells: {cuts}); it matters together with the others",
                 style="dim",
             )
-        table.add_row(m.fact, outcome)
+        table.add_row(escape(m.fact), outcome)
     return Group(
         Text("What would settle it (each fact alone, the others as they are)", style="bold"), table
     )
@@ -266,6 +281,9 @@ def _facts_table(facts: list[FactOut]) -> Table:
             or "—"
         )
         table.add_row(
-            fact.name, Text(fact.status, style=STATUS_STYLES[fact.status]), value, evidence
+            escape(fact.name),
+            Text(fact.status, style=STATUS_STYLES[fact.status]),
+            escape(value),
+            evidence,
         )
     return table

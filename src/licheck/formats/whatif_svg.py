@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from xml.sax.saxutils import escape
 
+from licheck.escape import xml_text as escape
 from licheck.formats.whatif_scale import Scale, grid
 from licheck.formats.whatif_text import scenario_words
 from licheck.units import format_number

@@ -51,6 +51,8 @@ def read(path: Path, display: str) -> Bom:
         raise fail(display, exc.lineno, exc.colno, f"invalid JSON: {exc.msg}") from None
     except RecursionError:
         raise fail(display, 0, 0, "the JSON is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise fail(display, 0, 0, f"invalid JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("bomFormat") != "CycloneDX":
         raise fail(
             display,
@@ -234,7 +236,7 @@ def to_manifest(source: Bom, library: Library) -> str:
         owner = owner or reader.string(who.get("name"), f"$.metadata.{key}.name")
     product_facts = _facts(reader, metadata.get("properties"), "$.metadata.properties", evidence)
     components = []
-    taken: set[str] = set()
+    taken: dict[str, int] = {}
     for i, component in enumerate(reader.items(bom.get("components"), "$.components")):
         where = f"$.components[{i}]"
         component = reader.mapping(component, where)
@@ -284,7 +286,7 @@ def _component(
     where: str,
     library: Library,
     evidence: dict[str, Any],
-    taken: set[str],
+    taken: dict[str, int],
 ) -> dict[str, Any]:
     identity = _identity(reader, component, where).resolve(library)
     name = reader.string(component.get("name"), f"{where}.name") or "unnamed model"

@@ -20,6 +20,7 @@ from licheck import yamlsafe
 from licheck.diagnostics import fail
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unknown_facts
 from licheck.library import Library
+from licheck.safeio import read_bytes
 
 _FRONT = re.compile(r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 STEPS = {"finetune": "fine_tuning", "adapter": "fine_tuning", "quantized": "quantization"}
@@ -49,18 +50,9 @@ def front_matter(path: Path, display: str) -> yamlsafe.Document:
 
 def _read(path: Path, display: str) -> str:
     """The README's text (Markdown, so not yamlsafe's YAML-only emptiness check)."""
-    try:
-        if path.is_dir():
-            raise fail(display, 0, 0, "is a directory: name the model card's README.md")
-        if path.stat().st_size > yamlsafe.MAX_FILE_BYTES:
-            raise fail(
-                display, 0, 0, f"file is too large (the limit is {yamlsafe.MAX_FILE_BYTES:,} bytes)"
-            )
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise fail(display, 0, 0, "no such file") from None
-    except OSError as exc:
-        raise fail(display, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    if path.is_dir():
+        raise fail(display, 0, 0, "is a directory: name the model card's README.md")
+    raw = read_bytes(path, display, yamlsafe.MAX_FILE_BYTES)  # no FIFO, device, or endless read
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

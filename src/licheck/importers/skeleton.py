@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from licheck.escape import yaml_comment
 from licheck.library import Library
 from licheck.model import CatalogModel
 from licheck.vocabulary import FACTS
@@ -25,11 +26,18 @@ def slug(text: str, fallback: str = "model") -> str:
     return value[:120] or fallback
 
 
-def unique(ident: str, taken: set[str]) -> str:
-    candidate, number = ident, 2
-    while candidate in taken:
-        candidate, number = f"{ident}-{number}", number + 1
-    taken.add(candidate)
+def unique(ident: str, taken: dict[str, int]) -> str:
+    """`ident`, or `ident-2`, `ident-3`, ... when taken; `taken` maps each name given out to the
+    next number to try after it, so 40,000 models of one name cost linear time, not quadratic."""
+    if ident not in taken:
+        taken[ident] = 2
+        return ident
+    number = taken[ident]
+    while f"{ident}-{number}" in taken:
+        number += 1
+    taken[ident] = number + 1
+    candidate = f"{ident}-{number}"
+    taken[candidate] = 2
     return candidate
 
 
@@ -105,4 +113,4 @@ def dump(manifest: dict[str, Any], header: list[str]) -> str:
         width=96,
         default_flow_style=False,
     )
-    return "".join(f"# {line}\n" if line else "#\n" for line in header) + body
+    return "".join(f"# {yaml_comment(line)}\n" if line else "#\n" for line in header) + body

@@ -1,0 +1,111 @@
+"""Escaping user text for every place licheck prints it: pure functions, one per target.
+
+User text — file names, product and component names, fact values, waiver comments — is data in
+every output: it must not move the cursor or retitle the terminal (escape sequences), turn into
+rich markup or hyperlinks, close or open Markdown/HTML blocks, become a GitHub workflow command,
+make XML or SVG ill-formed, or write keys into generated YAML.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls but tab, DEL, C1 controls, and the bidirectional overrides and isolates that can
+# make text read differently from what it is (CVE-2021-42574, "trojan source")
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_KEEP_NEWLINE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+_NAMED = {"\n": "\\n", "\r": "\\r", "\x1b": "\\e"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal(text: str, *, newlines: bool = False) -> str:
+    """`text` with every control character shown as an escape (`\\e`, `\\x07`, `\\n`), so it
+    cannot drive the terminal; `newlines=True` keeps line breaks (`\\n` only)."""
+    pattern = _CONTROL_KEEP_NEWLINE if newlines else _CONTROL
+    return pattern.sub(_visible, text)
+
+
+def markup(text: str) -> str:
+    """`terminal(text)` made literal for rich: `[` cannot open a tag or a link."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(terminal(text))
+
+
+def line(text: str) -> str:
+    """One line of plain output (stderr messages): controls shown, line breaks included, so
+    nothing the user wrote can start a line (`::error` and the like)."""
+    return terminal(text)
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
+
+
+def markdown(text: str) -> str:
+    """Inline Markdown that renders as `text`: HTML escaped, Markdown punctuation
+    backslash-escaped, line breaks as spaces, controls shown; cannot open or close a block."""
+    flat = terminal(text.replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
+    return escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def markdown_code(text: str) -> str:
+    """Text for inside a Markdown code span: HTML escaped, no backticks (shown as `'`), one
+    line, pipes escaped for tables."""
+    flat = terminal(text.replace("\n", " ").replace("\r", " "))
+    return (
+        flat.replace("`", "'")
+        .replace("|", "\\|")
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+    )
+
+
+def github_data(text: str) -> str:
+    """A GitHub workflow command's message (actions/toolkit `command.ts`)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: str) -> str:
+    """A GitHub workflow command's property value (file, title): also `:` and `,`."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+# characters XML 1.0 does not allow at all (even as references)
+_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_chars(text: str) -> str:
+    """`text` with the characters XML 1.0 forbids shown as escapes (`\\x1b`); the XML writer
+    still escapes `&`, `<` and `>`."""
+    return _NOT_XML.sub(_visible, text)
+
+
+def xml_text(text: str) -> str:
+    """Text content or an attribute value for hand-written XML or SVG: forbidden characters
+    shown, markup characters escaped."""
+    return (
+        xml_chars(text)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+
+
+def yaml_comment(text: str) -> str:
+    """One line of a YAML comment: line breaks and controls shown, so text cannot end the
+    comment and write keys."""
+    return terminal(text.replace("\r\n", "\n"))

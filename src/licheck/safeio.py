@@ -1,0 +1,221 @@
+"""Reading inputs and writing outputs without harm.
+
+Reading: `read_bytes` refuses folders and special files (FIFOs, devices, sockets) *before*
+opening them, opens without blocking, checks again on the open descriptor (the path may have been
+swapped), and reads at most `limit` bytes — so no input can hang licheck or grow without bound.
+
+Writing: `refuse_overwrite` says no to an output that is an input of the run (a file, or a YAML
+file inside an input folder), or that names the same file as another output.  `write_atomic`
+follows a symlink to its target; a regular file (or a new one) is written to a temporary file in
+the same folder and renamed into place, and the temporary file is removed whatever happens,
+SIGTERM and SIGHUP included; anything else (`/dev/null`, `/dev/stdout`, a FIFO) is written
+through, never renamed over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from types import FrameType
+
+from licheck.diagnostics import LicheckError, fail
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+class OutputRefused(LicheckError):
+    """An output that would destroy an input, or that names one file twice."""
+
+
+def special_kind(mode: int) -> str | None:
+    """What a non-regular file is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_bytes(path: Path, display: str, limit: int) -> bytes:
+    """At most `limit` bytes of the regular file `path`; `InputError` for anything else."""
+    try:
+        info = os.stat(path)
+        kind = special_kind(info.st_mode)
+        if kind is not None:
+            raise fail(display, 0, 0, f"is {kind}, not a regular file", "name a regular file")
+        if info.st_size > limit:
+            raise fail(
+                display, 0, 0, f"file is too large ({info.st_size:,} bytes; the limit is {limit:,})"
+            )
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as stream:
+            kind = special_kind(os.fstat(stream.fileno()).st_mode)
+            if kind is not None:  # swapped after the first look
+                raise fail(display, 0, 0, f"is {kind}, not a regular file", "name a regular file")
+            raw = stream.read(limit + 1)
+    except FileNotFoundError:
+        raise fail(display, 0, 0, "no such file") from None
+    except PermissionError:
+        raise fail(display, 0, 0, "permission denied: the file cannot be read") from None
+    except OSError as exc:
+        raise fail(display, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise fail(display, 0, 0, f"cannot read the file: {exc}") from None
+    if len(raw) > limit:
+        raise fail(display, 0, 0, f"file is too large (the limit is {limit:,} bytes)")
+    return raw
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino)
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def refuse_overwrite(
+    outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
+) -> None:
+    """`OutputRefused` when an output (`(option, path)`) is an input file of the run, a YAML
+    file inside an input folder, a folder, or the same file as another output."""
+    named = [(option, path) for option, path in outputs if path is not None]
+    seen: dict[object, str] = {}
+    for option, path in named:
+        real = _real(path)
+        key: object = _identity(path) or real
+        if key in seen:
+            raise OutputRefused(f"{option} {path}: the same file as {seen[key]}; name two files")
+        seen[key] = f"{option} {path}"
+        if real.is_dir():
+            raise OutputRefused(f"{option} {path} is a folder, not a file")
+        identity = _identity(path)
+        for source in inputs:
+            if source is None:
+                continue
+            source_real = _real(source)
+            if identity is not None and identity == _identity(source):
+                raise OutputRefused(
+                    f"{option} {path} is an input of this run ({source}); licheck never "
+                    "overwrites its inputs"
+                )
+            if (
+                source_real.is_dir()
+                and _inside(real, source_real)
+                and real.suffix.lower() in YAML_SUFFIXES
+            ):
+                raise OutputRefused(
+                    f"{option} {path} is a YAML file inside the input folder {source}; licheck "
+                    "never overwrites what it reads: write the report elsewhere"
+                )
+
+
+_SIGNALS = tuple(
+    s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None
+)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived while an output was being written."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _raise(number: int, _frame: FrameType | None) -> None:
+    raise Terminated(number)
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into an exception while the block runs (main thread only), so
+    that clean-up runs as it does for Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _raise) for number in _SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], object]) -> None:
+    """Write the text `produce` gives (piece by piece) to `output`, as the module says."""
+    target = _real(output)
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise LicheckError(f"cannot write {output}: {exc.strerror or exc}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise OutputRefused(f"{output} is a folder, not a file")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        _write_through(output, target, produce)
+        return
+    directory = target.parent
+    if not directory.is_dir():
+        raise OutputRefused(f"cannot write {output}: folder {directory} does not exist")
+    with _signals_raise():
+        try:
+            handle, temporary = tempfile.mkstemp(
+                dir=directory, prefix=f".{target.name}.", suffix=".tmp"
+            )
+        except OSError as exc:
+            raise LicheckError(f"cannot write in {directory}: {exc.strerror or exc}") from None
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+                produce(stream.write)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.chmod(temporary, _report_mode(info))  # mkstemp makes it private (0600)
+            os.replace(temporary, target)
+        except OSError as exc:
+            Path(temporary).unlink(missing_ok=True)
+            raise LicheckError(f"cannot write {output}: {exc.strerror or exc}") from None
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def _write_through(
+    output: Path, target: Path, produce: Callable[[Callable[[str], object]], object]
+) -> None:
+    """A device, FIFO or other special file: open it for writing as a shell redirect would."""
+    try:
+        with open(target, "w", encoding="utf-8", newline="") as stream:
+            produce(stream.write)
+    except OSError as exc:
+        raise LicheckError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _report_mode(info: os.stat_result | None) -> int:
+    """Keep an existing report's permissions; a new one gets the usual 0666 less the umask."""
+    if info is not None:
+        return info.st_mode & 0o7777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
