@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -383,13 +384,18 @@ def _fifo(path: Path) -> None:
     os.mkfifo(path)
 
 
-REPORTED = {
+def _parent_loop(folder: Path) -> None:
+    (folder / "x").mkdir()
+    (folder / "x" / "up").symlink_to("..")
+
+
+REPORTED: dict[str, tuple[Callable[[Path], object] | None, str, str]] = {
     "fifo": (lambda d: _fifo(d / "p.yaml"), "p.yaml", "is a FIFO (named pipe), not a regular file"),
     "broken-link": (lambda d: (d / "b.yaml").symlink_to("gone.yaml"), "b.yaml", "cannot be read"),
     "self-link": (lambda d: (d / "s.yaml").symlink_to("s.yaml"), "s.yaml", "a symlink loop"),
     "folder-loop": (lambda d: (d / "sub").symlink_to("."), "sub", "a symlink loop"),
     "parent-loop": (
-        lambda d: ((d / "x").mkdir(), (d / "x" / "up").symlink_to("..")),
+        lambda d: _parent_loop(d),
         "up",
         "a symlink loop",
     ),
