@@ -151,6 +151,25 @@ class UnknownLicense:
     line: int
     column: int
 
+    def undisclosed(self) -> Finding:
+        return self.finding(
+            "base-undisclosed",
+            f"The model in {self.component.name}'s lineage is "
+            "undisclosed, so the license that binds it cannot be known.",
+        )
+
+    def unconfirmed(self, model: CatalogModel) -> list[Finding]:
+        """A finding where the lineage entry is not established: another model's license may
+        bind the component instead."""
+        if self.lineage.status is Status.ESTABLISHED:
+            return []
+        summary = (
+            f"That {self.component.name} is built on {model.name} is "
+            f"{self.lineage.status.value} only: if it is built on another model, that model's "
+            "license binds it instead, and it is not known."
+        )
+        return [self.finding("lineage-unconfirmed", summary, model)]
+
     def finding(self, clause: str, summary: str, model: CatalogModel | None = None) -> Finding:
         name = model.name if model else self.ref.model
         return Finding(

@@ -15,7 +15,7 @@ from licheck.consistency import check_manifest
 from licheck.context import EvaluationContext
 from licheck.derivation import Derivation, Path, lineage_models
 from licheck.diagnostics import InputError
-from licheck.facts import FactState, Status
+from licheck.facts import FactState
 from licheck.findings import (
     HYPOTHETICAL,
     UNKNOWN_MODEL,
@@ -91,13 +91,7 @@ def _findings_for(
     line, column = document.locate(ref_path)
     unknown = UnknownLicense(component, ref, lineage, line, column)
     if ref.model.strip().lower() == UNKNOWN_MODEL:
-        return [
-            unknown.finding(
-                "base-undisclosed",
-                f"The model in {component.name}'s lineage is "
-                "undisclosed, so the license that binds it cannot be known.",
-            )
-        ]
+        return [unknown.undisclosed()]
     model = library.model(ref.model)
     if model is None:
         derive.problems.append(
@@ -129,17 +123,7 @@ def _findings_for(
         found.extend(next(iter(by_license.values())))
     else:
         found.extend(across_versions(known, by_license, model, ref_path))
-    if lineage.status is not Status.ESTABLISHED:
-        found.append(
-            unknown.finding(
-                "lineage-unconfirmed",
-                f"That {component.name} is built on {model.name} is {lineage.status.value} "
-                "only: if it is built on another model, that model's license binds it instead, "
-                "and it is not known.",
-                model,
-            )
-        )
-    return found
+    return found + unknown.unconfirmed(model)
 
 
 def _unknown_license(
