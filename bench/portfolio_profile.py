@@ -19,17 +19,19 @@ import gc
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from licheck import evaluation, loading, yamlsafe
-from licheck.evaluation import Options, evaluate_manifest
+from licheck import judging, loading, yamlsafe
+from licheck.evaluation import EvaluationContext, Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_library
 from licheck.model import Manifest
 from licheck.report import encode_product, product_out
+from licheck.verdicts import Verdict
 
 PHASES = [
     "read",
@@ -64,17 +66,18 @@ def main() -> None:
     totals = dict.fromkeys(PHASES, 0.0)
     clock = time.process_time
     calls = hits = 0
-    judge = evaluation._judge
+    context = EvaluationContext()
+    judge = judging.judge
 
-    def counting(*a: object) -> tuple[evaluation._Judged, object]:
+    def counting(*a: Any) -> tuple[judging.Judged, Verdict]:
         nonlocal calls, hits
         calls += 1
-        before = len(evaluation._JUDGED)
-        judged = judge(*a)  # type: ignore[arg-type]
-        hits += len(evaluation._JUDGED) == before  # a miss adds an entry (or empties a full cache)
+        before = len(context.judged)
+        judged = judge(*a)
+        hits += len(context.judged) == before  # a miss adds an entry (or empties a full table)
         return judged
 
-    evaluation._judge = counting  # type: ignore[assignment]
+    judging.judge = counting  # type: ignore[assignment]
     # The garbage collector's time lands in whichever phase allocates when it runs (mostly the
     # parses): shown apart, it is part of the phases' figures above.
     collector = {"runs": 0, "time": 0.0, "start": 0.0}
@@ -95,7 +98,7 @@ def main() -> None:
         t2 = clock()
         manifest = loading.validate(document, Manifest)
         t3 = clock()
-        result = evaluate_manifest(manifest, document, library, options)
+        result = evaluate_manifest(manifest, document, library, options, context)
         t4 = clock()
         product = product_out(result)
         t5 = clock()

@@ -7,15 +7,20 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction
 
-from licheck import evaluation
+from licheck.binding import bind
+from licheck.context import EvaluationContext
+from licheck.derivation import Derivation
 from licheck.domains import Domain, Interval
-from licheck.engine import Rule, judge
-from licheck.evaluation import Options
+from licheck.engine import Rule
+from licheck.engine import judge as judge_afresh
+from licheck.evaluation import Hypotheses, Options
 from licheck.facts import POLICIES, Resolution, full_domain
+from licheck.judging import judge
 from licheck.library import load_library
 from licheck.model import EvidenceKind, Source
 from licheck.units import Dimension
 from licheck.vocabulary import FACTS
+from licheck.yamlsafe import Document
 
 
 def _a_clause_on(fact: str) -> Rule:
@@ -26,34 +31,39 @@ def _a_clause_on(fact: str) -> Rule:
     raise AssertionError(f"no clause tests {fact}")
 
 
+def _derivation(context: Resolution) -> Derivation:
+    return Derivation(Document("", "", {}), load_library(), context, Hypotheses())
+
+
 def _domains(names: tuple[str, ...], **given: Domain) -> tuple[Domain, ...]:
     return tuple(given.get(n) or full_domain(FACTS[n.partition("@")[0]]) for n in names)
 
 
 def test_values_in_one_cell_share_a_judgement_and_others_do_not() -> None:
-    bound, names, tests = evaluation._bound(_a_clause_on("mau"))
-    evaluation._JUDGED.clear()
+    bound = bind(_a_clause_on("mau"))
+    names, context = bound.names, EvaluationContext()
 
     def users(n: int) -> Interval:
         return Interval.point(Fraction(n), Dimension.COUNT)
 
     few, fewer, many = (_domains(names, mau=users(n)) for n in (5_000, 6_000, 10**12))
-    first, _ = evaluation._judge(bound, tests, few, few)
-    second, _ = evaluation._judge(bound, tests, fewer, fewer)
-    third, _ = evaluation._judge(bound, tests, many, many)
+    first, _ = judge(bound, few, few, context)
+    second, _ = judge(bound, fewer, fewer, context)
+    third, _ = judge(bound, many, many, context)
     assert second is first  # the same cell of every threshold the clause tests
     assert third is not first
     for domains, judged in ((few, first), (fewer, second), (many, third)):
-        assert judged.judgement == judge(bound, dict(zip(names, domains, strict=True)))
+        assert judged.judgement == judge_afresh(bound.rule, dict(zip(names, domains, strict=True)))
 
 
 def test_the_likely_verdict_is_the_verdict_of_the_likely_values() -> None:
-    bound, names, tests = evaluation._bound(_a_clause_on("mau"))
+    bound = bind(_a_clause_on("mau"))
+    names = bound.names
     unknown = _domains(names)
     likely = _domains(names, mau=Interval.point(Fraction(10**12), Dimension.COUNT))
-    judged, likely_verdict = evaluation._judge(bound, tests, unknown, likely)
-    assert judged.judgement == judge(bound, dict(zip(names, unknown, strict=True)))
-    assert likely_verdict is judge(bound, dict(zip(names, likely, strict=True))).verdict
+    judged, likely_verdict = judge(bound, unknown, likely, EvaluationContext())
+    assert judged.judgement == judge_afresh(bound.rule, dict(zip(names, unknown, strict=True)))
+    assert likely_verdict is judge_afresh(bound.rule, dict(zip(names, likely, strict=True))).verdict
 
 
 def test_a_supplied_fact_is_shared_unless_a_manifest_source_cites_its_text() -> None:
@@ -62,9 +72,10 @@ def test_a_supplied_fact_is_shared_unless_a_manifest_source_cites_its_text() -> 
         "licheck's default: the product's owner obtained the model itself, not inside "
         "another licensee's end user product"
     )
-    plain = Resolution(policy, None)
-    first = evaluation._default("received_in_integrated_product", False, text, plain)
-    again = evaluation._default("received_in_integrated_product", False, text, plain)
+    context = EvaluationContext()
+    plain = Resolution(policy, None, memo=context)
+    first = _derivation(plain).default("received_in_integrated_product", False, text)
+    again = _derivation(plain).default("received_in_integrated_product", False, text)
     assert again is first
     cited = Resolution(
         policy,
@@ -76,8 +87,9 @@ def test_a_supplied_fact_is_shared_unless_a_manifest_source_cites_its_text() -> 
                 date=dt.date(2025, 1, 1),
             )
         },
+        memo=context,
     )
-    own = evaluation._default("received_in_integrated_product", False, text, cited)
+    own = _derivation(cited).default("received_in_integrated_product", False, text)
     assert own is not first
     assert own.evidence[0].source == "A source named like licheck's default"
     assert first.evidence[0].source == text

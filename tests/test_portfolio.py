@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from licheck import evaluation, portfolio
+from licheck import portfolio
 from licheck.api import evaluate_paths
+from licheck.context import EvaluationContext
 from licheck.evaluation import Options, ProductResult
 from licheck.facts import POLICIES
 from licheck.library import load_library
@@ -99,21 +100,19 @@ def test_summarise_counts_without_keeping_products(tmp_path: Path) -> None:
 def test_caches_change_nothing() -> None:
     """Cold caches, warm caches and caches emptied mid-way give identical findings."""
     library = load_library()
-    evaluation._JUDGED.clear()
-    evaluation._BOUND.clear()
-    cold = evaluate_paths(MANIFESTS, OPTIONS, library)
-    assert evaluation._JUDGED, "the judgement cache was not used"
-    warm = evaluate_paths(MANIFESTS, OPTIONS, library)
-    evaluation._JUDGED.clear()
-    again = evaluate_paths(MANIFESTS, OPTIONS, library)
+    context = EvaluationContext()
+    cold = evaluate_paths(MANIFESTS, OPTIONS, library, context)
+    assert context.judged, "the judgement cache was not used"
+    warm = evaluate_paths(MANIFESTS, OPTIONS, library, context)
+    context.judged.clear()
+    again = evaluate_paths(MANIFESTS, OPTIONS, library, context)
     assert cold == warm == again
 
 
-def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(evaluation, "_CACHE_LIMIT", 2)
-    evaluation._JUDGED.clear()
-    evaluate_paths(MANIFESTS, OPTIONS, load_library())
-    assert len(evaluation._JUDGED) <= 2
+def test_cache_is_bounded() -> None:
+    context = EvaluationContext(limit=2)
+    evaluate_paths(MANIFESTS, OPTIONS, load_library(), context)
+    assert len(context.judged) <= 2
 
 
 @pytest.mark.usefixtures("forced_parallel")

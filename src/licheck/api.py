@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.discovery import discover
-from licheck.evaluation import Options, ProductResult, evaluate_manifest
+from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
 from licheck.facts import EvidencePolicy, policy_named
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
@@ -34,15 +34,20 @@ def resolve_policy(text: str) -> EvidencePolicy:
 
 
 def evaluate_paths(
-    paths: Sequence[Path], options: Options, library: Library
+    paths: Sequence[Path],
+    options: Options,
+    library: Library,
+    context: EvaluationContext | None = None,
 ) -> list[ProductResult]:
-    """Evaluate every manifest; all problems in all files are raised together."""
+    """Evaluate every manifest; all problems in all files are raised together.  `context`: the
+    run's memo tables (one for all the paths when not given)."""
+    context = context if context is not None else EvaluationContext()
     results: list[ProductResult] = []
     problems: list[Diagnostic] = []
     for path in paths:
         try:
             manifest, document = load_manifest(path, str(path))
-            results.append(evaluate_manifest(manifest, document, library, options))
+            results.append(evaluate_manifest(manifest, document, library, options, context))
         except InputError as exc:
             problems.extend(exc.diagnostics)
     if problems:

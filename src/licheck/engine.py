@@ -19,8 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from licheck.conditions import TRUE, All, Any_, Const, Node, Not, Test, Value, evaluate, tests_in
+from licheck.conditions import TRUE, Node, Test, Value, evaluate, tests_in
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
+from licheck.tables import Compiled, Signature, Table, tabulate
 from licheck.verdicts import Outcome, Settlement, Verdict, verdict_of
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
@@ -224,199 +225,20 @@ def judge(rule: Rule, domains: Mapping[str, Domain]) -> Judgement:
     return judge_cells(rule, fact_cells(rule, domains))
 
 
-# -- the rule compiled over the facts' cells ------------------------------------------------------
-# A completion's outcome depends only on which of the rule's tests hold.  So each cell is reduced
-# once to its *signature* (the results of the tests on its fact), and cells with the same signature
-# count once.  The combinations of signatures are numbered as `itertools.product` lists them, and
-# each condition becomes a bit mask over all of them at once (bit i: true in combination i), made
-# with integer AND, OR and XOR: no condition tree is walked per completion.
-
-Signature = tuple[bool, ...]  # the results of the tests on one fact, for one cell
-
-
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    tests: tuple[tuple[Test, ...], ...]  # the distinct tests on each fact, by position
-    where: dict[int, tuple[int, int]]  # each test node of the rule (by id): its fact, its index
-    rule: Rule  # keeps the test nodes alive
-
-    def signatures(self, cells_: Sequence[Sequence[Cell]]) -> list[list[Signature]]:
-        """Each cell's signature, fact by fact, aligned with `cells_`."""
-        return [
-            [tuple([t.holds(c.value) for t in tests]) for c in on_fact]
-            for tests, on_fact in zip(self.tests, cells_, strict=True)
-        ]
-
-
-# By the rule's id and the order of its facts; each entry keeps its rule alive (so the id is not
-# reused while it exists), and the cache is bounded.
-_COMPILED: dict[tuple[int, tuple[str, ...]], tuple[Rule, _Compiled]] = {}
-_COMPILED_LIMIT = 4096
-
-
-def _compiled(rule: Rule, names: tuple[str, ...]) -> _Compiled:
-    found = _COMPILED.get((id(rule), names))
-    if found is not None:
-        return found[1]
-    position = {name: i for i, name in enumerate(names)}
-    tests: list[list[Test]] = [[] for _ in names]
-    for test in rule.tests():
-        if test not in tests[position[test.key]]:
-            tests[position[test.key]].append(test)
-    where = {id(t): (position[t.key], tests[position[t.key]].index(t)) for t in rule.tests()}
-    compiled = _Compiled(tuple(tuple(t) for t in tests), where, rule)
-    if len(_COMPILED) >= _COMPILED_LIMIT:
-        _COMPILED.clear()
-    _COMPILED[(id(rule), names)] = (rule, compiled)
-    return compiled
-
-
-def _distinct_signatures(signatures: Sequence[Signature]) -> list[Signature]:
-    return list(dict.fromkeys(signatures))
-
-
-@dataclass(frozen=True, slots=True)
-class _Table:
-    """A rule over given cells: each cell's signature, the distinct ones per fact (the fact's
-    *digits*), and the combinations of digits where each outcome occurs, as bit masks."""
-
-    names: tuple[str, ...]
-    signatures: list[list[Signature]]  # aligned with the cells, fact by fact
-    choices: list[list[Signature]]  # the distinct signatures of each fact: its digits
-    digit: list[list[int]]  # digit[p][k]: the combinations whose fact p has digit k
-    strides: list[int]  # how far apart combinations differing by one in a fact's digit are
-    full: int  # every combination
-    scope: int  # where the license binds
-    trigger: int  # where the clause's own trigger holds
-    outcomes: dict[Outcome, int]  # where each outcome occurs (only those that do)
-
-    def over(self, choices: Sequence[Sequence[Signature]]) -> set[Outcome]:
-        """The outcomes over every combination of `choices` (some of each fact's digits)."""
-        selected = self.full
-        for p, chosen in enumerate(choices):
-            if len(chosen) == len(self.choices[p]):
-                continue  # all of them
-            allowed = 0
-            for signature in chosen:
-                allowed |= self.digit[p][self.choices[p].index(signature)]
-            selected &= allowed
-        return {outcome for outcome, where in self.outcomes.items() if where & selected}
-
-    def depends_on(self, p: int) -> bool:
-        """Whether two combinations that differ only in fact p's digit end differently."""
-        stride, digits = self.strides[p], self.digit[p]
-        for where in self.outcomes.values():
-            first = where & digits[0]
-            for k in range(1, len(digits)):
-                if (where & digits[k]) >> (k * stride) != first:
-                    return True
-        return False
-
-
-# `judge_cells`, `branches` and `settlements` in turn on the same cells share one table: the last
-# one made, reused only for the same rule and the same (immutable) tuples of cells, which it keeps
-# alive, so identity means equal contents.
-_LAST: list[tuple[Rule, tuple[Sequence[Cell], ...], _Table]] = []
-
-
-def _table(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> _Table:
-    names = tuple(by_fact)
-    lists = tuple(by_fact[n] for n in names)
-    if _LAST:
-        last_rule, last_lists, table = _LAST[0]
-        if (
-            last_rule is rule
-            and table.names == names
-            and len(last_lists) == len(lists)
-            and all(a is b for a, b in zip(last_lists, lists, strict=True))
-        ):
-            return table
-    table = _make_table(_compiled(rule, names), names, lists)
-    _LAST.clear()
-    if all(type(cells_) is tuple for cells_ in lists):
-        _LAST.append((rule, lists, table))
-    return table
-
-
-def _make_table(
-    compiled: _Compiled, names: tuple[str, ...], lists: Sequence[Sequence[Cell]]
-) -> _Table:
-    signatures = compiled.signatures(lists)
-    choices = [_distinct_signatures(s) for s in signatures]
-    # Combination i has, for fact p, the digit (i // strides[p]) % len(choices[p]): the last fact
-    # varies fastest, as in itertools.product.
-    strides = [1] * len(choices)
-    size = 1
-    for p in range(len(choices) - 1, -1, -1):
-        strides[p] = size
-        size *= len(choices[p])
-    full = (1 << size) - 1
-    digit = []
-    for p, on_fact in enumerate(choices):
-        period = strides[p] * len(on_fact)
-        # A 1 at the start of every period (no combination at all where a fact has no cell).
-        repeat = full // ((1 << period) - 1) if size else 0
-        block = (1 << strides[p]) - 1
-        digit.append([(block << (k * strides[p])) * repeat for k in range(len(on_fact))])
-
-    def mask(node: Node) -> int:
-        match node:
-            case Test():
-                fact, index = compiled.where[id(node)]
-                result = 0
-                for k, signature in enumerate(choices[fact]):
-                    if signature[index]:
-                        result |= digit[fact][k]
-                return result
-            case All():
-                result = full
-                for item in node.items:
-                    result &= mask(item)
-                return result
-            case Any_():
-                result = 0
-                for item in node.items:
-                    result |= mask(item)
-                return result
-            case Not():
-                return full ^ mask(node.item)
-            case Const():
-                return full if node.value else 0
-        raise AssertionError(node)  # pragma: no cover
-
-    rule = compiled.rule
-    scope, trigger = mask(rule.scope), mask(rule.trigger)
-    triggered = scope & trigger
-    lifted = 0
-    for exception in rule.exceptions:
-        lifted |= mask(exception)
-    lifted &= triggered
-    holds = (triggered ^ lifted) & mask(rule.requirement)
-    fails = triggered ^ lifted ^ holds
-    outcomes = {
-        outcome: where
-        for outcome, where in (
-            (Outcome.NOT_TRIGGERED, full ^ triggered),
-            (Outcome.LIFTED, lifted),
-            (Outcome.HOLDS, holds),
-            (Outcome.FAILS, fails),
-        )
-        if where
-    }
-    return _Table(names, signatures, choices, digit, strides, full, scope, trigger, outcomes)
-
-
-def judge_cells(rule: Rule, by_fact: Mapping[str, Sequence[Cell]]) -> Judgement:
-    """The verdict over every combination of cells (the completions)."""
-    details = _details(rule, by_fact)
+def judge_cells(
+    rule: Rule | Compiled, by_fact: Mapping[str, Sequence[Cell]], table: Table | None = None
+) -> Judgement:
+    """The verdict over every combination of cells (the completions).  `table`: the rule over
+    these same cells, where the caller has it (`tabulate`), so that `branches` and
+    `settlements` need not make it again."""
+    details = _details(table or tabulate(rule, by_fact))
     return Judgement(verdict_of(set(details[0])), *details)
 
 
 def _details(
-    rule: Rule, by_fact: Mapping[str, Sequence[Cell]]
+    table: Table,
 ) -> tuple[frozenset[Outcome], frozenset[bool], frozenset[bool], tuple[str, ...]]:
     """Every outcome, scope and trigger value, and which open facts the outcome depends on."""
-    table = _table(rule, by_fact)
     scope = {
         value for value, where in ((True, table.scope), (False, table.full ^ table.scope)) if where
     }
@@ -446,12 +268,17 @@ class Branch:
     region: Domain | None = None  # for a quantity: the interval
 
 
-def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> list[Branch]:
+def branches(
+    rule: Rule | Compiled,
+    by_fact: Mapping[str, Sequence[Cell]],
+    fact: str,
+    table: Table | None = None,
+) -> list[Branch]:
     """For one open fact: the verdict for each of its cells, the other facts still open.
 
     Neighbouring quantity cells with the same verdict merge into one interval, unless every cell
     gives the same verdict (the fact settles nothing alone): then the thresholds stay visible."""
-    table = _table(rule, by_fact)
+    table = table or tabulate(rule, by_fact)
     choices = list(table.choices)
     position = table.names.index(fact)
     result: list[Branch] = []
@@ -482,7 +309,11 @@ def branches(rule: Rule, by_fact: Mapping[str, Sequence[Cell]], fact: str) -> li
 
 
 def settlements(
-    rule: Rule, by_fact: Mapping[str, Sequence[Cell]], open_facts: Sequence[str], limit: int = 4
+    rule: Rule | Compiled,
+    by_fact: Mapping[str, Sequence[Cell]],
+    open_facts: Sequence[str],
+    limit: int = 4,
+    table: Table | None = None,
 ) -> list[Settlement]:
     """The minimal combinations of open-fact values that turn a governance risk firm.
 
@@ -491,7 +322,7 @@ def settlements(
     Quantity cells that every test treats alike are merged first ("≤ 20M" rather than "< 20M"
     and "20M").
     """
-    table = _table(rule, by_fact)
+    table = table or tabulate(rule, by_fact)
     position = {name: i for i, name in enumerate(table.names)}
     # Each coarse group of an open fact: its words, the combinations where the fact is in it,
     # and a bit of its own, so that a combination of groups is an integer (subsets by AND).

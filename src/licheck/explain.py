@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-from licheck.evaluation import Finding
-from licheck.facts import FactState, Status, shared
+from licheck.facts import FactState, Status
+from licheck.findings import Finding
 from licheck.verdicts import Verdict
 
 
 def fact_phrase(state: FactState) -> str:
     """'monthly_revenue is likely ≈166.67M USD/month (press report)'."""
-    # The states many products share (the facts licheck supplies) are phrased once.  Each entry
-    # keeps its state alive (so the id is not reused while it exists); bounded.
-    if not shared(state):
-        return _fact_phrase(state)
-    found = _PHRASED.get(id(state))
-    if found is None:
-        if len(_PHRASED) >= 1024:
-            _PHRASED.clear()
-        found = _PHRASED[id(state)] = (state, _fact_phrase(state))
-    return found[1]
-
-
-_PHRASED: dict[int, tuple[FactState, str]] = {}
-
-
-def _fact_phrase(state: FactState) -> str:
     kinds = sorted(
         {
             e.kind.value.replace("_", " ")

@@ -8,14 +8,17 @@ established pieces that contradict each other leave the fact *disputed*.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Final
 
 from licheck import territory
+from licheck.context import EvaluationContext
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 from licheck.model import Evidence, EvidenceKind, FactSpec, Source
 from licheck.units import Dimension, UnitError, parse_quantity
@@ -108,6 +111,8 @@ class FactState:
     path: tuple[str | int, ...] = ()
     series: tuple[tuple[str, FactState], ...] = ()  # by month (YYYY-MM), ascending
     reading: str | None = None  # how a clause reads it, where not as stated (a date, a bound)
+    # Kept by a run's memo table and used by many products: what is made of it may be kept too.
+    lasting: bool = field(default=False, compare=False)
 
 
 class FactError(ValueError):
@@ -118,19 +123,34 @@ class FactError(ValueError):
         self.path = path
 
 
+def _full_domain(kind: FactType, dimension: Dimension | None) -> Domain:
+    match kind:
+        case FactType.QUANTITY:
+            return Interval.everything(dimension or Dimension.COUNT)
+        case FactType.BOOLEAN:
+            return Booleans(frozenset({True, False}))
+        case FactType.STRING:
+            return Strings(None)
+        case FactType.SET:
+            return StringSet(frozenset(), frozenset(), False)
+    raise AssertionError(kind)  # pragma: no cover
+
+
+# Every value of each type: one shared, immutable object per type (and dimension).
+_FULL: Final[Mapping[tuple[FactType, Dimension | None], Domain]] = MappingProxyType(
+    {
+        (kind, dimension): _full_domain(kind, dimension)
+        for kind in FactType
+        for dimension in (Dimension if kind is FactType.QUANTITY else (None,))
+    }
+)
+
+
 def full_domain(definition: FactDef) -> Domain:
-    """Every value of the fact's type (one shared, immutable object per fact)."""
-    key = (
-        definition.type,
-        definition.dimension or Dimension.COUNT if definition.type is FactType.QUANTITY else None,
-    )
-    domain = _FULL.get(key)
-    if domain is None:
-        domain = _FULL[key] = _full_domain(definition)
-    return domain
-
-
-_FULL: dict[tuple[FactType, Dimension | None], Domain] = {}
+    """Every value of the fact's type (one shared, immutable object per type)."""
+    if definition.type is FactType.QUANTITY:
+        return _FULL[definition.type, definition.dimension or Dimension.COUNT]
+    return _FULL[definition.type, None]
 
 
 def _full_key(domain: Domain) -> tuple[FactType, Dimension | None]:
@@ -147,21 +167,11 @@ def _full_key(domain: Domain) -> tuple[FactType, Dimension | None]:
     raise AssertionError(domain)  # pragma: no cover
 
 
-def _full_domain(definition: FactDef) -> Domain:
-    match definition.type:
-        case FactType.QUANTITY:
-            return Interval.everything(definition.dimension or Dimension.COUNT)
-        case FactType.BOOLEAN:
-            return Booleans(frozenset({True, False}))
-        case FactType.STRING:
-            return Strings(None)
-        case FactType.SET:
-            return StringSet(frozenset(), frozenset(), False)
-    raise AssertionError(definition.type)  # pragma: no cover
-
-
 def claim_domain(
-    definition: FactDef, spec: FactSpec | Evidence, rates: dict[str, Fraction]
+    definition: FactDef,
+    spec: FactSpec | Evidence,
+    rates: dict[str, Fraction],
+    memo: EvaluationContext | None = None,
 ) -> Domain | None:
     """The values a fact (or one piece of evidence) claims; None when it claims nothing."""
     value, at_least, at_most = spec.value, spec.at_least, spec.at_most
@@ -181,7 +191,7 @@ def claim_domain(
         raise FactError(f"{definition.name} is a {kind.value}, not a set: it has no {key}", (key,))
     match kind:
         case FactType.QUANTITY:
-            return _quantity_claim(definition, value, at_least, at_most, rates)
+            return _quantity_claim(definition, value, at_least, at_most, rates, memo)
         case FactType.BOOLEAN:
             if value is None:
                 return None
@@ -202,14 +212,23 @@ def claim_domain(
 
 
 def _quantity_claim(
-    definition: FactDef, value: Any, at_least: Any, at_most: Any, rates: dict[str, Fraction]
+    definition: FactDef,
+    value: Any,
+    at_least: Any,
+    at_most: Any,
+    rates: dict[str, Fraction],
+    memo: EvaluationContext | None,
 ) -> Domain | None:
     dimension = definition.dimension or Dimension.COUNT
 
     def read(raw: Any, key: str) -> Fraction:
         try:
             return parse_quantity(
-                raw, dimension, default_period_months=definition.period_months, rates=rates
+                raw,
+                dimension,
+                default_period_months=definition.period_months,
+                rates=rates,
+                memo=memo,
             ).amount
         except UnitError as exc:
             raise FactError(f"{definition.name}: {exc}", (key,)) from None
@@ -280,36 +299,34 @@ class Resolution:
     as_of: dt.date | None
     rates: dict[str, Fraction] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
+    memo: EvaluationContext = field(default_factory=EvaluationContext, compare=False)
 
 
-def unstated(name: str, path: tuple[str | int, ...] = ()) -> FactState:
+def unstated(
+    name: str, path: tuple[str | int, ...] = (), memo: EvaluationContext | None = None
+) -> FactState:
     """A fact the manifest does not state: every value is possible."""
-    if not path and name in _UNSTATED:  # shared: clauses read many facts no manifest states
-        return _UNSTATED[name]
+    if not path and memo is not None:  # shared: clauses read many facts no manifest states
+        found = memo.unstated.get(name)
+        if found is not None:
+            return found
     definition = FACTS[name]
     state = FactState(
         name, definition, Status.UNKNOWN, full_domain(definition), "not stated", path=path
     )
-    if not path:
-        _UNSTATED[name] = share(state)
+    if not path and memo is not None:
+        memo.keep(memo.unstated, name, share(state))
     return state
-
-
-_UNSTATED: dict[str, FactState] = {}
-_SHARED: set[int] = set()
 
 
 def share(state: FactState) -> FactState:
-    """Mark a state that many products use (kept by a cache), so that what is made of it (the
-    report's part) is kept across products too."""
-    if len(_SHARED) >= 4096:
-        _SHARED.clear()  # a hint only: a state not marked is merely remade
-    _SHARED.add(id(state))
-    return state
+    """The state marked as one that many products use (kept in a memo table), so that what is
+    made of it (the report's part) may be kept across products too."""
+    return dataclasses.replace(state, lasting=True)
 
 
 def shared(state: FactState) -> bool:
-    return id(state) in _SHARED
+    return state.lasting
 
 
 def resolve(
@@ -322,8 +339,8 @@ def resolve(
     """Resolve one fact (None: not stated) under the policy and date of `context`."""
     definition = FACTS[name]
     if spec is None:
-        return unstated(name, path)
-    own = claim_domain(definition, spec, context.rates)
+        return unstated(name, path, context.memo)
+    own = claim_domain(definition, spec, context.rates, context.memo)
     pieces = spec.evidence or (_declared(spec) if own is not None else [])
     views: list[EvidenceView] = []
     established: list[Domain] = []
@@ -331,7 +348,7 @@ def resolve(
     for index, piece in enumerate(pieces):
         kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
         claims = _claims(piece)
-        claim = claim_domain(definition, piece, context.rates) if claims else own
+        claim = claim_domain(definition, piece, context.rates, context.memo) if claims else own
         counted = _counted(kind, date, retracted, context)
         if claim is not None and counted == "establishes":
             established.append(claim)
@@ -476,7 +493,7 @@ def _meet(start: Domain, claims: list[Domain]) -> Domain | None:
     for claim in claims:
         # A fact's whole domain meets a claim (of the same fact, never empty) in an equal
         # domain: skip the intersection, which compares fractions.
-        domain = claim if domain is _FULL.get(_full_key(claim)) else intersect(domain, claim)
+        domain = claim if domain is _FULL[_full_key(claim)] else intersect(domain, claim)
         if domain.is_empty():
             return None
     return domain

@@ -18,11 +18,13 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from licheck import libcache, shapes, yamlsafe
+from licheck.binding import bind
 from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import MAX_SET_MEMBERS, Rule
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel, Clause, ClauseKind, License
+from licheck.tables import Compiled
 from licheck.vocabulary import FACTS, FactType, suggest
 
 CATALOG_FILE = "catalog.yaml"
@@ -36,6 +38,8 @@ class CompiledClause:
     rule: Rule
     file: str
     line: int  # where the clause starts in its rule file
+    # The rule within the license's scope, compiled once (`binding.bind`); derived from `rule`.
+    bound: Compiled = field(compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +274,7 @@ def _license_entry(document: yamlsafe.Document, path: Path) -> tuple[LicenseEntr
             problems.append(document.error(base, too_many, "split the clause"))
             continue
         line = document.locate(base)[0]
-        compiled.append(CompiledClause(license_, clause, rule, str(path), line))
+        compiled.append(CompiledClause(license_, clause, rule, str(path), line, bind(rule)))
     if problems:
         raise InputError(problems)
     return LicenseEntry(license_, tuple(compiled), str(path)), fast

@@ -19,6 +19,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from licheck.context import EvaluationContext
 from licheck.domains import Domain, Interval, intersect
 from licheck.facts import FactState, Status, full_domain, unstated
 from licheck.model import Measured
@@ -39,20 +40,29 @@ class Occasion:
     release_date: dt.date | None
 
 
-def read(key: str, facts: Mapping[str, FactState], occasion: Occasion) -> FactState:
+def read(
+    key: str,
+    facts: Mapping[str, FactState],
+    occasion: Occasion,
+    memo: EvaluationContext | None = None,
+) -> FactState:
     """The state of `key` (a fact, or `fact@measured`) for a clause of `occasion`'s model."""
     name, _, when = key.partition("@")
     measured = Measured(when) if when else Measured.NOW
-    state = _measured(name, facts, measured, occasion)
+    state = _measured(name, facts, measured, occasion, memo)
     if name not in _RELATED:
         return state
     return _bounded(state, key, facts, measured, occasion)
 
 
 def _measured(
-    name: str, facts: Mapping[str, FactState], measured: Measured, occasion: Occasion
+    name: str,
+    facts: Mapping[str, FactState],
+    measured: Measured,
+    occasion: Occasion,
+    memo: EvaluationContext | None = None,
 ) -> FactState:
-    state = facts.get(name) or unstated(name)
+    state = facts.get(name) or unstated(name, memo=memo)
     if measured is Measured.NOW:
         return state
     label = f"{name}@{measured.value}"

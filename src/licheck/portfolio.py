@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.evaluation import Options, ProductResult, evaluate_manifest
+from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
 from licheck.verdicts import Verdict
@@ -52,10 +52,11 @@ def evaluate_one(
     options: Options,
     library: Library,
     transform: Callable[[ProductResult], R] = _same,  # type: ignore[assignment]
+    context: EvaluationContext | None = None,
 ) -> Item[R]:
     try:
         manifest, document = load_manifest(path, str(path))
-        result = evaluate_manifest(manifest, document, library, options)
+        result = evaluate_manifest(manifest, document, library, options, context)
     except InputError as exc:
         return Item(path, None, tuple(exc.diagnostics))
     return Item(path, transform(result))
@@ -94,8 +95,9 @@ def iter_mapped(
     function, so that it can be sent to a worker."""
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) < PARALLEL_MIN:
+        context = EvaluationContext()
         for path in paths:
-            yield evaluate_one(path, options, library, transform)
+            yield evaluate_one(path, options, library, transform, context)
         return
     yield from _parallel(paths, options, library, transform, jobs)
 
@@ -110,6 +112,7 @@ def _start_worker(options: Options, directory: Path, inherited: bool) -> None:
     if not inherited:
         _WORKER["library"] = load_library(directory)
     _WORKER["options"] = options
+    _WORKER["context"] = EvaluationContext()  # the worker's memo tables, for all its chunks
     # What a worker holds from its start (code, the library) lives as long as it does: keep it
     # out of the collector's scans, and collect less often, as a manifest's garbage is short-lived
     # and mostly free of cycles (the collector was the largest single cost left per manifest).
@@ -118,8 +121,8 @@ def _start_worker(options: Options, directory: Path, inherited: bool) -> None:
 
 
 def _run_chunk(paths: list[Path], transform: Callable[[ProductResult], R]) -> list[Item[R]]:
-    options, library = _WORKER["options"], _WORKER["library"]
-    return [evaluate_one(path, options, library, transform) for path in paths]
+    options, library, context = _WORKER["options"], _WORKER["library"], _WORKER["context"]
+    return [evaluate_one(path, options, library, transform, context) for path in paths]
 
 
 def _parallel(

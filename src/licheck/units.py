@@ -12,7 +12,10 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from licheck.context import EvaluationContext
 
 
 class Dimension(StrEnum):
@@ -76,6 +79,7 @@ def parse_quantity(
     *,
     default_period_months: int = 1,
     rates: dict[str, Fraction] | None = None,
+    memo: EvaluationContext | None = None,
 ) -> Quantity:
     """Read `raw` (a YAML number or a string with units) as a quantity of `dimension`.
 
@@ -94,14 +98,13 @@ def parse_quantity(
         amount = Fraction(repr(raw))
         currency, months = "USD", default_period_months
     elif isinstance(raw, str):
-        # Portfolios repeat the same few texts ("100M", "20M USD/month"): each is read once.
+        # Portfolios repeat the same few texts ("100M", "20M USD/month"): each is read once a run.
         key = (raw, dimension, default_period_months)
-        parsed = _PARSED.get(key)
+        parsed = memo.parsed.get(key) if memo is not None else None
         if parsed is None:
             parsed = _parse_text(raw, dimension, expected, default_period_months)
-            if len(_PARSED) >= _CACHE_LIMIT:
-                _PARSED.clear()
-            _PARSED[key] = parsed
+            if memo is not None:
+                memo.keep(memo.parsed, key, parsed)
         amount, currency, months = parsed
     else:
         raise UnitError(f"expected {expected}, got {_show(raw)}")
@@ -214,22 +217,8 @@ def parse_rate(raw: object) -> Fraction:
 
 def format_amount(amount: Fraction, dimension: Dimension) -> str:
     """Show an amount as a person writes it: 20M, 1.5B, ≈166.67M USD/month."""
-    key = (amount, dimension)
-    text = _FORMATTED.get(key)
-    if text is None:  # reports show the same thresholds and values over and over
-        text = format_number(amount)
-        if dimension is Dimension.MONEY:
-            text += " USD/month"
-        if len(_FORMATTED) >= _CACHE_LIMIT:
-            _FORMATTED.clear()
-        _FORMATTED[key] = text
-    return text
-
-
-# Bounded caches of pure functions of immutable values (memory stays flat over a portfolio).
-_CACHE_LIMIT = 4096
-_PARSED: dict[tuple[str, Dimension, int], tuple[Fraction, str, int]] = {}
-_FORMATTED: dict[tuple[Fraction, Dimension], str] = {}
+    text = format_number(amount)
+    return text + " USD/month" if dimension is Dimension.MONEY else text
 
 
 def format_number(amount: Fraction) -> str:

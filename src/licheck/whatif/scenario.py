@@ -10,18 +10,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from licheck.context import EvaluationContext
+from licheck.derivation import stateable
 from licheck.evaluation import (
     HYPOTHETICAL,
     UNKNOWN_MODEL,
+    Hypotheses,
     Options,
     ProductResult,
     evaluate_manifest,
 )
 from licheck.facts import FactError, FactState, Resolution, claim_domain, resolve
 from licheck.library import Library
-from licheck.model import FactSpec, Manifest
+from licheck.model import Evidence, EvidenceKind, FactSpec, Manifest
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS
+from licheck.vocabulary import FACTS, FactDef, suggest
 from licheck.whatif.spec import Assignment, ScenarioError, Swap
 from licheck.yamlsafe import Document
 
@@ -46,10 +49,18 @@ class Subject:
     document: Document
     library: Library
     options: Options
+    # The memo tables of every evaluation of this subject (a sweep evaluates it per cell).
+    context: EvaluationContext = field(default_factory=EvaluationContext, compare=False)
 
     def evaluate(self, options: Options | None = None) -> ProductResult:
         return evaluate_manifest(
-            self.manifest, self.document, self.library, options or self.options
+            self.manifest, self.document, self.library, options or self.options, self.context
+        )
+
+    def hypothetical(self) -> Resolution:
+        """How a what-if fact is resolved: established whatever the policy and date."""
+        return Resolution(
+            HYPOTHETICAL, None, self.rates(), dict(self.manifest.sources), self.context
         )
 
     def rates(self) -> dict[str, Fraction]:
@@ -99,46 +110,60 @@ class Applied:
         context = Resolution(
             self.options.policy, self.options.as_of, subject.rates(), dict(subject.manifest.sources)
         )
-        hypothetical = Resolution(HYPOTHETICAL, None, context.rates, context.sources)
-        specs = [(n, spec, context) for n, spec in subject.manifest.facts.items()]
-        specs += [
-            (n, spec, context) for c in subject.manifest.components for n, spec in c.facts.items()
-        ]
+        given = self.options.hypotheses.facts
+        specs = [(n, spec) for n, spec in subject.manifest.facts.items()]
+        specs += [(n, spec) for c in subject.manifest.components for n, spec in c.facts.items()]
         states = []
-        for name, spec, where in specs:
-            if name in names and name not in self.options.overrides:
+        for name, spec in specs:
+            if name in names and name not in given:
                 try:
-                    states.append(resolve(name, spec, where))
+                    states.append(resolve(name, spec, context))
                 except FactError:
                     continue  # the baseline's evaluation reports it, located in the file
-        for name, given in self.options.overrides.items():
-            if name in names:
-                states.append(
-                    given if isinstance(given, FactState) else resolve(name, given, hypothetical)
-                )
+        states += [state for name, state in given.items() if name in names]
         return states
 
     def with_facts(self, states: Mapping[str, FactState]) -> Options:
         """The scenario's options with more facts fixed (a sweep's cell)."""
-        return replace(self.options, overrides={**self.options.overrides, **states})
+        hypotheses = self.options.hypotheses
+        facts = {**hypotheses.facts, **states}
+        return replace(self.options, hypotheses=replace(hypotheses, facts=facts))
 
 
 def apply(subject: Subject, scenario: Scenario) -> Applied:
     """Check the scenario against the product and library; `ScenarioError` says what is wrong."""
-    overrides: dict[str, FactSpec] = {}
+    facts: dict[str, FactState] = {}
     rates = subject.rates()
     for assignment in scenario.sets:
-        if assignment.fact in overrides:
+        if assignment.fact in facts:
             raise ScenarioError(f"--set {assignment.fact} is given twice")
         try:
             claim_domain(FACTS[assignment.fact], assignment.spec, rates)
         except FactError as exc:
             raise ScenarioError(f"--set {assignment.fact}={assignment.text}: {exc}") from None
-        overrides[assignment.fact] = assignment.spec
+        facts[assignment.fact] = _hypothesis(subject, assignment.fact, assignment.spec)
     swaps = _swaps(subject, scenario.swaps)
     as_of = scenario.as_of if scenario.as_of is not None else subject.options.as_of
-    options = Options(subject.options.policy, as_of, overrides, swaps)
+    options = Options(subject.options.policy, as_of, Hypotheses(facts, swaps))
     return Applied(scenario, options, swaps)
+
+
+def _hypothesis(subject: Subject, name: str, spec: FactSpec) -> FactState:
+    """A what-if fact, established whatever the policy and date of the run."""
+    definition: FactDef | None = FACTS.get(name)
+    if definition is None or definition.implicit:
+        raise ScenarioError(
+            f"cannot set {name!r}: it is not a fact that can be stated{suggest(name, stateable())}"
+        )
+    if not spec.evidence:
+        spec = spec.model_copy(
+            update={"evidence": [Evidence(source="what-if", kind=EvidenceKind.DECLARED)]}
+        )
+    try:
+        state = resolve(name, spec, subject.hypothetical())
+    except FactError as exc:
+        raise ScenarioError(f"what-if value of {name}: {exc}") from None
+    return state
 
 
 def _swaps(subject: Subject, swaps: tuple[Swap, ...]) -> dict[str, str]:

@@ -1,0 +1,262 @@
+"""Every fact a manifest implies, as the clauses will read them.
+
+The manifest's own facts are resolved under the run's evidence policy and date; licheck supplies
+the facts that follow from its structure unless stated (`distributes_weights`, `made_available`,
+`model_made_available` from the delivery and the lineage; `multimodal` from the catalog;
+`derivative` and `received_in_integrated_product` by default); each lineage entry is a `lineage`
+fact with the manifest's evidence for it.  A what-if scenario (`Hypotheses`) is applied here and
+nowhere else: its facts replace the manifest's, and its swapped bases replace lineage entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from licheck.context import EvaluationContext
+from licheck.diagnostics import Diagnostic
+from licheck.facts import FactError, FactState, Resolution, Status, resolve, share
+from licheck.findings import HYPOTHETICAL, Hypotheses, Options
+from licheck.library import Library
+from licheck.measurement import month_before
+from licheck.model import (
+    CatalogModel,
+    Component,
+    Delivery,
+    Evidence,
+    EvidenceKind,
+    FactSpec,
+    Manifest,
+    ModelRef,
+    StepKind,
+)
+from licheck.units import UnitError, parse_rate
+from licheck.vocabulary import FACTS, FactType, suggest
+from licheck.yamlsafe import Document
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(slots=True)
+class Derivation:
+    """Derives one product's facts; problems with them are collected in `problems`, located."""
+
+    document: Document
+    library: Library
+    context: Resolution
+    hypotheses: Hypotheses
+    problems: list[Diagnostic] = field(default_factory=list)
+    # The scenario's facts as clauses read them (a quantity at every month measured, too).
+    supposed: dict[str, FactState] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        manifest: Manifest,
+        document: Document,
+        library: Library,
+        options: Options,
+        memo: EvaluationContext,
+        problems: list[Diagnostic],
+    ) -> Derivation:
+        rates: dict[str, Fraction] = {}
+        for currency, raw in manifest.currency_rates.items():
+            try:
+                rates[currency.upper()] = parse_rate(raw)
+            except UnitError as exc:
+                problems.append(document.error(("currency_rates", currency), str(exc)))
+        context = Resolution(options.policy, options.as_of, rates, dict(manifest.sources), memo)
+        hypotheses = options.hypotheses
+        supposed = {n: _at_every_month(s, library) for n, s in hypotheses.facts.items()}
+        return cls(document, library, context, hypotheses, problems, supposed)
+
+    def product_facts(self, manifest: Manifest) -> dict[str, FactState]:
+        facts = self.stated(manifest.facts, ("facts",))
+        facts.update(self.supposed)
+        return facts
+
+    def component_facts(
+        self, component: Component, path: Path, product: dict[str, FactState]
+    ) -> dict[str, FactState]:
+        """The product's facts, the component's own, then what licheck supplies."""
+        facts = dict(product)
+        facts.update(self.stated(component.facts, (*path, "facts")))
+        facts.update(self.supposed)  # a what-if fact replaces the component's own too
+        facts.setdefault("distributes_weights", self._distributes_weights(component))
+        facts.setdefault("made_available", self._made_available(component))
+        facts.setdefault("model_made_available", self._model_made_available(component))
+        facts.setdefault(
+            "received_in_integrated_product",
+            self.default(
+                "received_in_integrated_product",
+                False,
+                "licheck's default: the product's owner obtained the model itself, not inside "
+                "another licensee's end user product",
+            ),
+        )
+        return facts
+
+    def lineage(self, ref: ModelRef, path: Path) -> tuple[ModelRef, FactState]:
+        """The lineage entry (a swapped-in model in a what-if) and its `lineage` fact."""
+        swapped = self._swapped(ref)
+        spec = FactSpec(value=True, evidence=(swapped or ref).evidence)
+        if swapped is None:
+            return ref, self.resolve_one("lineage", spec, path)
+        return swapped, resolve("lineage", spec, self.hypothetical(), path=path)
+
+    def model_facts(
+        self, facts: dict[str, FactState], lineage: FactState, model: CatalogModel
+    ) -> dict[str, FactState]:
+        """A component's facts as one model in its lineage binds them."""
+        facts = dict(facts)
+        facts["lineage"] = lineage
+        if model.multimodal is None:
+            facts["multimodal"] = self.default("multimodal", "unknown", None)
+        else:
+            facts["multimodal"] = self.default(
+                "multimodal", model.multimodal, f"licheck's catalog entry for {model.name}"
+            )
+        facts.setdefault(
+            "derivative",
+            self.default(
+                "derivative",
+                True,
+                f"licheck's default: a model trained from {model.name} "
+                "is a derivative work unless the manifest says otherwise",
+            ),
+        )
+        return facts
+
+    def hypothetical(self) -> Resolution:
+        context = self.context
+        return Resolution(HYPOTHETICAL, None, context.rates, context.sources, context.memo)
+
+    def stated(self, specs: dict[str, FactSpec], path: Path) -> dict[str, FactState]:
+        states = {}
+        for name, spec in specs.items():
+            if name not in FACTS or FACTS[name].implicit:
+                reason = (
+                    "is supplied by licheck from the lineage"
+                    if name in FACTS
+                    else "is not in the fact vocabulary"
+                )
+                self.problems.append(
+                    self.document.error(
+                        (*path, name),
+                        f"fact {name!r} {reason}{suggest(name, stateable())}",
+                        "the fact names are listed in the README's fact vocabulary",
+                    )
+                )
+                continue
+            states[name] = self.resolve_one(name, spec, (*path, name))
+        return states
+
+    def resolve_one(self, name: str, spec: FactSpec, path: Path) -> FactState:
+        try:
+            return resolve(name, spec, self.context, path=path)
+        except FactError as exc:
+            self.problems.append(self.document.error((*path, *exc.path), str(exc)))
+            return resolve(name, None, self.context, path=path)
+
+    def default(self, name: str, value: bool | str, source: str | None) -> FactState:
+        """A fact licheck supplies: `value` declared by `source` (None: no evidence).  It depends
+        only on the evidence policy (declared evidence has no date), unless the manifest's
+        sources happen to cite that text, so each is resolved once per policy over a run."""
+        context = self.context
+        kept = source is None or source not in context.sources
+        key = (name, value, source, context.policy)
+        table = context.memo.defaults
+        state = table.get(key) if kept else None
+        if state is None:
+            evidence = [] if source is None else [Evidence(source=source, kind=DECLARED)]
+            state = resolve(name, FactSpec(value=value, evidence=evidence), context)
+            if kept:
+                state = context.memo.keep(table, key, share(state))
+        return state
+
+    def _swapped(self, ref: ModelRef) -> ModelRef | None:
+        """The lineage entry with the scenario's model in its place; None when not swapped."""
+        swaps = self.hypotheses.swaps
+        if not swaps:
+            return None
+        model = self.library.model(ref.model)
+        old = model.id if model else ref.model.strip().lower()  # `unknown`: an undisclosed base
+        if old not in swaps:
+            return None
+        new = swaps[old]
+        source = f"what-if: built on {new} in place of {old}"
+        return ref.model_copy(
+            update={"model": new, "evidence": [Evidence(source=source, kind=DECLARED)]}
+        )
+
+    def _distributes_weights(self, component: Component) -> FactState:
+        if not component.delivery:
+            return self.default("distributes_weights", "unknown", None)
+        return self.default(
+            "distributes_weights",
+            "weights" in component.delivery,
+            f"derived from the component's delivery ({_delivered(component)})",
+        )
+
+    def _made_available(self, component: Component) -> FactState:
+        """Any delivery (hosted service, API, weights) makes the component available to
+        others."""
+        if not component.delivery:
+            return self.default("made_available", "unknown", None)
+        return self.default(
+            "made_available",
+            True,
+            f"derived from the component's delivery ({_delivered(component)})",
+        )
+
+    def _model_made_available(self, component: Component) -> FactState:
+        """A model the licensee trained is made available when its weights or an API to it are
+        offered; without any step there is no such model; a hosted product alone, or
+        quantization alone (which may or may not count as creating a model), leaves it open."""
+        steps = {step.kind for step in component.lineage.steps}
+        if not steps:
+            source = "derived from the lineage: no step, so no model of the licensee's"
+            return self.default("model_made_available", False, source)
+        if steps & _TRAINING and {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
+            source = "derived from the lineage (a trained model) and its delivery (weights or api)"
+            return self.default("model_made_available", True, source)
+        return self.default("model_made_available", "unknown", None)
+
+
+DECLARED = EvidenceKind.DECLARED
+_TRAINING = frozenset(
+    {
+        StepKind.CONTINUED_PRETRAINING,
+        StepKind.FINE_TUNING,
+        StepKind.RL,
+        StepKind.DISTILLATION,
+        StepKind.MERGE,
+    }
+)
+
+
+def _at_every_month(state: FactState, library: Library) -> FactState:
+    """A what-if quantity holds whenever a clause measures it (the month before a model's
+    release), not only today."""
+    if state.definition.type is not FactType.QUANTITY or state.status is not Status.ESTABLISHED:
+        return state
+    months = sorted({month_before(m.release_date) for m in library.models if m.release_date})
+    return replace(state, series=tuple((month, state) for month in months))
+
+
+def _delivered(component: Component) -> str:
+    return ", ".join(d.value for d in component.delivery)
+
+
+def stateable() -> list[str]:
+    """The facts a manifest (or a what-if) may state."""
+    return [n for n, d in FACTS.items() if not d.implicit]
+
+
+def lineage_models(component: Component, base_path: Path) -> list[tuple[ModelRef, Path]]:
+    """Every model of a component's lineage (its base, each step's parents), located."""
+    refs = [(component.lineage.base, (*base_path, "lineage", "base"))]
+    for s, step in enumerate(component.lineage.steps):
+        for p, parent in enumerate(step.parents):
+            refs.append((parent, (*base_path, "lineage", "steps", s, "parents", p)))
+    return refs

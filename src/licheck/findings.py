@@ -1,0 +1,87 @@
+"""What an evaluation produces and is given: plain data, for evaluation, reports and what-if."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from licheck.engine import Branch
+from licheck.facts import EvidencePolicy, FactState
+from licheck.model import EvidenceKind
+from licheck.verdicts import Settlement, Verdict
+
+UNKNOWN_MODEL = "unknown"
+# What-if facts and swapped bases are hypotheses: they count as established whatever the evidence
+# policy or date of the run.
+HYPOTHETICAL = EvidencePolicy(
+    "what-if", frozenset(EvidenceKind) - {EvidenceKind.RUMOUR}, frozenset()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MissingFact:
+    """A fact the verdict still hangs on, and what the verdict would be for each value."""
+
+    fact: FactState
+    branches: tuple[Branch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    component: str
+    component_name: str
+    model: str  # catalog id, or the name as the manifest gives it
+    model_name: str
+    license: str  # license id, or "unknown"
+    license_name: str
+    clause: str
+    title: str
+    kind: str
+    quote: str | None
+    verdict: Verdict
+    likely_verdict: Verdict  # with weak evidence (press reports, community inference) admitted
+    scope: str  # the license binds the component: "yes" / "no" / "depends"
+    trigger: str  # the clause's own trigger, where the license binds: "yes" / "no" / "depends"
+    requirement: str  # where triggered and not lifted: "holds" / "fails" / "depends"
+    exception: str  # an exception lifts it where triggered: "yes" / "no" / "depends"
+    facts: tuple[FactState, ...]
+    missing: tuple[MissingFact, ...]
+    line: int
+    column: int
+    summary: str | None = None
+    provenance: str = "verbatim"
+    settlements: tuple[Settlement, ...] = ()  # for a governance risk: what would make it firm
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.component, self.model, self.license, self.clause)
+
+
+@dataclass(frozen=True, slots=True)
+class ProductResult:
+    product: str
+    owner: str
+    file: str
+    verdict: Verdict
+    findings: tuple[Finding, ...]
+    release_date: dt.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hypotheses:
+    """A what-if scenario as derivation applies it (`whatif.scenario` builds it): facts that
+    replace the manifest's, product- and component-level alike, and catalog models evaluated in
+    place of others in every lineage (`unknown`: an undisclosed base).  Both are hypotheses,
+    established whatever the evidence policy or date of the run."""
+
+    facts: Mapping[str, FactState] = field(default_factory=dict)
+    swaps: Mapping[str, str] = field(default_factory=dict)  # catalog id -> catalog id
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    policy: EvidencePolicy
+    as_of: dt.date | None = None
+    hypotheses: Hypotheses = Hypotheses()  # what-if: none for a plain evaluation
+    today: dt.date = field(default_factory=dt.date.today)  # evidence after it is an error
