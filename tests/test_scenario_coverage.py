@@ -35,29 +35,6 @@ DEFECTS: dict[tuple[str, str, str], str] = {
     ),
 }
 
-# --- PENDING_OTHER_ENGINEER -------------------------------------------------------------
-# Licenses whose scenarios another engineer is fixing and adding in parallel.  Their gaps are
-# reported as xfail, not as failures.  To be emptied at merge time.
-PENDING_OTHER_ENGINEER = {
-    "tongyi-qianwen",
-    "tongyi-qianwen-research",
-    "kimi-k3",
-    "stability-ai-community",
-    "gemma-terms-of-use",
-    "gemma-terms-of-use-2024-04-01",
-    "yi-community-license-v2.1",
-    "llama-2-acceptable-use-policy",
-    "llama-3-acceptable-use-policy",
-    "llama-3.1-acceptable-use-policy",
-    "llama-3.2-acceptable-use-policy",
-    "llama-3.3-acceptable-use-policy",
-    "llama-4-acceptable-use-policy",
-    "tencent-hunyuan-community-a13b",
-    "tencent-hunyuan-community-large",
-    "databricks-open-model-license",
-}
-# --- end PENDING_OTHER_ENGINEER ----------------------------------------------------------
-
 LIBRARY = load_library()
 SCENARIOS = load_scenarios()
 
@@ -93,8 +70,6 @@ def _gaps(license_id: str) -> list[str]:
 @pytest.mark.parametrize("license_id", sorted(LIBRARY.licenses))
 def test_every_clause_can_fail_and_can_be_open(license_id: str) -> None:
     gaps = _gaps(license_id)
-    if gaps and license_id in PENDING_OTHER_ENGINEER:
-        pytest.xfail(f"pending another engineer's scenarios: {gaps}")
     assert not gaps, "false comfort: " + "; ".join(gaps)
 
 
@@ -119,5 +94,3 @@ def test_allow_lists_name_real_clauses_and_are_not_stale() -> None:
         assert verdict not in EXPECTED.get(key, set()), (
             f"{key} is listed as never {verdict}, yet a scenario expects it: remove the entry"
         )
-    unknown = PENDING_OTHER_ENGINEER - set(LIBRARY.licenses)
-    assert not unknown, f"PENDING_OTHER_ENGINEER names unknown licenses: {sorted(unknown)}"

@@ -38,7 +38,14 @@ def test_excluding_the_union_excludes_every_member() -> None:
     excluded = domain({"excludes": ["EU"]}).excludes
     assert excluded >= territory.EU_MEMBERS
     assert "EU" in excluded
-    assert len(territory.EU_MEMBERS) == 27
+    assert len(territory.EU_MEMBERS) == 27 + 7
+
+
+@pytest.mark.parametrize("region", ["RE", "GP", "MQ", "GF", "YT", "MF", "AX"])
+def test_eu_regions_with_their_own_codes_count_as_eu(region: str) -> None:
+    # audit m3: the outermost regions and Åland are EU territory under ISO codes of their own
+    assert "EU" in domain({"value": [region, "US"]}).includes
+    assert region in domain({"excludes": ["EU"]}).excludes
 
 
 def test_excluding_one_member_says_nothing_of_the_union() -> None:

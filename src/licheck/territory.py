@@ -12,7 +12,9 @@ import re
 from typing import Final
 
 UNION: Final = "EU"
-# The 27 member states since 2020-02-01 (ISO 3166 alpha-2).
+# The 27 member states since 2020-02-01 (ISO 3166 alpha-2), and the parts of the union with
+# codes of their own: the outermost regions Réunion, Guadeloupe, Martinique, French Guiana,
+# Mayotte and Saint-Martin, and Åland.
 EU_MEMBERS: Final = frozenset(
     {
         "AT",
@@ -42,6 +44,7 @@ EU_MEMBERS: Final = frozenset(
         "SI",
         "ES",
         "SE",
+        *("RE", "GP", "MQ", "GF", "YT", "MF", "AX"),  # EU regions with their own ISO codes
     }
 )
 # Codes people write that ISO spells otherwise: the UK is GB, and the EU writes Greece as EL.
