@@ -362,3 +362,33 @@ def test_a_too_long_identifier_is_located(tmp_path: Path) -> None:
     [problem] = caught.value.diagnostics
     assert "at most 120 characters" in problem.message and "clauses.0.id" in problem.message
     assert (problem.line, problem.column) == yamlsafe.load(path).locate(("clauses", 0, "id"))
+
+
+def _identifier_fields(schema: Any, found: list[str], name: str = "") -> list[str]:
+    """The properties of a JSON Schema whose value (or items, or a member) is an identifier."""
+    if isinstance(schema, dict):
+        if schema.get("pattern") == r"^[a-z0-9][a-z0-9._-]*$" and schema.get("maxLength") == 120:
+            found.append(name)
+        for key, value in schema.items():
+            if key == "properties":
+                for prop, sub in value.items():
+                    _identifier_fields(sub, found, prop)
+            else:
+                _identifier_fields(value, found, name)
+    elif isinstance(schema, list):
+        for item in schema:
+            _identifier_fields(item, found, name)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_every_identifier_field_is_tested(name: str) -> None:
+    """The identifier tests above cover every identifier-bearing field of the published
+    schemas (a new one must be added to IDENTIFIERS)."""
+    published = sorted(_identifier_fields(json.loads(shipped(name)), []))
+    tested = sorted(
+        str(path[-1] if isinstance(path[-1], str) else path[-2])
+        for fmt, path in IDENTIFIERS
+        if fmt == name
+    )
+    assert published == tested
