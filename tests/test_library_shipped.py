@@ -209,3 +209,22 @@ def test_no_cache_is_read_or_written(tmp_path: Path, argv: list[str]) -> None:
     assert "TOUCHED [" in done.stderr, done.stderr[-2000:]
     assert done.stderr.rsplit("TOUCHED ", 1)[1].strip() == "[]", done.stderr[-2000:]
     assert list(home.iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "edited"])
+def test_a_damaged_shipped_library_is_an_error_not_a_traceback(
+    damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import licheck.library
+
+    data = SHIPPED.read_text(encoding="utf-8")
+    broken = tmp_path / "library.json"
+    if damage == "truncated":
+        broken.write_text(data[: len(data) // 2], encoding="utf-8")
+    elif damage == "edited":  # a threshold of the wrong type
+        broken.write_text(data.replace('"more_than": "100M"', '"more_than": {}', 1))
+        assert broken.read_text() != data
+    monkeypatch.setattr(licheck.library, "SHIPPED", broken)
+    code, out, err = run(capsys, "evaluate", str(COMPOSER))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert str(broken) in err and "built-in license library" in err

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from licheck import yamlsafe
 from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
@@ -80,8 +80,25 @@ def load_library(directory: Path | None = None) -> Library:
     `InputError` lists all problems.  Each call loads it anew: a caller that needs it more than
     once keeps the one it got."""
     if directory is None:
-        return _load_shipped(SHIPPED.read_bytes(), default_directory())
+        return _load_shipped(_shipped_bytes(), default_directory())
     return _load_folder(directory)
+
+
+def _shipped_bytes() -> bytes:
+    try:
+        return SHIPPED.read_bytes()
+    except OSError as exc:  # a damaged installation: not the user's input, but not a traceback
+        raise InputError(
+            [
+                Diagnostic(
+                    str(SHIPPED),
+                    0,
+                    0,
+                    f"the built-in license library cannot be read ({exc.strerror or exc})",
+                    "reinstall licheck, or name a rule library with --licenses",
+                )
+            ]
+        ) from None
 
 
 def _load_folder(root: Path) -> Library:
@@ -154,7 +171,21 @@ class Shipped(_Frozen):
 def _load_shipped(data: bytes, root: Path) -> Library:
     """The library from `library.json`'s data, checked by the models and compiled as a folder
     is; its files named as they are in `root`."""
-    shipped = Shipped.model_validate_json(data)
+    try:
+        shipped = Shipped.model_validate_json(data)
+    except ValidationError as exc:
+        raise InputError(
+            [
+                Diagnostic(
+                    str(SHIPPED),
+                    0,
+                    0,
+                    f"the built-in license library is damaged ({exc.error_count()} problem(s), "
+                    f"the first: {exc.errors(include_url=False)[0]['msg']})",
+                    "reinstall licheck, or name a rule library with --licenses",
+                )
+            ]
+        ) from None
     problems: list[Diagnostic] = []
     licenses: dict[str, LicenseEntry] = {}
     for item in shipped.licenses:
