@@ -87,18 +87,23 @@ def load_library(directory: Path | None = None) -> Library:
 def _shipped_bytes() -> bytes:
     try:
         return SHIPPED.read_bytes()
-    except OSError as exc:  # a damaged installation: not the user's input, but not a traceback
-        raise InputError(
-            [
-                Diagnostic(
-                    str(SHIPPED),
-                    0,
-                    0,
-                    f"the built-in license library cannot be read ({exc.strerror or exc})",
-                    "reinstall licheck, or name a rule library with --licenses",
-                )
-            ]
-        ) from None
+    except OSError as exc:
+        raise _damaged(f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _damaged(reason: str) -> InputError:
+    """A broken installation: not the user's input, but no traceback either."""
+    return InputError(
+        [
+            Diagnostic(
+                str(SHIPPED),
+                0,
+                0,
+                f"the built-in license library {reason}",
+                "reinstall licheck, or name a rule library with --licenses",
+            )
+        ]
+    )
 
 
 def _load_folder(root: Path) -> Library:
@@ -174,18 +179,8 @@ def _load_shipped(data: bytes, root: Path) -> Library:
     try:
         shipped = Shipped.model_validate_json(data)
     except ValidationError as exc:
-        raise InputError(
-            [
-                Diagnostic(
-                    str(SHIPPED),
-                    0,
-                    0,
-                    f"the built-in license library is damaged ({exc.error_count()} problem(s), "
-                    f"the first: {exc.errors(include_url=False)[0]['msg']})",
-                    "reinstall licheck, or name a rule library with --licenses",
-                )
-            ]
-        ) from None
+        first = exc.errors(include_url=False)[0]["msg"]
+        raise _damaged(f"is damaged ({exc.error_count()} problem(s); the first: {first})") from None
     problems: list[Diagnostic] = []
     licenses: dict[str, LicenseEntry] = {}
     for item in shipped.licenses:
@@ -193,8 +188,8 @@ def _load_shipped(data: bytes, root: Path) -> Library:
         positions: dict[tuple[str | int, ...], tuple[int, int]] = {
             ("clauses", index): (line, 1) for index, line in enumerate(item.lines)
         }
+        document = yamlsafe.Document(str(path), None, positions)
         try:
-            document = yamlsafe.Document(str(path), None, positions)
             entry = _license_entry(item.license, document, str(path))
         except InputError as exc:
             problems.extend(exc.diagnostics)
