@@ -37,7 +37,7 @@ import licheck.api, licheck.report, licheck.cli.evaluate
 t.append(time.perf_counter()); c.append(time.process_time())
 from pathlib import Path
 from licheck.library import load_library
-library = load_library()
+library = load_library(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
 t.append(time.perf_counter()); c.append(time.process_time())
 from licheck.evaluation import Options
 from licheck.facts import POLICIES
@@ -70,16 +70,16 @@ def environment() -> dict[str, str]:
 
 
 def phases(runs: int) -> None:
-    """Each phase's wall and CPU time, with the library cache (after a warm-up run wrote it) and
-    without it (`LICHECK_NO_CACHE=1`: the rule files read and checked), interleaved."""
-    settings = {"cache": environment(), "no cache": {**environment(), "LICHECK_NO_CACHE": "1"}}
+    """Each phase's wall and CPU time, with the shipped library (`licheck/library.json`) and with
+    the repository's rule files (`--licenses licenses`: read and checked), interleaved."""
+    settings = {"shipped": [], "folder": ["licenses"]}
     samples: dict[str, list[list[list[float]]]] = {name: [] for name in settings}
     for _ in range(runs):
-        for name, env in settings.items():
+        for name, argv in settings.items():
             out = subprocess.run(
-                [sys.executable, "-c", PHASES],
+                [sys.executable, "-c", PHASES, *argv],
                 cwd=ROOT,
-                env=env,
+                env=environment(),
                 capture_output=True,
                 text=True,
                 check=True,
@@ -87,7 +87,7 @@ def phases(runs: int) -> None:
             samples[name].append(json.loads(out))
     print(f"phases inside the process (median of {runs} fresh processes; ms):")
     print(f"  {'':40s} {'wall':>8s} {'CPU':>8s} {'wall':>8s} {'CPU':>8s}")
-    print(f"  {'':40s} {'(cache)':>17s} {'(no cache)':>17s}")
+    print(f"  {'':40s} {'(shipped)':>17s} {'(folder)':>17s}")
     for index, phase in enumerate(PHASE_NAMES):
         cells = [
             statistics.median(s[kind][index] for s in samples[name]) * 1000

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,13 +13,6 @@ LICENSES = ROOT / "licenses"
 REFERENCE = ROOT.parent / "shared" / "reference"
 REFERENCE_TEXTS = REFERENCE / "licenses"
 GOLDEN = Path(__file__).resolve().parent / "golden"
-
-# The library cache of every test run (and of the processes tests start) lives in a folder of its
-# own, never in the real home; tests of the cache point it at their tmp_path.
-_CACHE = tempfile.mkdtemp(prefix="licheck-test-cache-")
-os.environ["LICHECK_CACHE_DIR"] = _CACHE
-os.environ.pop("LICHECK_NO_CACHE", None)
-atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

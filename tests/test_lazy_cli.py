@@ -77,7 +77,7 @@ def test_evaluate_json_imports_neither_rich_nor_jsonschema() -> None:
     done = subprocess.run(
         [sys.executable, "-c", EVALUATE_PROBE],
         cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "", "LICHECK_NO_CACHE": "1"},
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
         capture_output=True,
         text=True,
         check=True,

@@ -1,7 +1,11 @@
 """The rule library: license rule files and the model catalog, compiled for the engine.
 
-The library ships inside the package (`licheck/licenses`, copied from the repository's top-level
-`licenses/` when the wheel is built); a checkout without an install reads the folder directly.
+The shipped library is part of the package: `library.json`, generated from the repository's
+top-level `licenses/` by `python -m licheck.library` (a test proves it equal to the rule files),
+is checked by the same pydantic models and compiled by the same code as a folder of rule files,
+with no YAML to read.  A folder named with `--licenses` is read and checked afresh on every run.
+Nothing is cached between runs.  The rule files themselves are installed too
+(`licheck/licenses`, copied when the wheel is built), for people to read.
 `verify` checks the rules against a folder of canonical texts: each text's SHA-256, and that every
 quoted clause occurs in it (white space normalised, nothing else).
 """
@@ -11,13 +15,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from licheck import libcache, shapes, yamlsafe
+from licheck import yamlsafe
 from licheck.binding import bind
 from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
 from licheck.diagnostics import Diagnostic, InputError
@@ -28,7 +30,7 @@ from licheck.tables import Compiled
 from licheck.vocabulary import FACTS, FactType, suggest
 
 CATALOG_FILE = "catalog.yaml"
-M = TypeVar("M", bound=BaseModel)
+SHIPPED = Path(__file__).resolve().parent / "library.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +71,7 @@ def _key(name: str) -> str:
 
 
 def default_directory() -> Path:
-    """The installed library, or the repository's `licenses/` when run from a checkout."""
+    """The installed rule files, or the repository's `licenses/` when run from a checkout."""
     here = Path(__file__).resolve().parent
     installed = here / "licenses"
     if installed.is_dir():
@@ -77,84 +79,71 @@ def default_directory() -> Path:
     return here.parent.parent / "licenses"
 
 
-@cache
 def load_library(directory: Path | None = None) -> Library:
-    """Load and compile every rule file and the catalog; `InputError` lists all problems.
+    """The shipped library, or the rule files and catalog in `directory`, checked and compiled;
+    `InputError` lists all problems.  Each call loads it anew: a caller that needs it more than
+    once keeps the one it got."""
+    if directory is None:
+        return _load_shipped(_shipped_bytes(), default_directory())
+    return _load_folder(directory)
 
-    A library loaded before from the very same files comes from the cache (`libcache`)."""
-    root = directory or default_directory()
+
+def _shipped_bytes() -> bytes:
+    try:
+        return SHIPPED.read_bytes()
+    except OSError as exc:
+        raise _damaged(f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _damaged(reason: str) -> InputError:
+    """A broken installation: not the user's input, but no traceback either."""
+    return InputError(
+        [
+            Diagnostic(
+                str(SHIPPED),
+                0,
+                0,
+                f"the built-in license library {reason}",
+                "reinstall licheck, or name a rule library with --licenses",
+            )
+        ]
+    )
+
+
+def _load_folder(root: Path) -> Library:
+    """The library from the YAML files in `root`."""
     if not root.is_dir():
         raise InputError([Diagnostic(str(root), 0, 0, "the license library folder is missing")])
-    paths = sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE)
-    catalog_path = root / CATALOG_FILE
-    has_catalog = catalog_path.exists()
-    inputs = [*paths, catalog_path] if has_catalog else paths
-    digest = libcache.key(root, inputs) if libcache.directory() is not None else None
-    if digest is not None and (cached := _from_cache(root, digest)) is not None:
-        return cached
-    library, stored = _load(root, paths, catalog_path if has_catalog else None)
-    # Stored only when the files did not change while they were read, and every one took the
-    # fast path (its data is then plain JSON: str keys, finite numbers).
-    if stored is not None and digest is not None and libcache.key(root, inputs) == digest:
-        libcache.write(root, digest, *stored)
-    return library
-
-
-_Stored = tuple[list[libcache.Stored], libcache.Stored | None]
-
-
-def _load(
-    root: Path,
-    paths: list[Path],
-    catalog_path: Path | None,
-) -> tuple[Library, _Stored | None]:
-    """The library from its YAML files; also what the cache stores of them (None: not storable)."""
     problems: list[Diagnostic] = []
     licenses: dict[str, LicenseEntry] = {}
-    stored: list[libcache.Stored] | None = []
-    for path in paths:
+    for path in sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE):
         try:
-            document = yamlsafe.load(path)
-            entry, fast = _license_entry(document, path)
+            entry = load_license_file(path)
         except InputError as exc:
             problems.extend(exc.diagnostics)
             continue
-        if stored is not None and fast:
-            stored.append(
-                libcache.Stored(
-                    str(path),
-                    document.data,
-                    [document.locate(("clauses", i)) for i in range(len(entry.license.clauses))],
-                )
-            )
-        else:
-            stored = None
-        _add(licenses, entry, path, problems)
+        _add(licenses, entry, problems)
     problems.extend(_check_incorporated(licenses))
     models: tuple[CatalogModel, ...] = ()
     index: dict[str, CatalogModel] = {}
-    catalog: libcache.Stored | None = None
-    if catalog_path is not None:
+    catalog_path = root / CATALOG_FILE
+    if catalog_path.exists():
         try:
-            document = yamlsafe.load(catalog_path)
-            models, index, fast = _catalog_entries(document, licenses)
-            catalog = libcache.Stored(str(catalog_path), document.data, [])
-            if not fast:
-                stored = None
+            models, index = load_catalog_file(catalog_path, licenses)
         except InputError as exc:
             problems.extend(exc.diagnostics)
     if problems:
         raise InputError(problems)
-    return Library(licenses, models, root, index), (None if stored is None else (stored, catalog))
+    return Library(licenses, models, root, index)
 
 
 def _add(
-    licenses: dict[str, LicenseEntry], entry: LicenseEntry, path: Path, problems: list[Diagnostic]
+    licenses: dict[str, LicenseEntry], entry: LicenseEntry, problems: list[Diagnostic]
 ) -> None:
     if entry.license.id in licenses:
         problems.append(
             Diagnostic(
-                str(path),
+                entry.file,
                 1,
                 1,
                 f"license id {entry.license.id!r} is "
@@ -164,46 +153,84 @@ def _add(
     licenses[entry.license.id] = entry
 
 
-def _from_cache(root: Path, digest: str) -> Library | None:
-    """The library rebuilt from the cache's data by the same checks as a fresh load; None when
-    there is no such entry or anything in it is not exactly as a fresh load would find it."""
-    found = libcache.read(root, digest)
-    if found is None:
-        return None
-    stored, stored_catalog = found
-    licenses: dict[str, LicenseEntry] = {}
-    problems: list[Diagnostic] = []
+# -- the shipped library -------------------------------------------------------------------
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+
+class ShippedLicense(_Frozen):
+    """One rule file as shipped: its name in the library folder, the line where each clause
+    starts (all that the compiled library keeps of positions), and its checked content."""
+
+    file: str
+    lines: list[int]
+    license: License
+
+
+class Shipped(_Frozen):
+    """The shipped library (`library.json`): every rule file, in file-name order, and the
+    catalog."""
+
+    licenses: list[ShippedLicense]
+    catalog: Catalog | None
+
+
+def _load_shipped(data: bytes, root: Path) -> Library:
+    """The library from `library.json`'s data, checked by the models and compiled as a folder
+    is; its files named as they are in `root`."""
     try:
-        for item in stored:
-            positions: dict[tuple[str | int, ...], tuple[int, int]] = {
-                ("clauses", i): position for i, position in enumerate(item.clauses)
-            }
-            document = yamlsafe.Document(item.file, item.data, positions)
-            entry, fast = _license_entry(document, Path(item.file))
-            if not fast or len(item.clauses) != len(entry.license.clauses):
-                return None
-            _add(licenses, entry, Path(item.file), problems)
-        problems.extend(_check_incorporated(licenses))
-        models: tuple[CatalogModel, ...] = ()
-        index: dict[str, CatalogModel] = {}
-        if stored_catalog is not None:
-            document = yamlsafe.Document(stored_catalog.file, stored_catalog.data, {})
-            models, index, fast = _catalog_entries(document, licenses)
-            if not fast:
-                return None
-    except InputError:
-        return None
+        shipped = Shipped.model_validate_json(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]["msg"]
+        raise _damaged(f"is damaged ({exc.error_count()} problem(s); the first: {first})") from None
+    problems: list[Diagnostic] = []
+    licenses: dict[str, LicenseEntry] = {}
+    for item in shipped.licenses:
+        path = root / item.file
+        positions: dict[tuple[str | int, ...], tuple[int, int]] = {
+            ("clauses", index): (line, 1) for index, line in enumerate(item.lines)
+        }
+        document = yamlsafe.Document(str(path), None, positions)
+        try:
+            entry = _license_entry(item.license, document, str(path))
+        except InputError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        _add(licenses, entry, problems)
+    problems.extend(_check_incorporated(licenses))
+    models: tuple[CatalogModel, ...] = ()
+    index: dict[str, CatalogModel] = {}
+    if shipped.catalog is not None:
+        document = yamlsafe.Document(str(root / CATALOG_FILE), None, {})
+        try:
+            models, index = _catalog_entries(shipped.catalog, document, licenses)
+        except InputError as exc:
+            problems.extend(exc.diagnostics)
     if problems:
-        return None
+        raise InputError(problems)
     return Library(licenses, models, root, index)
 
 
-def _validated(document: yamlsafe.Document, model: type[M]) -> tuple[M, bool]:
-    """`document` as a `model`; and whether the fast path took it (`shapes`)."""
-    fast = shapes.build(model, document.data)
-    if fast is not None:
-        return fast, True
-    return validate(document, model), False
+def shipped_data(directory: Path) -> str:
+    """The JSON of `library.json` for the rule files and catalog in `directory` (checked and
+    compiled first: a library with problems raises `InputError`)."""
+    library = _load_folder(directory)
+    shipped = Shipped(
+        licenses=[
+            ShippedLicense(
+                file=Path(entry.file).name,
+                lines=[compiled.line for compiled in entry.clauses],
+                license=entry.license,
+            )
+            for entry in library.licenses.values()
+        ],
+        catalog=(
+            Catalog(models=list(library.models)) if (directory / CATALOG_FILE).exists() else None
+        ),
+    )
+    return shipped.model_dump_json(by_alias=True, exclude_unset=True, indent=1) + "\n"
 
 
 def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
@@ -247,12 +274,12 @@ def incorporated(licenses: dict[str, LicenseEntry], license_id: str) -> list[str
 
 def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
     """One rule file, checked and compiled."""
-    return _license_entry(yamlsafe.load(path, display), path)[0]
+    document = yamlsafe.load(path, display)
+    return _license_entry(validate(document, License), document, str(path))
 
 
-def _license_entry(document: yamlsafe.Document, path: Path) -> tuple[LicenseEntry, bool]:
-    """A rule file's document checked and compiled; and whether the fast path took it."""
-    license_, fast = _validated(document, License)
+def _license_entry(license_: License, document: yamlsafe.Document, file: str) -> LicenseEntry:
+    """A checked rule file (`file`) compiled; problems located in its `document`."""
     compiled: list[CompiledClause] = []
     problems: list[Diagnostic] = []
     for index, clause in enumerate(license_.clauses):
@@ -274,10 +301,10 @@ def _license_entry(document: yamlsafe.Document, path: Path) -> tuple[LicenseEntr
             problems.append(document.error(base, too_many, "split the clause"))
             continue
         line = document.locate(base)[0]
-        compiled.append(CompiledClause(license_, clause, rule, str(path), line, bind(rule)))
+        compiled.append(CompiledClause(license_, clause, rule, file, line, bind(rule)))
     if problems:
         raise InputError(problems)
-    return LicenseEntry(license_, tuple(compiled), str(path)), fast
+    return LicenseEntry(license_, tuple(compiled), file)
 
 
 def _requirement(license_id: str, clause: Clause, base: tuple[str | int, ...]) -> Node:
@@ -349,15 +376,16 @@ def load_catalog_file(
     path: Path, licenses: dict[str, LicenseEntry], display: str | None = None
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
     """The model catalog, checked against the licenses it names; its index by id and alias."""
-    models, index, _ = _catalog_entries(yamlsafe.load(path, display), licenses)
-    return models, index
+    document = yamlsafe.load(path, display)
+    return _catalog_entries(validate(document, Catalog), document, licenses)
 
 
 def _catalog_entries(
+    catalog: Catalog,
     document: yamlsafe.Document,
     licenses: dict[str, LicenseEntry],
-) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel], bool]:
-    catalog, fast = _validated(document, Catalog)
+) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
+    """A checked catalog against the licenses it names; problems located in its `document`."""
     problems: list[Diagnostic] = []
     index: dict[str, CatalogModel] = {}
     for number, model in enumerate(catalog.models):
@@ -385,7 +413,7 @@ def _catalog_entries(
             index[key] = model
     if problems:
         raise InputError(problems)
-    return tuple(catalog.models), index, fast
+    return tuple(catalog.models), index
 
 
 # -- verifying rules against canonical texts -------------------------------------------------
@@ -464,3 +492,7 @@ def verify(library: Library, texts: Path) -> list[VerifyProblem]:
             if normalise(compiled.clause.quote) not in body
         )
     return problems
+
+
+if __name__ == "__main__":  # python -m licheck.library: regenerate the shipped library
+    SHIPPED.write_text(shipped_data(default_directory()), encoding="utf-8")

@@ -9,13 +9,12 @@ from __future__ import annotations
 import contextlib
 import re
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from licheck import shapes, yamlsafe
+from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.facts import FactError, claim_domain
 from licheck.model import CONDITION_TAGS, Catalog, Fact, FactSpec, License, Manifest
@@ -26,14 +25,6 @@ if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
 M = TypeVar("M", bound=BaseModel)
-
-
-@cache
-def _fact_adapter() -> TypeAdapter[FactSpec]:
-    """Built on first use: a validator costs more than a whole run that needs none."""
-    from pydantic import TypeAdapter  # its module is not needed on a run's path
-
-    return TypeAdapter(Fact)
 
 
 def _known_keys(*models: type[BaseModel]) -> set[str]:
@@ -58,15 +49,12 @@ def _submodels(annotation: Any) -> list[type[BaseModel]]:
         item = stack.pop()
         if isinstance(item, type) and issubclass(item, BaseModel):
             found.append(item)
-        stack.extend(getattr(item, "__args__", ()) or ())
-        stack.extend(getattr(item, "__metadata__", ()) or ())
-        origin = getattr(item, "__origin__", None)
-        if origin is not None and origin is not item:
+        # Annotated[T, ...] gives (T, *metadata); a union or a generic, its members
+        stack.extend(get_args(item))
+        origin = get_origin(item)
+        if origin is not None and origin is not item and origin is not Annotated:
             stack.append(origin)
     return found
-
-
-_KEYS: dict[type[BaseModel], set[str]] = {}
 
 
 def validate(document: yamlsafe.Document, model: type[M]) -> M:
@@ -79,10 +67,7 @@ def validate(document: yamlsafe.Document, model: type[M]) -> M:
                 )
             ]
         )
-    # The fast path spares a short run building the validator; once it is built, it is faster.
-    if not model.__pydantic_complete__ and (fast := shapes.build(model, document.data)):
-        return fast
-    try:  # the fast path was unsure: pydantic decides, and words every problem
+    try:
         return model.model_validate(document.data)
     except ValidationError as exc:
         raise InputError(diagnostics_from(exc, document, model)) from None
@@ -99,7 +84,7 @@ def diagnostics_from(
     Pydantic reports a value that fits no member of a union (a fact's value may be a number, a
     boolean, a string or a list) once per member, with the member's type name in the location;
     those are folded into one "expected A, B or C" at the value itself."""
-    keys = _KEYS.setdefault(model, _known_keys(model))
+    keys = _known_keys(model)
     found: list[Diagnostic] = []
     unions: dict[tuple[str | int, ...], list[str]] = {}
     for error in exc.errors(include_url=False):
@@ -303,6 +288,7 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
             with contextlib.suppress(UnitError):
                 rates[str(currency).upper()] = parse_rate(raw)
     problems: list[Diagnostic] = []
+    adapter: TypeAdapter[FactSpec] | None = None
     for base, facts in blocks:
         if not isinstance(facts, dict):
             continue
@@ -325,13 +311,21 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
                 )
                 continue
             try:
-                spec = _fact_adapter().validate_python(raw)
+                adapter = adapter or _fact_adapter()
+                spec = adapter.validate_python(raw)
                 claim_domain(definition, spec, rates)
             except ValidationError:
                 continue  # its shape is reported already
             except FactError as exc:
                 problems.append(document.error((*path, *exc.path), str(exc)))
     return problems
+
+
+def _fact_adapter() -> TypeAdapter[FactSpec]:
+    """A validator of one fact (built per call: only a manifest with problems needs it)."""
+    from pydantic import TypeAdapter  # its module is not needed on a well-formed run's path
+
+    return TypeAdapter(Fact)
 
 
 def load_license(path: Path, display: str | None = None) -> tuple[License, yamlsafe.Document]:

@@ -102,27 +102,9 @@ def require_unique(kind: str, ids: Iterable[str]) -> None:
 class Strict(BaseModel):
     """Base of every model: frozen, unknown keys refused."""
 
-    # defer_build: a validator is built on first use only; the fast path (`shapes`) builds
-    # instances of well-formed files without one, which saves most of the start of a run.
+    # defer_build: a model's validator is built when it is first used, so a run builds only
+    # the ones it needs (a manifest's, not a waiver file's).
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
-
-    def __init__(self, /, **data: Any) -> None:
-        # Keyword construction in the code (`FactSpec(value=True)`) takes the fast path too, so
-        # no validator is built for it; pydantic's own __init__ decides whatever it declines.
-        # Once a validator exists (built for a declined input, or by `build_validators`), it is
-        # the faster of the two per object.
-        if type(self).__pydantic_complete__ or not _fast_init(self, data):
-            super().__init__(**data)
-
-    # Marks this __init__ as pydantic's own: validating data never calls it (pydantic-core
-    # calls a model's __init__ only when the model overrides it).
-    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
-
-
-def _fast_init(instance: BaseModel, data: dict[str, Any]) -> bool:
-    from licheck.shapes import init  # shapes imports this module
-
-    return init(instance, data)
 
 
 # -- conditions ------------------------------------------------------------------------------
@@ -593,11 +575,8 @@ class Manifest(Strict):
 def build_validators() -> None:
     """Build every model's validator and serializer now.
 
-    A run builds them lazily, only where the fast path (`shapes`) declines a document; the JSON
-    Schema generator needs them built, as it serialises model defaults such as `ALWAYS`.  A
-    long-lived process that reads many manifests (a portfolio worker) may call this once: a
-    built validator checks a manifest faster than the fast path (which saves the ~50-100 ms of
-    building them in a short run)."""
+    A run builds them lazily, as each is first used; the JSON Schema generator needs them all
+    built, as it serialises model defaults such as `ALWAYS`."""
     for model in (
         Always,
         FactTest,

@@ -27,12 +27,12 @@ from typing import Any, Final
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-try:
-    from yaml._yaml import CParser
+try:  # libyaml's parser and composer, as PyYAML exports it (its base loader)
+    from yaml import CBaseLoader
 
     _HAVE_LIBYAML = True
 except ImportError:  # pragma: no cover - PyYAML built without libyaml: the event reader only
-    CParser = object  # type: ignore[misc, assignment]
+    CBaseLoader = object  # type: ignore[misc, assignment]
     _HAVE_LIBYAML = False
 
 Path_ = tuple[str | int, ...]
@@ -54,8 +54,9 @@ _ANY_LINE_PREFIX: Final = re.compile("[\n\r\x85\u2028\u2029][ \t?:\\-\ufeff]*")
 MAX_COMPOSE_DEPTH: Final = 256
 
 
-class _Composer(CParser):
-    """libyaml's composer with resolution switched off: licheck types scalars itself."""
+class _Composer(CBaseLoader):
+    """libyaml's composer with resolution switched off: licheck types scalars itself (nothing
+    is constructed: only the node tree is built)."""
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
         return ""

@@ -16,7 +16,6 @@ reads whatever it declines and words every refusal.
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 import re
@@ -382,7 +381,6 @@ def _resolve(event: yaml.ScalarEvent) -> Any:
     return _plain(event.value)
 
 
-@functools.lru_cache(maxsize=4096)  # a pure function of a string; manifests repeat values
 def _plain_or_decline(value: str) -> Any:
     """A plain scalar for the fast path: typed, or `yamlfast.DECLINE` where `_Builder` refuses."""
     typed = _plain(value)

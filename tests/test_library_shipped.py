@@ -1,0 +1,230 @@
+"""The shipped library (`licheck/library.json`) is the rule files, and nothing user-writable
+but the inputs a user names decides a verdict: no cache is read or written, and an edited
+`--licenses` folder is read afresh on the next run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from licheck.library import SHIPPED, Library, load_library, shipped_data
+from tests.clirun import run
+from tests.conftest import LICENSES, PRODUCTS, ROOT
+
+KIMI = "kimi-k2.5-modified-mit.yaml"
+COMPOSER = PRODUCTS / "composer2.yaml"
+
+
+def test_the_shipped_data_is_generated_from_the_rule_files() -> None:
+    """`library.json` is exactly what `python -m licheck.library` makes of `licenses/` today."""
+    assert SHIPPED.read_text(encoding="utf-8") == shipped_data(LICENSES), (
+        "src/licheck/library.json is stale: run `python -m licheck.library`"
+    )
+
+
+def _same_models(a: Any, b: Any, where: str) -> None:
+    """Equal, with the same fields set, all the way down."""
+    assert type(a) is type(b), where
+    if isinstance(a, BaseModel):
+        assert a == b and a.model_fields_set == b.model_fields_set, where
+        for name in type(a).model_fields:
+            _same_models(getattr(a, name), getattr(b, name), f"{where}.{name}")
+    elif isinstance(a, list | tuple):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same_models(x, y, f"{where}[{i}]")
+    elif isinstance(a, dict):
+        assert list(a) == list(b), where
+        for key in a:
+            _same_models(a[key], b[key], f"{where}.{key}")
+    else:
+        assert a == b, where
+
+
+def test_the_shipped_library_equals_the_rule_files() -> None:
+    """Loaded from the package, the library is the very library the rule files compile to:
+    licenses, compiled rules, files and clause lines, the catalog and its index."""
+    shipped, fresh = load_library(), load_library(LICENSES)
+    assert shipped == fresh
+    assert shipped.directory == fresh.directory == LICENSES.resolve()
+    for license_id, entry in fresh.licenses.items():
+        _same_models(shipped.licenses[license_id].license, entry.license, license_id)
+        assert [(c.file, c.line) for c in shipped.licenses[license_id].clauses] == [
+            (c.file, c.line) for c in entry.clauses
+        ]
+    _same_models(list(shipped.models), list(fresh.models), "catalog")
+
+
+def test_each_load_is_a_new_library() -> None:
+    """No hidden memo: the caller owns the library it loads."""
+    first, second = load_library(), load_library()
+    assert first == second and first is not second
+    assert isinstance(first, Library)
+
+
+# -- a --licenses folder is read afresh ----------------------------------------------------------
+
+
+def _ui_attribution(capsys: pytest.CaptureFixture[str], folder: Path) -> tuple[int, str | None]:
+    code, out, err = run(
+        capsys, "evaluate", str(COMPOSER), "--licenses", str(folder), "--format", "json"
+    )
+    assert code in (0, 1), err
+    findings = json.loads(out)["products"][0]["findings"]
+    verdicts = [f["verdict"] for f in findings if f["clause"] == "ui-attribution"]
+    return code, verdicts[0] if verdicts else None
+
+
+PRODUCT = """\
+product: Chat
+owner: Someone
+facts:
+  commercial: true
+  mau: 150M
+  monthly_revenue: 1M USD/month
+  ui_attribution: {excludes: [Kimi K2.5]}
+  agreement_waives: {value: []}
+components:
+  - id: chat
+    name: Chat
+    lineage: {base: kimi-k2.5}
+"""
+
+
+def test_an_edited_threshold_changes_the_next_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Raising Kimi's user threshold in a `--licenses` copy turns a violation (exit 1) into a
+    pass (exit 0) on the very next run, and restoring it restores the violation."""
+    folder = tmp_path / "licenses"
+    shutil.copytree(LICENSES, folder)
+    product = tmp_path / "chat.yaml"
+    product.write_text(PRODUCT, encoding="utf-8")
+
+    def gate() -> tuple[int, str | None]:
+        code, out, err = run(
+            capsys, "check", str(product), "--licenses", str(folder), "--format", "json"
+        )
+        assert code in (0, 1), err
+        findings = json.loads(out)["products"][0]["findings"]
+        return code, next(f["verdict"] for f in findings if f["clause"] == "ui-attribution")
+
+    assert gate() == (1, "violation")  # 150M users: more than 100 million
+    rule = folder / KIMI
+    text = rule.read_text(encoding="utf-8")
+    assert text.count("more_than: 100M}") == 1
+    rule.write_text(text.replace("more_than: 100M}", "more_than: 200M}"), encoding="utf-8")
+    assert gate() == (0, "not_applicable")
+    rule.write_text(text, encoding="utf-8")
+    assert gate() == (1, "violation")  # nothing of the edited run is kept
+
+
+def test_a_deleted_clause_is_gone_on_the_next_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "licenses"
+    shutil.copytree(LICENSES, folder)
+    assert _ui_attribution(capsys, folder)[1] is not None
+    rule = folder / KIMI
+    text = rule.read_text(encoding="utf-8")
+    start = text.index("  - id: ui-attribution")
+    end = text.index("  - id: copyright-notice")
+    rule.write_text(text[:start] + text[end:], encoding="utf-8")
+    assert _ui_attribution(capsys, folder)[1] is None
+    assert _ui_attribution(capsys, LICENSES)[1] == "governance_risk"  # the shipped one stands
+
+
+def test_a_broken_rule_file_fails_every_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "licenses"
+    shutil.copytree(LICENSES, folder)
+    _ui_attribution(capsys, folder)
+    rule = folder / KIMI
+    rule.write_text(rule.read_text(encoding="utf-8").replace("more_than: 100M}", "more_than: }"))
+    for _ in range(2):
+        code, _, err = run(capsys, "evaluate", str(COMPOSER), "--licenses", str(folder))
+        assert code == 2 and str(rule) in err and "Traceback" not in err
+
+
+# -- no cache -------------------------------------------------------------------------------------
+
+PROBE = """
+import os, sys
+opened = []
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        opened.append(os.fsdecode(args[0]))
+    elif event in ("os.mkdir", "os.rename", "os.replace", "os.remove"):
+        opened.append(os.fsdecode(args[0]))
+sys.addaudithook(hook)
+from licheck.cli import cli
+from licheck.cli.common import run_guarded
+code = run_guarded(cli, sys.argv[1:])
+home = os.environ["HOME"]
+touched = [p for p in opened if p.startswith(home)]
+sys.stdout.flush()
+print("\\nTOUCHED", repr(touched), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["evaluate", str(COMPOSER), "--format", "json"],
+        ["check", str(PRODUCTS)],
+        ["licenses", "list"],
+        ["evaluate", str(COMPOSER), "--licenses", str(LICENSES)],
+    ],
+    ids=["evaluate", "check", "licenses-list", "evaluate-licenses"],
+)
+def test_no_cache_is_read_or_written(tmp_path: Path, argv: list[str]) -> None:
+    """With HOME and XDG_CACHE_HOME in an empty folder, a run opens nothing there and leaves it
+    empty (the old library cache lived in ~/.cache/licheck)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(ROOT / "src"),
+        "HOME": str(home),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "NO_COLOR": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "TOUCHED [" in done.stderr, done.stderr[-2000:]
+    assert done.stderr.rsplit("TOUCHED ", 1)[1].strip() == "[]", done.stderr[-2000:]
+    assert list(home.iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "edited"])
+def test_a_damaged_shipped_library_is_an_error_not_a_traceback(
+    damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import licheck.library
+
+    data = SHIPPED.read_text(encoding="utf-8")
+    broken = tmp_path / "library.json"
+    if damage == "truncated":
+        broken.write_text(data[: len(data) // 2], encoding="utf-8")
+    elif damage == "edited":  # a threshold of the wrong type
+        broken.write_text(data.replace('"more_than": "100M"', '"more_than": {}', 1))
+        assert broken.read_text() != data
+    monkeypatch.setattr(licheck.library, "SHIPPED", broken)
+    code, out, err = run(capsys, "evaluate", str(COMPOSER))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert str(broken) in err and "built-in license library" in err
