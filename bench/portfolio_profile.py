@@ -29,7 +29,7 @@ from licheck import judging, loading, yamlsafe
 from licheck.evaluation import EvaluationContext, Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_library
-from licheck.model import Manifest
+from licheck.manifest import Manifest
 from licheck.report import encode_product, product_out
 from licheck.verdicts import Verdict
 

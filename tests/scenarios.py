@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from licheck import yamlsafe
-from licheck.model import Manifest
+from licheck.manifest import Manifest
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "licenses" / "tests"
 

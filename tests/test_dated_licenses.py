@@ -10,7 +10,7 @@ from typing import Any
 from licheck.evaluation import Finding, Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_library
-from licheck.model import Manifest
+from licheck.manifest import Manifest
 from licheck.verdicts import Verdict
 from licheck.yamlsafe import Document
 

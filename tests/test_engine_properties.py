@@ -514,7 +514,7 @@ def verdicts(text: str, policy: str) -> dict[tuple[str, ...], Verdict]:
     from licheck.facts import POLICIES
     from licheck.library import load_library
     from licheck.loading import validate
-    from licheck.model import Manifest
+    from licheck.manifest import Manifest
     from licheck.yamlsafe import parse
 
     document = parse(text, "m.yaml")

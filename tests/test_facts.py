@@ -9,7 +9,7 @@ import pytest
 
 from licheck.domains import Interval, StringSet
 from licheck.facts import FactError, Resolution, Status, policy_named, resolve
-from licheck.model import EvidenceKind, FactSpec, Source
+from licheck.manifest import EvidenceKind, FactSpec, Source
 
 
 def spec(**data: object) -> FactSpec:

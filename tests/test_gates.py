@@ -14,7 +14,7 @@ from licheck.evaluation import Options, evaluate_manifest
 from licheck.explain import explain
 from licheck.facts import POLICIES
 from licheck.library import load_library, load_license_file
-from licheck.model import Manifest
+from licheck.manifest import Manifest
 from licheck.yamlsafe import Document
 
 HEADER = """id: {id}

@@ -17,7 +17,7 @@ from licheck.evaluation import Hypotheses, Options
 from licheck.facts import POLICIES, Resolution, full_domain
 from licheck.judging import judge
 from licheck.library import load_library
-from licheck.model import EvidenceKind, Source
+from licheck.manifest import EvidenceKind, Source
 from licheck.units import Dimension
 from licheck.vocabulary import FACTS
 from licheck.yamlsafe import Document

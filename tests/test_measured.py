@@ -11,8 +11,9 @@ from licheck.conditions import Test, evaluate
 from licheck.domains import Interval
 from licheck.engine import Rule, judge
 from licheck.facts import POLICIES, FactError, FactState, Resolution, Status, resolve
+from licheck.manifest import FactSpec
 from licheck.measurement import Occasion, month_before, read
-from licheck.model import FactSpec, Measured
+from licheck.model import Measured
 from licheck.units import Dimension
 from licheck.verdicts import Verdict
 

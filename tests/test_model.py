@@ -20,18 +20,8 @@ from licheck import yamlsafe
 from licheck.diagnostics import InputError
 from licheck.library import load_license_file
 from licheck.loading import load_manifest, validate
-from licheck.model import (
-    ALWAYS,
-    Catalog,
-    Evidence,
-    EvidenceKind,
-    FactSpec,
-    FactTest,
-    License,
-    Manifest,
-    StepKind,
-    parse_date,
-)
+from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest, StepKind
+from licheck.model import ALWAYS, Catalog, FactTest, License, parse_date
 from licheck.schemas import shipped
 from licheck.waivers import WaiverFile
 from licheck.waivers import load as load_waivers

@@ -9,7 +9,8 @@ from licheck import territory
 from licheck.conditions import ConditionError, compile_condition
 from licheck.domains import StringSet
 from licheck.facts import POLICIES, FactError, Resolution, resolve
-from licheck.model import FactSpec, FactTest
+from licheck.manifest import FactSpec
+from licheck.model import FactTest
 
 CONTEXT = Resolution(POLICIES["default"], None)
 

@@ -10,7 +10,7 @@ from licheck.evaluation import Options
 from licheck.facts import POLICIES
 from licheck.library import load_library
 from licheck.loading import load_manifest
-from licheck.model import Manifest
+from licheck.manifest import Manifest
 from licheck.whatif import Analysis, Scenario, Subject, analyse
 from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep
 from licheck.yamlsafe import Document

@@ -19,7 +19,8 @@ from licheck.domains import Strings
 from licheck.engine import Branch, Rule
 from licheck.facts import FactState, Status
 from licheck.findings import Finding, MissingFact
-from licheck.model import CatalogModel, Component, DatedLicense, ModelRef
+from licheck.manifest import Component, ModelRef
+from licheck.model import CatalogModel, DatedLicense
 from licheck.tables import Compiled, compile_rule
 from licheck.verdicts import Settlement, Verdict
 from licheck.vocabulary import FactDef, FactType

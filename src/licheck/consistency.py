@@ -24,7 +24,7 @@ from licheck.diagnostics import Diagnostic
 from licheck.domains import Interval
 from licheck.facts import FactError, claim_domain
 from licheck.library import Library
-from licheck.model import Evidence, FactSpec, Manifest, ModelRef
+from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, suggest
 from licheck.yamlsafe import Document

@@ -18,9 +18,7 @@ from licheck.diagnostics import Diagnostic
 from licheck.facts import FactError, FactState, Resolution, Status, resolve, share
 from licheck.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.library import Library
-from licheck.measurement import month_before
-from licheck.model import (
-    CatalogModel,
+from licheck.manifest import (
     Component,
     Delivery,
     Evidence,
@@ -30,6 +28,8 @@ from licheck.model import (
     ModelRef,
     StepKind,
 )
+from licheck.measurement import month_before
+from licheck.model import CatalogModel
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, FactType, suggest
 from licheck.yamlsafe import Document

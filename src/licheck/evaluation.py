@@ -27,8 +27,9 @@ from licheck.findings import (
 )
 from licheck.judging import Place, Readings, judge_clause
 from licheck.library import Library, incorporated
+from licheck.manifest import Component, Manifest, ModelRef
 from licheck.measurement import Occasion
-from licheck.model import CatalogModel, Component, Manifest, ModelRef
+from licheck.model import CatalogModel
 from licheck.verdicts import worst
 from licheck.yamlsafe import Document
 

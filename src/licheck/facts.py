@@ -20,7 +20,7 @@ from typing import Any, Final
 from licheck import territory
 from licheck.context import EvaluationContext
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
-from licheck.model import Evidence, EvidenceKind, FactSpec, Source
+from licheck.manifest import Evidence, EvidenceKind, FactSpec, Source
 from licheck.units import Dimension, UnitError, parse_quantity
 from licheck.vocabulary import FACTS, TERRITORIAL, FactDef, FactType
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from licheck.engine import Branch
 from licheck.facts import EvidencePolicy, FactState
-from licheck.model import EvidenceKind
+from licheck.manifest import EvidenceKind
 from licheck.verdicts import Settlement, Verdict
 
 UNKNOWN_MODEL = "unknown"

@@ -22,8 +22,9 @@ from licheck.engine import Branch, Cell, Judgement, Rule, branches, cells, judge
 from licheck.facts import FactState
 from licheck.findings import Finding, MissingFact
 from licheck.library import CompiledClause
+from licheck.manifest import Component
 from licheck.measurement import Occasion, read
-from licheck.model import CatalogModel, Component
+from licheck.model import CatalogModel
 from licheck.tables import Compiled, tabulate
 from licheck.verdicts import Outcome, Settlement, Verdict
 from licheck.yamlsafe import Document

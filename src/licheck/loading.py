@@ -17,7 +17,8 @@ from pydantic import BaseModel, ValidationError
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.facts import FactError, claim_domain
-from licheck.model import CONDITION_TAGS, Catalog, Fact, FactSpec, License, Manifest
+from licheck.manifest import Fact, FactSpec, Manifest
+from licheck.model import CONDITION_TAGS, Catalog, License
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, suggest
 

@@ -11,7 +11,7 @@ from licheck.evaluation import Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_catalog_file, load_library, load_license_file
 from licheck.loading import fact_problems, validate
-from licheck.model import Manifest
+from licheck.manifest import Manifest
 
 
 def detect_kind(data: object) -> str:

@@ -24,16 +24,8 @@ from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.facts import FactError, claim_domain
 from licheck.loading import validate
-from licheck.model import (
-    Amount,
-    Date,
-    FactSpec,
-    Identifier,
-    RawValue,
-    Strict,
-    Text,
-    require_unique,
-)
+from licheck.manifest import FactSpec
+from licheck.model import Amount, Date, Identifier, RawValue, Strict, Text, require_unique
 from licheck.report import (
     Counts,
     FindingOut,

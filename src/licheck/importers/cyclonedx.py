@@ -22,7 +22,7 @@ from licheck.diagnostics import Diagnostic, InputError, fail
 from licheck.facts import FactError, claim_domain
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unique, unknown_facts
 from licheck.library import Library
-from licheck.model import FactSpec
+from licheck.manifest import FactSpec
 from licheck.units import UnitError
 from licheck.vocabulary import FACTS, FactType
 from licheck.yamlsafe import parse, read_text

@@ -24,7 +24,7 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
         return License
 
     def manifest() -> type[BaseModel]:
-        from licheck.model import Manifest
+        from licheck.manifest import Manifest
 
         return Manifest
 
@@ -66,9 +66,11 @@ def generate(name: str) -> dict[str, Any]:
     """The JSON Schema of one format, from its model."""
     model = _models()[name]()
     if name in ("license", "manifest", "catalog"):
-        from licheck.model import build_validators
+        from licheck import manifest as manifest_models
+        from licheck import model as rule_models
 
-        build_validators()  # the models defer building; defaults need their serializers
+        rule_models.build_validators()  # the models defer building; defaults need serializers
+        manifest_models.build_validators()
     schema = model.model_json_schema(mode="serialization" if name in OUTPUTS else "validation")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

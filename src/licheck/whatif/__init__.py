@@ -15,7 +15,7 @@ from licheck.domains import Domain, Interval
 from licheck.engine import Rule
 from licheck.evaluation import ProductResult
 from licheck.facts import EvidenceView, FactState, Status
-from licheck.model import EvidenceKind
+from licheck.manifest import EvidenceKind
 from licheck.vocabulary import FACTS
 from licheck.whatif.compare import Change, compare
 from licheck.whatif.ranking import NextFact, rank

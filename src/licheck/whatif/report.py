@@ -19,7 +19,7 @@ from licheck.domains import Interval
 from licheck.evaluation import Finding, ProductResult
 from licheck.explain import explain
 from licheck.facts import FactError, claim_domain
-from licheck.model import FactSpec
+from licheck.manifest import FactSpec
 from licheck.units import Dimension, format_amount, to_json_number
 from licheck.verdicts import Verdict
 from licheck.vocabulary import FACTS

@@ -22,7 +22,7 @@ from licheck.evaluation import (
 )
 from licheck.facts import FactError, FactState, Resolution, claim_domain, resolve
 from licheck.library import Library
-from licheck.model import Evidence, EvidenceKind, FactSpec, Manifest
+from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, FactDef, suggest
 from licheck.whatif.spec import Assignment, ScenarioError, Swap

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from licheck.diagnostics import LicheckError
-from licheck.model import FactSpec
+from licheck.manifest import FactSpec
 from licheck.units import Dimension, UnitError, parse_quantity
 from licheck.vocabulary import FACTS, FactDef, FactType, suggest
 
