@@ -27,9 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from licheck import evaluation, loading, yamlsafe
 from licheck.evaluation import Options, evaluate_manifest
 from licheck.facts import POLICIES
+from licheck.formats.jsonreport import product_text
 from licheck.library import load_library
 from licheck.model import Manifest
-from licheck.report import encode_product, product_out
+from licheck.report import ReportMemo, product_data
 
 PHASES = [
     "read",
@@ -87,6 +88,7 @@ def main() -> None:
             collector["time"] += clock() - collector["start"]
 
     gc.callbacks.append(collecting)
+    memo = ReportMemo()  # the run's memo, as a worker keeps one
     for path in paths:
         t0 = clock()
         text = yamlsafe.read_text(path, str(path))
@@ -97,9 +99,9 @@ def main() -> None:
         t3 = clock()
         result = evaluate_manifest(manifest, document, library, options)
         t4 = clock()
-        product = product_out(result)
+        product = product_data(result, memo)
         t5 = clock()
-        encode_product(product, "\n    ")
+        product_text(product, memo.lasting).encode()
         t6 = clock()
         yaml.load(text, Loader=yaml.CSafeLoader)
         t7 = clock()

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck import portfolio
+from licheck import portfolio, streaming
 from licheck.api import check_files, check_stream, resolve_policy
 from licheck.diagnostics import InputError
 from licheck.formats import Format, RenderOptions, render
-from licheck.formats import stream as streaming
 from licheck.report import FailOn
 from licheck.waivers import Waivers, load
 from tests.clirun import run
@@ -120,7 +119,7 @@ def _streamed(
     with check_stream(
         paths, POLICY, fmt, options, as_of, waivers=waivers, today=today, jobs=jobs
     ) as result:
-        result.write(out.write)
+        result.write_text(out.write)
     return out.getvalue()
 
 
@@ -280,7 +279,7 @@ def _peak(paths: list[Path], fmt: Format) -> int:
     tracemalloc.start()
     try:
         with check_stream(paths, POLICY, fmt, RenderOptions(summary=True), jobs=1) as result:
-            result.write(lambda text: None)
+            result.write_text(lambda text: None)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -17,8 +17,8 @@ from licheck.report import ProductOut, Report, assemble, build, product_out
 
 if TYPE_CHECKING:
     from licheck.formats import Format, RenderOptions
-    from licheck.formats.stream import Stream
     from licheck.portfolio import Item
+    from licheck.streaming import Stream
     from licheck.waivers import Waivers
 
 
@@ -119,8 +119,8 @@ def check_stream(
     all files are raised together (`InputError`), and then nothing is kept.  `progress` is told
     `(done, total)` as each manifest is done."""
     from licheck.formats import Context
-    from licheck.formats.stream import Encoder, stream
     from licheck.portfolio import iter_mapped
+    from licheck.streaming import Encoder, stream
 
     context = Context(fmt, options, policy.name, as_of.isoformat() if as_of else None)
 

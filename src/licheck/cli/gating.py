@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -12,8 +15,8 @@ from licheck.cli.common import parse_as_of, use_color, write_output, write_strea
 
 if TYPE_CHECKING:
     from licheck.formats import RenderOptions
-    from licheck.formats.stream import Stream
     from licheck.report import Report
+    from licheck.streaming import Stream
     from licheck.waivers import Waivers
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -113,14 +116,43 @@ def emit(
     from licheck.report import exit_code
 
     options = render_options(fmt, fail_on, output, verbose=verbose, summary=summary)
-    write_output(render(report, Format(fmt), options), output, inputs)
-    raise click.exceptions.Exit(exit_code(report, options.fail_on))
+    code = exit_code(report, options.fail_on)
+    with _gate_stands(code):
+        write_output(render(report, Format(fmt), options), output, inputs)
+    raise click.exceptions.Exit(code)
 
 
 def emit_stream(streamed: Stream, output: Path | None, *, inputs: Sequence[Path] = ()) -> None:
-    """Write a streamed report (atomically with --output) and exit with the gate's code."""
+    """Write a streamed report (atomically with --output; to standard output its bytes as the
+    workers encoded them) and exit with the gate's code."""
     from licheck.report import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
-    write_stream(streamed.write, output, inputs)
-    raise click.exceptions.Exit(exit_code(streamed.top, streamed.context.options.fail_on))
+    code = exit_code(streamed.top, streamed.context.options.fail_on)
+    with _gate_stands(code):
+        if output is None:
+            sys.stdout.flush()  # anything printed before goes first
+            binary = getattr(sys.stdout, "buffer", None)
+            if binary is not None:
+                streamed.write(binary)
+                binary.flush()
+            else:  # a text-only stream (an embedding program's)
+                streamed.write_text(sys.stdout.write)
+        else:
+            write_stream(streamed.write_text, output, inputs)
+    raise click.exceptions.Exit(code)
+
+
+@contextlib.contextmanager
+def _gate_stands(code: int) -> Iterator[None]:
+    """A reader of standard output that goes away (`licheck check ... | head`) ends the writing,
+    quietly; the exit code is still the gate's, so a failing gate never exits 0."""
+    try:
+        yield
+    except BrokenPipeError:
+        # Later flushes (at exit) would fail again: point standard output at the null device.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+        raise click.exceptions.Exit(code) from None
