@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import codecs
 import datetime as dt
-import pickle
+import json
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable
@@ -147,9 +147,9 @@ class Stream:
         self._separator = self.document.separator.encode()
         self._body = _spill()
         self._size = 0  # bytes in the body
-        self._holes = _spill()  # pickled (offset, kind, detail), in body order
+        self._holes = _spill()  # [offset, kind, detail] as JSON, one a line, in body order
         self._later = _spill()  # deferred products as JSON, one a line
-        self._resolved: IO[bytes] | None = None  # their pieces, pickled, rendered by `finish`
+        self._resolved: IO[bytes] | None = None  # their pieces ([text, holes]), by `finish`
         self.top: Report | None = None
 
     def __enter__(self) -> Stream:
@@ -201,7 +201,7 @@ class Stream:
 
     def _hole(self, kind: str, detail: object, offset: int | None = None) -> None:
         at = self._size if offset is None else offset
-        pickle.dump((at, kind, detail), self._holes)
+        self._holes.write(json.dumps([at, kind, detail]).encode() + b"\n")
 
     def _count(self, findings: int, counts: Iterable[int], gate: Verdict) -> None:
         self.findings += findings
@@ -247,7 +247,7 @@ class Stream:
                 piece = self.document.piece(product)
             self.document.take(index, piece.extra)
             self.pieces += bool(piece.text)
-            pickle.dump(Piece(piece.text, None, piece.holes), self._resolved)
+            self._resolved.write(json.dumps([piece.text, piece.holes]).encode() + b"\n")
 
     def write(self, out: BinaryIO) -> None:
         """The document: the head, the body copied from the spill with its holes filled, the
@@ -263,11 +263,8 @@ class Stream:
             self._resolved.seek(0)
         position = 0
         shown = 0  # non-empty deferred pieces written so far
-        while True:
-            try:
-                offset, kind, detail = pickle.load(self._holes)
-            except EOFError:
-                break
+        for line in self._holes:
+            offset, kind, detail = json.loads(line)
             _copy(self._body, out, offset - position)
             position = offset
             if kind == FILL:
@@ -277,7 +274,8 @@ class Stream:
                     out.write(self._separator)
             else:
                 assert self._resolved is not None
-                piece: Piece = pickle.load(self._resolved)
+                text, holes = json.loads(self._resolved.readline())
+                piece = Piece(text, None, tuple((at, name) for at, name in holes))
                 if piece.text:
                     if detail or shown:
                         out.write(self._separator)
