@@ -47,6 +47,7 @@ class Lasting:
         self.limit = limit
         self.objects: dict[int, object] = {}
         self.texts: dict[tuple[int, str], str] = {}
+        self.keys: dict[tuple[str, str], str] = {}  # a key's text with what precedes it
 
     def keep(self, value: Any) -> Any:
         if len(self.objects) >= self.limit:
@@ -60,7 +61,7 @@ def dumps(value: Any, newline: str = "\n", lasting: Lasting | None = None) -> Te
     """`value` encoded, its nested lines starting with `newline` (a line break and the indent
     of `value`'s own level)."""
     parts: list[str | Hole] = []
-    encode_into(value, newline, parts, {}, lasting)
+    Encoder(parts, lasting).value(value, newline)
     return join(parts)
 
 
@@ -79,78 +80,103 @@ def join(parts: list[str | Hole]) -> Text:
     return Text("".join(texts), tuple(holes))
 
 
-def encode_into(
-    value: Any,
-    newline: str,
-    parts: list[str | Hole],
-    seen: dict[tuple[int, str], str],
-    lasting: Lasting | None = None,
-) -> None:
-    """Append `value`'s text to `parts`.  `seen`: text of list items by identity and indent,
-    for this call's data only."""
-    append = parts.append
-    if isinstance(value, str):  # also string enums, as their value
-        append(encode_basestring(value))
-    elif value is None:
-        append("null")
-    elif value is True:
-        append("true")
-    elif value is False:
-        append("false")
-    elif type(value) is int:
-        append(int.__repr__(value))
-    elif type(value) is dict:
+_SCALARS = frozenset({type(None), bool, int, str})  # the types written in place
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    return encode_basestring(value)
+
+
+class Encoder:
+    """Appends the text of values to `parts`.  The text of an object that is a list item is
+    kept by identity and indent (`seen`: this encoder's data is alive, so ids are unique)."""
+
+    def __init__(self, parts: list[str | Hole], lasting: Lasting | None = None) -> None:
+        self.parts = parts
+        self.lasting = lasting
+        self.seen: dict[tuple[int, str], str] = {}
+        self.holes = 0  # holes appended so far
+        self.keys = lasting.keys if lasting is not None else {}
+
+    def value(self, value: Any, newline: str) -> None:
+        kind = type(value)
+        if kind is dict:
+            self._dict(value, newline)
+        elif kind is list:
+            self._list(value, newline)
+        elif kind is Hole:
+            self.parts.append(value)
+            self.holes += 1
+        elif isinstance(value, str):  # also string enums, as their value
+            self.parts.append(encode_basestring(value))
+        elif kind in _SCALARS:
+            self.parts.append(_scalar(value))
+        else:  # pragma: no cover - licheck's formats encode nothing else
+            raise TypeError(f"cannot encode {kind.__name__}")
+
+    def _dict(self, value: dict[str, Any], newline: str) -> None:
+        append = self.parts.append
         if not value:
             append("{}")
             return
         inner = newline + "  "
         opening = "{" + inner
+        keys = self.keys
         for key, item in value.items():
-            append(opening + encode_basestring(key) + ": ")
+            prefix = keys.get((key, opening))
+            if prefix is None:
+                prefix = keys[(key, opening)] = opening + encode_basestring(key) + ": "
+            kind = type(item)
+            if kind is str:  # the common case, written in place
+                append(prefix + encode_basestring(item))
+            elif kind in _SCALARS:
+                append(prefix + _scalar(item))
+            else:
+                append(prefix)
+                self.value(item, inner)
             opening = "," + inner
-            encode_into(item, inner, parts, seen, lasting)
         append(newline + "}")
-    elif type(value) is list:
-        _list(value, newline, parts, seen, lasting)
-    elif type(value) is Hole:
-        append(value)
-    else:  # pragma: no cover - licheck's formats encode nothing else
-        raise TypeError(f"cannot encode {type(value).__name__}")
 
-
-def _list(
-    values: list[Any],
-    newline: str,
-    parts: list[str | Hole],
-    seen: dict[tuple[int, str], str],
-    lasting: Lasting | None,
-) -> None:
-    if not values:
-        parts.append("[]")
-        return
-    inner = newline + "  "
-    opening = "[" + inner
-    for value in values:
-        parts.append(opening)
-        opening = "," + inner
-        if type(value) is not dict:
-            encode_into(value, inner, parts, seen, lasting)
-            continue
-        # An object item is encoded on its own, so that its text can be reused where the same
-        # object occurs again (a component's facts recur in each of its findings).
-        key = (id(value), inner)
-        text = seen.get(key)
-        kept = lasting is not None and key[0] in lasting.objects
-        if text is None and kept:
-            text = lasting.texts.get(key)  # type: ignore[union-attr]
-        if text is None:
-            piece: list[str | Hole] = []
-            encode_into(value, inner, piece, seen, lasting)
-            if any(type(p) is Hole for p in piece):
-                parts.extend(piece)
+    def _list(self, values: list[Any], newline: str) -> None:
+        parts = self.parts
+        if not values:
+            parts.append("[]")
+            return
+        inner = newline + "  "
+        opening = "[" + inner
+        lasting = self.lasting
+        for value in values:
+            if type(value) is not dict:
+                parts.append(opening)
+                self.value(value, inner)
+                opening = "," + inner
                 continue
-            text = seen[key] = "".join(piece)  # type: ignore[arg-type]
-            if kept:
-                lasting.texts[key] = text  # type: ignore[union-attr]
-        parts.append(text)
-    parts.append(newline + "]")
+            # An object item is encoded on its own, so that its text can be reused where the
+            # same object occurs again (a component's facts recur in each of its findings).
+            key = (id(value), inner)
+            text = self.seen.get(key)
+            kept = lasting is not None and key[0] in lasting.objects
+            if text is None and kept:
+                text = lasting.texts.get(key)  # type: ignore[union-attr]
+            if text is None:
+                start, holes = len(parts), self.holes
+                self._dict(value, inner)
+                if self.holes != holes:  # text known only later: not kept
+                    parts.insert(start, opening)
+                    opening = "," + inner
+                    continue
+                text = self.seen[key] = "".join(parts[start:])  # type: ignore[arg-type]
+                del parts[start:]
+                if kept:
+                    lasting.texts[key] = text  # type: ignore[union-attr]
+            parts.append(opening + text)
+            opening = "," + inner
+        parts.append(newline + "]")

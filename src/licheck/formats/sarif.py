@@ -18,7 +18,7 @@ from urllib.parse import quote
 from licheck import __version__
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import UNKNOWN_RULES, fingerprint, is_problem, rule_id
-from licheck.jsontext import Hole, dumps, encode_into, join
+from licheck.jsontext import Encoder, Hole, dumps, join
 from licheck.report import FindingOut, ProductOut, Report, WaiverStatus
 from licheck.verdicts import Verdict
 
@@ -159,12 +159,12 @@ class SarifDocument(Plain):
             if rule_id(finding) not in rules:
                 rules[rule_id(finding)] = _rule(finding)
         parts: list[str | Hole] = []
+        encoder = Encoder(parts)
         for finding in product.findings:
             if is_problem(finding):
                 if parts:
                     parts.append(self.separator)
-                result = _result(product, finding, Hole(rule_id(finding)))
-                encode_into(result, INDENT, parts, {})
+                encoder.value(_result(product, finding, Hole(rule_id(finding))), INDENT)
         text = join(parts)
         return Piece(text.text, rules, text.holes)
 
