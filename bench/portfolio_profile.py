@@ -30,7 +30,7 @@ from licheck.facts import POLICIES
 from licheck.formats.jsonreport import product_text
 from licheck.library import load_library
 from licheck.model import Manifest
-from licheck.report import ReportMemo, product_data
+from licheck.reporting import ReportMemo, product_data
 
 PHASES = [
     "read",

@@ -10,7 +10,8 @@ from licheck.evaluation import Options
 from licheck.facts import POLICIES
 from licheck.jsontext import Hole, Lasting, dumps
 from licheck.library import load_library
-from licheck.report import ProductOut, Report, ReportMemo, build, product_data, to_json
+from licheck.report import ProductOut, Report, to_json
+from licheck.reporting import ReportMemo, build, product_data
 from tests.conftest import PRODUCTS
 
 MANIFESTS = sorted(PRODUCTS.glob("*.yaml"))

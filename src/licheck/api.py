@@ -13,7 +13,8 @@ from licheck.evaluation import Options, ProductResult, evaluate_manifest
 from licheck.facts import EvidencePolicy, policy_named
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
-from licheck.report import ProductOut, Report, assemble, build, product_out
+from licheck.report import ProductOut, Report, assemble
+from licheck.reporting import build, product_out
 
 if TYPE_CHECKING:
     from licheck.formats import Format, RenderOptions

@@ -31,15 +31,8 @@ from licheck.evaluation import ProductResult
 from licheck.formats import Context, Document, Format, Piece, open_document
 from licheck.formats.jsonreport import product_text
 from licheck.portfolio import Item
-from licheck.report import (
-    Counts,
-    ProductOut,
-    Report,
-    ReportMemo,
-    Summary,
-    WaiverStatus,
-    product_data,
-)
+from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus
+from licheck.reporting import ReportMemo, product_data
 from licheck.verdicts import Verdict
 from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking
 
