@@ -337,3 +337,18 @@ def test_cli_stdout_is_the_rendered_report(
     )
     assert len(out) > 1 << 16
     assert out == expected
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_a_deferred_first_product_is_separated_like_any_other(
+    tmp_path: Path, manifests: list[Path], fmt: Format
+) -> None:
+    """A product waivers may change is rendered last but written in its place: when it comes
+    first, whether the next piece needs a separator is known only once it is rendered."""
+    first = [p for p in manifests if p.name.endswith("composer2.yaml")]
+    paths = first[:1] + [p for p in manifests if p not in first[:1]]
+    waivers = _waivers(tmp_path, manifests)
+    options = RenderOptions(fail_on=FailOn.RISK, summary=True)
+    today = dt.date(2026, 4, 1)
+    expected = render(check_files(paths, POLICY, waivers=waivers, today=today), fmt, options)
+    assert _streamed(paths, fmt, options, waivers, today, 1) == expected

@@ -69,8 +69,7 @@ class Encoder:
     def __call__(self, result: ProductResult) -> Part:
         data = product_data(result, self.memo)
         counts = tuple(data["counts"].values())
-        gate = max((f.verdict for f in result.findings), key=_severity, default=_NONE)
-        numbers = (result.verdict, len(result.findings), counts, gate)
+        numbers = (result.verdict, len(result.findings), counts, _worst(result))
         product = None
         found: tuple[Hit, ...] = ()
         if self.waivers is not None:
@@ -87,11 +86,13 @@ class Encoder:
         return Part(*numbers, found, body, holes, piece.extra)
 
 
-_NONE = Verdict.NOT_APPLICABLE
-
-
-def _severity(verdict: Verdict) -> int:
-    return verdict.severity
+def _worst(result: ProductResult) -> Verdict:
+    """The gate's verdict of a product none of whose findings is waived yet."""
+    gate = Verdict.NOT_APPLICABLE
+    for finding in result.findings:
+        if finding.verdict.severity > gate.severity:
+            gate = finding.verdict
+    return gate
 
 
 def _bytes(piece: Piece) -> tuple[bytes, Holes]:
