@@ -42,6 +42,7 @@ def _start(folder: Path, *argv: str, stdout: int = subprocess.DEVNULL) -> subpro
         stderr=subprocess.PIPE,
         env=env,
         cwd=ROOT,
+        start_new_session=True,  # its own process group, as a shell gives a command
     )
 
 
@@ -92,13 +93,18 @@ def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
         process.communicate(timeout=10)
 
 
+@pytest.mark.parametrize("group", [True, False], ids=["terminal", "parent-only"])
 def test_ctrl_c_exits_130_and_stops_every_worker(
-    portfolio_dir: Path, processes: list[subprocess.Popen[bytes]]
+    portfolio_dir: Path, processes: list[subprocess.Popen[bytes]], group: bool
 ) -> None:
+    """Ctrl-C in a terminal signals the whole process group; `kill -INT` only the parent."""
     process = _start(portfolio_dir, "-f", "json")
     processes.append(process)
     workers = _workers(process)
-    process.send_signal(signal.SIGINT)
+    if group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert b"Traceback" not in err

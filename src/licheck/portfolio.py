@@ -11,6 +11,7 @@ in constant memory, the workers sending back a `Tally` of each product rather th
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -149,6 +150,18 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="licheck-parent-watch", daemon=True).start()
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers (and only it receives signals)
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_chunk(paths: list[Path]) -> list[Item[Any]]:
     worker = _this_worker
     assert worker is not None, "not in a worker process"
@@ -169,9 +182,11 @@ def _parallel(
     chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
     start = (options, library if fork else None, library.directory, transform)
+    with _sigint_ignored():  # forked workers start with Ctrl-C ignored (their initializer
+        pool = context.Pool(jobs, _start_worker, start)  # may not have run yet when it comes)
     # Leaving the block (done, an error, Ctrl-C, the consumer closing the iterator) terminates
     # the workers.
-    with context.Pool(jobs, _start_worker, start) as pool:
+    with pool:
         pending: deque[Any] = deque()
         for chunk in chunks:
             pending.append(pool.apply_async(_run_chunk, (chunk,)))
