@@ -11,7 +11,6 @@ in constant memory, the workers sending back a `Tally` of each product rather th
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import multiprocessing
 import os
@@ -131,7 +130,9 @@ def _start_worker(
 ) -> None:
     """Forked workers inherit the parent's library; spawned ones load it again, once each."""
     global _this_worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
+    if hasattr(signal, "pthread_sigmask"):  # blocked when it was forked (a pending one is now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # dropped, being ignored)
     _watch_parent(os.getppid())
     _this_worker = _Worker(options, library or load_library(directory), transform)
     # What a worker holds from its start (code, the library) lives as long as it does: keep it
@@ -150,16 +151,16 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="licheck-parent-watch", daemon=True).start()
 
 
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may set handlers (and only it receives signals)
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def _hold_sigint() -> set[int | signal.Signals] | None:
+    """Block Ctrl-C in this thread (and so in processes it forks); the mask to restore."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _release_sigint(held: set[int | signal.Signals] | None) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _run_chunk(paths: list[Path]) -> list[Item[Any]]:
@@ -182,11 +183,18 @@ def _parallel(
     chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
     start = (options, library if fork else None, library.directory, transform)
-    with _sigint_ignored():  # forked workers start with Ctrl-C ignored (their initializer
-        pool = context.Pool(jobs, _start_worker, start)  # may not have run yet when it comes)
+    # Workers are made with Ctrl-C blocked (they inherit the mask) until their initializer
+    # ignores it; here it is held back until the pool is in its block, then raised if it came.
+    held = _hold_sigint()
+    try:
+        pool = context.Pool(jobs, _start_worker, start)
+    except BaseException:
+        _release_sigint(held)
+        raise
     # Leaving the block (done, an error, Ctrl-C, the consumer closing the iterator) terminates
     # the workers.
     with pool:
+        _release_sigint(held)
         pending: deque[Any] = deque()
         for chunk in chunks:
             pending.append(pool.apply_async(_run_chunk, (chunk,)))
