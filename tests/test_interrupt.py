@@ -122,11 +122,13 @@ def test_no_worker_outlives_a_killed_parent(
     assert _gone(workers)
 
 
-def test_a_failing_gate_is_not_exit_0_when_the_reader_goes_away(
-    portfolio_dir: Path, processes: list[subprocess.Popen[bytes]]
+@pytest.mark.parametrize("fail_on", ["risk", "never"])
+def test_a_closed_pipe_is_not_exit_0(
+    portfolio_dir: Path, processes: list[subprocess.Popen[bytes]], fail_on: str
 ) -> None:
-    """`licheck check ... | head`: the report is cut short, quietly; the gate still fails."""
-    process = _start(portfolio_dir, "-f", "json", "--fail-on", "risk", stdout=subprocess.PIPE)
+    """`licheck check ... | head`: the report is cut short, quietly, and the run exits 1 —
+    whether the gate fails (it must never exit 0 then) or passes (nobody got the report)."""
+    process = _start(portfolio_dir, "-f", "json", "--fail-on", fail_on, stdout=subprocess.PIPE)
     processes.append(process)
     assert process.stdout is not None
     assert process.stdout.read(100)

@@ -23,6 +23,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github")
 DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE (tested)
+PIPE_CLOSED = 1  # the exit code when standard output's reader went away
 
 
 def report_options(function: F) -> F:
@@ -146,7 +147,8 @@ def emit_stream(streamed: Stream, output: Path | None, *, inputs: Sequence[Path]
 @contextlib.contextmanager
 def _gate_stands(code: int) -> Iterator[None]:
     """A reader of standard output that goes away (`licheck check ... | head`) ends the writing,
-    quietly; the exit code is still the gate's, so a failing gate never exits 0."""
+    quietly, and the run exits 1 whatever the gate: a failing gate never exits 0, and a report
+    nobody received is no success either (what click did, when it caught the broken pipe)."""
     try:
         yield
     except BrokenPipeError:
@@ -155,4 +157,4 @@ def _gate_stands(code: int) -> Iterator[None]:
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, sys.stdout.fileno())
             os.close(null)
-        raise click.exceptions.Exit(code) from None
+        raise click.exceptions.Exit(max(code, PIPE_CLOSED)) from None
