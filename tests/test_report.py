@@ -96,3 +96,14 @@ def test_shared_parts_are_reused_across_products() -> None:
                     key = (fact["name"], fact["evidence"][0]["source"])
                     supplied.setdefault(key, set()).add(id(fact))
     assert supplied and all(len(ids) == 1 for ids in supplied.values())
+
+
+def test_a_small_memo_changes_nothing() -> None:
+    """The memo's tables are bounded: cleared when full, the data and its text are the same."""
+    results = evaluate_paths(MANIFESTS * 2, OPTIONS, load_library())
+    memo = ReportMemo(limit=2)
+    for result in results:
+        data = product_data(result, memo)
+        expected = json.dumps(data, indent=2, ensure_ascii=False)
+        assert dumps(data, "\n", memo.lasting).text == expected
+        assert data == product_data(result, ReportMemo())
