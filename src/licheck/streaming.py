@@ -235,10 +235,7 @@ class Stream:
             product = mark(ProductOut.model_validate_json(line), self.waivers, statuses)
             counts = product.counts.model_dump().values()
             self._count(len(product.findings), counts, _gate(product))
-            if self.context.fmt is Format.JSON:
-                piece = Piece(product_text(product.model_dump(mode="json")))
-            else:
-                piece = self.document.piece(product)
+            piece = self.document.piece(product)
             self.document.take(index, piece.extra)
             self.pieces += bool(piece.text)
             self._resolved.write(json.dumps([piece.text, piece.holes]).encode() + b"\n")
