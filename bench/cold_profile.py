@@ -33,7 +33,7 @@ from pydantic import BaseModel
 t.append(time.perf_counter()); c.append(time.process_time())
 import licheck.model
 t.append(time.perf_counter()); c.append(time.process_time())
-import licheck.api, licheck.report, licheck.cli.evaluate
+import licheck.api, licheck.report, licheck.reporting, licheck.cli.evaluate
 t.append(time.perf_counter()); c.append(time.process_time())
 from pathlib import Path
 from licheck.library import load_library
@@ -44,7 +44,7 @@ from licheck.facts import POLICIES
 results = licheck.api.evaluate_paths([Path("products/composer2.yaml")],
                                      Options(POLICIES["default"]), library)
 t.append(time.perf_counter()); c.append(time.process_time())
-report = licheck.report.build(results, "default", None)
+report = licheck.reporting.build(results, "default", None)
 text = licheck.report.to_json(report)
 t.append(time.perf_counter()); c.append(time.process_time())
 print(json.dumps([[b - a for a, b in zip(t, t[1:])], [b - a for a, b in zip(c, c[1:])]]))

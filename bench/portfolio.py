@@ -17,8 +17,8 @@ one worker.  The contenders:
   licheck stream   licheck.portfolio.summarise: counts and exit status only, every core, streamed
   licheck check    the command line: `licheck check DIR --format json` to /dev/null, every core
 
-Goal (issue 7): licheck check >= 0.5x the parse floor's throughput and >= 1.5x regopy's, the
-same verdicts, and peak memory that does not grow with the portfolio.
+Goal ("A simpler core"; issue 7 asked 0.5x): licheck check >= 0.8x the parse floor's throughput
+and >= 1.5x regopy's, the same verdicts, and peak memory that does not grow with the portfolio.
 """
 
 from __future__ import annotations
@@ -241,11 +241,12 @@ def main() -> None:
             )
         check_verdicts(args.dir, size, names)
         rates = {n: f["rate"] for n, f in results[size].items()}
-        for name in ("licheck check", "licheck stream"):
+        for name, goal in (("licheck check", 0.8), ("licheck stream", 0.5)):
             if name not in rates or "parse floor" not in rates:
                 continue
             print(
-                f"  {name} / parse floor: {rates[name] / rates['parse floor']:.2f}x (goal >= 0.5x)"
+                f"  {name} / parse floor: {rates[name] / rates['parse floor']:.2f}x "
+                f"(goal >= {goal}x)"
             )
             if "rego (regopy)" in rates:
                 print(

@@ -28,9 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from licheck import judging, loading, yamlsafe
 from licheck.evaluation import EvaluationContext, Options, evaluate_manifest
 from licheck.facts import POLICIES
+from licheck.formats.jsonreport import product_text
 from licheck.library import load_library
 from licheck.manifest import Manifest
-from licheck.report import encode_product, product_out
+from licheck.reporting import ReportMemo, product_data
 from licheck.verdicts import Verdict
 
 PHASES = [
@@ -90,6 +91,7 @@ def main() -> None:
             collector["time"] += clock() - collector["start"]
 
     gc.callbacks.append(collecting)
+    memo = ReportMemo()  # the run's memo, as a worker keeps one
     for path in paths:
         t0 = clock()
         text = yamlsafe.read_text(path, str(path))
@@ -100,9 +102,9 @@ def main() -> None:
         t3 = clock()
         result = evaluate_manifest(manifest, document, library, options, context)
         t4 = clock()
-        product = product_out(result)
+        product = product_data(result, memo)
         t5 = clock()
-        encode_product(product, "\n    ")
+        product_text(product, memo.lasting).encode()
         t6 = clock()
         yaml.load(text, Loader=yaml.CSafeLoader)
         t7 = clock()

@@ -150,7 +150,8 @@ def test_as_of_a_date_before_any_text_of_the_history_is_an_unknown_license() -> 
 
 
 def test_findings_under_several_texts_are_deterministic() -> None:
-    from licheck.report import build, to_json
+    from licheck.report import to_json
+    from licheck.reporting import build
 
     manifest = Manifest.model_validate(
         {

@@ -545,7 +545,8 @@ def test_identical_inputs_give_identical_output(text: str) -> None:
     from licheck.facts import POLICIES
     from licheck.formats.text import render
     from licheck.library import load_library
-    from licheck.report import build, to_json
+    from licheck.report import to_json
+    from licheck.reporting import build
 
     def once() -> tuple[str, str]:
         import tempfile

@@ -254,3 +254,21 @@ def test_junit_names_stay_unique_when_two_models_share_a_license(
         "m: mit/copyright-notice (via glm-4.6)",
         "m: mit/copyright-notice (via phi-3-mini)",
     ]
+
+
+def test_formats_import_neither_the_engine_nor_the_evaluation() -> None:
+    """Layers point down: the formats render a report and know nothing of how it was made."""
+    code = (
+        "import sys\n"
+        "import licheck.formats.github, licheck.formats.jsonreport, licheck.formats.junit\n"
+        "import licheck.formats.markdown, licheck.formats.sarif, licheck.formats.summary\n"
+        "import licheck.formats.text\n"
+        "core = ('licheck.engine', 'licheck.evaluation', 'licheck.explain', 'licheck.facts',\n"
+        "        'licheck.library', 'licheck.reporting', 'licheck.streaming', 'licheck.waivers')\n"
+        "print(sorted(m for m in sys.modules if m in core))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert (out.returncode, out.stdout.strip()) == (0, "[]"), out.stderr

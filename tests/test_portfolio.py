@@ -131,7 +131,8 @@ def test_json_encoder_writes_what_json_dumps_wrote(tmp_path: Path) -> None:
     including empty lists, non-ASCII text and a report without products."""
     import json
 
-    from licheck.report import assemble, build, to_json
+    from licheck.report import assemble, to_json
+    from licheck.reporting import build
 
     library = load_library()
     results = evaluate_paths(MANIFESTS, OPTIONS, library)

@@ -1,4 +1,5 @@
-"""The report's JSON encoding, product by product: what portfolio workers send the parent."""
+"""The report's data and its JSON encoding, product by product: what portfolio workers send the
+parent."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import json
 from licheck.api import evaluate_paths
 from licheck.evaluation import Options
 from licheck.facts import POLICIES
+from licheck.jsontext import Hole, Lasting, dumps
 from licheck.library import load_library
-from licheck.report import build, encode_product, product_out, to_json
+from licheck.report import ProductOut, Report, to_json
+from licheck.reporting import ReportMemo, build, product_data
 from tests.conftest import PRODUCTS
 
 MANIFESTS = sorted(PRODUCTS.glob("*.yaml"))
@@ -16,61 +19,91 @@ OPTIONS = Options(POLICIES["default"])
 
 
 def test_encoded_products_joined_are_to_json() -> None:
-    """The report's text is its head, then each product's `encode_product` text after `[` or
-    `,` and the indent, then its tail: the parent can join what workers encoded."""
+    """The report's text is its head, then each product's text after `[` or `,` and the
+    indent, then its tail: the parent can join what workers encoded."""
     results = evaluate_paths(MANIFESTS, OPTIONS, load_library())
     assert len(results) > 1
     report = build(results, "default", None)
     text = to_json(report)
-    pieces = [encode_product(product_out(r), "\n    ") for r in results]
+    memo = ReportMemo()
+    pieces = [dumps(product_data(r, memo), "\n    ", memo.lasting).text for r in results]
     joined = "[\n    " + ",\n    ".join(pieces) + "\n  ]"
     assert joined in text
     head, _, tail = text.partition(joined)
     assert head.endswith('"products": ') and tail.startswith(",\n")
 
 
-def test_encode_product_is_json_dumps_at_any_level() -> None:
+def test_encoding_is_json_dumps_at_any_level() -> None:
     """With "\\n" it is the product alone as json.dumps(indent=2) writes it; deeper levels only
-    indent more."""
+    indent more; the memo's texts of shared parts change nothing."""
     results = evaluate_paths(MANIFESTS, OPTIONS, load_library())
-    for result in results:
-        product = product_out(result)
-        expected = json.dumps(product.model_dump(mode="json"), indent=2, ensure_ascii=False)
-        assert encode_product(product, "\n") == expected
-        assert encode_product(product, "\n  ") == expected.replace("\n", "\n  ")
+    memo = ReportMemo()
+    for _ in range(2):
+        for result in results:
+            data = product_data(result, memo)
+            expected = json.dumps(data, indent=2, ensure_ascii=False)
+            assert dumps(data, "\n", memo.lasting).text == expected
+            assert dumps(data, "\n  ", memo.lasting).text == expected.replace("\n", "\n  ")
+            assert dumps(data).text == expected
 
 
-def test_built_without_validation_equals_the_validated_report() -> None:
-    """The report's models are made without validation from licheck's own data: each product
-    equals the same data validated, so every field is present and of its declared type."""
-    from licheck.report import ProductOut, Report
+def test_a_hole_is_left_out_and_located() -> None:
+    text = dumps({"a": [1, {"b": Hole("x")}], "c": "é"})
+    assert text.text == '{\n  "a": [\n    1,\n    {\n      "b": \n    }\n  ],\n  "c": "é"\n}'
+    assert text.holes == ((text.text.index("\n    }"), "x"),)
 
+
+def test_lasting_parts_are_cleared_when_full() -> None:
+    lasting = Lasting(limit=2)
+    parts = [lasting.keep({"n": n}) for n in range(3)]
+    assert [dumps([p], "\n", lasting).text for p in parts] == [
+        f'[\n  {{\n    "n": {n}\n  }}\n]' for n in range(3)
+    ]
+    assert len(lasting.objects) <= 2
+
+
+def test_data_is_what_the_validated_model_dumps() -> None:
+    """The report's data is built without its models: it equals the same data validated and
+    dumped, so every field is present and of its declared type."""
     results = evaluate_paths(MANIFESTS, OPTIONS, load_library())
     report = build(results, "default", None)
     assert Report.model_validate(report.model_dump()) == report
+    memo = ReportMemo()
     for result in results:
-        product = product_out(result)
-        assert ProductOut.model_validate(product.model_dump(mode="json")) == product
-        assert (
-            ProductOut.model_validate(product.model_dump(mode="json")).model_dump()
-            == product.model_dump()
-        )
+        data = product_data(result, memo)
+        assert ProductOut.model_validate(data).model_dump(mode="json") == data
 
 
 def test_shared_parts_are_reused_across_products() -> None:
-    """Building the same product twice gives equal reports, and parts that depend only on the
-    evaluation's shared objects (the facts licheck supplies) are the same objects."""
+    """Building the same product twice gives equal data, and parts that depend only on the
+    evaluation's shared objects (the facts licheck supplies) are the same objects within a
+    run's memo."""
     library = load_library()
-    first = [product_out(r) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
-    second = [product_out(r) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
+    memo = ReportMemo()
+    first = [product_data(r, memo) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
+    second = [product_data(r, memo) for r in evaluate_paths(MANIFESTS, OPTIONS, library)]
     assert first == second
-    assert [encode_product(p, "\n    ") for p in first] == [
-        encode_product(p, "\n    ") for p in second
+    assert [dumps(p, "\n    ", memo.lasting).text for p in first] == [
+        dumps(p, "\n    ").text for p in second
     ]
     supplied: dict[tuple[str, str], set[int]] = {}
     for product in first:
-        for finding in product.findings:
-            for fact in finding.facts:
-                if fact.evidence and fact.evidence[0].source.startswith("licheck's default"):
-                    supplied.setdefault((fact.name, fact.evidence[0].source), set()).add(id(fact))
+        for finding in product["findings"]:
+            for fact in finding["facts"]:
+                if fact["evidence"] and fact["evidence"][0]["source"].startswith(
+                    "licheck's default"
+                ):
+                    key = (fact["name"], fact["evidence"][0]["source"])
+                    supplied.setdefault(key, set()).add(id(fact))
     assert supplied and all(len(ids) == 1 for ids in supplied.values())
+
+
+def test_a_small_memo_changes_nothing() -> None:
+    """The memo's tables are bounded: cleared when full, the data and its text are the same."""
+    results = evaluate_paths(MANIFESTS * 2, OPTIONS, load_library())
+    memo = ReportMemo(limit=2)
+    for result in results:
+        data = product_data(result, memo)
+        expected = json.dumps(data, indent=2, ensure_ascii=False)
+        assert dumps(data, "\n", memo.lasting).text == expected
+        assert data == product_data(result, ReportMemo())

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck import portfolio
+from licheck import portfolio, streaming
 from licheck.api import check_files, check_stream, resolve_policy
 from licheck.diagnostics import InputError
 from licheck.formats import Format, RenderOptions, render
-from licheck.formats import stream as streaming
 from licheck.report import FailOn
 from licheck.waivers import Waivers, load
 from tests.clirun import run
@@ -127,7 +126,7 @@ def _streamed(
     with check_stream(
         paths, POLICY, fmt, options, as_of, waivers=waivers, today=today, jobs=jobs
     ) as result:
-        result.write(out.write)
+        result.write_text(out.write)
     return out.getvalue()
 
 
@@ -289,7 +288,7 @@ def _peak(paths: list[Path], fmt: Format) -> int:
     tracemalloc.start()
     try:
         with check_stream(paths, POLICY, fmt, RenderOptions(summary=True), jobs=1) as result:
-            result.write(lambda text: None)
+            result.write_text(lambda text: None)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -350,3 +349,18 @@ def test_cli_stdout_is_the_rendered_report(
     )
     assert len(out) > 1 << 16
     assert out == expected
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_a_deferred_first_product_is_separated_like_any_other(
+    tmp_path: Path, manifests: list[Path], fmt: Format
+) -> None:
+    """A product waivers may change is rendered last but written in its place: when it comes
+    first, whether the next piece needs a separator is known only once it is rendered."""
+    first = [p for p in manifests if p.name.endswith("composer2.yaml")]
+    paths = first[:1] + [p for p in manifests if p not in first[:1]]
+    waivers = _waivers(tmp_path, manifests)
+    options = RenderOptions(fail_on=FailOn.RISK, summary=True)
+    today = dt.date(2026, 4, 1)
+    expected = render(check_files(paths, POLICY, waivers=waivers, today=today), fmt, options)
+    assert _streamed(paths, fmt, options, waivers, today, 1) == expected

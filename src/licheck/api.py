@@ -13,12 +13,13 @@ from licheck.evaluation import EvaluationContext, Options, ProductResult, evalua
 from licheck.facts import EvidencePolicy, policy_named
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
-from licheck.report import ProductOut, Report, assemble, build, product_out
+from licheck.report import ProductOut, Report, assemble
+from licheck.reporting import build, product_out
 
 if TYPE_CHECKING:
     from licheck.formats import Format, RenderOptions
-    from licheck.formats.stream import Stream
     from licheck.portfolio import Item
+    from licheck.streaming import Stream
     from licheck.waivers import Waivers
 
 
@@ -124,8 +125,8 @@ def check_stream(
     all files are raised together (`InputError`), and then nothing is kept.  `progress` is told
     `(done, total)` as each manifest is done."""
     from licheck.formats import Context
-    from licheck.formats.stream import Encoder, stream
     from licheck.portfolio import iter_mapped
+    from licheck.streaming import Encoder, stream
 
     context = Context(fmt, options, policy.name, as_of.isoformat() if as_of else None)
 

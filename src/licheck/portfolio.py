@@ -14,6 +14,9 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +57,7 @@ def evaluate_one(
     transform: Callable[[ProductResult], R] = _same,  # type: ignore[assignment]
     context: EvaluationContext | None = None,
 ) -> Item[R]:
+    """The one place a portfolio (and so a streamed report) loads and evaluates a manifest."""
     try:
         manifest, document = load_manifest(path, str(path))
         result = evaluate_manifest(manifest, document, library, options, context)
@@ -91,8 +95,9 @@ def iter_mapped(
     jobs: int | None = None,
 ) -> Iterator[Item[R]]:
     """As `iter_results`, with `transform` applied to each result where it is made (in the
-    workers: e.g. building the report's product there).  `transform` must be a module-level
-    function, so that it can be sent to a worker."""
+    workers: e.g. building the report's product there).  `transform` must be picklable (a
+    module-level function, or an instance of a module-level class), so that it can be sent to
+    a worker; each worker gets its own copy once."""
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) < PARALLEL_MIN:
         context = EvaluationContext()
@@ -103,16 +108,38 @@ def iter_mapped(
 
 
 # -- workers -----------------------------------------------------------------------------------
+# A worker is told at its start what every task needs (options, library, transform), kept in one
+# object owned by the worker's entry point; tasks then carry only paths.  Workers ignore Ctrl-C (the
+# parent stops them) and exit on their own when the parent dies, so none outlives a killed run.
 
-_WORKER: dict[str, Any] = {}
+
+@dataclass(slots=True)
+class _Worker:
+    options: Options
+    library: Library
+    transform: Callable[[ProductResult], Any]
+    context: EvaluationContext  # the worker's memo tables, for all its chunks
 
 
-def _start_worker(options: Options, directory: Path, inherited: bool) -> None:
+_this_worker: _Worker | None = None  # set once by `_start_worker`, in a worker process only
+PARENT_POLL = 0.5  # seconds between a worker's checks that its parent is alive
+
+
+def _start_worker(
+    options: Options,
+    library: Library | None,
+    directory: Path,
+    transform: Callable[[ProductResult], Any],
+) -> None:
     """Forked workers inherit the parent's library; spawned ones load it again, once each."""
-    if not inherited:
-        _WORKER["library"] = load_library(directory)
-    _WORKER["options"] = options
-    _WORKER["context"] = EvaluationContext()  # the worker's memo tables, for all its chunks
+    global _this_worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
+    if hasattr(signal, "pthread_sigmask"):  # blocked when it was forked (a pending one is now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # dropped, being ignored)
+    _watch_parent(os.getppid())
+    _this_worker = _Worker(
+        options, library or load_library(directory), transform, EvaluationContext()
+    )
     # What a worker holds from its start (code, the library) lives as long as it does: keep it
     # out of the collector's scans, and collect less often, as a manifest's garbage is short-lived
     # and mostly free of cycles (the collector was the largest single cost left per manifest).
@@ -120,9 +147,34 @@ def _start_worker(options: Options, directory: Path, inherited: bool) -> None:
     gc.set_threshold(10_000, 20, 10)
 
 
-def _run_chunk(paths: list[Path], transform: Callable[[ProductResult], R]) -> list[Item[R]]:
-    options, library, context = _WORKER["options"], _WORKER["library"], _WORKER["context"]
-    return [evaluate_one(path, options, library, transform, context) for path in paths]
+def _watch_parent(parent: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)  # the parent is gone: nobody will read what this worker makes
+
+    threading.Thread(target=watch, name="licheck-parent-watch", daemon=True).start()
+
+
+def _hold_sigint() -> set[int | signal.Signals] | None:
+    """Block Ctrl-C in this thread (and so in processes it forks); the mask to restore."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _release_sigint(held: set[int | signal.Signals] | None) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _run_chunk(paths: list[Path]) -> list[Item[Any]]:
+    worker = _this_worker
+    assert worker is not None, "not in a worker process"
+    return [
+        evaluate_one(path, worker.options, worker.library, worker.transform, worker.context)
+        for path in paths
+    ]
 
 
 def _parallel(
@@ -133,24 +185,31 @@ def _parallel(
     jobs: int,
 ) -> Iterator[Item[R]]:
     # fork where the platform has it: workers start in milliseconds, sharing the loaded code and
-    # the library; elsewhere the platform's default.
+    # the library (nothing given to a forked worker is pickled); elsewhere the platform's default.
     fork = "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if fork else None)
-    if fork:
-        _WORKER["library"] = library
     chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
+    start = (options, library if fork else None, library.directory, transform)
+    # Workers are made with Ctrl-C blocked (they inherit the mask) until their initializer
+    # ignores it; here it is held back until the pool is in its block, then raised if it came.
+    held = _hold_sigint()
     try:
-        with context.Pool(jobs, _start_worker, (options, library.directory, fork)) as pool:
-            pending: deque[Any] = deque()
-            for chunk in chunks:
-                pending.append(pool.apply_async(_run_chunk, (chunk, transform)))
-                if len(pending) >= limit:
-                    yield from pending.popleft().get()
-            while pending:
+        pool = context.Pool(jobs, _start_worker, start)
+    except BaseException:
+        _release_sigint(held)
+        raise
+    # Leaving the block (done, an error, Ctrl-C, the consumer closing the iterator) terminates
+    # the workers.
+    with pool:
+        _release_sigint(held)
+        pending: deque[Any] = deque()
+        for chunk in chunks:
+            pending.append(pool.apply_async(_run_chunk, (chunk,)))
+            if len(pending) >= limit:
                 yield from pending.popleft().get()
-    finally:
-        _WORKER.pop("library", None)
+        while pending:
+            yield from pending.popleft().get()
 
 
 # -- constant-memory consumers ----------------------------------------------------------------

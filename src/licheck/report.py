@@ -2,7 +2,8 @@
 
 The JSON report is this model dumped as is; its JSON Schema is published (`licheck schema
 report`).  Everything is sorted and free of timestamps and absolute paths, so the same inputs give
-byte-identical output.
+byte-identical output.  Built from the evaluation's results by `licheck.reporting`: this module
+knows nothing of the evaluation, so formats import it without the engine.
 """
 
 from __future__ import annotations
@@ -10,23 +11,19 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from enum import StrEnum
-from json.encoder import encode_basestring
-from typing import Any, Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from licheck import __version__
-from licheck.evaluation import Finding, MissingFact, ProductResult
-from licheck.explain import explain
-from licheck.facts import FactState, shared
-from licheck.verdicts import Settlement, Verdict
+from licheck.jsontext import dumps
+from licheck.verdicts import Verdict
 
 SCHEMA_VERSION = "1.0"
 
 
 class _Model(BaseModel):
-    # Built lazily: licheck makes its report with `_make` and encodes it itself, so most runs
-    # never need the validators (schemas, `Counts(...)` in waivers build them on first use).
+    # Built lazily: a JSON report is written from plain data, and never needs the validators.
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
@@ -168,189 +165,17 @@ class Report(_Model):
     waivers: list[WaiverStatus] = []
 
 
-_M = TypeVar("_M", bound=BaseModel)
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _make(cls: type[_M], **fields: Any) -> _M:
-    """A report model from licheck's own data, every field given, without validation (what
-    `model_construct` does, minus its per-field work): validating the ~80 objects of a product
-    cost about as much as evaluating it.  Tests hold the result equal to the validated model
-    and the JSON report to its published schema."""
-    model = _new(cls)
-    _set(model, "__dict__", fields)
-    _set(model, "__pydantic_fields_set__", set(fields))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
-    return model
-
-
-# The parts of the report that depend only on an immutable object of the evaluation are made once
-# per object, found by its identity: a component's findings share fact states, findings with the
-# same judgement share its branches and settlements.  Within a product they are kept in `local`
-# (dropped with the product: young objects are cheap for the garbage collector).  Only parts of
-# objects that outlive products (the facts licheck supplies, the judgements' settlements) are
-# kept across products: each entry keeps its key's object alive (so the id is not reused while it
-# exists); bounded.
-_CACHE_LIMIT = 1024
-_FACTS: dict[int, tuple[FactState, FactOut]] = {}
-_SETTLED: dict[int, tuple[tuple[Settlement, ...], list[SettlementOut]]] = {}
-_LASTING: dict[int, BaseModel] = {}  # the parts those caches hold: their text is kept too
-Local = dict[object, Any]
-
-
-def _lasting(part: _M) -> _M:
-    if len(_LASTING) >= _CACHE_LIMIT * 4:
-        _LASTING.clear()
-        _TEXT.clear()
-    _LASTING[id(part)] = part
-    return part
-
-
-def _fact(state: FactState, local: Local) -> FactOut:
-    found = local.get(id(state))
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    lasting = shared(state)
-    if lasting and id(state) in _FACTS:
-        fact = local[id(state)] = _FACTS[id(state)][1]
-        return fact
-    fact = local[id(state)] = _make(
-        FactOut,
-        name=state.name,
-        status=state.status.value,
-        value=str(state.domain),
-        stated=state.shown,
-        likely=str(state.likely) if state.likely is not None else None,
-        note=state.note,
-        evidence=[
-            _make(
-                EvidenceOut,
-                source=e.source,
-                kind=e.kind.value,
-                date=e.date.isoformat() if e.date else None,
-                url=e.url,
-                retracted_on=e.retracted_on.isoformat() if e.retracted_on else None,
-                note=e.note,
-                claims=e.claim,
-                counted=e.counted,
-            )
-            for e in state.evidence
-        ],
-    )
-    if lasting:
-        if len(_FACTS) >= _CACHE_LIMIT:
-            _FACTS.clear()
-        _FACTS[id(state)] = (state, _lasting(fact))
-    return fact
-
-
-def _missing(missing: MissingFact, local: Local) -> MissingFactOut:
-    key = (id(missing.fact), id(missing.branches))
-    found = local.get(key)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    fact = missing.fact
-    out = local[key] = _make(
-        MissingFactOut,
-        fact=fact.name,
-        status=fact.status.value,
-        likely=str(fact.likely) if fact.likely is not None else None,
-        decides_alone=len({b.verdict for b in missing.branches}) > 1,
-        outcomes=[_make(OutcomeOut, when=b.label, verdict=b.verdict) for b in missing.branches],
-    )
-    return out
-
-
-def _settled(settlements: tuple[Settlement, ...]) -> list[SettlementOut]:
-    if not settlements:
-        return []
-    found = _SETTLED.get(id(settlements))
-    if found is not None:
-        return list(found[1])
-    out = [
-        _lasting(
-            _make(
-                SettlementOut,
-                verdict=s.verdict,
-                when=[_make(OutcomeCondition, fact=f, value=v) for f, v in s.conditions],
-            )
-        )
-        for s in settlements
-    ]
-    if len(_SETTLED) >= _CACHE_LIMIT:
-        _SETTLED.clear()
-    _SETTLED[id(settlements)] = (settlements, out)
-    return list(out)
-
-
-def _finding(finding: Finding, file: str, local: Local) -> FindingOut:
-    return _make(
-        FindingOut,
-        component=finding.component,
-        model=finding.model,
-        model_name=finding.model_name,
-        license=finding.license,
-        license_name=finding.license_name,
-        clause=finding.clause,
-        title=finding.title,
-        kind=finding.kind,
-        quote=finding.quote,
-        provenance=finding.provenance,
-        verdict=finding.verdict,
-        likely_verdict=finding.likely_verdict,
-        binds=finding.scope,
-        triggered=finding.trigger,
-        requirement=finding.requirement,
-        exception=finding.exception,
-        explanation=explain(finding),
-        location=_make(LocationOut, file=file, line=finding.line, column=finding.column),
-        facts=[_fact(s, local) for s in finding.facts],
-        missing_facts=[_missing(m, local) for m in finding.missing],
-        settled_by=_settled(finding.settlements),
-        waived=False,
-        waiver=None,
-    )
-
-
-def product_out(result: ProductResult) -> ProductOut:
-    """One product of the report (a portfolio builds these in its worker processes)."""
-    counts = {v.value: 0 for v in Verdict}
-    for f in result.findings:
-        counts[f.verdict.value] += 1
-    local: Local = {}  # the evaluation's objects live as long as `result`: ids stay unique
-    return _make(
-        ProductOut,
-        product=result.product,
-        owner=result.owner,
-        file=result.file,
-        verdict=result.verdict,
-        counts=_make(Counts, **counts, waived=0),
-        findings=[_finding(f, result.file, local) for f in result.findings],
-    )
-
-
-def build(results: Sequence[ProductResult], policy: str, as_of: dt.date | None) -> Report:
-    return assemble([product_out(result) for result in results], policy, as_of)
-
-
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
     """The report of products already built."""
     verdict = max(
         (p.verdict for p in products), key=lambda v: v.severity, default=Verdict.NOT_APPLICABLE
     )
-    return _make(
-        Report,
-        schema_version=SCHEMA_VERSION,
-        tool="licheck",
-        tool_version=__version__,
+    return Report(
         evidence_policy=policy,
         as_of=as_of.isoformat() if as_of else None,
         verdict=verdict,
         summary=summarize(products),
         products=products,
-        waivers=[],
     )
 
 
@@ -360,30 +185,21 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
     gate = Verdict.NOT_APPLICABLE
     findings = 0
     for product in products:
-        counts = product.counts.__dict__
         for key in totals:
-            totals[key] += counts[key]
+            totals[key] += getattr(product.counts, key)
         for finding in product.findings:
             findings += 1
             if not finding.waived and finding.verdict.severity > gate.severity:
                 gate = finding.verdict
-    return _make(
-        Summary,
-        products=len(products),
-        findings=findings,
-        counts=_make(Counts, **totals),
-        gate_verdict=gate,
+    return Summary(
+        products=len(products), findings=findings, counts=Counts(**totals), gate_verdict=gate
     )
 
 
 def to_json(report: Report) -> str:
     """The report as `json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False)`
-    writes it, byte for byte, written straight from the models (no dump is built, and the
-    standard encoder falls back to pure Python with indent)."""
-    parts: list[str] = []
-    _encode_model(report, "\n", parts, {})
-    parts.append("\n")
-    return "".join(parts)
+    writes it, plus a line break."""
+    return dumps(report.model_dump(mode="json")).text + "\n"
 
 
 class FailOn(StrEnum):
@@ -403,97 +219,3 @@ def fails(verdict: Verdict, fail_on: FailOn) -> bool:
 def exit_code(report: Report, fail_on: FailOn) -> int:
     """0 when no finding that is not waived is at or above the policy, 1 otherwise."""
     return 1 if fails(report.summary.gate_verdict, fail_on) else 0
-
-
-def encode_product(product: ProductOut, newline: str) -> str:
-    """One product as `to_json` writes it inside the report's `products` array: the text after
-    the opening `[` or `,` and the indent, where `newline` is the line break and indent of the
-    product's own level (`"\\n    "` in the report).  Workers of a portfolio encode their products
-    with this and the parent only joins the texts."""
-    parts: list[str] = []
-    _encode_model(product, newline, parts, {})
-    return "".join(parts)
-
-
-# The JSON of a model straight from its fields, as `model_dump(mode="json")` then `json.dumps(...,
-# indent=2, ensure_ascii=False)` would write it (tests hold the two equal): no dump is built.  The
-# report's fields are strings, string enums, ints, booleans, None, lists and models only.
-_PREFIXES: dict[tuple[type[BaseModel], str], tuple[tuple[str, str], ...]] = {}
-# The text of the parts shared by identity (see `_FACTS`), by identity and indent: those of one
-# report or product in `seen`, those kept across products (`_LASTING`, which keeps them alive)
-# here.
-_SHARED = (FactOut, MissingFactOut, SettlementOut)
-_TEXT: dict[tuple[int, str], str] = {}
-
-
-def _prefixes(cls: type[BaseModel], newline: str) -> tuple[tuple[str, str], ...]:
-    """Each field's name and what precedes its value at this indent: `{` or `,`, the line
-    break and indent, the key and its separator."""
-    found = _PREFIXES.get((cls, newline))
-    if found is None:
-        inner = newline + "  "
-        found = _PREFIXES[(cls, newline)] = tuple(
-            (name, ("{" if i == 0 else ",") + inner + encode_basestring(name) + ": ")
-            for i, name in enumerate(cls.model_fields)
-        )
-    return found
-
-
-def _encode_model(
-    model: BaseModel, newline: str, parts: list[str], seen: dict[tuple[int, str], str]
-) -> None:
-    fields = model.__dict__
-    inner = newline + "  "
-    prefixes = _prefixes(type(model), newline)
-    append = parts.append
-    for name, prefix in prefixes:
-        value = fields[name]
-        if isinstance(value, str):  # also the string enums (Verdict), as their value
-            append(prefix + encode_basestring(value))
-        elif value is None:
-            append(prefix + "null")
-        elif value is True:
-            append(prefix + "true")
-        elif value is False:
-            append(prefix + "false")
-        elif type(value) is int:
-            append(prefix + int.__repr__(value))
-        elif type(value) is list:
-            append(prefix)
-            _encode_list(value, inner, parts, seen)
-        elif isinstance(value, BaseModel):
-            append(prefix)
-            _encode_model(value, inner, parts, seen)
-        else:  # pragma: no cover - no other type occurs in the report's models
-            raise TypeError(f"cannot encode {type(value).__name__} in {type(model).__name__}")
-    parts.append(newline + "}" if prefixes else "{}")
-
-
-def _encode_list(
-    values: list[Any], newline: str, parts: list[str], seen: dict[tuple[int, str], str]
-) -> None:
-    if not values:
-        parts.append("[]")
-        return
-    inner = newline + "  "
-    opening = "[" + inner
-    for value in values:
-        parts.append(opening)
-        opening = "," + inner
-        if isinstance(value, str):
-            parts.append(encode_basestring(value))
-        elif isinstance(value, _SHARED):
-            key = (id(value), inner)
-            text = seen.get(key) or _TEXT.get(key)
-            if text is None:
-                piece: list[str] = []
-                _encode_model(value, inner, piece, seen)
-                text = seen[key] = "".join(piece)
-                if id(value) in _LASTING:
-                    _TEXT[key] = text
-            parts.append(text)
-        elif isinstance(value, BaseModel):
-            _encode_model(value, inner, parts, seen)
-        else:  # pragma: no cover - the report's lists hold strings and models only
-            raise TypeError(f"cannot encode a list of {type(value).__name__}")
-    parts.append(newline + "]")

@@ -15,6 +15,7 @@ Exit codes:
   0  no finding that is not waived is at or above --fail-on
   1  at least one is
   2  bad input or usage (nothing is evaluated when any manifest is broken)
+  130  interrupted (Ctrl-C)
 """
 
 
@@ -50,15 +51,21 @@ def check(
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
     options = render_options(fmt, fail_on, output, verbose=verbose, summary=True)
-    with check_stream(
-        list(paths),
-        policy,
-        Format(fmt),
-        options,
-        as_of,
-        licenses_dir,
-        waivers,
-        today,
-        progress=for_terminal(),
-    ) as streamed:
-        emit_stream(streamed, output, inputs=(*paths, waivers_file, licenses_dir))
+    try:
+        with check_stream(
+            list(paths),
+            policy,
+            Format(fmt),
+            options,
+            as_of,
+            licenses_dir,
+            waivers,
+            today,
+            progress=for_terminal(),
+        ) as streamed:
+            emit_stream(streamed, output, inputs=(*paths, waivers_file, licenses_dir))
+    except KeyboardInterrupt:
+        # Here, not in click: without standalone mode click turns it into `Abort` (exit 2).  The
+        # workers were stopped on the way out of `check_stream`.
+        click.echo("Interrupted.", err=True)
+        raise click.exceptions.Exit(130) from None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -12,14 +15,15 @@ from licheck.cli.common import parse_as_of, use_color, write_output, write_strea
 
 if TYPE_CHECKING:
     from licheck.formats import RenderOptions
-    from licheck.formats.stream import Stream
     from licheck.report import Report
+    from licheck.streaming import Stream
     from licheck.waivers import Waivers
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github")
 DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE (tested)
+PIPE_CLOSED = 1  # the exit code when standard output's reader went away
 
 
 def report_options(function: F) -> F:
@@ -113,17 +117,48 @@ def emit(
     from licheck.report import exit_code
 
     options = render_options(fmt, fail_on, output, verbose=verbose, summary=summary)
-    write_output(render(report, Format(fmt), options), output, inputs)
-    raise click.exceptions.Exit(exit_code(report, options.fail_on))
+    code = exit_code(report, options.fail_on)
+    with _gate_stands(code):
+        write_output(render(report, Format(fmt), options), output, inputs)
+    raise click.exceptions.Exit(code)
 
 
 def emit_stream(
     streamed: Stream, output: Path | None, *, inputs: Sequence[Path | None] = ()
 ) -> None:
-    """Write a streamed report (atomically with --output) and exit with the gate's code."""
+    """Write a streamed report (atomically with --output; to standard output its bytes as the
+    workers encoded them) and exit with the gate's code."""
     from licheck.report import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
-    waivers = streamed.waivers
-    write_stream(streamed.write, output, (*inputs, Path(waivers.file) if waivers else None))
-    raise click.exceptions.Exit(exit_code(streamed.top, streamed.context.options.fail_on))
+    code = exit_code(streamed.top, streamed.context.options.fail_on)
+    with _gate_stands(code):
+        if output is None:
+            sys.stdout.flush()  # anything printed before goes first
+            binary = getattr(sys.stdout, "buffer", None)
+            if binary is not None:
+                streamed.write(binary)
+                binary.flush()
+            else:  # a text-only stream (an embedding program's)
+                streamed.write_text(sys.stdout.write)
+        else:
+            waivers = streamed.waivers
+            extra = Path(waivers.file) if waivers else None
+            write_stream(streamed.write_text, output, (*inputs, extra))
+    raise click.exceptions.Exit(code)
+
+
+@contextlib.contextmanager
+def _gate_stands(code: int) -> Iterator[None]:
+    """A reader of standard output that goes away (`licheck check ... | head`) ends the writing,
+    quietly, and the run exits 1 whatever the gate: a failing gate never exits 0, and a report
+    nobody received is no success either (what click did, when it caught the broken pipe)."""
+    try:
+        yield
+    except BrokenPipeError:
+        # Later flushes (at exit) would fail again: point standard output at the null device.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+        raise click.exceptions.Exit(max(code, PIPE_CLOSED)) from None

@@ -2,9 +2,11 @@
 
 Every format is written in pieces, one per product, so that a portfolio never holds its report:
 `Document.piece` turns one product into its text (in a worker process, for a large portfolio) and
-a small `extra` the totals need; the parent `take`s each extra, and at the end writes `head`, the
-pieces joined by `separator`, and `tail` (where each format puts its totals).  `render` does the
-same in memory, so a whole report and a stream of products give the same bytes.
+a small `extra` the totals need; the writer `take`s each extra, and at the end writes `head`, the
+pieces joined by `separator`, and `tail` (where each format puts its totals).  A piece may leave
+holes for what only the totals know (SARIF's rule indexes): their offsets travel beside the text,
+and `fill` gives their text at the end.  `render` does this in memory; `licheck.streaming` does
+it for a portfolio, with the same bytes.
 
 `open_document` imports each format lazily, so a machine format never pays for rich.  `fail_on`
 matters to formats that mark what fails the gate (text summary, junit, markdown, github).
@@ -18,10 +20,6 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from licheck.report import FailOn, ProductOut, Report
-
-MARK = "\x00"  # brackets a marker in a piece (`Document.marker`): a format whose pieces have
-# markers writes JSON, where a NUL is always escaped; other pieces have theirs escaped (`escape`)
-NUL = MARK + "0" + MARK  # the marker for a NUL of the data itself
 
 
 class Format(StrEnum):
@@ -58,13 +56,24 @@ class Context:
 class Piece:
     text: str  # the product's text in the document's body ("" when it shows nothing there)
     extra: Any = None  # what the head or tail needs of the product (format-specific, small)
+    holes: tuple[tuple[int, str], ...] = ()  # (offset in `text`, name) for `Document.fill`
+
+    def filled(self, document: Document) -> str:
+        """The text with its holes filled (once every piece was taken)."""
+        if not self.holes:
+            return self.text
+        out, start = [], 0
+        for offset, name in self.holes:
+            out += [self.text[start:offset], document.fill(name)]
+            start = offset
+        out.append(self.text[start:])
+        return "".join(out)
 
 
 class Document(Protocol):
     """One format, written product by product."""
 
     separator: str  # between two non-empty pieces
-    markers: bool  # whether its pieces may hold markers (any other NUL in them is data)
 
     def piece(self, product: ProductOut) -> Piece:
         """The product's piece: pure (workers call it), the same for the same product."""
@@ -82,16 +91,15 @@ class Document(Protocol):
 
     def tail(self, top: Report, pieces: int) -> str: ...
 
-    def marker(self, name: str) -> str:
-        """The text for a marker a piece left for what only the totals know."""
+    def fill(self, name: str) -> str:
+        """The text of a hole a piece left for what only the totals know."""
         ...
 
 
 class Plain:
-    """Defaults for formats whose pieces need no totals and leave no markers."""
+    """Defaults for formats whose pieces need no totals and leave no holes."""
 
     separator = ""
-    markers = False
 
     def take(self, index: int, extra: Any) -> None:
         return None
@@ -102,8 +110,8 @@ class Plain:
     def tail(self, top: Report, pieces: int) -> str:
         return ""
 
-    def marker(self, name: str) -> str:
-        raise ValueError(f"unexpected marker {name!r}")
+    def fill(self, name: str) -> str:
+        raise ValueError(f"unexpected hole {name!r}")
 
 
 def _json(context: Context) -> Document:
@@ -155,36 +163,15 @@ def open_document(context: Context) -> Document:
     return openers[context.fmt](context)
 
 
-def escape(text: str, document: Document) -> str:
-    """A piece as it is kept between its rendering and `resolve`: a NUL of a format without
-    markers is data, kept as the marker for a NUL."""
-    return text if document.markers or MARK not in text else text.replace(MARK, NUL)
-
-
-def resolve(text: str, document: Document) -> str:
-    """`text` (escaped) with its markers replaced by what they stand for."""
-    if MARK not in text:
-        return text
-    tokens = text.split(MARK)
-    for index in range(1, len(tokens), 2):
-        name = tokens[index]
-        tokens[index] = MARK if name == "0" else document.marker(name)
-    return "".join(tokens)
-
-
 def render(report: Report, fmt: Format, options: RenderOptions = RenderOptions()) -> str:
     """The report in one format, in memory (the same pieces a portfolio streams)."""
     document = open_document(Context(fmt, options, report.evidence_policy, report.as_of))
-    texts = []
+    pieces = []
     for index, product in enumerate(report.products):
         piece = document.piece(product)
         document.take(index, piece.extra)
         if piece.text:
-            texts.append(piece.text)
+            pieces.append(piece)
     top = report.model_copy(update={"products": []})
-    body = document.separator.join(texts)
-    return (
-        document.head(top, len(texts))
-        + (resolve(body, document) if document.markers else body)
-        + document.tail(top, len(texts))
-    )
+    body = document.separator.join(piece.filled(document) for piece in pieces)
+    return document.head(top, len(pieces)) + body + document.tail(top, len(pieces))

@@ -1,20 +1,27 @@
-"""The JSON report, product by product: `report.to_json`'s bytes, with each product encoded where
-it was evaluated (`report.encode_product`) and the totals written around them."""
+"""The JSON report, product by product: `report.to_json`'s bytes, each product's part encoded
+where it was evaluated and the totals written around them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from licheck.formats import Piece, Plain
-from licheck.report import ProductOut, Report, encode_product, to_json
+from licheck.jsontext import Hole, Lasting, dumps
+from licheck.report import ProductOut, Report
 
 INDENT = "\n    "  # a product's level in the report's `products` array
-FIELD = '\n  "products": '  # where the products go in the report's text
+
+
+def product_text(data: dict[str, Any], lasting: Lasting | None = None) -> str:
+    """A product's data (`report.product_data`) as it stands in the report's `products` array."""
+    return dumps(data, INDENT, lasting).text
 
 
 class JsonDocument(Plain):
     separator = "," + INDENT
 
     def piece(self, product: ProductOut) -> Piece:
-        return Piece(encode_product(product, INDENT))
+        return Piece(product_text(product.model_dump(mode="json")))
 
     def head(self, top: Report, pieces: int) -> str:
         return _split(top)[0] + ("[" + INDENT if pieces else "[]")
@@ -24,8 +31,8 @@ class JsonDocument(Plain):
 
 
 def _split(top: Report) -> tuple[str, str]:
-    """The report's text before and after its (empty) products array.  The field's name is
-    found with its line break and indent, which no encoded string contains."""
-    text = to_json(top)
-    start = text.index(FIELD + "[]") + len(FIELD)
-    return text[:start], text[start + 2 :]
+    """The report's text before and after its products array."""
+    data = top.model_dump(mode="json")
+    data["products"] = Hole("products")
+    before, after = dumps(data).split()
+    return before, after + "\n"

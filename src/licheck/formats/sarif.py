@@ -16,15 +16,15 @@ from typing import Any, cast
 from urllib.parse import quote
 
 from licheck import __version__
-from licheck.formats import MARK, Piece, Plain
+from licheck.formats import Piece, Plain
 from licheck.formats.summary import UNKNOWN_RULES, fingerprint, is_problem, rule_id
+from licheck.jsontext import Encoder, Hole, dumps, join
 from licheck.report import FindingOut, ProductOut, Report, WaiverStatus
 from licheck.verdicts import Verdict
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 characters
 INDENT = "\n        "  # a result's level in the log
-FIELD = '\n      "results": '  # where the results go in the log's text
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
 
 
@@ -97,7 +97,7 @@ def _message(product: ProductOut, f: FindingOut) -> str:
     return text
 
 
-def _result(product: ProductOut, f: FindingOut, index: int) -> dict[str, Any]:
+def _result(product: ProductOut, f: FindingOut, index: int | Hole) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": rule_id(f),
         "ruleIndex": index,
@@ -144,11 +144,10 @@ def _notification(status: WaiverStatus) -> dict[str, Any]:
 
 class SarifDocument(Plain):
     """The log, product by product: each product's results are encoded where it was evaluated,
-    with a marker for their rule's index (known once every product's rules are); the rules,
+    with a hole for their rule's index (known once every product's rules are); the rules,
     sorted, and the run's properties are written around them."""
 
     separator = "," + INDENT
-    markers = True
 
     def __init__(self) -> None:
         self._rules: dict[str, tuple[int, dict[str, Any]]] = {}  # id -> (product, rule)
@@ -159,8 +158,15 @@ class SarifDocument(Plain):
         for finding in product.findings:  # a clause's rule is drawn from its first finding
             if rule_id(finding) not in rules:
                 rules[rule_id(finding)] = _rule(finding)
-        results = [_result_text(product, f) for f in product.findings if is_problem(f)]
-        return Piece(self.separator.join(results), rules)
+        parts: list[str | Hole] = []
+        encoder = Encoder(parts)
+        for finding in product.findings:
+            if is_problem(finding):
+                if parts:
+                    parts.append(self.separator)
+                encoder.value(_result(product, finding, Hole(rule_id(finding))), INDENT)
+        text = join(parts)
+        return Piece(text.text, rules, text.holes)
 
     def take(self, index: int, extra: dict[str, dict[str, Any]]) -> None:
         for rid, rule in extra.items():
@@ -175,18 +181,10 @@ class SarifDocument(Plain):
     def tail(self, top: Report, pieces: int) -> str:
         return ("\n      ]" if pieces else "") + _split(top, [])[1]
 
-    def marker(self, name: str) -> str:
+    def fill(self, name: str) -> str:
         if self._order is None:
             self._order = {rid: i for i, rid in enumerate(sorted(self._rules))}
         return str(self._order[name])
-
-
-def _result_text(product: ProductOut, finding: FindingOut) -> str:
-    """A result as the log's indent writes it, its rule's index a marker: `ruleIndex` is its
-    second key, and an encoded string never contains the quote before it unescaped."""
-    text = json.dumps(_result(product, finding, 0), indent=2, ensure_ascii=False)
-    text = text.replace('"ruleIndex": 0,', f'"ruleIndex": {MARK}{rule_id(finding)}{MARK},', 1)
-    return text.replace("\n", INDENT)
 
 
 def _split(top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
@@ -202,7 +200,7 @@ def _split(top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
         },
         "automationDetails": {"id": "licheck/"},
         "columnKind": "unicodeCodePoints",
-        "results": [],
+        "results": Hole("results"),
         "properties": {
             "evidencePolicy": top.evidence_policy,
             "asOf": top.as_of,
@@ -215,14 +213,8 @@ def _split(top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
         run["invocations"] = [
             {"executionSuccessful": True, "toolConfigurationNotifications": notes}
         ]
-    text = (
-        json.dumps(
-            {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False
-        )
-        + "\n"
-    )
-    start = text.index(FIELD + "[]") + len(FIELD)
-    return text[:start], text[start + 2 :]
+    before, after = dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}).split()
+    return before, after + "\n"
 
 
 def document(report: Report) -> dict[str, Any]:
