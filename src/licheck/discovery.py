@@ -37,6 +37,10 @@ _FLOW = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s|#[^\n]*\n|%[^\n]*\n|---)*\{")
 _NOT_UTF8 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
+class NoManifests(InputError):
+    """The paths hold no manifest at all (every path exists and could be read)."""
+
+
 def is_manifest(path: Path) -> bool:
     """A folder's YAML file is a manifest when it could have a top-level `product` key: the
     key at the start of a line anywhere in the file (bare or quoted, after a BOM), or `product`
@@ -153,7 +157,7 @@ def discover(paths: Sequence[Path]) -> list[Path]:
         raise InputError(problems)
     if not found:
         shown = ", ".join(str(p) for p in paths)
-        raise InputError(
+        raise NoManifests(
             [
                 Diagnostic(
                     shown,

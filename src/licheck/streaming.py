@@ -177,7 +177,7 @@ class Stream:
             return
         self._count(part.findings, part.counts, part.gate)
         self.document.take(index, part.extra)
-        if not part.body:
+        if not part.body or not self.document.admits(index, part.extra):
             return
         if self.pieces:
             self._append(self._separator)
@@ -237,6 +237,8 @@ class Stream:
             self._count(len(product.findings), counts, _gate(product))
             piece = self.document.piece(product)
             self.document.take(index, piece.extra)
+            if piece.text and not self.document.admits(index, piece.extra):
+                piece = Piece("")
             self.pieces += bool(piece.text)
             self._resolved.write(json.dumps([piece.text, piece.holes]).encode() + b"\n")
 

@@ -25,6 +25,8 @@ def evaluate(
     waivers_file: Path | None,
     no_waivers: bool,
     today: dt.date | None,
+    root: Path | None,
+    annotations: int,
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
@@ -43,4 +45,13 @@ def evaluate(
     refuse_outputs([("--output", output)], (*manifests, waivers_file, licenses_dir))
     report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)
     inputs = (*manifests, waivers_file, licenses_dir, Path(waivers.file) if waivers else None)
-    emit(report, fmt, fail_on, output, verbose=verbose, inputs=inputs)
+    emit(
+        report,
+        fmt,
+        fail_on,
+        output,
+        verbose=verbose,
+        inputs=inputs,
+        root=root,
+        annotations=annotations,
+    )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from licheck.cli.common import parse_as_of, use_color, write_output, write_stream
+from licheck.cli.common import parse_as_of, say, use_color, write_output, write_stream
 
 if TYPE_CHECKING:
     from licheck.formats import RenderOptions
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github")
+FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github", "compact")
 DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE (tested)
 PIPE_CLOSED = 1  # the exit code when standard output's reader went away
 
@@ -38,7 +38,8 @@ def report_options(function: F) -> F:
             show_default=True,
             help="Output format: text (terminal), json (schema'd: licheck schema "
             "report), sarif (2.1.0, code scanning), junit (CI test reports), "
-            "markdown (a PR comment), github (workflow annotations).",
+            "markdown (a PR comment), github (workflow annotations), compact (one line "
+            "per finding).",
         ),
         click.option(
             "--output",
@@ -62,6 +63,21 @@ def report_options(function: F) -> F:
             "folder, when present).",
         ),
         click.option("--no-waivers", is_flag=True, help="Ignore every waiver file."),
+        click.option(
+            "--root",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="SARIF: make file URIs relative to DIR (default: the repository's top "
+            "folder, the nearest folder up from here with a .git; else this folder).",
+        ),
+        click.option(
+            "--annotations",
+            type=click.IntRange(min=0),
+            default=10,
+            show_default=True,
+            metavar="N",
+            help="github: write at most N annotations of each kind (GitHub shows 10 per "
+            "step); the rest are listed in the summary.",
+        ),
         click.option(
             "--today",
             metavar="DATE",
@@ -91,15 +107,42 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
     return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
 
 
+def repository_root(start: Path) -> Path:
+    """The nearest folder at or above `start` holding `.git` (a folder, or a worktree's
+    file); `start` when there is none."""
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
 def render_options(
-    fmt: str, fail_on: str, output: Path | None, *, verbose: bool = False, summary: bool = False
+    fmt: str,
+    fail_on: str,
+    output: Path | None,
+    *,
+    verbose: bool = False,
+    summary: bool = False,
+    root: Path | None = None,
+    annotations: int = 10,
 ) -> RenderOptions:
-    """How to render: colour only for text on a terminal."""
+    """How to render: colour only for text on a terminal; paths in SARIF relative to the
+    repository's top folder."""
     from licheck.formats import RenderOptions
     from licheck.report import FailOn
 
     color = use_color() if output is None and fmt == "text" else False
-    return RenderOptions(fail_on=FailOn(fail_on), color=color, verbose=verbose, summary=summary)
+    cwd = Path.cwd()
+    top = root.resolve() if root is not None else repository_root(cwd)
+    return RenderOptions(
+        fail_on=FailOn(fail_on),
+        color=color,
+        verbose=verbose,
+        summary=summary,
+        annotations=annotations,
+        root=top.as_posix(),
+        cwd=cwd.as_posix(),
+    )
 
 
 def emit(
@@ -111,12 +154,17 @@ def emit(
     verbose: bool = False,
     summary: bool = False,
     inputs: Sequence[Path | None] = (),
+    root: Path | None = None,
+    annotations: int = 10,
 ) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
     from licheck.formats import Format, render
     from licheck.report import exit_code
 
-    options = render_options(fmt, fail_on, output, verbose=verbose, summary=summary)
+    options = render_options(
+        fmt, fail_on, output, verbose=verbose, summary=summary, root=root, annotations=annotations
+    )
+    warn_sarif_cap(report, [fmt])
     code = exit_code(report, options.fail_on)
     with _gate_stands(code):
         write_output(render(report, Format(fmt), options), output, inputs)
@@ -131,6 +179,7 @@ def emit_stream(
     from licheck.report import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
+    warn_sarif_cap(streamed.top, [streamed.context.fmt.value])
     code = exit_code(streamed.top, streamed.context.options.fail_on)
     with _gate_stands(code):
         if output is None:
@@ -146,6 +195,20 @@ def emit_stream(
             extra = Path(waivers.file) if waivers else None
             write_stream(streamed.write_text, output, (*inputs, extra))
     raise click.exceptions.Exit(code)
+
+
+def warn_sarif_cap(top: Report, formats: Sequence[str]) -> None:
+    """Say on stderr when a SARIF log is cut at GitHub's limit of results per run."""
+    from licheck.formats.sarif import MAX_RESULTS
+
+    counts = top.summary.counts
+    results = counts.violation + counts.governance_risk - counts.waived
+    if "sarif" in formats and results > MAX_RESULTS:
+        say(
+            f"licheck: warning: {results} SARIF results, over GitHub code scanning's "
+            f"{MAX_RESULTS} per run: the log keeps the first products' results up to "
+            "the cap (see runs[0].properties.resultsOmitted)"
+        )
 
 
 @contextlib.contextmanager

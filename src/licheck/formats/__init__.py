@@ -29,6 +29,7 @@ class Format(StrEnum):
     JUNIT = "junit"
     MARKDOWN = "markdown"
     GITHUB = "github"
+    COMPACT = "compact"
 
 
 FORMATS = tuple(f.value for f in Format)
@@ -40,6 +41,11 @@ class RenderOptions:
     color: bool | None = False
     verbose: bool = False
     summary: bool = False  # text: append the gate summary (licheck check)
+    annotations: int = 10  # github: workflow commands of each kind (GitHub shows 10 per step)
+    # sarif: the repository's top folder and the working folder (absolute, "/"-separated), so
+    # that URIs are repository-relative; None: relative to the working folder
+    root: str | None = None
+    cwd: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +90,11 @@ class Document(Protocol):
         order: products a waiver may change are rendered last)."""
         ...
 
+    def admits(self, index: int, extra: Any) -> bool:
+        """Whether the (taken) piece's text is written: a format with a cap on its size (SARIF's
+        results per run) refuses pieces past it.  Asked in the order the pieces are taken."""
+        ...
+
     def head(self, top: Report, pieces: int) -> str:
         """The text before the pieces; `top` is the report without its products, `pieces` the
         number of non-empty pieces."""
@@ -103,6 +114,9 @@ class Plain:
 
     def take(self, index: int, extra: Any) -> None:
         return None
+
+    def admits(self, index: int, extra: Any) -> bool:
+        return True
 
     def head(self, top: Report, pieces: int) -> str:
         return ""
@@ -129,7 +143,7 @@ def _text(context: Context) -> Document:
 def _sarif(context: Context) -> Document:
     from licheck.formats.sarif import SarifDocument
 
-    return SarifDocument()
+    return SarifDocument(context.options)
 
 
 def _junit(context: Context) -> Document:
@@ -147,7 +161,13 @@ def _markdown(context: Context) -> Document:
 def _github(context: Context) -> Document:
     from licheck.formats.github import GithubDocument
 
-    return GithubDocument(context.options.fail_on)
+    return GithubDocument(context.options.fail_on, context.options.annotations)
+
+
+def _compact(context: Context) -> Document:
+    from licheck.formats.compact import CompactDocument
+
+    return CompactDocument(context.options.fail_on)
 
 
 def open_document(context: Context) -> Document:
@@ -159,6 +179,7 @@ def open_document(context: Context) -> Document:
         Format.JUNIT: _junit,
         Format.MARKDOWN: _markdown,
         Format.GITHUB: _github,
+        Format.COMPACT: _compact,
     }
     return openers[context.fmt](context)
 
@@ -170,7 +191,7 @@ def render(report: Report, fmt: Format, options: RenderOptions = RenderOptions()
     for index, product in enumerate(report.products):
         piece = document.piece(product)
         document.take(index, piece.extra)
-        if piece.text:
+        if piece.text and document.admits(index, piece.extra):
             pieces.append(piece)
     top = report.model_copy(update={"products": []})
     body = document.separator.join(piece.filled(document) for piece in pieces)

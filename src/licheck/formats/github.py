@@ -5,14 +5,26 @@ A finding that fails the gate at `--fail-on` is an `::error`; a governance risk 
 a `::warning`; a waived finding is a `::notice` naming the waiver; waivers that expired, changed or
 matched nothing are `::warning`s at their line in the waiver file.  Values are escaped as
 actions/toolkit's `command.ts` does: data `%`, CR, LF; properties also `:` and `,`.
+
+GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (actions/toolkit,
+docs/problem-matchers.md) and drops the rest silently; so at most `limit` commands of each kind
+are written (in product order) and every finding beyond them is listed in the summary, one
+`licheck: file:line:col: level: ...` line each (the CLI also writes the Markdown report to the
+step summary).  The annotations are written after every product is in (they are few): a
+product's piece is empty and its commands travel in its extra.
 """
 
 from __future__ import annotations
 
 from licheck.escape import terminal
 from licheck.formats import Piece, Plain
-from licheck.formats.summary import blocks, counts_line, gate_line, is_problem
+from licheck.formats.compact import level
+from licheck.formats.compact import line as compact_line
+from licheck.formats.summary import counts_line, gate_line, is_problem, plural
 from licheck.report import FailOn, FindingOut, ProductOut, Report
+
+DEFAULT_LIMIT = 10  # annotations of one kind GitHub shows per step
+KINDS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def escape_data(text: str) -> str:
@@ -29,21 +41,29 @@ def command(kind: str, message: str, **properties: str | int) -> str:
     return f"::{kind} {params}::{escape_data(message)}"
 
 
+Annotation = tuple[str, str, str]  # (kind, the command, the same as a summary line)
+
+
 class GithubDocument(Plain):
-    """The annotations, product by product; the waiver warnings and the summary last."""
+    """The annotations, gathered product by product and written at the end: at most `limit` of
+    each kind, the rest as summary lines; then the counts and the gate."""
 
     separator = "\n"
 
-    def __init__(self, fail_on: FailOn) -> None:
+    def __init__(self, fail_on: FailOn, limit: int = DEFAULT_LIMIT) -> None:
         self.fail_on = fail_on
+        self.limit = limit
+        self._taken: dict[int, list[Annotation]] = {}
 
     def piece(self, product: ProductOut) -> Piece:
-        return Piece(
-            "\n".join(self._annotation(product, f) for f in product.findings if is_problem(f))
-        )
+        return Piece("", [self._annotation(product, f) for f in product.findings if is_problem(f)])
 
-    def _annotation(self, product: ProductOut, f: FindingOut) -> str:
-        kind = "notice" if f.waived else "error" if blocks(f, self.fail_on) else "warning"
+    def take(self, index: int, extra: list[Annotation]) -> None:
+        if extra:
+            self._taken[index] = extra
+
+    def _annotation(self, product: ProductOut, f: FindingOut) -> Annotation:
+        kind = KINDS[level(f, self.fail_on)]
         title = (
             f"licheck {f.verdict.label}{' (waived)' if f.waived else ''}: {f.license}/{f.clause}"
         )
@@ -52,7 +72,7 @@ class GithubDocument(Plain):
             message += "\nWould settle it: " + ", ".join(m.fact for m in f.missing_facts)
         if f.waiver is not None:
             message += "\n" + f.waiver.message
-        return command(
+        text = command(
             kind,
             message,
             file=f.location.file,
@@ -60,27 +80,46 @@ class GithubDocument(Plain):
             col=f.location.column,
             title=title,
         )
+        return kind, text, compact_line(product, f, self.fail_on)
 
     def tail(self, top: Report, pieces: int) -> str:
-        lines = [
-            command(
-                "warning",
-                status.message,
-                file=status.file,
-                line=status.line,
-                col=status.column,
-                title=f"licheck waiver {status.status.replace('_', ' ')}",
+        annotations = [a for index in sorted(self._taken) for a in self._taken[index]]
+        for status in top.waivers:
+            if status.status != "applied":
+                where = f"{status.file}:{status.line}:{status.column}"
+                text = command(
+                    "warning",
+                    status.message,
+                    file=status.file,
+                    line=status.line,
+                    col=status.column,
+                    title=f"licheck waiver {status.status.replace('_', ' ')}",
+                )
+                annotations.append(
+                    ("warning", text, terminal(f"{where}: warning: {status.message}"))
+                )
+        shown = dict.fromkeys(KINDS.values(), 0)
+        lines, rest = [], []
+        for kind, text, summary in annotations:
+            if shown[kind] < self.limit:
+                shown[kind] += 1
+                lines.append(text)
+            else:
+                rest.append(f"licheck: {summary}")
+        if rest:
+            lines.append(
+                f"licheck: {plural(len(rest), 'more finding')} not annotated (GitHub shows "
+                f"{DEFAULT_LIMIT} annotations of each kind per step; this run wrote at most "
+                f"{self.limit}, see --annotations):"
             )
-            for status in top.waivers
-            if status.status != "applied"
-        ]
+            lines += rest
         lines.append(f"licheck: {counts_line(top)}")
         lines.append(f"licheck: {gate_line(top, self.fail_on)}")
-        return ("\n" if pieces else "") + "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n"
 
 
-def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
+def render(report: Report, fail_on: FailOn = FailOn.VIOLATION, limit: int = DEFAULT_LIMIT) -> str:
     from licheck.formats import Format, RenderOptions
     from licheck.formats import render as render_format
 
-    return render_format(report, Format.GITHUB, RenderOptions(fail_on=fail_on))
+    return render_format(report, Format.GITHUB, RenderOptions(fail_on=fail_on, annotations=limit))

@@ -2,21 +2,37 @@
 
 Each clause that any finding is about is a rule (shortDescription: its title; fullDescription and
 help: built from its quoted text).  Each violation and governance risk is a result located at the
-manifest line of the fact that decides it, with a `licheck/v1` partial fingerprint that does not
-depend on line numbers.  Satisfied and not-applicable findings are not results (nothing to look
-at).  Waived findings carry an accepted external suppression; waivers that expired, changed or
-matched nothing are tool-configuration notifications.  Written by hand: the format is small.
+manifest line of the fact that decides it.  Satisfied and not-applicable findings are not results
+(nothing to look at).  Written by hand: the format is small.  As GitHub code scanning reads it:
+
+- URIs are relative to the repository's top folder (`RenderOptions.root`, which the CLI finds by
+  walking up to `.git`, or `--root`), with `uriBaseId` %SRCROOT%: code scanning resolves them
+  against the checkout, not against the folder licheck ran in.  A file outside the root keeps an
+  absolute `file://` URI.
+- `partialFingerprints.primaryLocationLineHash` (the only fingerprint code scanning keys alerts
+  on; upload-sarif computes one from the line's text only when it is missing) is a hash of the
+  repository-relative manifest, component, model, license and clause: an alert survives a line
+  move and a re-run, and is new when the finding is.  `licheck/v1` is the same key over the path
+  as given.
+- Waived findings are not results: code scanning ignores `suppressions` and would show them as
+  open alerts (an alert closes as fixed once its finding is waived).  Their number is the run's
+  `waivedResults` property; waivers that expired, changed or matched nothing are
+  tool-configuration notifications.
+- At most 25,000 results (GitHub rejects a run with more): products past the cap keep their
+  rules but not their results; the run says so in `properties.resultsOmitted` and a
+  tool-execution notification.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
 from typing import Any, cast
 from urllib.parse import quote
 
 from licheck import __version__
-from licheck.formats import Piece, Plain
+from licheck.formats import Piece, Plain, RenderOptions
 from licheck.formats.summary import UNKNOWN_RULES, fingerprint, is_problem, rule_id
 from licheck.jsontext import Encoder, Hole, dumps, join
 from licheck.report import FindingOut, ProductOut, Report, WaiverStatus
@@ -26,26 +42,47 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 characters
 INDENT = "\n        "  # a result's level in the log
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
+MAX_RESULTS = 25_000  # GitHub code scanning rejects a run with more results
 
 
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_DESCRIPTION else text[: MAX_DESCRIPTION - 1] + "…"
 
 
-def _uri(file: str) -> dict[str, str]:
+def repository_path(file: str, root: str | None = None, cwd: str | None = None) -> str:
+    """`file` (as given: relative to `cwd`, or absolute) relative to `root`, "/"-separated;
+    absolute when it is outside `root`; as given (normalised) without a root."""
+    path = posixpath.normpath(file.replace("\\", "/"))
+    if root is None or cwd is None:
+        return path
+    if not posixpath.isabs(path):
+        path = posixpath.normpath(posixpath.join(cwd, path))
+    relative = posixpath.relpath(path, root)
+    return path if relative == ".." or relative.startswith("../") else relative
+
+
+def _uri(file: str, root: str | None = None, cwd: str | None = None) -> dict[str, str]:
     """A URI reference: relative paths against %SRCROOT% (code scanning wants them
     repository-relative), absolute ones as file URIs; spaces and the like percent-encoded."""
-    path = quote(posixpath.normpath(file.replace("\\", "/")), safe="/-._~")
+    path = quote(repository_path(file, root, cwd), safe="/-._~")
     if path.startswith("/"):
         return {"uri": "file://" + path}
     return {"uri": path, "uriBaseId": "%SRCROOT%"}
 
 
-def _location(file: str, line: int, column: int) -> dict[str, Any]:
+def _location(
+    file: str, line: int, column: int, root: str | None = None, cwd: str | None = None
+) -> dict[str, Any]:
     region: dict[str, int] = {"startLine": max(line, 1)}
     if column > 0:
         region["startColumn"] = column
-    return {"physicalLocation": {"artifactLocation": _uri(file), "region": region}}
+    return {"physicalLocation": {"artifactLocation": _uri(file, root, cwd), "region": region}}
+
+
+def line_hash(uri: str, f: FindingOut) -> str:
+    """The alert's identity for code scanning: no line number in it."""
+    key = "\0".join((uri, f.component, f.model, f.license, f.clause))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
 def _rule(finding: FindingOut) -> dict[str, Any]:
@@ -97,14 +134,23 @@ def _message(product: ProductOut, f: FindingOut) -> str:
     return text
 
 
-def _result(product: ProductOut, f: FindingOut, index: int | Hole) -> dict[str, Any]:
+def _result(
+    product: ProductOut, f: FindingOut, index: int | Hole, options: RenderOptions
+) -> dict[str, Any]:
+    location = _location(
+        f.location.file, f.location.line, f.location.column, options.root, options.cwd
+    )
+    uri = location["physicalLocation"]["artifactLocation"]["uri"]
     result: dict[str, Any] = {
         "ruleId": rule_id(f),
         "ruleIndex": index,
         "level": LEVELS[f.verdict],
         "message": {"text": _message(product, f)},
-        "locations": [_location(f.location.file, f.location.line, f.location.column)],
-        "partialFingerprints": {"licheck/v1": fingerprint(product, f)},
+        "locations": [location],
+        "partialFingerprints": {
+            "licheck/v1": fingerprint(product, f),
+            "primaryLocationLineHash": line_hash(uri, f),
+        },
         "properties": {
             "product": product.product,
             "component": f.component,
@@ -114,31 +160,17 @@ def _result(product: ProductOut, f: FindingOut, index: int | Hole) -> dict[str, 
             "missingFacts": [m.fact for m in f.missing_facts],
         },
     }
-    if f.waived and f.waiver is not None:
-        w = f.waiver
-        result["suppressions"] = [
-            {
-                "kind": "external",
-                "status": "accepted",
-                "justification": f"{w.reason}: {w.comment} (owner {w.owner}, expires {w.expires})",
-                "location": _location(w.file, w.line, 0),
-                "properties": {
-                    "waiver": w.id,
-                    "owner": w.owner,
-                    "expires": w.expires,
-                    "reason": w.reason,
-                },
-            }
-        ]
     return result
 
 
-def _notification(status: WaiverStatus) -> dict[str, Any]:
+def _notification(status: WaiverStatus, options: RenderOptions) -> dict[str, Any]:
     return {
         "descriptor": {"id": f"waiver-{status.status.replace('_', '-')}"},
         "level": "warning",
         "message": {"text": status.message},
-        "locations": [_location(status.file, status.line, status.column)],
+        "locations": [
+            _location(status.file, status.line, status.column, options.root, options.cwd)
+        ],
     }
 
 
@@ -149,9 +181,13 @@ class SarifDocument(Plain):
 
     separator = "," + INDENT
 
-    def __init__(self) -> None:
+    def __init__(self, options: RenderOptions | None = None, cap: int | None = None) -> None:
+        self.options = options or RenderOptions()
+        self.cap = MAX_RESULTS if cap is None else cap
         self._rules: dict[str, tuple[int, dict[str, Any]]] = {}  # id -> (product, rule)
         self._order: dict[str, int] | None = None
+        self.results = 0  # every product's results
+        self.written = 0  # those admitted under the cap
 
     def piece(self, product: ProductOut) -> Piece:
         rules: dict[str, dict[str, Any]] = {}
@@ -160,61 +196,88 @@ class SarifDocument(Plain):
                 rules[rule_id(finding)] = _rule(finding)
         parts: list[str | Hole] = []
         encoder = Encoder(parts)
+        count = 0
         for finding in product.findings:
-            if is_problem(finding):
+            if is_problem(finding) and not finding.waived:
                 if parts:
                     parts.append(self.separator)
-                encoder.value(_result(product, finding, Hole(rule_id(finding))), INDENT)
+                result = _result(product, finding, Hole(rule_id(finding)), self.options)
+                encoder.value(result, INDENT)
+                count += 1
         text = join(parts)
-        return Piece(text.text, rules, text.holes)
+        return Piece(text.text, (rules, count), text.holes)
 
-    def take(self, index: int, extra: dict[str, dict[str, Any]]) -> None:
-        for rid, rule in extra.items():
+    def take(self, index: int, extra: tuple[dict[str, dict[str, Any]], int]) -> None:
+        rules, count = extra
+        self.results += count
+        for rid, rule in rules.items():
             if rid not in self._rules or index < self._rules[rid][0]:
                 self._rules[rid] = (index, rule)
 
+    def admits(self, index: int, extra: tuple[dict[str, dict[str, Any]], int]) -> bool:
+        count = extra[1]
+        if self.written + count > self.cap:
+            return False
+        self.written += count
+        return True
+
     def head(self, top: Report, pieces: int) -> str:
-        return _split(top, [self._rules[rid][1] for rid in sorted(self._rules)])[0] + (
-            "[" + INDENT if pieces else "[]"
-        )
+        rules = [self._rules[rid][1] for rid in sorted(self._rules)]
+        return self._split(top, rules)[0] + ("[" + INDENT if pieces else "[]")
 
     def tail(self, top: Report, pieces: int) -> str:
-        return ("\n      ]" if pieces else "") + _split(top, [])[1]
+        return ("\n      ]" if pieces else "") + self._split(top, [])[1]
+
+    def _split(self, top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
+        """The log's text before and after its (empty) results array."""
+        run: dict[str, Any] = {
+            "tool": {
+                "driver": {
+                    "name": "licheck",
+                    "semanticVersion": __version__,
+                    "informationUri": "https://licheck.dev/",
+                    "rules": rules,
+                }
+            },
+            "automationDetails": {"id": "licheck/"},
+            "columnKind": "unicodeCodePoints",
+            "results": Hole("results"),
+            "properties": {
+                "evidencePolicy": top.evidence_policy,
+                "asOf": top.as_of,
+                "verdict": top.verdict.value,
+                "gateVerdict": top.summary.gate_verdict.value,
+            },
+        }
+        if top.summary.counts.waived:
+            run["properties"]["waivedResults"] = top.summary.counts.waived
+        invocation: dict[str, Any] = {"executionSuccessful": True}
+        omitted = self.results - self.written
+        if omitted:
+            run["properties"]["resultsOmitted"] = omitted
+            invocation["toolExecutionNotifications"] = [
+                {
+                    "descriptor": {"id": "results-capped"},
+                    "level": "warning",
+                    "message": {
+                        "text": f"{omitted} of {self.results} results omitted: GitHub code "
+                        f"scanning accepts at most {self.cap} results per run (the first "
+                        "products' results are kept)."
+                    },
+                }
+            ]
+        notes = [_notification(s, self.options) for s in top.waivers if s.status != "applied"]
+        if notes:
+            invocation["toolConfigurationNotifications"] = notes
+        if len(invocation) > 1:
+            run["invocations"] = [invocation]
+        before, after = dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}).split()
+        return before, after + "\n"
 
     def fill(self, name: str) -> str:
         if self._order is None:
             self._order = {rid: i for i, rid in enumerate(sorted(self._rules))}
         return str(self._order[name])
-
-
-def _split(top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
-    """The log's text before and after its (empty) results array."""
-    run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "licheck",
-                "semanticVersion": __version__,
-                "informationUri": "https://licheck.dev/",
-                "rules": rules,
-            }
-        },
-        "automationDetails": {"id": "licheck/"},
-        "columnKind": "unicodeCodePoints",
-        "results": Hole("results"),
-        "properties": {
-            "evidencePolicy": top.evidence_policy,
-            "asOf": top.as_of,
-            "verdict": top.verdict.value,
-            "gateVerdict": top.summary.gate_verdict.value,
-        },
-    }
-    notes = [_notification(s) for s in top.waivers if s.status != "applied"]
-    if notes:
-        run["invocations"] = [
-            {"executionSuccessful": True, "toolConfigurationNotifications": notes}
-        ]
-    before, after = dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}).split()
-    return before, after + "\n"
 
 
 def document(report: Report) -> dict[str, Any]:

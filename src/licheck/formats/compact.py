@@ -1,0 +1,52 @@
+"""One line per violation or governance risk, `file:line:col: level: what`, then the waiver
+warnings and the gate: what a pre-commit hook or an editor's problem matcher wants to show.
+
+The level follows the gate: `error` when the finding fails it at `--fail-on`, `warning` for a
+problem below it, `note` for a waived one.  Every line is shown with control characters
+escaped, so no input can start a line of its own.
+"""
+
+from __future__ import annotations
+
+from licheck.escape import terminal
+from licheck.formats import Piece, Plain
+from licheck.formats.summary import blocks, counts_line, gate_line, is_problem
+from licheck.report import FailOn, FindingOut, ProductOut, Report
+
+
+def level(finding: FindingOut, fail_on: FailOn) -> str:
+    """error (fails the gate), warning (a problem below it) or note (waived)."""
+    return "note" if finding.waived else "error" if blocks(finding, fail_on) else "warning"
+
+
+def line(product: ProductOut, finding: FindingOut, fail_on: FailOn) -> str:
+    loc = finding.location
+    verdict = finding.verdict.label + (" (waived)" if finding.waived else "")
+    return terminal(
+        f"{loc.file}:{loc.line}:{loc.column}: {level(finding, fail_on)}: {verdict}: "
+        f"{finding.license}/{finding.clause}: {product.product} / {finding.component} "
+        f"({finding.model_name}): {finding.title}"
+    )
+
+
+class CompactDocument(Plain):
+    """The lines, product by product; the waiver lines and the gate last."""
+
+    separator = "\n"
+
+    def __init__(self, fail_on: FailOn) -> None:
+        self.fail_on = fail_on
+
+    def piece(self, product: ProductOut) -> Piece:
+        return Piece(
+            "\n".join(line(product, f, self.fail_on) for f in product.findings if is_problem(f))
+        )
+
+    def tail(self, top: Report, pieces: int) -> str:
+        lines = [
+            terminal(f"{s.file}:{s.line}:{s.column}: warning: {s.message}")
+            for s in top.waivers
+            if s.status != "applied"
+        ]
+        lines += [counts_line(top), gate_line(top, self.fail_on)]
+        return ("\n" if pieces else "") + "\n".join(lines) + "\n"
