@@ -2,10 +2,11 @@
 
 The manifest's own facts are resolved under the run's evidence policy and date; licheck supplies
 the facts that follow from its structure unless stated (`distributes_weights`, `made_available`,
-`model_made_available` from the delivery and the lineage; `multimodal` from the catalog;
-`derivative` and `received_in_integrated_product` by default); each lineage entry is a `lineage`
-fact with the manifest's evidence for it.  A what-if scenario (`Hypotheses`) is applied here and
-nowhere else: its facts replace the manifest's, and its swapped bases replace lineage entries.
+`model_made_available`, `model_offered` from the delivery and the lineage; `multimodal` from the
+catalog; `derivative` and `received_in_integrated_product` by default); each lineage entry is a
+`lineage` fact with the manifest's evidence for it.  A what-if scenario (`Hypotheses`) is applied
+here and nowhere else: its facts replace the manifest's, and its swapped bases replace lineage
+entries.
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ class Derivation:
         facts.setdefault("distributes_weights", self._distributes_weights(component))
         facts.setdefault("made_available", self._made_available(component))
         facts.setdefault("model_made_available", self._model_made_available(component))
+        facts.setdefault("model_offered", self._model_offered(component))
         facts.setdefault(
             "received_in_integrated_product",
             self.default(
@@ -221,6 +223,14 @@ class Derivation:
             source = "derived from the lineage (a trained model) and its delivery (weights or api)"
             return self.default("model_made_available", True, source)
         return self.default("model_made_available", "unknown", None)
+
+    def _model_offered(self, component: Component) -> FactState:
+        """The model itself is offered (an unmodified one too: serving the licensor's model by
+        API makes it available, audit C3-C5); a hosted product alone may only use it."""
+        if {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
+            source = f"derived from the component's delivery ({_delivered(component)})"
+            return self.default("model_offered", True, source)
+        return self.default("model_offered", "unknown", None)
 
 
 DECLARED = EvidenceKind.DECLARED

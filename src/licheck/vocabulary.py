@@ -176,6 +176,14 @@ FACTS: Final = _facts(
         "means yes)",
     ),
     FactDef(
+        "model_offered",
+        FactType.BOOLEAN,
+        "the model itself, as received or as the licensee changed it, is offered to third "
+        "parties: its weights distributed or access to it by API (derived from the delivery "
+        "when not stated: weights or api means yes, with or without a training step; a hosted "
+        "service alone leaves it open)",
+    ),
+    FactDef(
         "registered_with",
         FactType.SET,
         "the licenses (by license id) under which the licensee has registered with the "
