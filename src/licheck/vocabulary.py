@@ -145,6 +145,14 @@ FACTS: Final = _facts(
         "the component is built on the model (from the manifest's lineage and its evidence)",
         implicit=True,
     ),
+    FactDef(
+        "owner_is_licensor",
+        FactType.BOOLEAN,
+        "the product's owner, or an affiliate of it, is the licensor of the model's license "
+        "(from the manifest's owner id and affiliates and their evidence, matched exactly "
+        "against the license's licensor id): a licensor is not its own licensee",
+        implicit=True,
+    ),
     # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
     FactDef(
         "licensee_own_mau",
