@@ -315,14 +315,15 @@ def across_candidates(
         note=f"the lineage names candidates ({names}); which one it is is not known",
         path=ref_path,
     )
-    verdicts = [{f.key: f for f in found} for _, found in by_candidate]
+    verdicts = [{clause_key(f): f for f in found} for _, found in by_candidate]
     keys = sorted({k for by_key in verdicts for k in by_key})
     result: list[Finding] = []
     for key in keys:
         present = [by_key[key] for by_key in verdicts if key in by_key]
         under = [by_key[key].verdict if key in by_key else _NA for by_key in verdicts]
         likely = [by_key[key].likely_verdict if key in by_key else _NA for by_key in verdicts]
-        finding = present[0]
+        names = dict.fromkeys(f.model_name for f in present)
+        finding = replace(present[0], model_name=" or ".join(names))
         if len(set(under)) == 1:
             result.append(replace(finding, likely_verdict=combined(likely)))
             continue
@@ -342,3 +343,11 @@ def across_candidates(
 
 
 _NA = Verdict.NOT_APPLICABLE
+
+
+def clause_key(finding: Finding) -> tuple[str, ...]:
+    """The same clause under two candidates is one duty (two sizes of Llama 3.1, say); what is
+    not known about one model (an unknown license, an unconfirmed lineage) is about that model."""
+    if finding.license == "unknown":
+        return (finding.component, finding.model, finding.license, finding.clause)
+    return (finding.component, finding.license, finding.clause)
