@@ -184,7 +184,7 @@ def test_two_candidates_under_one_license_agree() -> None:
     ],
 )
 def test_bad_candidates_are_located_errors(base: str, message: str) -> None:
-    text = f"product: p\nowner: A\ncomponents:\n  - id: c\n    name: C\n    lineage:\n"
+    text = "product: p\nowner: A\ncomponents:\n  - id: c\n    name: C\n    lineage:\n"
     text += f"      base: {base}\n"
     with pytest.raises(InputError) as caught:
         validate(yamlsafe.parse(text, "c.yaml"), Manifest)
