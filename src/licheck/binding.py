@@ -322,8 +322,8 @@ def across_candidates(
         present = [by_key[key] for by_key in verdicts if key in by_key]
         under = [by_key[key].verdict if key in by_key else _NA for by_key in verdicts]
         likely = [by_key[key].likely_verdict if key in by_key else _NA for by_key in verdicts]
-        names = dict.fromkeys(f.model_name for f in present)
-        finding = replace(present[0], model_name=" or ".join(names))
+        shown = dict.fromkeys(f.model_name for f in present)
+        finding = replace(present[0], model_name=" or ".join(shown))
         if len(set(under)) == 1:
             result.append(replace(finding, likely_verdict=combined(likely)))
             continue
