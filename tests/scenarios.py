@@ -62,7 +62,7 @@ def build_manifest(scenario: Scenario) -> Manifest:
     return Manifest.model_validate(
         {
             "product": f"scenario: {scenario.name}",
-            "owner": "scenario",
+            "owner": data.get("owner", "scenario"),
             "release_date": data.get("release_date", "2026-06-01"),
             "currency_rates": data.get("currency_rates", {}),
             "facts": data.get("facts", {}),

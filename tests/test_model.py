@@ -215,7 +215,7 @@ def _catalog() -> dict[str, Any]:
 def _manifest() -> dict[str, Any]:
     return {
         "product": "p",
-        "owner": "o",
+        "owner": {"name": "o", "id": "o", "affiliates": [{"id": "zz"}]},
         "components": [{"id": "c", "name": "C", "lineage": {"base": "m"}}],
     }
 
@@ -257,6 +257,8 @@ IDENTIFIERS: list[tuple[str, tuple[str | int, ...]]] = [
     ("catalog", ("models", 0, "license")),
     ("catalog", ("models", 0, "license_history", 0, "license")),
     ("manifest", ("components", 0, "id")),
+    ("manifest", ("owner", "id")),
+    ("manifest", ("owner", "affiliates", 0, "id")),
     ("waivers", ("waivers", 0, "id")),
     ("waivers", ("waivers", 0, "license")),
     ("waivers", ("waivers", 0, "clause")),

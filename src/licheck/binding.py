@@ -15,12 +15,12 @@ import datetime as dt
 from dataclasses import dataclass, replace
 
 from licheck.conditions import All, Test
-from licheck.domains import Strings
+from licheck.domains import Booleans, Strings
 from licheck.engine import Branch, Rule
 from licheck.facts import FactState, Status
 from licheck.findings import Finding, MissingFact
 from licheck.manifest import Component, ModelRef
-from licheck.model import CatalogModel, DatedLicense
+from licheck.model import CatalogModel, DatedLicense, License
 from licheck.tables import Compiled, compile_rule
 from licheck.verdicts import Settlement, Verdict
 from licheck.vocabulary import FactDef, FactType
@@ -221,3 +221,133 @@ class UnknownLicense:
                 (Branch("true", Verdict.NOT_APPLICABLE), Branch("false", Verdict.GOVERNANCE_RISK)),
             ),
         )
+
+
+# -- alternatives: the owner as licensor, candidate bases -------------------------------------
+
+
+def combined(verdicts: list[Verdict]) -> Verdict:
+    """One verdict over alternatives each judged exactly: firm only where they all agree."""
+    return verdicts[0] if len(set(verdicts)) == 1 else Verdict.GOVERNANCE_RISK
+
+
+def licensor_of(model: CatalogModel, license_: License) -> str | None:
+    """Who grants `license_` for `model`: the rule file's licensor where it names one (so a
+    model that inherits its base's license, like DeepSeek's Llama distills, is the base's
+    licensor's), else the catalog's licensor of the model (generic texts: MIT, Apache-2.0)."""
+    return license_.licensor or model.licensor
+
+
+def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
+    """A license's findings where the product's owner (or an affiliate) may be its licensor.
+
+    A licensor is not its own licensee: established, every clause is not applicable and says
+    so; only weakly evidenced (or disputed), a clause that would otherwise apply is a governance
+    risk with `owner_is_licensor` as the missing fact and the verdict either way."""
+    result = []
+    for finding in findings:
+        if owner.status is Status.ESTABLISHED:
+            result.append(_not_own_licensee(finding, owner))
+        elif finding.verdict is Verdict.NOT_APPLICABLE:
+            result.append(replace(finding, facts=(owner, *finding.facts)))
+        else:
+            branches = (
+                Branch("true", Verdict.NOT_APPLICABLE),
+                Branch("false", finding.verdict),
+            )
+            likely = owner.likely
+            likely_verdict = (
+                Verdict.NOT_APPLICABLE
+                if likely == Booleans(frozenset({True}))
+                else combined([Verdict.NOT_APPLICABLE, finding.likely_verdict])
+            )
+            result.append(
+                replace(
+                    finding,
+                    verdict=Verdict.GOVERNANCE_RISK,
+                    likely_verdict=likely_verdict,
+                    scope="depends",
+                    facts=(owner, *finding.facts),
+                    missing=(MissingFact(owner, branches), *finding.missing),
+                    settlements=(
+                        Settlement(Verdict.NOT_APPLICABLE, (("owner_is_licensor", "true"),)),
+                        *finding.settlements,
+                    ),
+                )
+            )
+    return result
+
+
+def _not_own_licensee(finding: Finding, owner: FactState) -> Finding:
+    return replace(
+        finding,
+        verdict=Verdict.NOT_APPLICABLE,
+        likely_verdict=Verdict.NOT_APPLICABLE,
+        scope="no",
+        trigger="no",
+        requirement="not reached",
+        exception="no",
+        facts=(owner, *finding.facts),
+        missing=(),
+        settlements=(),
+    )
+
+
+# Not a fact of the vocabulary: which of a lineage entry's candidates the component is built on.
+_WHICH_BASE = FactDef("base", FactType.STRING, "which of the candidate models it is built on")
+
+
+def across_candidates(
+    by_candidate: list[tuple[str, list[Finding]]], ref_path: tuple[str | int, ...]
+) -> list[Finding]:
+    """Findings for a lineage entry that is one of several candidate models, each judged as if
+    it were the one (`by_candidate`: each candidate's label and findings).  A clause keeps its
+    verdict where every candidate gives it (a clause a candidate lacks counts as not
+    applicable); otherwise it is a governance risk with `base` as the missing fact and what each
+    candidate would give."""
+    names = ", ".join(label for label, _ in by_candidate)
+    which = FactState(
+        "base",
+        _WHICH_BASE,
+        Status.UNKNOWN,
+        Strings(None),
+        "not known",
+        note=f"the lineage names candidates ({names}); which one it is is not known",
+        path=ref_path,
+    )
+    verdicts = [{clause_key(f): f for f in found} for _, found in by_candidate]
+    keys = sorted({k for by_key in verdicts for k in by_key})
+    result: list[Finding] = []
+    for key in keys:
+        present = [by_key[key] for by_key in verdicts if key in by_key]
+        under = [by_key[key].verdict if key in by_key else _NA for by_key in verdicts]
+        likely = [by_key[key].likely_verdict if key in by_key else _NA for by_key in verdicts]
+        shown = dict.fromkeys(f.model_name for f in present)
+        finding = replace(present[0], model_name=" or ".join(shown))
+        if len(set(under)) == 1:
+            result.append(replace(finding, likely_verdict=combined(likely)))
+            continue
+        branches = tuple(
+            Branch(label, v) for (label, _), v in zip(by_candidate, under, strict=True)
+        )
+        result.append(
+            replace(
+                finding,
+                verdict=Verdict.GOVERNANCE_RISK,
+                likely_verdict=combined(likely),
+                scope="depends",
+                missing=(MissingFact(which, branches), *finding.missing),
+            )
+        )
+    return result
+
+
+_NA = Verdict.NOT_APPLICABLE
+
+
+def clause_key(finding: Finding) -> tuple[str, ...]:
+    """The same clause under two candidates is one duty (two sizes of Llama 3.1, say); what is
+    not known about one model (an unknown license, an unconfirmed lineage) is about that model."""
+    if finding.license == "unknown":
+        return (finding.component, finding.model, finding.license, finding.clause)
+    return (finding.component, finding.license, finding.clause)

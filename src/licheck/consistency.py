@@ -115,11 +115,8 @@ def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]
 
 def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
     for c, component in enumerate(manifest.components):
-        lineage: Path_ = ("components", c, "lineage")
-        yield component.lineage.base, (*lineage, "base")
-        for s, step in enumerate(component.lineage.steps):
-            for p, parent in enumerate(step.parents):
-                yield parent, (*lineage, "steps", s, "parents", p)
+        for ref, path in component.lineage.models():
+            yield ref, ("components", c, "lineage", *path)
 
 
 # -- license and clause ids ------------------------------------------------------------------

@@ -2,10 +2,11 @@
 
 The manifest's own facts are resolved under the run's evidence policy and date; licheck supplies
 the facts that follow from its structure unless stated (`distributes_weights`, `made_available`,
-`model_made_available` from the delivery and the lineage; `multimodal` from the catalog;
-`derivative` and `received_in_integrated_product` by default); each lineage entry is a `lineage`
-fact with the manifest's evidence for it.  A what-if scenario (`Hypotheses`) is applied here and
-nowhere else: its facts replace the manifest's, and its swapped bases replace lineage entries.
+`model_made_available`, `model_offered` from the delivery and the lineage; `multimodal` from the
+catalog; `derivative` and `received_in_integrated_product` by default); each lineage entry is a
+`lineage` fact with the manifest's evidence for it.  A what-if scenario (`Hypotheses`) is applied
+here and nowhere else: its facts replace the manifest's, and its swapped bases replace lineage
+entries.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from licheck.facts import FactError, FactState, Resolution, Status, resolve, sha
 from licheck.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.library import Library
 from licheck.manifest import (
+    CandidateBases,
     Component,
     Delivery,
     Evidence,
@@ -26,6 +28,7 @@ from licheck.manifest import (
     FactSpec,
     Manifest,
     ModelRef,
+    Owner,
     StepKind,
 )
 from licheck.measurement import month_before
@@ -85,6 +88,7 @@ class Derivation:
         facts.setdefault("distributes_weights", self._distributes_weights(component))
         facts.setdefault("made_available", self._made_available(component))
         facts.setdefault("model_made_available", self._model_made_available(component))
+        facts.setdefault("model_offered", self._model_offered(component))
         facts.setdefault(
             "received_in_integrated_product",
             self.default(
@@ -126,6 +130,25 @@ class Derivation:
             ),
         )
         return facts
+
+    def owner_is_licensor(self, owner: Owner, licensor: str | None) -> FactState | None:
+        """That the owner (or an affiliate) is `licensor`, with the manifest's evidence for it;
+        None where no organisation of the owner's is that licensor.  Only the exact id counts:
+        an id that merely resembles a licensor's is another organisation."""
+        if licensor is None:
+            return None
+        path: Path
+        if owner.id == licensor:
+            evidence, path, role = owner.evidence, ("owner", "id"), "is"
+        else:
+            found = [(i, a) for i, a in enumerate(owner.affiliates) if a.id == licensor]
+            if not found:
+                return None
+            i, affiliate = found[0]
+            evidence, path = affiliate.evidence, ("owner", "affiliates", i, "id")
+            role = f"is affiliated with {affiliate.name or affiliate.id}, which is"
+        state = self.resolve_one("owner_is_licensor", FactSpec(value=True, evidence=evidence), path)
+        return replace(state, note=f"the owner ({owner.name}) {role} the licensor {licensor!r}")
 
     def hypothetical(self) -> Resolution:
         context = self.context
@@ -222,6 +245,14 @@ class Derivation:
             return self.default("model_made_available", True, source)
         return self.default("model_made_available", "unknown", None)
 
+    def _model_offered(self, component: Component) -> FactState:
+        """The model itself is offered (an unmodified one too: serving the licensor's model by
+        API makes it available, audit C3-C5); a hosted product alone may only use it."""
+        if {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
+            source = f"derived from the component's delivery ({_delivered(component)})"
+            return self.default("model_offered", True, source)
+        return self.default("model_offered", "unknown", None)
+
 
 DECLARED = EvidenceKind.DECLARED
 _TRAINING = frozenset(
@@ -253,10 +284,8 @@ def stateable() -> list[str]:
     return [n for n, d in FACTS.items() if not d.implicit]
 
 
-def lineage_models(component: Component, base_path: Path) -> list[tuple[ModelRef, Path]]:
-    """Every model of a component's lineage (its base, each step's parents), located."""
-    refs = [(component.lineage.base, (*base_path, "lineage", "base"))]
-    for s, step in enumerate(component.lineage.steps):
-        for p, parent in enumerate(step.parents):
-            refs.append((parent, (*base_path, "lineage", "steps", s, "parents", p)))
-    return refs
+def lineage_models(
+    component: Component, base_path: Path
+) -> list[tuple[ModelRef | CandidateBases, Path]]:
+    """Every entry of a component's lineage (its base, each step's parents), located."""
+    return [(entry, (*base_path, "lineage", *p)) for entry, p in component.lineage.entries()]

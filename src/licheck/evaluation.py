@@ -10,7 +10,15 @@ never a pass.
 
 from __future__ import annotations
 
-from licheck.binding import Candidate, UnknownLicense, across_versions, licenses_for
+from licheck.binding import (
+    Candidate,
+    UnknownLicense,
+    across_candidates,
+    across_versions,
+    as_licensor,
+    licenses_for,
+    licensor_of,
+)
 from licheck.consistency import check_manifest
 from licheck.context import EvaluationContext
 from licheck.derivation import Derivation, Path, lineage_models
@@ -27,7 +35,7 @@ from licheck.findings import (
 )
 from licheck.judging import Place, Readings, judge_clause
 from licheck.library import Library, incorporated
-from licheck.manifest import Component, Manifest, ModelRef
+from licheck.manifest import CandidateBases, Component, Manifest, ModelRef, Owner
 from licheck.measurement import Occasion
 from licheck.model import CatalogModel
 from licheck.verdicts import worst
@@ -63,15 +71,16 @@ def evaluate_manifest(
     for index, component in enumerate(manifest.components):
         path: Path = ("components", index)
         facts = derive.component_facts(component, path, product)
-        for ref, ref_path in lineage_models(component, path):
-            ref, lineage = derive.lineage(ref, ref_path)
-            findings.extend(_findings_for(derive, component, ref, ref_path, lineage, facts))
+        for entry, entry_path in lineage_models(component, path):
+            findings.extend(
+                _entry_findings(derive, manifest.owner, component, entry, entry_path, facts)
+            )
     if derive.problems:
         raise InputError(derive.problems)
     findings.sort(key=lambda f: (f.component, f.model, f.license, f.clause))
     return ProductResult(
         manifest.product,
-        manifest.owner,
+        manifest.owner.name,
         document.file,
         worst([f.verdict for f in findings]),
         tuple(findings),
@@ -79,8 +88,35 @@ def evaluate_manifest(
     )
 
 
+def _entry_findings(
+    derive: Derivation,
+    owner: Owner,
+    component: Component,
+    entry: ModelRef | CandidateBases,
+    entry_path: Path,
+    facts: dict[str, FactState],
+) -> list[Finding]:
+    """The findings for one entry of a component's lineage: its model, or each candidate judged
+    as if it were the one, then combined."""
+    by_candidate: list[tuple[str, list[Finding]]] = []
+    for ref, path in _located(entry, entry_path):
+        ref, lineage = derive.lineage(ref, path)
+        found = _findings_for(derive, owner, component, ref, path, lineage, facts)
+        by_candidate.append((ref.model, found))
+    if not isinstance(entry, CandidateBases):
+        return by_candidate[0][1]
+    return across_candidates(by_candidate, entry_path)
+
+
+def _located(entry: ModelRef | CandidateBases, path: Path) -> list[tuple[ModelRef, Path]]:
+    if isinstance(entry, CandidateBases):
+        return [(ref, (*path, "candidates", i)) for i, ref in enumerate(entry.candidates)]
+    return [(entry, path)]
+
+
 def _findings_for(
     derive: Derivation,
+    owner: Owner,
     component: Component,
     ref: ModelRef,
     ref_path: Path,
@@ -116,7 +152,7 @@ def _findings_for(
         derive.context.memo,
     )
     by_license = {
-        c.license: _judge_license(c.license, library, place, readings)
+        c.license: _judge_license(c.license, derive, owner, place, readings)
         for c in known
         if c.license is not None
     }
@@ -153,11 +189,14 @@ def _unknown_license(
 
 
 def _judge_license(
-    license_id: str, library: Library, place: Place, readings: Readings
+    license_id: str, derive: Derivation, owner: Owner, place: Place, readings: Readings
 ) -> list[Finding]:
-    """A finding for every clause of one license and of the rule files it incorporates."""
-    return [
-        judge_clause(compiled, place, readings)
-        for bound_id in incorporated(library.licenses, license_id)
-        for compiled in library.licenses[bound_id].clauses
-    ]
+    """A finding for every clause of one license and of the rule files it incorporates; where
+    the owner may be a rule file's licensor, as `binding.as_licensor` says."""
+    found: list[Finding] = []
+    for bound_id in incorporated(derive.library.licenses, license_id):
+        bound = derive.library.licenses[bound_id]
+        judged = [judge_clause(compiled, place, readings) for compiled in bound.clauses]
+        licensor = derive.owner_is_licensor(owner, licensor_of(place.model, bound.license))
+        found.extend(judged if licensor is None else as_licensor(judged, licensor))
+    return found

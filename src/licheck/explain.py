@@ -40,6 +40,12 @@ def _explain(finding: Finding) -> str:
     if finding.kind == "unknown":
         return (finding.summary or "") + " This is a governance risk until the license is known."
     verdict = finding.verdict
+    owner = _owner_licensor(finding)
+    if verdict is Verdict.NOT_APPLICABLE and owner is not None:
+        return (
+            f"The owner is the licensor: {owner.note}. A licensor is not its own licensee, so "
+            "this clause does not bind the product."
+        )
     if verdict is Verdict.NOT_APPLICABLE:
         if finding.scope == "no":
             return (
@@ -73,12 +79,24 @@ def _explain(finding: Finding) -> str:
     return _risk(finding)
 
 
+def _owner_licensor(finding: Finding) -> FactState | None:
+    """The established fact that the product's owner is the license's licensor, if any."""
+    for state in finding.facts:
+        if state.name == "owner_is_licensor" and state.status is Status.ESTABLISHED:
+            return state
+    return None
+
+
 def _risk(finding: Finding) -> str:
     reasons = []
-    if finding.scope == "depends":
+    which = [m for m in finding.missing if m.fact.name == "base"]
+    if which:
+        each = "; ".join(f"{b.label}: {b.verdict.label}" for b in which[0].branches)
+        reasons.append(f"which of the candidate bases it is built on is not known ({each})")
+    if finding.scope == "depends" and not which:
         reasons.append(
             "whether the license binds this component at all is not settled "
-            f"({_open(finding, ('lineage', 'derivative'))})"
+            f"({_open(finding, ('lineage', 'derivative', 'owner_is_licensor'))})"
         )
     if finding.trigger == "depends":
         reasons.append(f"whether the clause is triggered is not settled ({_trigger_open(finding)})")

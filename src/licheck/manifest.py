@@ -11,8 +11,10 @@ from typing import Annotated, Any
 from pydantic import (
     AfterValidator,
     BeforeValidator,
+    Discriminator,
     Field,
     StrictStr,
+    Tag,
     WithJsonSchema,
     model_validator,
 )
@@ -126,6 +128,39 @@ ModelRefIn = Annotated[
 ]
 
 
+class CandidateBases(Strict):
+    """A lineage entry that is one of several models, not known which: each candidate with its
+    own evidence (`unknown` for "or another, undisclosed model")."""
+
+    candidates: list[ModelRefIn] = Field(
+        min_length=2, description="the models the entry may be (at least two)"
+    )
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _distinct(self) -> "CandidateBases":
+        require_unique("candidate model", (c.model.strip().lower() for c in self.candidates))
+        return self
+
+
+def _entry_kind(raw: Any) -> str:
+    if isinstance(raw, CandidateBases) or (isinstance(raw, dict) and "candidates" in raw):
+        return "candidates"
+    return "model"
+
+
+# A lineage entry: one model, or several candidates for it.
+LineageEntry = Annotated[
+    Annotated[ModelRefIn, Tag("model")] | Annotated[CandidateBases, Tag("candidates")],
+    Discriminator(_entry_kind),
+]
+
+
+def entry_models(entry: "ModelRef | CandidateBases") -> list[ModelRef]:
+    """The models a lineage entry may be: itself, or each candidate."""
+    return list(entry.candidates) if isinstance(entry, CandidateBases) else [entry]
+
+
 class StepKind(StrEnum):
     CONTINUED_PRETRAINING = "continued_pretraining"
     FINE_TUNING = "fine_tuning"
@@ -137,7 +172,7 @@ class StepKind(StrEnum):
 
 class Step(Strict):
     kind: StepKind
-    parents: list[ModelRefIn] = Field(
+    parents: list[LineageEntry] = Field(
         default_factory=list, description="other models merged in, or distilled from"
     )
     evidence: list[Evidence] = Field(default_factory=list)
@@ -155,10 +190,27 @@ def _step_shorthand(raw: Any) -> Any:
 
 
 class Lineage(Strict):
-    base: ModelRefIn
+    base: LineageEntry
     steps: list[
         Annotated[Step, BeforeValidator(_step_shorthand, json_schema_input_type=Step | StepKind)]
     ] = Field(default_factory=list)
+
+    def entries(self) -> list[tuple[ModelRef | CandidateBases, tuple[str | int, ...]]]:
+        """Every entry (the base, each step's parents), with its path within the lineage."""
+        found: list[tuple[ModelRef | CandidateBases, tuple[str | int, ...]]] = [
+            (self.base, ("base",))
+        ]
+        for s, step in enumerate(self.steps):
+            found += [(parent, ("steps", s, "parents", p)) for p, parent in enumerate(step.parents)]
+        return found
+
+    def models(self) -> list[tuple[ModelRef, tuple[str | int, ...]]]:
+        """Every model the lineage names, each candidate of an entry too, located."""
+        return [
+            (ref, (*path, "candidates", i) if isinstance(entry, CandidateBases) else path)
+            for entry, path in self.entries()
+            for i, ref in enumerate(entry_models(entry))
+        ]
 
 
 class Delivery(StrEnum):
@@ -176,9 +228,53 @@ class Component(Strict):
     note: Text | None = None
 
 
+class Organisation(Strict):
+    """An organisation by its id (as the catalog names licensors: meta, deepseek, ...), with
+    the evidence that it is the owner, or the owner's affiliate."""
+
+    id: Identifier
+    name: Text | None = None
+    evidence: list[Evidence] = Field(default_factory=list)
+    note: Text | None = None
+
+
+class Owner(Strict):
+    """Who owns the product: a name, and optionally the organisation id and its affiliates, so
+    that a licensor is not judged as its own licensee."""
+
+    name: Text
+    id: Identifier | None = Field(
+        None, description="the owner's organisation id, as the catalog names licensors"
+    )
+    evidence: list[Evidence] = Field(
+        default_factory=list, description="that the owner is the organisation `id`"
+    )
+    affiliates: list[Organisation] = Field(
+        default_factory=list,
+        description="organisations the owner controls, is controlled by or is under common "
+        "control with, each with the evidence of the affiliation",
+    )
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> "Owner":
+        require_unique(
+            "organisation", ([self.id] if self.id else []) + [a.id for a in self.affiliates]
+        )
+        return self
+
+
+def _owner_shorthand(raw: Any) -> Any:
+    """`owner: Acme` is short for `owner: {name: Acme}`."""
+    return {"name": raw} if isinstance(raw, str) else raw
+
+
+OwnerIn = Annotated[Owner, BeforeValidator(_owner_shorthand, json_schema_input_type=Owner | Text)]
+
+
 class Manifest(Strict):
     product: Text
-    owner: Text
+    owner: OwnerIn
     release_date: Date | None = None
     description: Text | None = None
     currency_rates: dict[StrictStr, int | float | StrictStr] = Field(
@@ -196,5 +292,17 @@ class Manifest(Strict):
 
 def build_validators() -> None:
     """Build the manifest models' validators and serializers now (see `model.build_validators`)."""
-    for model in (Source, Evidence, FactSpec, ModelRef, Step, Lineage, Component, Manifest):
+    for model in (
+        Source,
+        Evidence,
+        FactSpec,
+        ModelRef,
+        CandidateBases,
+        Step,
+        Lineage,
+        Component,
+        Organisation,
+        Owner,
+        Manifest,
+    ):
         model.model_rebuild()

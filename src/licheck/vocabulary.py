@@ -145,6 +145,14 @@ FACTS: Final = _facts(
         "the component is built on the model (from the manifest's lineage and its evidence)",
         implicit=True,
     ),
+    FactDef(
+        "owner_is_licensor",
+        FactType.BOOLEAN,
+        "the product's owner, or an affiliate of it, is the licensor of the model's license "
+        "(from the manifest's owner id and affiliates and their evidence, matched exactly "
+        "against the license's licensor id): a licensor is not its own licensee",
+        implicit=True,
+    ),
     # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
     FactDef(
         "licensee_own_mau",
@@ -174,6 +182,14 @@ FACTS: Final = _facts(
         "otherwise improved, and that model is distributed or made available (derived when "
         "not stated: no training step in the lineage means no; weights or api delivery "
         "means yes)",
+    ),
+    FactDef(
+        "model_offered",
+        FactType.BOOLEAN,
+        "the model itself, as received or as the licensee changed it, is offered to third "
+        "parties: its weights distributed or access to it by API (derived from the delivery "
+        "when not stated: weights or api means yes, with or without a training step; a hosted "
+        "service alone leaves it open)",
     ),
     FactDef(
         "registered_with",

@@ -76,20 +76,14 @@ class Subject:
         return any(
             ref.model.strip().lower() == UNKNOWN_MODEL
             for component in self.manifest.components
-            for ref in [
-                component.lineage.base,
-                *(p for s in component.lineage.steps for p in s.parents),
-            ]
+            for ref, _ in component.lineage.models()
         )
 
     def lineage_models(self) -> dict[str, str]:
         """Catalog id -> name of every catalog model in the product's lineages."""
         found: dict[str, str] = {}
         for component in self.manifest.components:
-            refs = [component.lineage.base] + [
-                p for s in component.lineage.steps for p in s.parents
-            ]
-            for ref in refs:
+            for ref, _ in component.lineage.models():
                 model = self.library.model(ref.model)
                 if model is not None:
                     found[model.id] = model.name
