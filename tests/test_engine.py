@@ -157,3 +157,17 @@ def test_settlements_are_minimal_and_firm() -> None:
     # Nothing listed is a superset of another listed settlement.
     keys = [frozenset(c) for _, c in found]
     assert not any(a < b for a in keys for b in keys)
+
+
+def test_union_of_verdicts_is_the_verdict_of_the_union_of_outcomes() -> None:
+    """Alternatives (candidate bases, dated texts) each judged exactly combine exactly: for every
+    pair of non-empty outcome sets, `union` of their verdicts is the verdict of their union."""
+    from itertools import chain, combinations
+
+    from licheck.verdicts import Outcome, union, verdict_of
+
+    kinds = list(Outcome)
+    subsets = [set(c) for c in chain.from_iterable(combinations(kinds, n) for n in range(1, 5))]
+    for a in subsets:
+        for b in subsets:
+            assert union([verdict_of(a), verdict_of(b)]) is verdict_of(a | b), (a, b)

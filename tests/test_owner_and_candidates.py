@@ -219,14 +219,30 @@ def _by_clause(found: dict[tuple[str, str, str], Finding]) -> dict[tuple[str, ..
     return {clause_key(f): f.verdict for f in found.values()}
 
 
+# What each verdict says about the completions it was judged over (design.md's definitions):
+# none triggered; triggered and never failing; failing everywhere; failing in some only.
+_OUTCOMES = {
+    NA: {"not triggered"},
+    Verdict.SATISFIED: {"triggered, holds"},
+    Verdict.VIOLATION: {"fails"},
+    RISK: {"fails", "triggered, holds"},
+}
+
+
+def _verdict_of(outcomes: set[str]) -> Verdict:
+    if "fails" in outcomes:
+        return Verdict.VIOLATION if outcomes == {"fails"} else RISK
+    return Verdict.SATISFIED if "triggered, holds" in outcomes else NA
+
+
 def _combine(per: list[dict[tuple[str, str, str], Finding]]) -> dict[tuple[str, ...], Verdict]:
-    """Brute force: each alternative's verdict for each clause (absent: not applicable),
-    firm only where all agree."""
+    """Brute force: the completions of all alternatives together, each alternative's verdict
+    for each clause (absent: not applicable) standing for the outcomes it was judged over."""
     verdicts = [_by_clause(found) for found in per]
     combined = {}
     for key in {k for by_key in verdicts for k in by_key}:
-        under = {by_key.get(key, NA) for by_key in verdicts}
-        combined[key] = under.pop() if len(under) == 1 else RISK
+        outcomes = set().union(*(_OUTCOMES[by_key.get(key, NA)] for by_key in verdicts))
+        combined[key] = _verdict_of(outcomes)
     return combined
 
 

@@ -22,7 +22,7 @@ from licheck.findings import Finding, MissingFact
 from licheck.manifest import Component, ModelRef
 from licheck.model import CatalogModel, DatedLicense, License
 from licheck.tables import Compiled, compile_rule
-from licheck.verdicts import Settlement, Verdict
+from licheck.verdicts import Settlement, Verdict, union
 from licheck.vocabulary import FactDef, FactType
 
 # A license binds a component built on its model that is still a derivative of it.
@@ -118,8 +118,10 @@ def across_versions(
                 verdicts[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
                 for c in candidates
             ]
-            if len(set(under)) == 1:
-                result.append(finding)
+            firm = union(under)
+            if firm is not Verdict.GOVERNANCE_RISK:
+                if finding.verdict is firm:  # else another text's finding carries it
+                    result.append(finding)
                 continue
             branches = tuple(
                 Branch(_obtained_label(c), v) for c, v in zip(candidates, under, strict=True)
@@ -227,8 +229,8 @@ class UnknownLicense:
 
 
 def combined(verdicts: list[Verdict]) -> Verdict:
-    """One verdict over alternatives each judged exactly: firm only where they all agree."""
-    return verdicts[0] if len(set(verdicts)) == 1 else Verdict.GOVERNANCE_RISK
+    """One verdict over alternatives each judged exactly (`verdicts.union`)."""
+    return union(verdicts)
 
 
 def licensor_of(model: CatalogModel, license_: License) -> str | None:
@@ -248,7 +250,8 @@ def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
     for finding in findings:
         if owner.status is Status.ESTABLISHED:
             result.append(_not_own_licensee(finding, owner))
-        elif finding.verdict is Verdict.NOT_APPLICABLE:
+        elif union([Verdict.NOT_APPLICABLE, finding.verdict]) is finding.verdict:
+            # not applicable or satisfied either way: the owner question changes nothing
             result.append(replace(finding, facts=(owner, *finding.facts)))
         else:
             branches = (
@@ -323,8 +326,11 @@ def across_candidates(
         under = [by_key[key].verdict if key in by_key else _NA for by_key in verdicts]
         likely = [by_key[key].likely_verdict if key in by_key else _NA for by_key in verdicts]
         shown = dict.fromkeys(f.model_name for f in present)
-        finding = replace(present[0], model_name=" or ".join(shown))
-        if len(set(under)) == 1:
+        firm = union(under)
+        # where the alternatives settle it, the finding of a candidate that gives that verdict
+        carrier = next((f for f in present if f.verdict is firm), present[0])
+        finding = replace(carrier, model_name=" or ".join(shown))
+        if firm is not Verdict.GOVERNANCE_RISK:
             result.append(replace(finding, likely_verdict=combined(likely)))
             continue
         branches = tuple(

@@ -6,11 +6,11 @@ importing the engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Outcome", "Settlement", "Verdict", "verdict_of", "worst"]
+__all__ = ["Outcome", "Settlement", "Verdict", "union", "verdict_of", "worst"]
 
 
 class Verdict(StrEnum):
@@ -67,3 +67,18 @@ class Settlement:
 
     verdict: Verdict
     conditions: tuple[tuple[str, str], ...]  # (fact, the cell in words)
+
+
+def union(verdicts: Iterable[Verdict]) -> Verdict:
+    """The verdict over alternatives (candidate bases, dated texts, an owner who may be the
+    licensor), each judged exactly: the verdict of the union of their completions.  Not
+    triggered anywhere is not applicable; never failing and triggered somewhere is satisfied;
+    failing everywhere is a violation; anything else is a governance risk."""
+    found = set(verdicts)
+    if found <= {Verdict.NOT_APPLICABLE}:
+        return Verdict.NOT_APPLICABLE
+    if found <= {Verdict.NOT_APPLICABLE, Verdict.SATISFIED}:
+        return Verdict.SATISFIED
+    if found == {Verdict.VIOLATION}:
+        return Verdict.VIOLATION
+    return Verdict.GOVERNANCE_RISK
