@@ -13,7 +13,7 @@ from __future__ import annotations
 from licheck.binding import Candidate, UnknownLicense, across_versions, licenses_for
 from licheck.consistency import check_manifest
 from licheck.context import EvaluationContext
-from licheck.derivation import Derivation, Path, lineage_models
+from licheck.derivation import Derivation, Path
 from licheck.diagnostics import InputError
 from licheck.facts import FactState
 from licheck.findings import (
@@ -30,6 +30,7 @@ from licheck.library import Library, incorporated
 from licheck.manifest import Component, Manifest, ModelRef
 from licheck.measurement import Occasion
 from licheck.model import CatalogModel
+from licheck.scoping import Relation, Scopes, relations, scopes
 from licheck.verdicts import worst
 from licheck.yamlsafe import Document
 
@@ -63,9 +64,10 @@ def evaluate_manifest(
     for index, component in enumerate(manifest.components):
         path: Path = ("components", index)
         facts = derive.component_facts(component, path, product)
-        for ref, ref_path in lineage_models(component, path):
-            ref, lineage = derive.lineage(ref, ref_path)
-            findings.extend(_findings_for(derive, component, ref, ref_path, lineage, facts))
+        related = relations(derive, component, path)
+        stated = scopes(derive, component, path, related)
+        for relation in related:
+            findings.extend(_findings_for(derive, component, relation, stated, facts))
     if derive.problems:
         raise InputError(derive.problems)
     findings.sort(key=lambda f: (f.component, f.model, f.license, f.clause))
@@ -82,13 +84,13 @@ def evaluate_manifest(
 def _findings_for(
     derive: Derivation,
     component: Component,
-    ref: ModelRef,
-    ref_path: Path,
-    lineage: FactState,
+    relation: Relation,
+    stated: Scopes,
     facts: dict[str, FactState],
 ) -> list[Finding]:
     """The findings for one model of a component's lineage."""
     document, library = derive.document, derive.library
+    ref, ref_path, lineage = relation.ref, relation.path, relation.lineage
     line, column = document.locate(ref_path)
     unknown = UnknownLicense(component, ref, lineage, line, column)
     if ref.model.strip().lower() == UNKNOWN_MODEL:
@@ -110,13 +112,13 @@ def _findings_for(
     if not known:
         return found
     place = Place(component, model, document, line, column)
-    readings = Readings(
-        derive.model_facts(facts, lineage, model),
-        Occasion(model.name, model.release_date),
-        derive.context.memo,
-    )
+    model_facts = derive.model_facts(facts, lineage, model)
+    model_facts["outputs_lineage"] = relation.outputs
+    model_facts.update(stated.by_model.get(model.id, {}))
+    model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
+    readings = Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
     by_license = {
-        c.license: _judge_license(c.license, library, place, readings)
+        c.license: _judge_license(c.license, derive, place, readings, stated)
         for c in known
         if c.license is not None
     }
@@ -153,11 +155,18 @@ def _unknown_license(
 
 
 def _judge_license(
-    license_id: str, library: Library, place: Place, readings: Readings
+    license_id: str, derive: Derivation, place: Place, readings: Readings, stated: Scopes
 ) -> list[Finding]:
-    """A finding for every clause of one license and of the rule files it incorporates."""
-    return [
-        judge_clause(compiled, place, readings)
-        for bound_id in incorporated(library.licenses, license_id)
-        for compiled in library.licenses[bound_id].clauses
-    ]
+    """A finding for every clause of one license and of the rule files it incorporates, each
+    reading the facts the component states for that license."""
+    licenses = derive.library.licenses
+    found: list[Finding] = []
+    for bound_id in incorporated(licenses, license_id):
+        own = stated.for_license(bound_id, license_id)
+        if own:
+            facts = {**readings.facts, **own, **derive.supposed}
+            read_as = Readings(facts, readings.occasion, readings.memo)
+        else:
+            read_as = readings
+        found.extend(judge_clause(c, place, read_as) for c in licenses[bound_id].clauses)
+    return found
