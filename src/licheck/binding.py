@@ -2,11 +2,13 @@
 may be under where a model's license changed over time, and the findings where the license cannot
 be known (an undisclosed base, a license not in the library, an unconfirmed lineage).
 
-A license binds a component when a model in its lineage carries it (the implicit `lineage` fact,
-whose evidence is the manifest's evidence for that lineage entry) and the component is still a
-derivative of it (`derivative`).  Both are conjoined to every clause's trigger, so a weakly
-evidenced lineage or an unknown derivative status makes a finding a governance risk, never a
-violation.
+A clause binds a component through the relations its `applies_to` names (its reach): built on
+the model's weights and still a derivative of it in the license's sense (`lineage` ∧
+`derivative`, the default), built on its weights at all (`lineage`: "if you use the Materials to
+..."), or trained on its outputs (`outputs_lineage`).  The implicit `lineage` and
+`outputs_lineage` facts carry the manifest's evidence for the lineage entry.  The scope is
+conjoined to the clause's trigger, so a weakly evidenced relation or an unknown derivative status
+makes a finding a governance risk, never a violation.
 """
 
 from __future__ import annotations
@@ -14,27 +16,43 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 
-from licheck.conditions import All, Test
+from licheck.conditions import All, Any_, Node, Test
 from licheck.domains import Booleans, Strings
 from licheck.engine import Branch, Rule
 from licheck.facts import FactState, Status
 from licheck.findings import Finding, MissingFact
 from licheck.manifest import Component, ModelRef
-from licheck.model import CatalogModel, DatedLicense, License
+from licheck.model import DEFAULT_REACH, CatalogModel, DatedLicense, License, Reach
 from licheck.tables import Compiled, compile_rule
 from licheck.verdicts import Settlement, Verdict, union
 from licheck.vocabulary import FactDef, FactType
 
-# A license binds a component built on its model that is still a derivative of it.
-SCOPE = All((Test("lineage", "is", True), Test("derivative", "is", True)))
+_WEIGHTS = Test("lineage", "is", True)
+# Each relation a clause may reach, as a condition on the implicit lineage facts.
+REACHES: dict[Reach, Node] = {
+    Reach.DERIVATIVES: All((_WEIGHTS, Test("derivative", "is", True))),
+    Reach.USE: _WEIGHTS,
+    Reach.OUTPUTS: Test("outputs_lineage", "is", True),
+}
+# Today's scope, and every clause's that does not say: built on the model, still a derivative.
+SCOPE = REACHES[Reach.DERIVATIVES]
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
 # the license changed over time and the verdict depends on which text applies.
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
 
 
-def bind(rule: Rule) -> Compiled:
-    """A clause's rule within the license's scope, compiled: the library does it once a clause."""
-    return compile_rule(Rule(rule.trigger, rule.requirement, rule.exceptions, scope=SCOPE))
+def scope_for(reach: tuple[Reach, ...] = DEFAULT_REACH) -> Node:
+    """The relations a clause reaches, as one condition: any of them binds the component.
+    `use` (the weights, derivative or not) already covers `derivatives`."""
+    kept = sorted(set(reach) - ({Reach.DERIVATIVES} if Reach.USE in reach else set()))
+    nodes = tuple(REACHES[r] for r in kept)
+    return nodes[0] if len(nodes) == 1 else Any_(nodes)
+
+
+def bind(rule: Rule, reach: tuple[Reach, ...] = DEFAULT_REACH) -> Compiled:
+    """A clause's rule within the scope of its reach, compiled: the library does it once a
+    clause."""
+    return compile_rule(Rule(rule.trigger, rule.requirement, rule.exceptions, scope_for(reach)))
 
 
 def licenses_for(

@@ -34,7 +34,7 @@ from licheck.manifest import (
 from licheck.measurement import month_before
 from licheck.model import CatalogModel
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS, FactType, suggest
+from licheck.vocabulary import FACTS, SCOPED, FactType, suggest
 from licheck.yamlsafe import Document
 
 Path = tuple[str | int, ...]
@@ -74,7 +74,7 @@ class Derivation:
         return cls(document, library, context, hypotheses, problems, supposed)
 
     def product_facts(self, manifest: Manifest) -> dict[str, FactState]:
-        facts = self.stated(manifest.facts, ("facts",))
+        facts = self.stated(manifest.facts, ("facts",), scoped=False)
         facts.update(self.supposed)
         return facts
 
@@ -86,6 +86,7 @@ class Derivation:
         facts.update(self.stated(component.facts, (*path, "facts")))
         facts.update(self.supposed)  # a what-if fact replaces the component's own too
         facts.setdefault("distributes_weights", self._distributes_weights(component))
+        facts.setdefault("modified", self._modified(component))
         facts.setdefault("made_available", self._made_available(component))
         facts.setdefault("model_made_available", self._model_made_available(component))
         facts.setdefault("model_offered", self._model_offered(component))
@@ -100,13 +101,16 @@ class Derivation:
         )
         return facts
 
-    def lineage(self, ref: ModelRef, path: Path) -> tuple[ModelRef, FactState]:
-        """The lineage entry (a swapped-in model in a what-if) and its `lineage` fact."""
+    def lineage(
+        self, ref: ModelRef, path: Path, fact: str = "lineage"
+    ) -> tuple[ModelRef, FactState]:
+        """The lineage entry (a swapped-in model in a what-if) and its `lineage` fact (or
+        `outputs_lineage`, for a model whose outputs it was trained on)."""
         swapped = self._swapped(ref)
         spec = FactSpec(value=True, evidence=(swapped or ref).evidence)
         if swapped is None:
-            return ref, self.resolve_one("lineage", spec, path)
-        return swapped, resolve("lineage", spec, self.hypothetical(), path=path)
+            return ref, self.resolve_one(fact, spec, path)
+        return swapped, resolve(fact, spec, self.hypothetical(), path=path)
 
     def model_facts(
         self, facts: dict[str, FactState], lineage: FactState, model: CatalogModel
@@ -154,9 +158,17 @@ class Derivation:
         context = self.context
         return Resolution(HYPOTHETICAL, None, context.rates, context.sources, context.memo)
 
-    def stated(self, specs: dict[str, FactSpec], path: Path) -> dict[str, FactState]:
+    def stated(
+        self, specs: dict[str, FactSpec], path: Path, scoped: bool = True
+    ) -> dict[str, FactState]:
+        """The facts stated at one level; a fact given only per model or per license is not
+        stated for the whole (`scoping` resolves those parts; `scoped`: they are allowed)."""
         states = {}
         for name, spec in specs.items():
+            if not self._scopes_allowed(name, spec, (*path, name), scoped):
+                continue
+            if spec.scoped_only:
+                continue
             if name not in FACTS or FACTS[name].implicit:
                 reason = (
                     "is supplied by licheck from the lineage"
@@ -173,6 +185,23 @@ class Derivation:
                 continue
             states[name] = self.resolve_one(name, spec, (*path, name))
         return states
+
+    def _scopes_allowed(self, name: str, spec: FactSpec, path: Path, scoped: bool) -> bool:
+        """`by_model` / `by_license` only under a component, and only for the facts each
+        license may answer differently; a located error otherwise."""
+        given = [key for key in ("by_model", "by_license") if getattr(spec, key) is not None]
+        if not given:
+            return True
+        if not scoped:
+            reason = "a product's facts hold for all its components: state it under a component"
+        elif name not in SCOPED:
+            reason = f"only {', '.join(sorted(SCOPED))} may be stated per model or per license"
+        else:
+            return True
+        self.problems.append(
+            self.document.error((*path, given[0]), f"fact {name!r}: {given[0]} — {reason}")
+        )
+        return False
 
     def resolve_one(self, name: str, spec: FactSpec, path: Path) -> FactState:
         try:
@@ -237,6 +266,8 @@ class Derivation:
         offered; without any step there is no such model; a hosted product alone, or
         quantization alone (which may or may not count as creating a model), leaves it open."""
         steps = {step.kind for step in component.lineage.steps}
+        if component.lineage.trained_on_outputs_of:  # training on outputs is training
+            steps.add(StepKind.DISTILLATION)
         if not steps:
             source = "derived from the lineage: no step, so no model of the licensee's"
             return self.default("model_made_available", False, source)
@@ -252,6 +283,17 @@ class Derivation:
             source = f"derived from the component's delivery ({_delivered(component)})"
             return self.default("model_offered", True, source)
         return self.default("model_offered", "unknown", None)
+
+    def _modified(self, component: Component) -> FactState:
+        """Any step (training, merge, quantization) or training on outputs modifies the model;
+        none leaves it as released."""
+        lineage = component.lineage
+        kinds = sorted({step.kind.value for step in lineage.steps})
+        if lineage.trained_on_outputs_of:
+            kinds.append("training on outputs")
+        if not kinds:
+            return self.default("modified", False, "derived from the lineage: no step")
+        return self.default("modified", True, f"derived from the lineage ({', '.join(kinds)})")
 
 
 DECLARED = EvidenceKind.DECLARED

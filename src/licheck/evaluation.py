@@ -21,7 +21,7 @@ from licheck.binding import (
 )
 from licheck.consistency import check_manifest
 from licheck.context import EvaluationContext
-from licheck.derivation import Derivation, Path, lineage_models
+from licheck.derivation import Derivation, Path
 from licheck.diagnostics import InputError
 from licheck.facts import FactState
 from licheck.findings import (
@@ -35,9 +35,10 @@ from licheck.findings import (
 )
 from licheck.judging import Place, Readings, judge_clause
 from licheck.library import Library, incorporated
-from licheck.manifest import CandidateBases, Component, Manifest, ModelRef, Owner
+from licheck.manifest import Component, Manifest, ModelRef, Owner
 from licheck.measurement import Occasion
 from licheck.model import CatalogModel
+from licheck.scoping import Relation, Scopes, relations, scopes
 from licheck.verdicts import worst
 from licheck.yamlsafe import Document
 
@@ -71,10 +72,17 @@ def evaluate_manifest(
     for index, component in enumerate(manifest.components):
         path: Path = ("components", index)
         facts = derive.component_facts(component, path, product)
-        for entry, entry_path in lineage_models(component, path):
-            findings.extend(
-                _entry_findings(derive, manifest.owner, component, entry, entry_path, facts)
-            )
+        related = relations(derive, component, path)
+        stated = scopes(derive, component, path, related)
+        for group, members in _by_entry(related):
+            found = [
+                (r.ref.model, _findings_for(derive, manifest.owner, component, r, stated, facts))
+                for r in members
+            ]
+            if group is None:
+                findings.extend(found[0][1])
+            else:  # one of several candidate bases: each judged as if it were the one
+                findings.extend(across_candidates(found, group))
     if derive.problems:
         raise InputError(derive.problems)
     findings.sort(key=lambda f: (f.component, f.model, f.license, f.clause))
@@ -88,43 +96,30 @@ def evaluate_manifest(
     )
 
 
-def _entry_findings(
-    derive: Derivation,
-    owner: Owner,
-    component: Component,
-    entry: ModelRef | CandidateBases,
-    entry_path: Path,
-    facts: dict[str, FactState],
-) -> list[Finding]:
-    """The findings for one entry of a component's lineage: its model, or each candidate judged
-    as if it were the one, then combined."""
-    by_candidate: list[tuple[str, list[Finding]]] = []
-    for ref, path in _located(entry, entry_path):
-        ref, lineage = derive.lineage(ref, path)
-        found = _findings_for(derive, owner, component, ref, path, lineage, facts)
-        by_candidate.append((ref.model, found))
-    if not isinstance(entry, CandidateBases):
-        return by_candidate[0][1]
-    return across_candidates(by_candidate, entry_path)
-
-
-def _located(entry: ModelRef | CandidateBases, path: Path) -> list[tuple[ModelRef, Path]]:
-    if isinstance(entry, CandidateBases):
-        return [(ref, (*path, "candidates", i)) for i, ref in enumerate(entry.candidates)]
-    return [(entry, path)]
+def _by_entry(related: list[Relation]) -> list[tuple[Path | None, list[Relation]]]:
+    """The relations grouped by lineage entry: the candidates of one entry together (keyed by
+    the entry's path), every other relation on its own."""
+    groups: list[tuple[Path | None, list[Relation]]] = []
+    for relation in related:
+        group = relation.candidates_of
+        if group is not None and groups and groups[-1][0] == group:
+            groups[-1][1].append(relation)
+        else:
+            groups.append((group, [relation]))
+    return groups
 
 
 def _findings_for(
     derive: Derivation,
     owner: Owner,
     component: Component,
-    ref: ModelRef,
-    ref_path: Path,
-    lineage: FactState,
+    relation: Relation,
+    stated: Scopes,
     facts: dict[str, FactState],
 ) -> list[Finding]:
     """The findings for one model of a component's lineage."""
     document, library = derive.document, derive.library
+    ref, ref_path, lineage = relation.ref, relation.path, relation.lineage
     line, column = document.locate(ref_path)
     unknown = UnknownLicense(component, ref, lineage, line, column)
     if ref.model.strip().lower() == UNKNOWN_MODEL:
@@ -146,13 +141,13 @@ def _findings_for(
     if not known:
         return found
     place = Place(component, model, document, line, column)
-    readings = Readings(
-        derive.model_facts(facts, lineage, model),
-        Occasion(model.name, model.release_date),
-        derive.context.memo,
-    )
+    model_facts = derive.model_facts(facts, lineage, model)
+    model_facts["outputs_lineage"] = relation.outputs
+    model_facts.update(stated.by_model.get(model.id, {}))
+    model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
+    readings = Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
     by_license = {
-        c.license: _judge_license(c.license, derive, owner, place, readings)
+        c.license: _judge_license(c.license, derive, owner, place, readings, stated)
         for c in known
         if c.license is not None
     }
@@ -189,14 +184,27 @@ def _unknown_license(
 
 
 def _judge_license(
-    license_id: str, derive: Derivation, owner: Owner, place: Place, readings: Readings
+    license_id: str,
+    derive: Derivation,
+    owner: Owner,
+    place: Place,
+    readings: Readings,
+    stated: Scopes,
 ) -> list[Finding]:
-    """A finding for every clause of one license and of the rule files it incorporates; where
-    the owner may be a rule file's licensor, as `binding.as_licensor` says."""
+    """A finding for every clause of one license and of the rule files it incorporates, each
+    reading the facts the component states for that license; where the owner may be a rule
+    file's licensor, as `binding.as_licensor` says."""
+    licenses = derive.library.licenses
     found: list[Finding] = []
-    for bound_id in incorporated(derive.library.licenses, license_id):
-        bound = derive.library.licenses[bound_id]
-        judged = [judge_clause(compiled, place, readings) for compiled in bound.clauses]
+    for bound_id in incorporated(licenses, license_id):
+        own = stated.for_license(bound_id, license_id)
+        if own:
+            facts = {**readings.facts, **own, **derive.supposed}
+            read_as = Readings(facts, readings.occasion, readings.memo)
+        else:
+            read_as = readings
+        bound = licenses[bound_id]
+        judged = [judge_clause(c, place, read_as) for c in bound.clauses]
         licensor = derive.owner_is_licensor(owner, licensor_of(place.model, bound.license))
         found.extend(judged if licensor is None else as_licensor(judged, licensor))
     return found

@@ -7,6 +7,22 @@ from licheck.findings import Finding
 from licheck.verdicts import Verdict
 
 
+def fact_scope(state: FactState) -> str:
+    """Where a fact was found: the product's facts, a component's, one model of its lineage or
+    one license of it (`by_model` / `by_license`), a lineage entry, or licheck (a default, a
+    derivation or a what-if)."""
+    path = state.path
+    if len(path) >= 2 and path[-2] in ("by_model", "by_license"):
+        return f"{'model' if path[-2] == 'by_model' else 'license'}:{path[-1]}"
+    if "lineage" in path:
+        return "lineage"
+    if path[:1] == ("facts",):
+        return "product"
+    if path[:1] == ("components",):
+        return "component"
+    return "licheck"
+
+
 def fact_phrase(state: FactState) -> str:
     """'monthly_revenue is likely ≈166.67M USD/month (press report)'."""
     kinds = sorted(
@@ -16,6 +32,9 @@ def fact_phrase(state: FactState) -> str:
             if not e.counted.startswith("ignored")
         }
     )
+    scope = fact_scope(state)
+    if scope.startswith(("model:", "license:")):  # the narrower statements say so
+        kinds.append(f"stated for {scope.replace(':', ' ')}")
     basis = f" ({', '.join(kinds)})" if kinds else ""
     match state.status:
         case Status.ESTABLISHED:

@@ -301,7 +301,9 @@ def _license_entry(license_: License, document: yamlsafe.Document, file: str) ->
             problems.append(document.error(base, too_many, "split the clause"))
             continue
         line = document.locate(base)[0]
-        compiled.append(CompiledClause(license_, clause, rule, file, line, bind(rule)))
+        compiled.append(
+            CompiledClause(license_, clause, rule, file, line, bind(rule, clause.applies_to))
+        )
     if problems:
         raise InputError(problems)
     return LicenseEntry(license_, tuple(compiled), file)

@@ -93,6 +93,22 @@ class FactSpec(Strict):
     )
     evidence: list[Evidence] = Field(default_factory=list)
     note: Text | None = None
+    by_model: dict[StrictStr, "Fact"] | None = Field(
+        None,
+        description="under a component: the fact for one model of its lineage (catalog id or "
+        "alias), overriding the component's value (derivative, notice_included, "
+        "license_copy_included, modification_notices)",
+    )
+    by_license: dict[StrictStr, "Fact"] | None = Field(
+        None,
+        description="under a component: the fact as one license (by id) asks it, overriding "
+        "by_model and the component's value (same facts as by_model)",
+    )
+
+    @property
+    def scoped_only(self) -> bool:
+        """Only per-model or per-license values: the fact is not stated for the whole."""
+        return not (self.model_fields_set - {"by_model", "by_license", "note"})
 
 
 def _fact_shorthand(raw: Any) -> Any:
@@ -189,11 +205,38 @@ def _step_shorthand(raw: Any) -> Any:
     return {"kind": raw} if isinstance(raw, str) else raw
 
 
+class OutputsRole(StrEnum):
+    TEACHER = "teacher"  # distillation from its generated outputs
+    SYNTHETIC_DATA = "synthetic_data"  # training data it generated
+    JUDGE = "judge"  # its judgements or rewards (RLAIF, filtering)
+    OTHER = "other"
+
+
+class OutputsRef(ModelRef):
+    """A model whose outputs the component was trained on (not its weights)."""
+
+    role: OutputsRole = OutputsRole.OTHER
+
+
+def _outputs_shorthand(raw: Any) -> Any:
+    return {"model": raw} if isinstance(raw, str) else raw
+
+
 class Lineage(Strict):
     base: LineageEntry
     steps: list[
         Annotated[Step, BeforeValidator(_step_shorthand, json_schema_input_type=Step | StepKind)]
     ] = Field(default_factory=list)
+    trained_on_outputs_of: list[
+        Annotated[
+            OutputsRef,
+            BeforeValidator(_outputs_shorthand, json_schema_input_type=OutputsRef | StrictStr),
+        ]
+    ] = Field(
+        default_factory=list,
+        description="models whose outputs (generated data, a teacher's answers, a judge's "
+        "scores) the component was trained on: clauses reaching outputs bind it",
+    )
 
     def entries(self) -> list[tuple[ModelRef | CandidateBases, tuple[str | int, ...]]]:
         """Every entry (the base, each step's parents), with its path within the lineage."""
@@ -298,6 +341,7 @@ def build_validators() -> None:
         FactSpec,
         ModelRef,
         CandidateBases,
+        OutputsRef,
         Step,
         Lineage,
         Component,

@@ -264,6 +264,17 @@ class ClauseKind(StrEnum):
 ALWAYS = Always.model_construct(always=True)  # constructing builds no validator
 
 
+class Reach(StrEnum):
+    """How a component must be related to a licensed model for a clause to bind it."""
+
+    DERIVATIVES = "derivatives"  # built on its weights, still a derivative in the license's sense
+    USE = "use"  # built on its weights, derivative or not ("if you use the Materials to ...")
+    OUTPUTS = "outputs"  # trained on its outputs (teacher, synthetic data, judge)
+
+
+DEFAULT_REACH = (Reach.DERIVATIVES,)
+
+
 class Clause(Strict):
     id: Identifier
     kind: ClauseKind
@@ -281,6 +292,13 @@ class Clause(Strict):
     )
     exceptions: list[Condition] = Field(
         default_factory=list, description="facts that lift the clause"
+    )
+    applies_to: tuple[Reach, ...] = Field(
+        DEFAULT_REACH,
+        min_length=1,
+        description="the relations to the licensed model that the clause binds: derivatives "
+        "(built on its weights, still a derivative in the license's sense: the default), use "
+        "(built on its weights, derivative or not), outputs (trained on its outputs)",
     )
     note: Text | None = None
 

@@ -45,6 +45,8 @@ class FactOut(_Model):
     stated: str  # as the manifest states it
     likely: str | None
     note: str | None
+    # where it was found: product, component, model:ID, license:ID, lineage, or licheck
+    scope: str
     evidence: list[EvidenceOut]
 
 

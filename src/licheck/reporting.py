@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from licheck.evaluation import Finding, MissingFact, ProductResult
-from licheck.explain import explain
+from licheck.explain import explain, fact_scope
 from licheck.facts import FactState, shared
 from licheck.jsontext import Lasting
 from licheck.report import ProductOut, Report, assemble
@@ -82,6 +82,7 @@ def _fact(state: FactState, memo: ReportMemo, local: Local) -> Data:
         "stated": state.shown,
         "likely": str(state.likely) if state.likely is not None else None,
         "note": state.note,
+        "scope": fact_scope(state),
         "evidence": [
             {
                 "source": e.source,

@@ -277,6 +277,26 @@ FACTS: Final = _facts(
         "the product or its documentation clearly attributes the model to its licensor "
         "(where a license asks for attribution without prescribing its words)",
     ),
+    # -- added for scoped facts and the outputs relation (issue 12, part K1)
+    FactDef(
+        "outputs_lineage",
+        FactType.BOOLEAN,
+        "the component was trained on the model's outputs (from the lineage's "
+        "trained_on_outputs_of and its evidence)",
+        implicit=True,
+    ),
+    FactDef(
+        "modified",
+        FactType.BOOLEAN,
+        "the shipped model is a modified version of the model in its lineage (derived when "
+        "not stated: any training, merge or quantization step means yes, none means no)",
+    ),
+    FactDef(
+        "modification_notices",
+        FactType.BOOLEAN,
+        "the modified files distributed carry prominent notices that they were changed (and "
+        "how, where the license asks for it)",
+    ),
 )
 
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
@@ -289,6 +309,11 @@ AT_MOST: Final = {
     # one year's revenue is never more than the highest 12-month total
     "licensee_annual_revenue": "licensee_peak_12_month_revenue",
 }
+# Facts a component may state per lineage model (`by_model`) or per license (`by_license`): each
+# license may answer them differently (a Llama Notice file, an MIT notice, Apache's).
+SCOPED: Final = frozenset(
+    {"derivative", "notice_included", "license_copy_included", "modification_notices"}
+)
 # Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
 

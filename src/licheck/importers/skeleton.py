@@ -15,8 +15,8 @@ from licheck.vocabulary import FACTS
 
 # Facts an importer leaves out on purpose: `derivative` keeps licheck's documented default (a
 # trained model is a derivative unless the manifest says otherwise), and `distributes_weights`
-# follows from the component's delivery.
-DERIVED = frozenset({"derivative", "distributes_weights"})
+# follows from the component's delivery, `modified` from its lineage's steps.
+DERIVED = frozenset({"derivative", "distributes_weights", "modified"})
 _SLUG = re.compile(r"[^a-z0-9._-]+")
 
 
