@@ -43,6 +43,7 @@ def check_manifest(
     problems: list[Diagnostic] = []
     problems += _dates(manifest, document, library, today)
     problems += _license_ids(manifest, document, library)
+    problems += closed_vocabularies(manifest, document, library)
     problems += _delivery(manifest, document)
     problems += _part_of_whole(manifest, document)
     return problems
@@ -193,6 +194,37 @@ def _at(document: Document, path: Path_) -> Path_:
         return path
     index = len(path) - 1 - path[::-1].index("value")
     return path[:index] + path[index + 1 :]
+
+
+# -- closed vocabularies --------------------------------------------------------------------
+
+
+def closed_vocabularies(
+    manifest: Manifest, document: Document, library: Library | None = None
+) -> Iterator[Diagnostic]:
+    """Each member of a closed-vocabulary set fact (`restricted_uses`, `improves_other_models`,
+    `use_purpose`) that is not in its vocabulary, located at the member itself; with the
+    library, also a `policy:LICENSE-ID` tag naming a license it does not define."""
+    for name, spec, path in _stated_facts(manifest):
+        definition = FACTS.get(name)
+        if definition is None or definition.members is None:
+            continue
+        for item, at in _strings_claimed(spec, path):
+            message = definition.unknown_member(item)
+            if not message and library is not None and item.startswith("policy:"):
+                problem = _license_problem(item.removeprefix("policy:"), library)
+                message = f"{name}: {item!r}: {problem}" if problem else ""
+            if message:
+                yield document.error(
+                    as_written(document, at),
+                    message,
+                    f"the vocabulary of {name} is in the README's fact table",
+                )
+
+
+def as_written(document: Document, path: Path_) -> Path_:
+    """`path` as written in the document (see `_at`)."""
+    return _at(document, path)
 
 
 # -- contradictions --------------------------------------------------------------------------

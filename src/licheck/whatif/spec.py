@@ -100,7 +100,16 @@ def parse_assignment(raw: str) -> Assignment:
             spec = FactSpec(value=value)
         case FactType.SET:
             spec = _set(where, value)
+            _closed(where, definition, spec)
     return Assignment(name, value, spec)
+
+
+def _closed(where: str, definition: FactDef, spec: FactSpec) -> None:
+    """A member outside a closed vocabulary would never match a rule: refuse it here."""
+    for item in [*(spec.value or []), *(spec.includes or []), *(spec.excludes or [])]:
+        message = definition.unknown_member(item)
+        if message:
+            raise ScenarioError(f"{where}: {message}")
 
 
 def _quantity(where: str, value: str) -> FactSpec:
