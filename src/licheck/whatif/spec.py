@@ -106,7 +106,8 @@ def parse_assignment(raw: str) -> Assignment:
 
 def _closed(where: str, definition: FactDef, spec: FactSpec) -> None:
     """A member outside a closed vocabulary would never match a rule: refuse it here."""
-    for item in [*(spec.value or []), *(spec.includes or []), *(spec.excludes or [])]:
+    listed = spec.value if isinstance(spec.value, list) else []
+    for item in [*listed, *(spec.includes or []), *(spec.excludes or [])]:
         message = definition.unknown_member(item)
         if message:
             raise ScenarioError(f"{where}: {message}")
