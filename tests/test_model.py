@@ -217,6 +217,7 @@ def _manifest() -> dict[str, Any]:
         "product": "p",
         "owner": "o",
         "components": [{"id": "c", "name": "C", "lineage": {"base": "m"}}],
+        "agreements": [{"licensor": "l", "via": "v", "terms": "unknown"}],
     }
 
 
@@ -257,6 +258,8 @@ IDENTIFIERS: list[tuple[str, tuple[str | int, ...]]] = [
     ("catalog", ("models", 0, "license")),
     ("catalog", ("models", 0, "license_history", 0, "license")),
     ("manifest", ("components", 0, "id")),
+    ("manifest", ("agreements", 0, "licensor")),
+    ("manifest", ("agreements", 0, "via")),
     ("waivers", ("waivers", 0, "id")),
     ("waivers", ("waivers", 0, "license")),
     ("waivers", ("waivers", 0, "clause")),

@@ -44,6 +44,7 @@ def check_manifest(
     problems += _dates(manifest, document, library, today)
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
+    problems += _agreements(manifest, document, library)
     problems += _delivery(manifest, document)
     problems += _part_of_whole(manifest, document)
     return problems
@@ -112,6 +113,9 @@ def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]
             yield step.evidence, ("components", c, "lineage", "steps", s, "evidence")
     for ref, path in _model_refs(manifest):
         yield ref.evidence, (*path, "evidence")
+    if isinstance(manifest.agreements, list):
+        for a, agreement in enumerate(manifest.agreements):
+            yield agreement.evidence, ("agreements", a, "evidence")
 
 
 def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
@@ -194,6 +198,50 @@ def _at(document: Document, path: Path_) -> Path_:
         return path
     index = len(path) - 1 - path[::-1].index("value")
     return path[:index] + path[index + 1 :]
+
+
+# -- separate agreements ---------------------------------------------------------------------
+
+_AGREEMENT_FACTS = ("agreement", "agreement_waives", "license_granted")
+
+
+def _agreements(manifest: Manifest, document: Document, library: Library) -> Iterator[Diagnostic]:
+    """`agreements:` beside the flat facts it implies (two statements of one thing, which could
+    differ); each id an agreement grants or waives, in the library and the licensor's own."""
+    if manifest.agreements is None:
+        return
+    for name, _spec, path in _stated_facts(manifest):
+        if name in _AGREEMENT_FACTS:
+            yield document.error(
+                path,
+                f"{name} is implied by agreements: and cannot also be stated",
+                "state each agreement's grants and waives under agreements: (or drop agreements:)",
+                at_key=True,
+            )
+    if manifest.agreements == "none":
+        return
+    hint = "license ids: `licheck licenses list`; clause ids: `licheck licenses show ID`"
+    for a, agreement in enumerate(manifest.agreements):
+        for key in ("grants", "waives"):
+            for i, item in enumerate(getattr(agreement, key) or ()):
+                at: Path_ = ("agreements", a, key, i)
+                problem = (
+                    _license_problem(item, library)
+                    if key == "grants"
+                    else _waiver_problem(item, library)
+                )
+                if problem:
+                    yield document.error(at, f"{key}: {problem}", hint)
+                    continue
+                owner = library.licenses[item.partition("/")[0]].license.licensor
+                if owner is not None and owner != agreement.licensor:
+                    yield document.error(
+                        at,
+                        f"{key}: {item!r} is {owner}'s to grant or waive, not "
+                        f"{agreement.licensor}'s",
+                        f"an agreement through an intermediary names the licensor: "
+                        f"licensor: {owner}, via: {agreement.licensor}",
+                    )
 
 
 # -- closed vocabularies --------------------------------------------------------------------
