@@ -13,12 +13,14 @@ company is not the license the gate asks for.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from licheck.conditions import tests_in
 from licheck.domains import Domain, StringSet
 from licheck.library import Library
 from licheck.manifest import Agreement, Evidence, EvidenceKind, FactSpec
 
+D = TypeVar("D", bound=Domain | None)
 NAMES = ("agreement", "agreement_waives", "license_granted")
 _COMPLETE = Evidence(
     source="the manifest's agreements: (every agreement is listed)", kind=EvidenceKind.DECLARED
@@ -124,7 +126,7 @@ def agreement_specs(
     return specs
 
 
-def settled(domain: Domain | None, library: Library, fact: str) -> Domain | None:
+def settled(domain: D, library: Library, fact: str) -> D | StringSet:
     """A set whose every member any clause reads is decided, as the exact set it is (`[]`
     rather than a list of exclusions): members no clause reads cannot change a verdict."""
     if not isinstance(domain, StringSet) or domain.exact:

@@ -84,7 +84,8 @@ class Derivation:
         listed = [] if manifest.agreements == "none" else manifest.agreements
         before = len(self.problems)
         for index, agreement in enumerate(listed):  # each one's evidence, located
-            spec = FactSpec(evidence=agreements.evidence_for(agreement, [], "agreement", self.library))
+            pieces = agreements.evidence_for(agreement, [], "agreement", self.library)
+            spec = FactSpec(evidence=pieces)
             self.resolve_one("agreement", spec, ("agreements", index))
         if len(self.problems) > before:
             return {}
