@@ -174,3 +174,35 @@ def test_misspelt_ids_and_bad_terms_are_located(
     both = {"licensor": "moonshot-ai", "terms": "unknown", "grants": []}
     err = _errors(capsys, _manifest(tmp_path, "kimi-k2.5", agreements=[both]))
     assert "terms: unknown leaves grants and waives unknown" in err
+
+
+@pytest.mark.parametrize(
+    ("facts", "message"),
+    [
+        ({"restricted_uses": ["militray"]}, "did you mean 'military'"),
+        ({"improves_other_models": {"includes": ["lm"]}}, "did you mean 'llm'"),
+        ({"use_purpose": ["reserch"]}, "did you mean 'research'"),
+        ({"restricted_uses": ["policy:no-such-license"]}, "is not in the library"),
+        ({"commercial": False, "use_purpose": ["commercial_product"]}, "commercial is false"),
+        ({"use_purpose": ["research", "evaluation"]}, "commercial is true, but use_purpose"),
+    ],
+)
+def test_closed_vocabularies_and_purpose_contradictions_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, facts: dict[str, Any], message: str
+) -> None:
+    err = _errors(capsys, _manifest(tmp_path, "kimi-k2.5", facts=facts))
+    assert message in err and "p.yaml:" in err
+
+
+def test_a_misspelt_member_is_located_at_the_member(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(
+        "product: P\nowner: O\nfacts:\n  restricted_uses: [unlawful, militray]\n"
+        "components:\n  - {id: c, name: C, lineage: {base: kimi-k2.5}}\n",
+        encoding="utf-8",
+    )
+    assert "m.yaml:4:31:" in _errors(capsys, path)
+    code, _, err = run(capsys, "whatif", str(path), "--set", "restricted_uses=[militray]")
+    assert code == 2 and "did you mean 'military'" in err

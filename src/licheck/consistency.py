@@ -45,6 +45,7 @@ def check_manifest(
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
     problems += _agreements(manifest, document, library)
+    problems += _purpose(manifest, document)
     problems += _delivery(manifest, document)
     problems += _part_of_whole(manifest, document)
     return problems
@@ -295,6 +296,44 @@ def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
                 f"distributes_weights is {str(spec.value).lower()}, but component "
                 f"{component.id!r} is delivered as {shown}",
                 "list `weights` under delivery exactly when copies of the weights are distributed",
+            )
+
+
+_NON_COMMERCIAL = frozenset({"research", "evaluation", "academic", "personal"})
+
+
+def _purpose(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
+    """`commercial` against `use_purpose` (in each scope: the product's, each component's):
+    a commercial product declared non-commercial, or the reverse, is refused, never both
+    believed (which one is wrong only the author knows)."""
+    product: dict[str, Path_] = {n: ("facts", n) for n in manifest.facts}
+    scopes: list[tuple[dict[str, FactSpec], dict[str, Path_]]] = [(manifest.facts, product)]
+    for c, component in enumerate(manifest.components):
+        merged = {**manifest.facts, **component.facts}
+        paths = dict(product)
+        paths.update({n: ("components", c, "facts", n) for n in component.facts})
+        scopes.append((merged, paths))
+    seen: set[Path_] = set()
+    for specs, paths in scopes:
+        commercial, purpose = specs.get("commercial"), specs.get("use_purpose")
+        if commercial is None or purpose is None or not isinstance(commercial.value, bool):
+            continue
+        stated = purpose.value if isinstance(purpose.value, list) else None
+        named = set(stated if stated is not None else purpose.includes or [])
+        if commercial.value is False and "commercial_product" in named:
+            why = "use_purpose includes commercial_product, but commercial is false"
+        elif commercial.value and stated and set(stated) <= _NON_COMMERCIAL:
+            why = f"commercial is true, but use_purpose is only {', '.join(sorted(stated))}"
+        else:
+            continue
+        if paths["use_purpose"] not in seen:
+            seen.add(paths["use_purpose"])
+            yield document.error(
+                paths["use_purpose"],
+                why,
+                "state both from the same facts: a product offered for revenue is commercial "
+                "(commercial_product); research, evaluation, academic or personal use alone is not",
+                at_key=True,
             )
 
 

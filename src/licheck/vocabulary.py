@@ -286,6 +286,27 @@ FACTS: Final = _facts(
         ),
         prefixes=("policy:",),
     ),
+    # -- added for purpose-dependent grants (issue 12, part K3)
+    FactDef(
+        "use_purpose",
+        FactType.SET,
+        "what the model is used for, as tags: research, evaluation, academic (teaching and "
+        "study), personal (non-commercial personal use), internal_business (the licensee's "
+        "own internal operations), commercial_product (a product or service offered for "
+        "revenue, directly or indirectly); list every one that applies. Refused beside "
+        "`commercial` where they contradict (commercial_product with commercial false; "
+        "commercial true with only research, evaluation, academic or personal)",
+        members=frozenset(
+            {
+                "research",
+                "evaluation",
+                "academic",
+                "personal",
+                "internal_business",
+                "commercial_product",
+            }
+        ),
+    ),
     FactDef(
         "source_attributed",
         FactType.BOOLEAN,
