@@ -62,6 +62,8 @@ def _variant(
 ) -> Path:
     data = yaml.safe_load(COMPOSER2.read_text(encoding="utf-8"))
     data["facts"].update(change)
+    if {"agreement", "agreement_waives", "license_granted"} & set(change):
+        data.pop("agreements")  # the flat facts replace what agreements: states
     if component is not None:
         data["components"][0]["facts"].update(component)
     path = tmp_path / "variant.yaml"

@@ -217,6 +217,7 @@ def _manifest() -> dict[str, Any]:
         "product": "p",
         "owner": {"name": "o", "id": "o", "affiliates": [{"id": "zz"}]},
         "components": [{"id": "c", "name": "C", "lineage": {"base": "m"}}],
+        "agreements": [{"licensor": "l", "via": "v", "terms": "unknown"}],
     }
 
 
@@ -259,6 +260,8 @@ IDENTIFIERS: list[tuple[str, tuple[str | int, ...]]] = [
     ("manifest", ("components", 0, "id")),
     ("manifest", ("owner", "id")),
     ("manifest", ("owner", "affiliates", 0, "id")),
+    ("manifest", ("agreements", 0, "licensor")),
+    ("manifest", ("agreements", 0, "via")),
     ("waivers", ("waivers", 0, "id")),
     ("waivers", ("waivers", 0, "license")),
     ("waivers", ("waivers", 0, "clause")),

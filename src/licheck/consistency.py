@@ -43,6 +43,9 @@ def check_manifest(
     problems: list[Diagnostic] = []
     problems += _dates(manifest, document, library, today)
     problems += _license_ids(manifest, document, library)
+    problems += closed_vocabularies(manifest, document, library)
+    problems += _agreements(manifest, document, library)
+    problems += _purpose(manifest, document)
     problems += _delivery(manifest, document)
     problems += _part_of_whole(manifest, document)
     return problems
@@ -111,6 +114,9 @@ def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]
             yield step.evidence, ("components", c, "lineage", "steps", s, "evidence")
     for ref, path in _model_refs(manifest):
         yield ref.evidence, (*path, "evidence")
+    if isinstance(manifest.agreements, list):
+        for a, agreement in enumerate(manifest.agreements):
+            yield agreement.evidence, ("agreements", a, "evidence")
 
 
 def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
@@ -192,6 +198,81 @@ def _at(document: Document, path: Path_) -> Path_:
     return path[:index] + path[index + 1 :]
 
 
+# -- separate agreements ---------------------------------------------------------------------
+
+_AGREEMENT_FACTS = ("agreement", "agreement_waives", "license_granted")
+
+
+def _agreements(manifest: Manifest, document: Document, library: Library) -> Iterator[Diagnostic]:
+    """`agreements:` beside the flat facts it implies (two statements of one thing, which could
+    differ); each id an agreement grants or waives, in the library and the licensor's own."""
+    if manifest.agreements is None:
+        return
+    for name, _spec, path in _stated_facts(manifest):
+        if name in _AGREEMENT_FACTS:
+            yield document.error(
+                path,
+                f"{name} is implied by agreements: and cannot also be stated",
+                "state each agreement's grants and waives under agreements: (or drop agreements:)",
+                at_key=True,
+            )
+    if manifest.agreements == "none":
+        return
+    hint = "license ids: `licheck licenses list`; clause ids: `licheck licenses show ID`"
+    for a, agreement in enumerate(manifest.agreements):
+        for key in ("grants", "waives"):
+            for i, item in enumerate(getattr(agreement, key) or ()):
+                at: Path_ = ("agreements", a, key, i)
+                problem = (
+                    _license_problem(item, library)
+                    if key == "grants"
+                    else _waiver_problem(item, library)
+                )
+                if problem:
+                    yield document.error(at, f"{key}: {problem}", hint)
+                    continue
+                owner = library.licenses[item.partition("/")[0]].license.licensor
+                if owner is not None and owner != agreement.licensor:
+                    yield document.error(
+                        at,
+                        f"{key}: {item!r} is {owner}'s to grant or waive, not "
+                        f"{agreement.licensor}'s",
+                        f"an agreement through an intermediary names the licensor: "
+                        f"licensor: {owner}, via: {agreement.licensor}",
+                    )
+
+
+# -- closed vocabularies --------------------------------------------------------------------
+
+
+def closed_vocabularies(
+    manifest: Manifest, document: Document, library: Library | None = None
+) -> Iterator[Diagnostic]:
+    """Each member of a closed-vocabulary set fact (`restricted_uses`, `improves_other_models`,
+    `use_purpose`) that is not in its vocabulary, located at the member itself; with the
+    library, also a `policy:LICENSE-ID` tag naming a license it does not define."""
+    for name, spec, path in _stated_facts(manifest):
+        definition = FACTS.get(name)
+        if definition is None or definition.members is None:
+            continue
+        for item, at in _strings_claimed(spec, path):
+            message = definition.unknown_member(item)
+            if not message and library is not None and item.startswith("policy:"):
+                problem = _license_problem(item.removeprefix("policy:"), library)
+                message = f"{name}: {item!r}: {problem}" if problem else ""
+            if message:
+                yield document.error(
+                    as_written(document, at),
+                    message,
+                    f"the vocabulary of {name} is in the README's fact table",
+                )
+
+
+def as_written(document: Document, path: Path_) -> Path_:
+    """`path` as written in the document (see `_at`)."""
+    return _at(document, path)
+
+
 # -- contradictions --------------------------------------------------------------------------
 
 
@@ -212,6 +293,44 @@ def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
                 f"distributes_weights is {str(spec.value).lower()}, but component "
                 f"{component.id!r} is delivered as {shown}",
                 "list `weights` under delivery exactly when copies of the weights are distributed",
+            )
+
+
+_NON_COMMERCIAL = frozenset({"research", "evaluation", "academic", "personal"})
+
+
+def _purpose(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
+    """`commercial` against `use_purpose` (in each scope: the product's, each component's):
+    a commercial product declared non-commercial, or the reverse, is refused, never both
+    believed (which one is wrong only the author knows)."""
+    product: dict[str, Path_] = {n: ("facts", n) for n in manifest.facts}
+    scopes: list[tuple[dict[str, FactSpec], dict[str, Path_]]] = [(manifest.facts, product)]
+    for c, component in enumerate(manifest.components):
+        merged = {**manifest.facts, **component.facts}
+        paths = dict(product)
+        paths.update({n: ("components", c, "facts", n) for n in component.facts})
+        scopes.append((merged, paths))
+    seen: set[Path_] = set()
+    for specs, paths in scopes:
+        commercial, purpose = specs.get("commercial"), specs.get("use_purpose")
+        if commercial is None or purpose is None or not isinstance(commercial.value, bool):
+            continue
+        stated = purpose.value if isinstance(purpose.value, list) else None
+        named = set(stated if stated is not None else purpose.includes or [])
+        if commercial.value is False and "commercial_product" in named:
+            why = "use_purpose includes commercial_product, but commercial is false"
+        elif commercial.value and stated and set(stated) <= _NON_COMMERCIAL:
+            why = f"commercial is true, but use_purpose is only {', '.join(sorted(stated))}"
+        else:
+            continue
+        if paths["use_purpose"] not in seen:
+            seen.add(paths["use_purpose"])
+            yield document.error(
+                paths["use_purpose"],
+                why,
+                "state both from the same facts: a product offered for revenue is commercial "
+                "(commercial_product); research, evaluation, academic or personal use alone is not",
+                at_key=True,
             )
 
 

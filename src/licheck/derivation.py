@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from licheck import agreements
 from licheck.context import EvaluationContext
 from licheck.diagnostics import Diagnostic
 from licheck.facts import FactError, FactState, Resolution, Status, resolve, share
@@ -75,8 +76,32 @@ class Derivation:
 
     def product_facts(self, manifest: Manifest) -> dict[str, FactState]:
         facts = self.stated(manifest.facts, ("facts",), scoped=False)
+        facts.update(self.agreement_facts(manifest))
         facts.update(self.supposed)
         return facts
+
+    def agreement_facts(self, manifest: Manifest) -> dict[str, FactState]:
+        """`agreement`, `agreement_waives` and `license_granted` as `agreements:` implies them."""
+        if manifest.agreements is None:
+            return {}
+        listed = [] if manifest.agreements == "none" else manifest.agreements
+        before = len(self.problems)
+        for index, agreement in enumerate(listed):  # each one's evidence, located
+            pieces = agreements.evidence_for(agreement, [], "agreement", self.library)
+            spec = FactSpec(evidence=pieces)
+            self.resolve_one("agreement", spec, ("agreements", index))
+        if len(self.problems) > before:
+            return {}
+        states = {}
+        for name, spec in agreements.agreement_specs(listed, self.library).items():
+            state = self.resolve_one(name, spec, ("agreements",))
+            states[name] = replace(
+                state,
+                domain=agreements.settled(state.domain, self.library, name),
+                likely=agreements.settled(state.likely, self.library, name),
+                shown=agreements.shown(listed, name),
+            )
+        return states
 
     def component_facts(
         self, component: Component, path: Path, product: dict[str, FactState]
@@ -184,6 +209,12 @@ class Derivation:
                 )
                 continue
             states[name] = self.resolve_one(name, spec, (*path, name))
+        flat = specs.get("agreement")
+        for name in ("agreement_waives", "license_granted"):
+            if flat is not None and name not in specs and "agreement" in states:
+                # no agreement with a licensor: it granted and waived nothing
+                implied = agreements.implied_by_flat(flat, self.library, name)
+                states[name] = self.resolve_one(name, implied, (*path, "agreement"))
         return states
 
     def _scopes_allowed(self, name: str, spec: FactSpec, path: Path, scoped: bool) -> bool:

@@ -20,7 +20,7 @@ from licheck.facts import FactError, claim_domain
 from licheck.manifest import Fact, FactSpec, Manifest
 from licheck.model import CONDITION_TAGS, Catalog, License
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS, suggest
+from licheck.vocabulary import FACTS, FactDef, suggest
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -319,7 +319,41 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
                 continue  # its shape is reported already
             except FactError as exc:
                 problems.append(document.error((*path, *exc.path), str(exc)))
+                continue
+            problems += _unknown_members(document, definition, raw, path)
     return problems
+
+
+def _unknown_members(
+    document: yamlsafe.Document, definition: FactDef, raw: Any, path: tuple[str | int, ...]
+) -> list[Diagnostic]:
+    """Members outside a closed vocabulary, each at the member itself (the fact's value,
+    includes or excludes, or its evidence's)."""
+    if definition.members is None:
+        return []
+    shorthand = not isinstance(raw, dict)  # `restricted_uses: [a, b]`: the value itself
+    claims: list[tuple[Any, tuple[str | int, ...]]] = [({"value": raw} if shorthand else raw, path)]
+    evidence = raw.get("evidence") if isinstance(raw, dict) else None
+    if isinstance(evidence, list):
+        claims += [(e, (*path, "evidence", i)) for i, e in enumerate(evidence)]
+    found = []
+    for claim, at in claims:
+        if not isinstance(claim, dict):
+            continue
+        for key in ("value", "includes", "excludes"):
+            base = at if shorthand and at == path else (*at, key)
+            items = claim.get(key)
+            located = (
+                [(item, (*base, i)) for i, item in enumerate(items)]
+                if isinstance(items, list)
+                else [(items, base)]
+            )
+            for item, where in located:
+                if isinstance(item, str) and item != "unknown":
+                    message = definition.unknown_member(item)
+                    if message:
+                        found.append(document.error(where, message))
+    return found
 
 
 def _fact_adapter() -> TypeAdapter[FactSpec]:

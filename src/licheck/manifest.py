@@ -6,7 +6,7 @@ published manifest JSON Schema; what a fact's value means is checked in `facts`.
 
 import re
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -315,6 +315,44 @@ def _owner_shorthand(raw: Any) -> Any:
 OwnerIn = Annotated[Owner, BeforeValidator(_owner_shorthand, json_schema_input_type=Owner | Text)]
 
 
+class Agreement(Strict):
+    """A separate agreement: who grants it (through whom), what it grants and waives.
+
+    Omitted `grants` / `waives` are unknown, never empty: a contract with unpublished terms
+    settles nothing.  An evidence piece with `value: false` denies that the agreement exists."""
+
+    licensor: Identifier = Field(description="the licensor party to it, e.g. moonshot-ai")
+    via: Identifier | None = Field(
+        None, description="an intermediary through which access is licensed, e.g. fireworks-ai"
+    )
+    terms: Literal["unknown"] | None = Field(
+        None, description="`unknown`: it exists, but what it grants and waives is not known"
+    )
+    grants: list[StrictStr] | None = Field(
+        None, description="the licenses (by id) it grants, e.g. for a gate; [] for none"
+    )
+    waives: list[StrictStr] | None = Field(
+        None, description="the clauses it waives, as license-id/clause-id or license-id/*"
+    )
+    evidence: list[Evidence] = Field(default_factory=list)
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _terms_or_lists(self) -> "Agreement":
+        if self.terms == "unknown" and (self.grants is not None or self.waives is not None):
+            raise ValueError(
+                "terms: unknown leaves grants and waives unknown: drop one or the other"
+            )
+        for piece in self.evidence:
+            others = (piece.at_least, piece.at_most, piece.includes, piece.excludes)
+            if piece.value not in (None, False) or any(o is not None for o in others):
+                raise ValueError(
+                    "evidence on an agreement may only deny it (value: false); "
+                    "state what it grants and waives in grants: and waives:"
+                )
+        return self
+
+
 class Manifest(Strict):
     product: Text
     owner: OwnerIn
@@ -325,6 +363,11 @@ class Manifest(Strict):
     )
     sources: dict[StrictStr, Source] = Field(default_factory=dict)
     facts: dict[StrictStr, Fact] = Field(default_factory=dict)
+    agreements: Literal["none"] | list[Agreement] | None = Field(
+        None,
+        description="every separate agreement of the product's owner (`none`: there is "
+        "none); they imply agreement, agreement_waives and license_granted",
+    )
     components: list[Component] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -347,6 +390,7 @@ def build_validators() -> None:
         Component,
         Organisation,
         Owner,
+        Agreement,
         Manifest,
     ):
         model.model_rebuild()

@@ -33,6 +33,21 @@ class FactDef:
     dimension: Dimension | None = None
     period_months: int = 1  # the natural period of a money fact, used when a value states none
     implicit: bool = False  # supplied by the engine from the manifest's structure
+    # A set fact's closed vocabulary: any other member is refused (a misspelt tag would never
+    # match a rule, silently).  `prefixes` admits open families such as `policy:LICENSE-ID`.
+    members: frozenset[str] | None = None
+    prefixes: tuple[str, ...] = ()
+
+    def unknown_member(self, item: str) -> str:
+        """Why `item` is not in this fact's closed vocabulary, with a did-you-mean; '' if it is."""
+        if self.members is None or item in self.members or item.startswith(self.prefixes):
+            return ""
+        choices = sorted(self.members)
+        families = "".join(f", or {p}..." for p in self.prefixes)
+        return (
+            f"{self.name}: {item!r} is not one of {', '.join(choices)}{families}"
+            f"{suggest(item, choices)}"
+        )
 
     @property
     def unit(self) -> str:
@@ -204,6 +219,7 @@ FACTS: Final = _facts(
         "licensee creates, trains or improves with the model or its outputs: llm (a large "
         "language model), foundation_model (a foundational generative AI model), other (any "
         "other AI model); list every kind that applies, [] for none",
+        members=frozenset({"llm", "foundation_model", "other"}),
     ),
     FactDef(
         "use_policy_followed",
@@ -270,6 +286,42 @@ FACTS: Final = _facts(
         "harassment, pii_misuse, exploiting_vulnerable_groups, national_security_harm, or "
         "policy:LICENSE-ID for a use a "
         "separately published policy of that license prohibits; [] states none",
+        members=frozenset(
+            {
+                "military",
+                "unlawful",
+                "minors_harm",
+                "harmful_disinformation",
+                "automated_legal_decisions",
+                "discrimination",
+                "harassment",
+                "pii_misuse",
+                "exploiting_vulnerable_groups",
+                "national_security_harm",
+            }
+        ),
+        prefixes=("policy:",),
+    ),
+    # -- added for purpose-dependent grants (issue 12, part K3)
+    FactDef(
+        "use_purpose",
+        FactType.SET,
+        "what the model is used for, as tags: research, evaluation, academic (teaching and "
+        "study), personal (non-commercial personal use), internal_business (the licensee's "
+        "own internal operations), commercial_product (a product or service offered for "
+        "revenue, directly or indirectly); list every one that applies. Refused beside "
+        "`commercial` where they contradict (commercial_product with commercial false; "
+        "commercial true with only research, evaluation, academic or personal)",
+        members=frozenset(
+            {
+                "research",
+                "evaluation",
+                "academic",
+                "personal",
+                "internal_business",
+                "commercial_product",
+            }
+        ),
     ),
     FactDef(
         "source_attributed",

@@ -100,7 +100,17 @@ def parse_assignment(raw: str) -> Assignment:
             spec = FactSpec(value=value)
         case FactType.SET:
             spec = _set(where, value)
+            _closed(where, definition, spec)
     return Assignment(name, value, spec)
+
+
+def _closed(where: str, definition: FactDef, spec: FactSpec) -> None:
+    """A member outside a closed vocabulary would never match a rule: refuse it here."""
+    listed = spec.value if isinstance(spec.value, list) else []
+    for item in [*listed, *(spec.includes or []), *(spec.excludes or [])]:
+        message = definition.unknown_member(item)
+        if message:
+            raise ScenarioError(f"{where}: {message}")
 
 
 def _quantity(where: str, value: str) -> FactSpec:
