@@ -1,0 +1,154 @@
+"""No unmapped tag gives comfort (issue 12, deliverable 8).
+
+A clause that reads `restricted_uses` beside a review (`use_policy_followed`), or any clause of a
+separately published policy file, must not be met by declaring a restricted use it does not map
+together with `use_policy_followed: true`: the review cannot vouch for a declared use the policy
+may cover.  For each such clause and each member of the vocabulary the clause does not name, the
+requirement is checked over every truth value of its other tests (an over-approximation of the
+completions): if it can hold, the clause could report `satisfied`.  Allowed only where the policy
+text plainly does not cover the use (`PLAINLY_NOT_COVERED`, with the reason); the cases still to
+fix are `DEFECTS` (every reason starts with "DEFECT:"), so the test passes until they are fixed.
+
+Clauses that read `restricted_uses` without a review are closed lists quoted from their text
+(e.g. glm-4's "for any military or illegal purposes"); a tag they do not list is not theirs to
+judge, so they are outside this test.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from licheck import conditions
+from licheck.conditions import All, Any_, Const, Node, Not, Test
+from licheck.library import CompiledClause, load_library
+from licheck.vocabulary import FACTS
+
+LIBRARY = load_library()
+MEMBERS = sorted(FACTS["restricted_uses"].members or ())
+READ = frozenset({"restricted_uses", "use_policy_followed"})
+
+# (license, clause, tag) -> why the policy plainly does not cover the use.
+PLAINLY_NOT_COVERED: dict[tuple[str, str, str], str] = {}
+
+_REVIEW_ONLY = (
+    "DEFECT: the clause leaves every tag it does not name to the review; the tags the policy "
+    "covers are still to be mapped from its text"
+)
+_ALL_BUT_UNLAWFUL = frozenset(MEMBERS) - {"unlawful"}
+# (license, clause) -> the tags still to map or allow-list, and why they are open.
+DEFECTS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
+    ("creativeml-openrail-m", "medical-advice"): (frozenset(MEMBERS), _REVIEW_ONLY),
+    ("creativeml-openrail-m", "justice-uses"): (frozenset(MEMBERS), _REVIEW_ONLY),
+    ("creativeml-openrail-plus-plus-m", "medical-advice"): (frozenset(MEMBERS), _REVIEW_ONLY),
+    ("creativeml-openrail-plus-plus-m", "justice-uses"): (frozenset(MEMBERS), _REVIEW_ONLY),
+    ("databricks-open-model-license", "acceptable-use"): (_ALL_BUT_UNLAWFUL, _REVIEW_ONLY),
+    ("nvidia-open-model-license", "trustworthy-ai"): (frozenset(MEMBERS), _REVIEW_ONLY),
+    ("gpt-oss-usage-policy", "comply-with-law"): (_ALL_BUT_UNLAWFUL, _REVIEW_ONLY),
+    ("stability-ai-community", "acceptable-use"): (
+        _ALL_BUT_UNLAWFUL,
+        "DEFECT: Stability AI's AUP is not among the reference texts, so its heads cannot be "
+        "mapped; a governance risk would need a fact the engine can leave open",
+    ),
+    ("tencent-hunyuan-community-a13b", "acceptable-use"): (
+        frozenset({"national_security_harm"}),
+        _REVIEW_ONLY,
+    ),
+    ("tencent-hunyuan-community-large", "acceptable-use"): (
+        frozenset({"national_security_harm"}),
+        _REVIEW_ONLY,
+    ),
+    ("yi-community-license-v2.1", "laws-and-ethics"): (
+        frozenset({"harassment", "military", "pii_misuse"}),
+        "DEFECT: judged by Yi's clauses third-party-rights and no-military-or-unlawful-use, "
+        "which name them, but this clause's review still meets them",
+    ),
+}
+
+
+def _is_policy_clause(entry: CompiledClause) -> bool:
+    fields = {t.fact for t in entry.rule.tests()}
+    policy_file = entry.license.id.endswith(("-use-policy", "-usage-policy"))
+    return "restricted_uses" in fields and ("use_policy_followed" in fields or policy_file)
+
+
+def _holds(node: Node, tag: str, atoms: dict[int, bool]) -> bool:
+    match node:
+        case Test(fact="restricted_uses"):
+            return node.holds(frozenset({tag}))
+        case Test(fact="use_policy_followed"):
+            return node.holds(True)
+        case Test():
+            return atoms[id(node)]
+        case All():
+            return all(_holds(item, tag, atoms) for item in node.items)
+        case Any_():
+            return any(_holds(item, tag, atoms) for item in node.items)
+        case Not():
+            return not _holds(node.item, tag, atoms)
+        case Const():
+            return node.value
+    raise AssertionError(node)  # pragma: no cover
+
+
+def _can_hold(node: Node, tag: str) -> bool:
+    """The requirement holds for some truth values of its tests of other facts."""
+    free = [t for t in conditions.tests_in(node) if t.fact not in READ]
+    for values in itertools.product((False, True), repeat=len(free)):
+        if _holds(node, tag, {id(t): v for t, v in zip(free, values, strict=True)}):
+            return True
+    return False
+
+
+def _mapped(node: Node) -> set[str]:
+    named: set[str] = set()
+    for test in conditions.tests_in(node):
+        if test.fact == "restricted_uses":
+            operand = test.operand
+            named |= set(operand) if isinstance(operand, frozenset) else {str(operand)}
+    return named
+
+
+def _comforting(entry: CompiledClause) -> set[str]:
+    requirement = entry.rule.requirement
+    return {t for t in MEMBERS if t not in _mapped(requirement) and _can_hold(requirement, t)}
+
+
+POLICY_CLAUSES = [
+    entry
+    for license_entry in LIBRARY.licenses.values()
+    for entry in license_entry.clauses
+    if _is_policy_clause(entry)
+]
+
+
+@pytest.mark.parametrize("entry", POLICY_CLAUSES, ids=lambda e: f"{e.license.id}/{e.clause.id}")
+def test_no_unmapped_tag_is_met_by_the_review(entry: CompiledClause) -> None:
+    key = (entry.license.id, entry.clause.id)
+    allowed = {tag for (lid, cid, tag) in PLAINLY_NOT_COVERED if (lid, cid) == key}
+    known = DEFECTS.get(key, (frozenset(), ""))[0]
+    comforting = _comforting(entry) - allowed - known
+    assert not comforting, (
+        f"{key[0]}/{key[1]}: restricted_uses {sorted(comforting)} with use_policy_followed "
+        "true can be satisfied: map each tag the policy covers (violation) or allow-list it "
+        "in PLAINLY_NOT_COVERED with the reason"
+    )
+
+
+def test_the_lists_name_only_what_still_comforts() -> None:
+    """A fixed rule leaves its entry stale: remove it."""
+    clauses = {(e.license.id, e.clause.id): e for e in POLICY_CLAUSES}
+    for key, (tags, reason) in DEFECTS.items():
+        assert reason.startswith("DEFECT:"), key
+        assert key in clauses, f"{key}: no such policy clause"
+        stale = tags - _comforting(clauses[key])
+        assert not stale, f"{key}: {sorted(stale)} no longer comfort: remove them from DEFECTS"
+
+
+def test_llama_policies_map_the_tags_they_used_to_leave_to_the_review() -> None:
+    """Issue 12: automated_legal_decisions with use_policy_followed true was `satisfied`."""
+    llama = [e for e in POLICY_CLAUSES if e.license.id.startswith("llama-")]
+    assert len(llama) >= 6
+    for entry in llama:
+        assert "automated_legal_decisions" in _mapped(entry.rule.requirement), entry.license.id
