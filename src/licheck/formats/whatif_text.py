@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.formats.text import STYLES, verdict_text
-from licheck.formats.whatif_scale import Scale, grid, locate
+from licheck.formats.whatif_scale import Scale, exact, grid, locate
 from licheck.units import format_number
 from licheck.verdicts import Verdict
 from licheck.whatif.compare import ChangeKind
@@ -157,10 +157,10 @@ def _changes(console: Console, changes: list[ChangeOut]) -> None:
         console.print(Padding(Text.assemble(("Why: ", "bold"), change.explanation), (0, 0, 0, 2)))
 
 
-def _axis_words(axis: AxisOut) -> str:
+def _axis_words(axis: AxisOut, scale: Scale) -> str:
     unit = " USD/month" if axis.unit == "USD/month" else ""
     return (
-        f"{axis.fact} from {_short(axis.lower)} to {_short(axis.upper)}{unit}; "
+        f"{axis.fact} from {_short(scale.lower)} to {_short(scale.upper)}{unit}; "
         f"{len(axis.thresholds) or 'no'} threshold(s) in the range"
     )
 
@@ -177,8 +177,8 @@ def _thresholds(console: Console, axis: AxisOut) -> None:
 def _intervals(console: Console, sweep: SweepOut) -> None:
     assert sweep.intervals is not None and sweep.boundaries is not None
     (axis,) = sweep.axes
-    scale = Scale.of(axis.lower, axis.upper)
-    console.print(Text.assemble(("Sweep: ", "bold"), _axis_words(axis)))
+    scale = Scale.over(sweep.intervals)
+    console.print(Text.assemble(("Sweep: ", "bold"), _axis_words(axis, scale)))
     _thresholds(console, axis)
     console.print()
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
@@ -237,12 +237,12 @@ def _x_labels(axis: AxisOut, scale: Scale, width: int, margin: str) -> Text:
     """Tick marks and labels under a bar or map: the range's ends and each threshold."""
     ticks = [" "] * width
     labels = [" "] * (width + 12)
-    marks = [(0, _short(axis.lower))]
+    marks = [(0, _short(scale.lower))]
     marks += [
-        (min(width - 1, int(scale.position(t.value) * width)), t.label.split(" ")[0])
+        (min(width - 1, int(scale.position(exact(t.exact)) * width)), t.label.split(" ")[0])
         for t in axis.thresholds
     ]
-    marks.append((width - 1, _short(axis.upper)))
+    marks.append((width - 1, _short(scale.upper)))
     for column, label in marks:
         ticks[column] = "┴" if 0 < column < width - 1 else "╵"
         start = max(0, min(column - len(label) // 2, len(labels) - len(label)))
@@ -253,8 +253,8 @@ def _x_labels(axis: AxisOut, scale: Scale, width: int, margin: str) -> Text:
     return Text(margin + "".join(ticks).rstrip() + "\n" + margin + "".join(labels).rstrip())
 
 
-def _short(value: float) -> str:
-    return format_number(Fraction(value))
+def _short(value: Fraction) -> str:
+    return format_number(value)
 
 
 def _legend(console: Console, *scales: Scale) -> None:
@@ -277,19 +277,19 @@ def _map(console: Console, sweep: SweepOut) -> None:
     assert sweep.regions is not None
     x_axis, y_axis = sweep.axes
     xs, ys, rows = grid(sweep.regions)
-    sx, sy = Scale.of(x_axis.lower, x_axis.upper), Scale.of(y_axis.lower, y_axis.upper)
+    sx, sy = Scale.over(xs), Scale.over(ys)
     console.print(
         Text.assemble(("Region map: ", "bold"), f"{y_axis.fact} (up) × {x_axis.fact} (across)")
     )
-    console.print(Text.assemble("  x: ", _axis_words(x_axis)))
+    console.print(Text.assemble("  x: ", _axis_words(x_axis, sx)))
     _thresholds(console, x_axis)
-    console.print(Text.assemble("  y: ", _axis_words(y_axis)))
+    console.print(Text.assemble("  y: ", _axis_words(y_axis, sy)))
     _thresholds(console, y_axis)
     console.print()
     columns = [locate(xs, sx.value((c + 0.5) / MAP_WIDTH)) for c in range(MAP_WIDTH)]
-    y_labels = {MAP_HEIGHT - 1: _short(y_axis.lower), 0: _short(y_axis.upper)}
+    y_labels = {MAP_HEIGHT - 1: _short(sy.lower), 0: _short(sy.upper)}
     for t in y_axis.thresholds:
-        row = MAP_HEIGHT - 1 - min(MAP_HEIGHT - 1, int(sy.position(t.value) * MAP_HEIGHT))
+        row = MAP_HEIGHT - 1 - min(MAP_HEIGHT - 1, int(sy.position(exact(t.exact)) * MAP_HEIGHT))
         y_labels.setdefault(row, t.label.split(" ")[0] + " ─")
     margin = max(len(v) for v in y_labels.values()) + 1
     for row in range(MAP_HEIGHT):
