@@ -84,3 +84,108 @@ def test_scale_positions_are_finite(lower: Fraction, upper: Fraction, log: bool)
     assert lower < middle < upper
     assert 0.49 < scale.position(middle) < 0.51
     assert (scale.position(lower - 1), scale.position(upper * 2 + 1)) == (0.0, 1.0)  # clamped
+
+
+# ------------------------------------------- escaping: rich output, what-if and licenses text
+
+HOSTILE = (
+    "Evil\x1b]0;T\x07\x1b[2J [/x] [bold]B[/bold] [link=https://e.x]go[/link]\n::error::f \u202e"
+)
+CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+COMMAND = re.compile(r"^\s*::", re.M)
+
+
+@pytest.mark.parametrize(
+    "text", ["::error::x", "a:::b", "x ::warning file=a::y", "std::vector", ":", "a: b"]
+)
+def test_rich_text_has_no_colon_pair(text: str) -> None:
+    from licheck import escape
+
+    out = escape.rich(text)
+    assert "::" not in out
+    assert escape.rich(out) == out
+    assert out.replace("\\x3a", ":") == text
+
+
+def _named(tmp_path: Path, name: str, *, owner: str | None = None) -> Path:
+    lines = COMPOSER.read_text(encoding="utf-8").split("\n")
+    swap = {"product:": name, "owner:": owner if owner is not None else name}
+    for n, line in enumerate(lines):
+        for key, value in swap.items():
+            if line.startswith(key):
+                lines[n] = f"{key} {json.dumps(value)}"
+    path = tmp_path / "m.yaml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+WHATIF_RUNS = {
+    "plain": [],
+    "sweep": ["--sweep", "mau=1M..1000M"],
+    "map": ["--sweep", "mau=1M..1000M", "--sweep", "monthly_revenue=1M..100M"],
+    "set-swap": ["--set", "mau=150M", "--set", "derivative=true"],
+}
+
+
+@pytest.mark.parametrize("case", WHATIF_RUNS)
+def test_whatif_text_escapes_user_text(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, case: str
+) -> None:
+    manifest = _named(tmp_path, HOSTILE)
+    code, out, err = run(capsys, "whatif", str(manifest), *WHATIF_RUNS[case])
+    assert (code, err) == (0, "")
+    assert CONTROL.search(out.replace("\n", "")) is None
+    assert COMMAND.search(out) is None
+    assert "What-if: Evil\\e]0;T\\x07\\e[2J [/x] [bold]B[/bold] [link=https://e.x]go[/link]" in out
+
+
+# A name whose `::` lands at the start of a wrapped line at one of these lengths.
+WRAPPED = [("x" * n) + " ::error file=a::forged ::warning::w" for n in (60, 63, 66, 69, 84, 93)]
+
+
+@pytest.mark.parametrize("name", WRAPPED, ids=[f"len{len(n)}" for n in WRAPPED])
+@pytest.mark.parametrize(
+    "argv",
+    [["check", "--no-waivers"], ["whatif"], ["whatif", "--sweep", "mau=1M..1000M"]],
+    ids=["check", "whatif", "whatif-sweep"],
+)
+def test_wrapping_never_starts_a_workflow_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, argv: list[str]
+) -> None:
+    manifest = _named(tmp_path, name, owner="Cursor")
+    code, out, err = run(capsys, argv[0], str(manifest), *argv[1:])
+    assert (code, err) == (0, "")
+    assert COMMAND.search(out) is None
+    assert ":\\x3aerror" in out and ":\\x3aforged" in out
+
+
+def _hostile_library(tmp_path: Path) -> Path:
+    import shutil
+
+    library = tmp_path / "lib"
+    shutil.copytree(ROOT / "licenses", library)
+    rule = library / "apache-2.0.yaml"
+    quoted = json.dumps(HOSTILE)
+    text = rule.read_text(encoding="utf-8")
+    text = text.replace("name: Apache License 2.0", f"name: {quoted}")
+    text = text.replace("title: Give recipients a copy of the License", f"title: {quoted}")
+    rule.write_text(text, encoding="utf-8")
+    return library
+
+
+@pytest.mark.parametrize(
+    "argv", [["list"], ["show", "apache-2.0"], ["models"]], ids=["list", "show", "models"]
+)
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_licenses_escape_library_text(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], fmt: str
+) -> None:
+    library = _hostile_library(tmp_path)
+    code, out, err = run(capsys, "licenses", *argv, "--licenses", str(library), "-f", fmt)
+    assert (code, err) == (0, "")
+    assert "\x1b" not in out and "\x07" not in out
+    assert COMMAND.search(out) is None
+    if fmt == "json":
+        json.loads(out)
+    elif argv[0] == "show":
+        assert "Evil\\e]0;T\\x07\\e[2J [/x] [bold]B[/bold]" in out.replace("\n", " ")

@@ -35,11 +35,21 @@ def terminal(text: str, *, newlines: bool = False) -> str:
     return pattern.sub(_visible, text)
 
 
+_PAIRED_COLON = re.compile(r"(?<=:):")
+
+
+def rich(text: str) -> str:
+    """`terminal(text)` for text that rich lays out: rich wraps at spaces and folds long words
+    anywhere, so any `::` could come to start a line, where a CI runner reads it as a workflow
+    command (`::error::`).  A colon that follows a colon is shown as `\\x3a`."""
+    return _PAIRED_COLON.sub(r"\\x3a", terminal(text))
+
+
 def markup(text: str) -> str:
-    """`terminal(text)` made literal for rich: `[` cannot open a tag or a link."""
+    """`rich(text)` made literal for rich markup: `[` cannot open a tag or a link."""
     from rich.markup import escape as rich_escape
 
-    return rich_escape(terminal(text))
+    return rich_escape(rich(text))
 
 
 def line(text: str) -> str:

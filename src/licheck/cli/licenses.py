@@ -56,6 +56,8 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from licheck.escape import markup
+
     table = Table(show_edge=False, header_style="bold", box=None)
     table.add_column("id", no_wrap=True)
     table.add_column("clauses", justify="right")
@@ -64,7 +66,7 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
         named = ", ".join(cast(list[str], row["models"])) or "—"
-        table.add_row(str(row["id"]), str(row["clauses"]), provenance, named)
+        table.add_row(markup(str(row["id"])), str(row["clauses"]), provenance, markup(named))
     console = Console(
         no_color=use_color() is False, highlight=False, width=None if use_color() else 120
     )
@@ -113,12 +115,11 @@ def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
 def _describe(entry: LicenseEntry, library: Library) -> str:
     """One license as text: name, provenance (flagging copies), models, and every clause with its
     quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
-    from rich.markup import escape
-
+    from licheck.escape import markup as escape
     from licheck.library import normalise
 
     lic, source = entry.license, entry.license.text
-    lines = [f"[bold]{escape(lic.name)}[/bold] ({lic.id}, version {escape(lic.version)})"]
+    lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
     origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
     lines.append(f"text:       {escape(source.file)}" + (f" — {escape(origin)}" if origin else ""))
     if source.url:
@@ -136,11 +137,12 @@ def _describe(entry: LicenseEntry, library: Library) -> str:
     if lic.summary:
         lines.append(escape(lic.summary))
     if lic.incorporates:
-        lines.append("incorporates (its clauses bind too): " + ", ".join(lic.incorporates))
+        lines.append("incorporates (its clauses bind too): " + escape(", ".join(lic.incorporates)))
     for compiled in entry.clauses:
         clause, rule = compiled.clause, compiled.rule
         lines.append("")
-        lines.append(f"[bold]{clause.id}[/bold] ({clause.kind.value}) — {escape(clause.title)}")
+        title = f"({clause.kind.value}) — {escape(clause.title)}"
+        lines.append(f"[bold]{escape(clause.id)}[/bold] {title}")
         lines.append(f"  [italic]“{escape(normalise(clause.quote))}”[/italic]")
         if caveat:
             lines.append(f"  [yellow](quoted from a {source.provenance.value})[/yellow]")
@@ -206,14 +208,15 @@ def models(fmt: str, licenses_dir: Path | None) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
+    from licheck.escape import terminal
+
     for model in library.models:
         license_id = model.license or "unknown (not in the library)"
         released = f", released {model.release_date}" if model.release_date else ""
-        click.echo(f"{model.id:<30} {license_id}{released}")
+        click.echo(terminal(f"{model.id:<30} {license_id}{released}"))
         for dated in model.license_history:
-            click.echo(
-                f"{'':<32}copies obtained {_span(dated.from_, dated.until)}: {dated.license}"
-            )
+            span = _span(dated.from_, dated.until)
+            click.echo(terminal(f"{'':<32}copies obtained {span}: {dated.license}"))
 
 
 @licenses.command()
