@@ -189,3 +189,74 @@ def test_licenses_escape_library_text(
         json.loads(out)
     elif argv[0] == "show":
         assert "Evil\\e]0;T\\x07\\e[2J [/x] [bold]B[/bold]" in out.replace("\n", " ")
+
+
+# ------------------------------------------ exit codes: Ctrl-C and a closed pipe, every command
+
+COMMANDS = {
+    "evaluate": ["evaluate", str(COMPOSER), "--no-waivers"],
+    "whatif": ["whatif", str(COMPOSER)],
+    "licenses-list": ["licenses", "list"],
+    "licenses-show": ["licenses", "show", "apache-2.0"],
+    "licenses-models": ["licenses", "models"],
+    "schema": ["schema", "report"],
+    "validate": ["validate", str(COMPOSER)],
+    "import-hf": [
+        "import",
+        "hf",
+        str(ROOT / "tests" / "data" / "import" / "kimi-finetune-README.md"),
+    ],
+    "import-bom": [
+        "import",
+        "cyclonedx",
+        str(ROOT / "tests" / "data" / "import" / "bom-kimi-1.6.json"),
+    ],
+}
+
+
+def _leaf(argv: list[str]) -> object:
+    """The click command that `argv` runs."""
+    from licheck.cli import load_command
+
+    command = load_command(argv[0])
+    if argv[0] in ("licenses", "import"):
+        group = command
+        assert hasattr(group, "commands")
+        command = group.commands[argv[1]]
+    return command
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_ctrl_c_exits_130_for_every_command(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_leaf(COMMANDS[name]), "callback", interrupted)
+    code, out, err = run(capsys, *COMMANDS[name])
+    assert (code, out, err.strip()) == (130, "", "Interrupted.")
+
+
+@pytest.mark.parametrize("name", [*COMMANDS, "evaluate-failing", "check"])
+def test_closed_pipe_never_exits_0(name: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    argv = {
+        "evaluate-failing": ["evaluate", str(COMPOSER), "--no-waivers", "--fail-on", "risk"],
+        "check": ["check", str(COMPOSER), "--no-waivers"],
+    }.get(name) or COMMANDS[name]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "licheck", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # the reader goes away before anything is written
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 1, err
+    assert b"Traceback" not in err

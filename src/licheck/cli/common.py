@@ -22,6 +22,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 # unreadable file is reported with every other problem of the run instead of stopping at the first.
 INPUT_PATH = click.Path(path_type=Path, readable=False)
 
+INTERRUPTED = 130  # Ctrl-C, as a shell reports a process killed by SIGINT (128 + 2)
+PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatever the gate
+
 
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
@@ -44,8 +47,12 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
             say(f"{context.get_usage()}\n{hint}\n")
         say(f"Error: {terminal(exc.format_message())}")
         return exc.exit_code
-    except click.Abort:
-        click.echo("Aborted.", err=True)
+    except click.Abort as exc:
+        # Click turns Ctrl-C (KeyboardInterrupt) into `Abort` when not in standalone mode.
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            say("Interrupted.")
+            return INTERRUPTED
+        say("Aborted.")
         return 2
     except InputError as exc:
         for diagnostic in exc.diagnostics:
@@ -65,12 +72,15 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         return 2
     except KeyboardInterrupt:
         say("Interrupted.")
-        return 130
+        return INTERRUPTED
     except Terminated as exc:  # SIGTERM or SIGHUP while writing: the output was cleaned up
         say("Terminated.")
         return 128 + exc.number
     except BrokenPipeError:
-        return 0
+        # The reader of standard output went away (`licheck ... | head`): what it did not read
+        # was not delivered, so the run did not succeed (and a failing gate never exits 0).
+        discard_stdout()
+        return PIPE_CLOSED
     except Exception as exc:  # a bug: say so plainly, traceback only on request
         if debug:
             traceback.print_exc()
@@ -80,6 +90,15 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         )
         return 3
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
+
+
+def discard_stdout() -> None:
+    """Point standard output at the null device, so that later flushes (at exit) cannot fail
+    again on a closed pipe."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 def say(text: str) -> None:
