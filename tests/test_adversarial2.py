@@ -260,3 +260,39 @@ def test_closed_pipe_never_exits_0(name: str) -> None:
     _, err = process.communicate(timeout=120)
     assert process.returncode == 1, err
     assert b"Traceback" not in err
+
+
+# ------------------------------------------------ outputs onto licheck's own installation
+
+PACKAGE = ROOT / "src" / "licheck"
+IMPORT = ROOT / "tests" / "data" / "import"
+OWN_FILES = {
+    "library-json": PACKAGE / "library.json",
+    "rule-file": ROOT / "licenses" / "apache-2.0.yaml",
+    "module": PACKAGE / "escape.py",
+    "new-in-rules": ROOT / "licenses" / "report.txt",
+}
+WRITERS = {
+    "evaluate": ["evaluate", str(COMPOSER), "--no-waivers", "-o"],
+    "check": ["check", str(COMPOSER), "--no-waivers", "-o"],
+    "whatif": ["whatif", str(COMPOSER), "-o"],
+    "whatif-plot": ["whatif", str(COMPOSER), "--sweep", "mau=1M..1000M", "--plot"],
+    "import-hf": ["import", "hf", str(IMPORT / "kimi-finetune-README.md"), "-o"],
+    "import-bom": ["import", "cyclonedx", str(IMPORT / "bom-kimi-1.6.json"), "-o"],
+}
+
+
+@pytest.mark.parametrize("target", OWN_FILES)
+@pytest.mark.parametrize("writer", WRITERS)
+def test_outputs_never_touch_the_installation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, writer: str, target: str
+) -> None:
+    path = OWN_FILES[target]
+    before = path.read_bytes() if path.exists() else None
+    link = tmp_path / "link.out"  # through a symlink too
+    link.symlink_to(path)
+    for output in (path, link):
+        code, out, err = run(capsys, *WRITERS[writer], str(output))
+        assert (code, out) == (2, "")
+        assert "inside licheck's installation" in err and "never overwrites it" in err
+    assert (path.read_bytes() if path.exists() else None) == before

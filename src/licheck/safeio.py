@@ -5,7 +5,8 @@ opening them, opens without blocking, checks again on the open descriptor (the p
 swapped), and reads at most `limit` bytes — so no input can hang licheck or grow without bound.
 
 Writing: `refuse_overwrite` says no to an output that is an input of the run (a file, or a YAML
-file inside an input folder), or that names the same file as another output.  `write_atomic`
+file inside an input folder), that lies inside licheck's installation (the package and its
+built-in rule library), or that names the same file as another output.  `write_atomic`
 follows a symlink to its target; a regular file (or a new one) is written to a temporary file in
 the same folder and renamed into place, and the temporary file is removed whatever happens,
 SIGTERM and SIGHUP included; anything else (`/dev/null`, `/dev/stdout`, a FIFO) is written
@@ -94,6 +95,14 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def _installed() -> tuple[Path, ...]:
+    """The installed package (`library.json`, the schemas, the code) and the built-in rule
+    files, resolved: an input of every run that does not name --licenses."""
+    from licheck.library import default_directory
+
+    return (_real(Path(__file__).parent), _real(default_directory()))
+
+
 def refuse_overwrite(
     outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
 ) -> None:
@@ -109,6 +118,12 @@ def refuse_overwrite(
         seen[key] = f"{option} {path}"
         if real.is_dir():
             raise OutputRefused(f"{option} {path} is a folder, not a file")
+        for folder in _installed():
+            if _inside(real, folder):
+                raise OutputRefused(
+                    f"{option} {path} is inside licheck's installation ({folder}: the package "
+                    "or its built-in rule library); licheck never overwrites it"
+                )
         identity = _identity(path)
         for source in inputs:
             if source is None:
