@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -296,3 +297,62 @@ def test_outputs_never_touch_the_installation(
         assert (code, out) == (2, "")
         assert "inside licheck's installation" in err and "never overwrites it" in err
     assert (path.read_bytes() if path.exists() else None) == before
+
+
+# ------------------------------------- reading: a FIFO swapped in after the check cannot hang
+
+
+def _swapped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A FIFO that the first look (`os.stat`) sees as a regular file, as if swapped in after."""
+    import os
+    import stat as stat_module
+
+    fifo = tmp_path / "m.yaml"
+    os.mkfifo(fifo)
+    real_stat = os.stat
+    regular = real_stat(COMPOSER)
+
+    def lying(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        found = real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+        return regular if stat_module.S_ISFIFO(found.st_mode) else found
+
+    monkeypatch.setattr(os, "stat", lying)
+    return fifo
+
+
+def _within(seconds: float, work: Callable[[], object]) -> object:
+    """`work()`'s result or exception, failing (not hanging) past `seconds`."""
+    import threading
+
+    box: list[object] = []
+
+    def target() -> None:
+        try:
+            box.append(work())
+        except BaseException as exc:
+            box.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert box, "hung"
+    return box[0]
+
+
+@pytest.mark.parametrize("reader", ["safeio", "yamlsafe", "hf"])
+def test_fifo_swapped_in_is_refused_not_opened_blocking(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, reader: str
+) -> None:
+    from licheck import safeio, yamlsafe
+    from licheck.diagnostics import InputError
+    from licheck.importers import hf
+
+    fifo = _swapped(monkeypatch, tmp_path)
+    work: dict[str, Callable[[], object]] = {
+        "safeio": lambda: safeio.read_bytes(fifo, "m.yaml", 1 << 20),
+        "yamlsafe": lambda: yamlsafe.read_text(fifo, "m.yaml"),
+        "hf": lambda: hf._read(fifo, "m.yaml"),
+    }
+    outcome = _within(10, work[reader])
+    assert isinstance(outcome, InputError)
+    assert outcome.diagnostics[0].message == "is a FIFO (named pipe), not a regular file"

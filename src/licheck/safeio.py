@@ -39,7 +39,7 @@ def special_kind(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return "a directory"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -49,22 +49,27 @@ def special_kind(mode: int) -> str | None:
     return "not a regular file"
 
 
-def read_bytes(path: Path, display: str, limit: int) -> bytes:
-    """At most `limit` bytes of the regular file `path`; `InputError` for anything else."""
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def read_bytes(path: Path, display: str, limit: int, *, hint: str = "name a regular file") -> bytes:
+    """At most `limit` bytes of the regular file `path`; `InputError` for anything else (with
+    `hint`).  A special file is refused before it is opened; the file is then opened without
+    blocking (a FIFO swapped in meanwhile cannot hang the open) and never as a controlling
+    terminal, and the open descriptor is checked again, so nothing but a regular file is read."""
     try:
-        info = os.stat(path)
+        info = os.stat(path)  # once: a portfolio reads thousands of files
         kind = special_kind(info.st_mode)
         if kind is not None:
-            raise fail(display, 0, 0, f"is {kind}, not a regular file", "name a regular file")
+            raise fail(display, 0, 0, f"is {kind}, not a regular file", hint)
         if info.st_size > limit:
             raise fail(
                 display, 0, 0, f"file is too large ({info.st_size:,} bytes; the limit is {limit:,})"
             )
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(descriptor, "rb") as stream:
+        with os.fdopen(os.open(path, _OPEN_FLAGS), "rb") as stream:
             kind = special_kind(os.fstat(stream.fileno()).st_mode)
             if kind is not None:  # swapped after the first look
-                raise fail(display, 0, 0, f"is {kind}, not a regular file", "name a regular file")
+                raise fail(display, 0, 0, f"is {kind}, not a regular file", hint)
             raw = stream.read(limit + 1)
     except FileNotFoundError:
         raise fail(display, 0, 0, "no such file") from None
