@@ -356,3 +356,69 @@ def test_fifo_swapped_in_is_refused_not_opened_blocking(
     outcome = _within(10, work[reader])
     assert isinstance(outcome, InputError)
     assert outcome.diagnostics[0].message == "is a FIFO (named pipe), not a regular file"
+
+
+# ---------------------------------------------------------------- waivers: product identity
+
+
+def _waiver_file(tmp_path: Path, product: str) -> Path:
+    path = tmp_path / "w.yaml"
+    entry = {
+        "id": "w1",
+        "product": product,
+        "license": "kimi-k2.5-modified-mit",
+        "clause": "ui-attribution",
+        "reason": "facts_pending",
+        "comment": "c",
+        "owner": "o",
+        "expires": "2026-06-30",
+    }
+    body = "\n    ".join(f"{k}: {json.dumps(v)}" for k, v in entry.items())
+    path.write_text(f"waivers:\n  - {body}\n", encoding="utf-8")
+    return path
+
+
+SHARED = {
+    # (the waiver's product, exit code, message)
+    "by-name": ("Composer 2", 2, "which 2 manifests of this run share"),
+    "by-path": ("{d}/a.yaml", 1, ""),  # b.yaml's own risks still fail the gate
+    "by-dotted-path": ("{d}/./a.yaml", 1, ""),
+}
+
+
+@pytest.mark.parametrize("case", SHARED)
+def test_shared_name_is_ambiguous_even_where_only_one_matches(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, case: str
+) -> None:
+    """b.yaml shares the name but has no finding the waiver matches (another base model):
+    the name is still ambiguous, since b's findings may change."""
+    import shutil
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    shutil.copy(COMPOSER, folder / "a.yaml")
+    other = (ROOT / "products" / "composer1.yaml").read_text(encoding="utf-8")
+    (folder / "b.yaml").write_text(
+        other.replace("product: Composer 1", "product: Composer 2"), encoding="utf-8"
+    )
+    named, expected, message = SHARED[case]
+    waivers = _waiver_file(tmp_path, named.replace("{d}", str(folder)))
+    code, out, err = run(
+        capsys,
+        "check",
+        str(folder),
+        "--waivers",
+        str(waivers),
+        "--today",
+        "2026-04-01",
+        "--fail-on",
+        "risk",
+        "--format",
+        "json",
+    )
+    assert code == expected, err
+    assert message in err
+    if out:
+        report = json.loads(out)
+        waived = {p["file"]: sum(f["waived"] for f in p["findings"]) for p in report["products"]}
+        assert waived == {str(folder / "a.yaml"): 1, str(folder / "b.yaml"): 0}
