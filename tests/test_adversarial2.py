@@ -422,3 +422,33 @@ def test_shared_name_is_ambiguous_even_where_only_one_matches(
         report = json.loads(out)
         waived = {p["file"]: sum(f["waived"] for f in p["findings"]) for p in report["products"]}
         assert waived == {str(folder / "a.yaml"): 1, str(folder / "b.yaml"): 0}
+
+
+# ------------------------------------------------------------------- importers at scale
+
+
+def test_a_40000_model_bom_imports_end_to_end(tmp_path: Path) -> None:
+    """Every component becomes one, same-named models included; a hang guard, no timing."""
+    import os
+    import subprocess
+    import sys
+
+    base = json.loads((IMPORT / "bom-kimi-1.6.json").read_text(encoding="utf-8"))
+    base["components"] = [
+        {"type": "machine-learning-model", "name": "model", "group": "acme"} for _ in range(40_000)
+    ]
+    bom = tmp_path / "bom.json"
+    bom.write_text(json.dumps(base, separators=(",", ":")), encoding="utf-8")
+    out = tmp_path / "m.yaml"
+    result = subprocess.run(
+        [sys.executable, "-m", "licheck", "import", "cyclonedx", str(bom), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert result.returncode == 0, result.stderr
+    ids = re.findall(r"^- id: (\S+)$", out.read_text(encoding="utf-8"), re.M)
+    assert len(ids) == len(set(ids)) == 40_000
+    assert ids[:3] == ["model", "model-2", "model-3"]
