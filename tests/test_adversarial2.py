@@ -452,3 +452,34 @@ def test_a_40000_model_bom_imports_end_to_end(tmp_path: Path) -> None:
     ids = re.findall(r"^- id: (\S+)$", out.read_text(encoding="utf-8"), re.M)
     assert len(ids) == len(set(ids)) == 40_000
     assert ids[:3] == ["model", "model-2", "model-3"]
+
+
+# ---------------------------------------------- discovery: the sniff, fast and exactly as before
+
+SNIFFED = {
+    "first-line": (b"product: X\n", True),
+    "first-line-bom": (b"\xef\xbb\xbfproduct: X\n", True),
+    "explicit-first": (b"? product\n: X\n", True),
+    "crlf": (b"owner: Y\r\nproduct: X\r\n", True),
+    "last-line-no-newline": (b"owner: Y\nproduct: X", True),
+    "key-alone-last": (b"owner: Y\nproduct", True),
+    "after-large-data": (b"k: v product\n" * 300_000 + b"product: X\n", True),
+    "indented": (b"a:\n  product: X\n", False),
+    "longer-key": (b"productx: 1\nproducts: 2\n", False),
+    "tab-first": (b"\tproduct: X\n", False),
+    "large-data-only": (b"k: v, not a product key\n" * 150_000, False),
+}
+OLD_RULE = re.compile(
+    rb"""^(?:\xef\xbb\xbf)?(?:\?[ \t]+)?(?:product|"product"|'product')[ \t]*(?::|$)""", re.M
+)
+
+
+@pytest.mark.parametrize("case", SNIFFED)
+def test_sniff_finds_the_top_level_key_as_the_documented_rule(tmp_path: Path, case: str) -> None:
+    from licheck.discovery import is_manifest
+
+    body, expected = SNIFFED[case]
+    path = tmp_path / "x.yaml"
+    path.write_bytes(body)
+    assert is_manifest(path) is expected
+    assert (OLD_RULE.search(body) is not None) is expected  # the rule as the README states it
