@@ -483,3 +483,38 @@ def test_sniff_finds_the_top_level_key_as_the_documented_rule(tmp_path: Path, ca
     path.write_bytes(body)
     assert is_manifest(path) is expected
     assert (OLD_RULE.search(body) is not None) is expected  # the rule as the README states it
+
+
+# ------------------------------------------------- outputs: /dev/stdout is a pipe, written through
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["evaluate", str(COMPOSER), "--no-waivers", "-f", "json", "-o", "/dev/stdout"],
+        ["check", str(COMPOSER), "--no-waivers", "-f", "json", "-o", "/dev/stdout"],
+        ["whatif", str(COMPOSER), "--sweep", "mau=1M..1000M", "--plot", "/dev/stdout", "-o", "-"],
+    ],
+    ids=["evaluate", "check", "whatif-plot"],
+)
+def test_dev_stdout_as_output_is_written_through(tmp_path: Path, argv: list[str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    if not Path("/dev/stdout").exists():
+        pytest.skip("no /dev/stdout")
+    argv = [a if a != "-" else str(tmp_path / "report.txt") for a in argv]
+    result = subprocess.run(
+        [sys.executable, "-m", "licheck", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    if argv[0] == "whatif":
+        ET.fromstring(result.stdout)
+    else:
+        assert json.loads(result.stdout)["tool"] == "licheck"

@@ -184,18 +184,20 @@ def _signals_raise() -> Iterator[None]:
 
 def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], object]) -> None:
     """Write the text `produce` gives (piece by piece) to `output`, as the module says."""
-    target = _real(output)
     try:
-        info: os.stat_result | None = os.stat(target)
+        # the path itself, symlinks followed by the system: `/dev/stdout` names a pipe through
+        # /proc/self/fd/1, whose resolved name ("pipe:[…]") is no path at all
+        info: os.stat_result | None = os.stat(output)
     except FileNotFoundError:
-        info = None
+        info = None  # a new file, or a dangling symlink: created at its target
     except OSError as exc:
         raise LicheckError(f"cannot write {output}: {exc.strerror or exc}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputRefused(f"{output} is a folder, not a file")
     if info is not None and not stat.S_ISREG(info.st_mode):
-        _write_through(output, target, produce)
+        _write_through(output, output, produce)
         return
+    target = _real(output)
     directory = target.parent
     if not directory.is_dir():
         raise OutputRefused(f"cannot write {output}: folder {directory} does not exist")
