@@ -518,3 +518,61 @@ def test_dev_stdout_as_output_is_written_through(tmp_path: Path, argv: list[str]
         ET.fromstring(result.stdout)
     else:
         assert json.loads(result.stdout)["tool"] == "licheck"
+
+
+# ---------------------------------- every check format escapes rule text from a --licenses folder
+
+RULE_TEXT = "Evil\x1b]0;T\x07 [bold]B[/bold] </details><script>x</script>\n::error::x \u202e ]]> &"
+
+
+def _hostile_rules(tmp_path: Path) -> Path:
+    import shutil
+
+    library = tmp_path / "lib"
+    shutil.copytree(ROOT / "licenses", library)
+    rule = library / "kimi-k2.5-modified-mit.yaml"
+    quoted = json.dumps(RULE_TEXT)
+    text = rule.read_text("utf-8")
+    text = re.sub(r"^name: .*$", lambda _: f"name: {quoted}", text, count=1, flags=re.M)
+    text = re.sub(r"^(    title: ).*$", lambda m: m.group(1) + quoted, text, flags=re.M)
+    rule.write_text(text, encoding="utf-8")
+    return library
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "github", "junit", "json", "sarif"])
+def test_check_formats_escape_rule_text(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
+) -> None:
+    library = _hostile_rules(tmp_path)
+    argv = ["check", str(COMPOSER), "--no-waivers", "--licenses", str(library), "-f", fmt, "-v"]
+    code, out, err = run(capsys, *argv, "--fail-on", "risk")
+    assert (code, err) == (1, "")
+    assert "\x1b" not in out and "\x07" not in out
+    lines = out.splitlines()
+    if fmt == "github":
+        assert all(
+            line.startswith(("::error ", "::warning ", "::notice "))
+            for line in lines
+            if line.lstrip().startswith("::")
+        )
+        assert not any("Evil" in line.split("::")[1] for line in lines if line.startswith("::"))
+    else:
+        assert COMMAND.search(out) is None
+    if fmt in ("json", "sarif"):
+        json.loads(out)
+    else:
+        assert "\u202e" not in out
+    if fmt == "junit":
+        ET.fromstring(out.encode("utf-8"))
+    if fmt == "markdown":
+        assert "<script" not in out and out.count("</details>") == out.count("<details>")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("a\u202eb", "a\\u202eb"), ("c1\x85", "c1\\x85"), ("del\x7f", "del\\x7f"), ("é ok", "é ok")],
+)
+def test_xml_chars_show_invisible_controls(text: str, expected: str) -> None:
+    from licheck import escape
+
+    assert escape.xml_chars(text) == expected

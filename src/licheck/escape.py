@@ -92,12 +92,17 @@ def github_property(text: str) -> str:
     return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-# characters XML 1.0 does not allow at all (even as references)
-_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# characters XML 1.0 does not allow at all (even as references), and those it allows that
+# should not be shown raw either: DEL, C1 controls, bidirectional marks, overrides and isolates
+_NOT_XML = re.compile(
+    "[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    "|[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def xml_chars(text: str) -> str:
-    """`text` with the characters XML 1.0 forbids shown as escapes (`\\x1b`); the XML writer
+    """`text` with the characters XML 1.0 forbids, and the invisible controls that make text
+    read differently from what it is, shown as escapes (`\\x1b`, `\\u202e`); the XML writer
     still escapes `&`, `<` and `>`."""
     return _NOT_XML.sub(_visible, text)
 
