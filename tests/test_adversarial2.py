@@ -576,3 +576,38 @@ def test_xml_chars_show_invisible_controls(text: str, expected: str) -> None:
     from licheck import escape
 
     assert escape.xml_chars(text) == expected
+
+
+# ----------------------------------------------- canonical texts: bounded, special files named
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "too-large"])
+@pytest.mark.parametrize("command", ["verify", "coverage"])
+def test_canonical_texts_are_read_bounded(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, command: str
+) -> None:
+    import os
+
+    texts = tmp_path / "texts"
+    texts.mkdir()
+    text = texts / "apache-2.0-standard.txt"
+    if kind == "fifo":
+        os.mkfifo(text)
+    elif kind == "folder":
+        text.mkdir()
+    else:
+        text.write_bytes(b"x" * (4 * 1024 * 1024 + 1))
+    reason = {
+        "fifo": "is a FIFO (named pipe), not a regular file",
+        "folder": "is a directory, not a regular file",
+        "too-large": "file is too large (4,194,305 bytes; the limit is 4,194,304)",
+    }[kind]
+    code, _, err = run(capsys, "licenses", command, "--texts", str(texts))
+    assert "Traceback" not in err
+    if command == "verify":
+        assert code == 1
+        shown = f"apache-2.0: canonical text apache-2.0-standard.txt in {texts} cannot be read: "
+        assert shown + reason in err
+    else:
+        assert code == 2
+        assert f"{text}: error: {reason}" in err

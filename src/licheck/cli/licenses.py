@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -269,15 +270,18 @@ def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[
     `library.verify`, which names them."""
     from licheck import yamlsafe
     from licheck.coverage import coverage
-    from licheck.library import canonical_body
+    from licheck.diagnostics import InputError
+    from licheck.library import read_canonical
 
     errors: list[str] = []
     warnings: list[str] = []
     for license_id, entry in sorted(library.licenses.items()):
         text_path = texts / entry.license.text.file
-        if not text_path.is_file():
-            continue
-        result = coverage(entry.license, canonical_body(text_path.read_bytes()))
+        try:
+            body = read_canonical(text_path)
+        except InputError:
+            continue  # missing, special or unreadable: `library.verify` names it
+        result = coverage(entry.license, body)
         if result.missing_quotes:
             document = yamlsafe.load(Path(entry.file))
             for index in result.missing_quotes:
@@ -322,7 +326,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
     missing: coverage is never reported for a text that was not read.
     """
     from licheck.coverage import Coverage, coverage, totals
-    from licheck.library import canonical_body, load_library
+    from licheck.library import load_library, read_canonical
 
     if texts is None or not texts.is_dir():
         where = (
@@ -339,10 +343,10 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
     missing: list[tuple[str, str]] = []
     for license_id, entry in sorted(library.licenses.items()):
         text_path = texts / entry.license.text.file
-        if not text_path.is_file():
+        if not os.path.lexists(text_path):
             missing.append((license_id, entry.license.text.file))
             continue
-        results.append(coverage(entry.license, canonical_body(text_path.read_bytes())))
+        results.append(coverage(entry.license, read_canonical(text_path)))
     overall = totals(results)
     if fmt == "json":
         document = {
