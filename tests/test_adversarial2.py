@@ -611,3 +611,16 @@ def test_canonical_texts_are_read_bounded(
     else:
         assert code == 2
         assert f"{text}: error: {reason}" in err
+
+
+@pytest.mark.parametrize("name", ["v\x1b[31mx.yaml", "v\x1b]0;t\x07.yaml", "bidi\u202e.yaml"])
+def test_validate_escapes_file_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    from licheck import escape
+
+    path = tmp_path / name
+    path.write_bytes(COMPOSER.read_bytes())
+    code, out, err = run(capsys, "validate", str(path))
+    assert (code, err) == (0, "")
+    assert out == f"ok: {escape.terminal(str(path))} (manifest)\n"
