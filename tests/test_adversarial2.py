@@ -624,3 +624,31 @@ def test_validate_escapes_file_names(
     code, out, err = run(capsys, "validate", str(path))
     assert (code, err) == (0, "")
     assert out == f"ok: {escape.terminal(str(path))} (manifest)\n"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        ("expires", "2026-06", 2),
+        ("expires", "'2026-06'", 2),
+        ("granted", "2026-03", 2),
+        ("expires", "2026-06-30", 0),
+        ("granted", "2026-03-01", 0),
+    ],
+)
+def test_waiver_dates_are_days_not_months(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str, value: str, expected: int
+) -> None:
+    waivers = _waiver_file(tmp_path, "Composer 2")
+    text = waivers.read_text(encoding="utf-8")
+    if field == "expires":
+        text = text.replace('expires: "2026-06-30"', f"expires: {value}")
+    else:
+        text += f"    granted: {value}\n"
+    waivers.write_text(text, encoding="utf-8")
+    code, _, err = run(
+        capsys, "check", str(COMPOSER), "--waivers", str(waivers), "--today", "2026-04-01"
+    )
+    assert code == expected, err
+    if expected:
+        assert "expected a day as YYYY-MM-DD, got the month" in err

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, StrictStr, model_validator
+from pydantic import BeforeValidator, Field, StrictStr, WithJsonSchema, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
@@ -64,6 +65,24 @@ class PinSpec(Strict):
     excludes: list[StrictStr] | None = None
 
 
+def _whole_day(value: object) -> object:
+    """A waiver's dates are days: `2026-06` could mean the month's first day or its last."""
+    if isinstance(value, str) and re.fullmatch(r"\s*\d{4}-\d{2}\s*", value):
+        raise ValueError(
+            f"expected a day as YYYY-MM-DD, got the month {value.strip()!r}: a waiver's dates "
+            "are days (is it the month's first day or its last?)"
+        )
+    return value
+
+
+# A waiver's date: a day, never a month (the manifest's `Date` also takes a month).
+Day = Annotated[
+    Date,
+    BeforeValidator(_whole_day),
+    WithJsonSchema({"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$", "format": "date"}),
+]
+
+
 # A pin is a PinSpec, or its value alone (`mau: 150M`): the union keeps both in the schema.
 Pin = PinSpec | RawValue
 
@@ -84,8 +103,8 @@ class Waiver(Strict):
     reason: Reason
     comment: Text = Field(description="why, in the owner's words")
     owner: Text = Field(description="who is responsible for the waiver")
-    expires: Date = Field(description="the last day the waiver applies (YYYY-MM-DD)")
-    granted: Date | None = Field(None, description="when the waiver was granted")
+    expires: Day = Field(description="the last day the waiver applies (YYYY-MM-DD)")
+    granted: Day | None = Field(None, description="the day the waiver was granted (YYYY-MM-DD)")
     pins: dict[str, Pin] = Field(
         default_factory=dict,
         description="fact values the waiver was granted on (as in a manifest: a value, a range, "
