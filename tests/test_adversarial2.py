@@ -652,3 +652,37 @@ def test_waiver_dates_are_days_not_months(
     assert code == expected, err
     if expected:
         assert "expected a day as YYYY-MM-DD, got the month" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", str(COMPOSER), "--no-waivers"],
+        ["check", str(COMPOSER), "--no-waivers", "-f", "json"],
+        ["evaluate", str(COMPOSER), "--no-waivers"],
+        ["whatif", str(COMPOSER)],
+        ["licenses", "list"],
+    ],
+    ids=["check", "check-json", "evaluate", "whatif", "licenses"],
+)
+def test_full_disk_on_stdout_is_a_clear_error(argv: list[str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "licheck", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "licheck: error: cannot write standard output: No space left on device\n"
+    )

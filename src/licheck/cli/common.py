@@ -81,6 +81,12 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         # was not delivered, so the run did not succeed (and a failing gate never exits 0).
         discard_stdout()
         return PIPE_CLOSED
+    except OSError as exc:  # inputs and --output report their own; this is standard output
+        # (a full disk, /dev/full, an I/O error): the report did not arrive, say why
+        discard_stdout()
+        where = f" {exc.filename}" if exc.filename else " standard output"
+        say(f"licheck: error: cannot write{terminal(where)}: {terminal(exc.strerror or str(exc))}")
+        return 2
     except Exception as exc:  # a bug: say so plainly, traceback only on request
         if debug:
             traceback.print_exc()
