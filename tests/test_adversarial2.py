@@ -686,3 +686,39 @@ def test_full_disk_on_stdout_is_a_clear_error(argv: list[str]) -> None:
     assert result.stderr == (
         "licheck: error: cannot write standard output: No space left on device\n"
     )
+
+
+# ------------------------------------------------ paths: empty ones refused, long ones written
+
+EMPTY = {
+    "check-path": ["check", ""],
+    "evaluate-manifest": ["evaluate", ""],
+    "evaluate-output": ["evaluate", str(COMPOSER), "-o", ""],
+    "check-waivers": ["check", str(COMPOSER), "--waivers", ""],
+    "check-licenses": ["check", str(COMPOSER), "--licenses", ""],
+    "whatif-manifest": ["whatif", ""],
+    "whatif-plot": ["whatif", str(COMPOSER), "--sweep", "mau=1..100M", "--plot", ""],
+    "import-output": ["import", "hf", str(IMPORT / "kimi-finetune-README.md"), "-o", ""],
+}
+
+
+@pytest.mark.parametrize("case", EMPTY)
+def test_an_empty_path_is_not_the_current_folder(
+    capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    code, out, err = run(capsys, *EMPTY[case])
+    assert (code, out) == (2, "")
+    assert "an empty path (an unset variable?): name a file or folder" in err
+
+
+@pytest.mark.parametrize("length", [200, 250, 255])
+def test_an_output_name_near_the_limit_is_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, length: int
+) -> None:
+    output = tmp_path / ("r" * (length - 5) + ".json")
+    code, _, err = run(
+        capsys, "evaluate", str(COMPOSER), "--no-waivers", "-f", "json", "-o", str(output)
+    )
+    assert (code, err) == (0, "")
+    assert json.loads(output.read_text(encoding="utf-8"))["tool"] == "licheck"
+    assert [p.name for p in tmp_path.iterdir()] == [output.name]  # no temporary file left

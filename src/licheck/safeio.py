@@ -204,7 +204,10 @@ def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], obje
     with _signals_raise():
         try:
             handle, temporary = tempfile.mkstemp(
-                dir=directory, prefix=f".{target.name}.", suffix=".tmp"
+                # a short prefix: a name near the system's limit (255 bytes) must still work
+                dir=directory,
+                prefix=f".{target.name[:32]}.",
+                suffix=".tmp",
             )
         except OSError as exc:
             raise LicheckError(f"cannot write in {directory}: {exc.strerror or exc}") from None

@@ -18,9 +18,21 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+class PathParam(click.Path):
+    """`click.Path` that refuses an empty path: `""` means the current folder to `pathlib`, so
+    an unset shell variable (`licheck check "$DIR"`) would check, or write over, whatever is
+    there."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("an empty path (an unset variable?): name a file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 # Input paths are checked by the loader, not by click, so that a missing file, a directory or an
 # unreadable file is reported with every other problem of the run instead of stopping at the first.
-INPUT_PATH = click.Path(path_type=Path, readable=False)
+INPUT_PATH = PathParam(path_type=Path, readable=False)
 
 INTERRUPTED = 130  # Ctrl-C, as a shell reports a process killed by SIGINT (128 + 2)
 PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatever the gate
@@ -181,7 +193,7 @@ def library_option(function: F) -> F:
     return click.option(
         "--licenses",
         "licenses_dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=PathParam(file_okay=False, path_type=Path),
         help="Use this rule library folder instead of the built-in one.",
     )(function)
 

@@ -12,6 +12,7 @@ import click
 
 from licheck.cli.common import (
     PIPE_CLOSED,
+    PathParam,
     discard_stdout,
     parse_as_of,
     use_color,
@@ -48,7 +49,7 @@ def report_options(function: F) -> F:
         click.option(
             "--output",
             "-o",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=PathParam(dir_okay=False, path_type=Path),
             help="Write the report to FILE (atomically) instead of standard output.",
         ),
         click.option(
@@ -62,7 +63,7 @@ def report_options(function: F) -> F:
         click.option(
             "--waivers",
             "waivers_file",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=PathParam(dir_okay=False, path_type=Path),
             help=f"Read waivers from FILE (default: {DEFAULT_WAIVERS} in the current "
             "folder, when present).",
         ),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from licheck.cli.common import library_option, use_color
+from licheck.cli.common import PathParam, library_option, use_color
 
 if TYPE_CHECKING:
     from licheck.coverage import Totals
@@ -225,7 +225,7 @@ def models(fmt: str, licenses_dir: Path | None) -> None:
     "--texts",
     "texts",
     required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=PathParam(exists=True, file_okay=False, path_type=Path),
     help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
 )
 @library_option
@@ -309,7 +309,7 @@ def _shorten(text: str, limit: int = 160) -> str:
 @click.option(
     "--texts",
     "texts",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathParam(file_okay=False, path_type=Path),
     default=None,
     help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
 )
