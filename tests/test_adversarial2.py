@@ -722,3 +722,47 @@ def test_an_output_name_near_the_limit_is_written(
     assert (code, err) == (0, "")
     assert json.loads(output.read_text(encoding="utf-8"))["tool"] == "licheck"
     assert [p.name for p in tmp_path.iterdir()] == [output.name]  # no temporary file left
+
+
+# ------------------------------------- stderr: a file name cannot start a workflow command
+
+COMMAND_NAMES = ["::error::x.yaml", "::warning file=a::x.yaml", "  ::notice::x.yaml"]
+
+
+@pytest.mark.parametrize("name", COMMAND_NAMES, ids=["error", "warning", "spaced"])
+@pytest.mark.parametrize("command", ["check", "evaluate", "validate", "whatif"])
+def test_a_file_name_cannot_start_a_workflow_command(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+    command: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("product: [\n", encoding="utf-8")
+    code, out, err = run(capsys, command, name)
+    assert code == 2
+    assert COMMAND.search(out + err) is None
+    assert "\\x3a:" in err
+
+
+def test_a_waiver_file_name_cannot_start_a_workflow_command(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    waivers = _waiver_file(tmp_path, "Composer 2")
+    named = tmp_path / "::error::w.yaml"
+    named.write_text(
+        waivers.read_text("utf-8").replace("2026-06-30", "2026-03-01"), encoding="utf-8"
+    )
+    argv = ["check", str(COMPOSER), "--waivers", named.name, "--today", "2026-04-01"]
+    for fmt in ("text", "markdown", "github"):
+        code, out, err = run(capsys, *argv, "-f", fmt)
+        assert code == 0, err
+        lines = (out + err).splitlines()
+        assert all(
+            line.startswith(("::warning ", "::notice ", "::error "))
+            for line in lines
+            if line.lstrip().startswith("::")
+        )
+        assert "expired on 2026-03-01" in out

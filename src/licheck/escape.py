@@ -52,10 +52,14 @@ def markup(text: str) -> str:
     return rich_escape(rich(text))
 
 
+_COMMAND_START = re.compile(r"\A(\s*):(?=:)")
+
+
 def line(text: str) -> str:
-    """One line of plain output (stderr messages): controls shown, line breaks included, so
-    nothing the user wrote can start a line (`::error` and the like)."""
-    return terminal(text)
+    """One line of plain output (stderr messages) that may start with user text (a file name):
+    controls shown, line breaks included, and a leading `::` shown as `\\x3a:`, so nothing the
+    user wrote can start a CI workflow command (`::error::`)."""
+    return _COMMAND_START.sub(r"\1\\x3a", terminal(text))
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")

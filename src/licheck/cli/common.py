@@ -129,9 +129,9 @@ def located(diagnostic: Diagnostic) -> str:
     """A diagnostic for stderr: the file name, message and hint with every control character
     shown escaped, so no input can start a line (a GitHub `::error` command) or drive the
     terminal."""
-    from licheck.escape import terminal
+    from licheck.escape import line, terminal
 
-    where = terminal(diagnostic.file)
+    where = line(diagnostic.file)  # first on the line: cannot start a workflow command
     if diagnostic.line:
         where += f":{diagnostic.line}:{diagnostic.column}"
     text = f"{where}: error: {terminal(diagnostic.message)}"

@@ -234,6 +234,7 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
 
     Exits 1 naming each drifted license and clause.
     """
+    from licheck.escape import line
     from licheck.library import load_library
     from licheck.library import verify as run_verify
 
@@ -242,10 +243,10 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
     for problem in problems:
         where = f"{problem.file}:{problem.line}"
         clause = f"/{problem.clause}" if problem.clause else ""
-        click.echo(f"{where}: {problem.license}{clause}: {problem.message}", err=True)
+        click.echo(line(f"{where}: {problem.license}{clause}: {problem.message}"), err=True)
     located, warnings = _verify_not_encoded(library, texts)
     for message in located:
-        click.echo(message, err=True)
+        click.echo(line(message), err=True)
     clauses = sum(len(e.clauses) for e in library.licenses.values())
     entries = sum(len(e.license.not_encoded) for e in library.licenses.values())
     if problems or located:
@@ -258,10 +259,10 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
     warned = f"; {len(warnings)} warning(s) below" if warnings else ""
     click.echo(
         f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses and {entries} "
-        f"not_encoded quotes verified against {texts}{warned}"
+        f"not_encoded quotes verified against {line(str(texts))}{warned}"
     )
     for message in warnings:
-        click.echo(message, err=True)
+        click.echo(line(message), err=True)
 
 
 def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[str]]:
