@@ -1,8 +1,13 @@
-"""The standing adversarial suite, continued (round two): each case with its exact outcome.
+"""The standing adversarial suite, continued (round two; `test_adversarial.py` is round one):
+each case with its exact outcome.
 
-Classes: what-if scales over every accepted value, escaping in the what-if and licenses
-outputs, exit codes (broken pipe, Ctrl-C) for every command, outputs onto the installed rule
-library, reading through the bounded reader, shared product names, importers at scale.
+Classes: what-if scales over every accepted value (rates of 1e308 and 5e-324, thirty-digit
+amounts, tiny ranges); escaping in the what-if, licenses, validate and check outputs (rule text
+from a --licenses folder, a `::` that wrapping or a file name puts at a line start, bidi in XML);
+exit codes for every command (Ctrl-C 130, a closed pipe 1, a full disk 2); outputs onto the
+installation, onto /dev/stdout, with long names, and empty paths; reading through the bounded
+reader (a FIFO swapped in, canonical texts); waiver identity (shared names, paths) and dates
+(days, not months); importers and discovery at scale.
 """
 
 from __future__ import annotations
