@@ -85,9 +85,7 @@ def test_markup_renders_literally(text: str) -> None:
     console.print(escape.markup(text), markup=True, highlight=False, emoji=False)
     shown = console.export_text().rstrip("\n")
     assert "\x1b" not in shown and "\x07" not in shown
-    assert shown.replace("\\", "") == Text(escape.terminal(text)).plain.expandtabs(8).replace(
-        "\\", ""
-    )
+    assert shown.replace("\\", "") == Text(escape.rich(text)).plain.expandtabs(8).replace("\\", "")
 
 
 @pytest.mark.parametrize("text", HOSTILE, ids=IDS)

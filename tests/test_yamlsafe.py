@@ -296,7 +296,7 @@ def test_unreadable_as_the_os_reports_it(tmp_path: Path, monkeypatch: pytest.Mon
     def deny(*_args: object, **_kwargs: object) -> object:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "open", deny)
+    monkeypatch.setattr(os, "open", deny)  # licheck.safeio opens with os.open
     assert "permission denied" in file_refusal(target).message
 
 
@@ -307,7 +307,7 @@ def test_other_os_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     def broken(*_args: object, **_kwargs: object) -> object:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(Path, "open", broken)
+    monkeypatch.setattr(os, "open", broken)
     assert "Input/output error" in file_refusal(target).message
 
 

@@ -28,10 +28,12 @@ from licheck.yamlsafe import MAX_FILE_BYTES
 SUFFIXES = (".yaml", ".yml")
 # a top-level `product` key in block style: at the start of a line, bare or quoted, or as an
 # explicit key (`? product`)
-_PRODUCT_KEY = re.compile(
-    rb"""^(?:\xef\xbb\xbf)?(?:\?[ \t]+)?(?:product|"product"|'product')[ \t]*(?::|$)""",
-    re.MULTILINE,
-)
+_KEY = rb"""(?:\xef\xbb\xbf)?(?:\?[ \t]+)?(?:product|"product"|'product')[ \t]*(?::|$)"""
+_PRODUCT_KEY_FIRST = re.compile(_KEY, re.MULTILINE)  # matched at the start of the file
+# searched for after each newline: a pattern that starts with a literal character is scanned for
+# in C, about six times as fast as `^` in multiline mode, which is tried at every byte (a
+# folder's large data files are read whole, and were most of a run)
+_PRODUCT_KEY_LATER = re.compile(rb"\n" + _KEY, re.MULTILINE)
 # a document in flow style (JSON included): `{` first, after a BOM, comments, directives, `---`
 _FLOW = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s|#[^\n]*\n|%[^\n]*\n|---)*\{")
 _NOT_UTF8 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
@@ -52,7 +54,7 @@ def is_manifest(path: Path) -> bool:
         return True
     if head.startswith(_NOT_UTF8):
         return True
-    if _PRODUCT_KEY.search(head) is not None:
+    if _PRODUCT_KEY_FIRST.match(head) or _PRODUCT_KEY_LATER.search(head):
         return True
     return _FLOW.match(head) is not None and b"product" in head
 

@@ -35,17 +35,31 @@ def terminal(text: str, *, newlines: bool = False) -> str:
     return pattern.sub(_visible, text)
 
 
+_PAIRED_COLON = re.compile(r"(?<=:):")
+
+
+def rich(text: str) -> str:
+    """`terminal(text)` for text that rich lays out: rich wraps at spaces and folds long words
+    anywhere, so any `::` could come to start a line, where a CI runner reads it as a workflow
+    command (`::error::`).  A colon that follows a colon is shown as `\\x3a`."""
+    return _PAIRED_COLON.sub(r"\\x3a", terminal(text))
+
+
 def markup(text: str) -> str:
-    """`terminal(text)` made literal for rich: `[` cannot open a tag or a link."""
+    """`rich(text)` made literal for rich markup: `[` cannot open a tag or a link."""
     from rich.markup import escape as rich_escape
 
-    return rich_escape(terminal(text))
+    return rich_escape(rich(text))
+
+
+_COMMAND_START = re.compile(r"\A(\s*):(?=:)")
 
 
 def line(text: str) -> str:
-    """One line of plain output (stderr messages): controls shown, line breaks included, so
-    nothing the user wrote can start a line (`::error` and the like)."""
-    return terminal(text)
+    """One line of plain output (stderr messages) that may start with user text (a file name):
+    controls shown, line breaks included, and a leading `::` shown as `\\x3a:`, so nothing the
+    user wrote can start a CI workflow command (`::error::`)."""
+    return _COMMAND_START.sub(r"\1\\x3a", terminal(text))
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -82,12 +96,17 @@ def github_property(text: str) -> str:
     return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-# characters XML 1.0 does not allow at all (even as references)
-_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# characters XML 1.0 does not allow at all (even as references), and those it allows that
+# should not be shown raw either: DEL, C1 controls, bidirectional marks, overrides and isolates
+_NOT_XML = re.compile(
+    "[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    "|[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def xml_chars(text: str) -> str:
-    """`text` with the characters XML 1.0 forbids shown as escapes (`\\x1b`); the XML writer
+    """`text` with the characters XML 1.0 forbids, and the invisible controls that make text
+    read differently from what it is, shown as escapes (`\\x1b`, `\\u202e`); the XML writer
     still escapes `&`, `<` and `>`."""
     return _NOT_XML.sub(_visible, text)
 

@@ -13,6 +13,7 @@ quoted clause occurs in it (white space normalised, nothing else).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -437,6 +438,18 @@ class VerifyProblem:
     line: int
 
 
+MAX_TEXT_BYTES = 4 * 1024 * 1024  # a license text; the longest canonical text is under 100 KB
+
+
+def read_canonical(path: Path) -> str:
+    """A canonical text's body (`canonical_body`), read through the bounded reader: a FIFO,
+    device or folder named like a text, or a text over 4 MiB, is an `InputError`, never a hang
+    or an endless read."""
+    from licheck.safeio import read_bytes
+
+    return canonical_body(read_bytes(path, str(path), MAX_TEXT_BYTES))
+
+
 def canonical_body(raw: bytes) -> str:
     """A text as its licensor publishes it: without the 3-line provenance header (and the blank
     line after it) that the reference copies carry."""
@@ -457,7 +470,7 @@ def verify(library: Library, texts: Path) -> list[VerifyProblem]:
     for license_id, entry in sorted(library.licenses.items()):
         source = entry.license.text
         text_path = texts / source.file
-        if not text_path.is_file():
+        if not os.path.lexists(text_path):
             problems.append(
                 VerifyProblem(
                     license_id,
@@ -468,7 +481,13 @@ def verify(library: Library, texts: Path) -> list[VerifyProblem]:
                 )
             )
             continue
-        body_text = canonical_body(text_path.read_bytes())
+        try:
+            body_text = read_canonical(text_path)
+        except InputError as exc:
+            reason = exc.diagnostics[0].message
+            message = f"canonical text {source.file} in {texts} cannot be read: {reason}"
+            problems.append(VerifyProblem(license_id, None, message, entry.file, 1))
+            continue
         digest = text_sha256(body_text)
         if digest != source.sha256:
             problems.append(

@@ -5,7 +5,8 @@ opening them, opens without blocking, checks again on the open descriptor (the p
 swapped), and reads at most `limit` bytes — so no input can hang licheck or grow without bound.
 
 Writing: `refuse_overwrite` says no to an output that is an input of the run (a file, or a YAML
-file inside an input folder), or that names the same file as another output.  `write_atomic`
+file inside an input folder), that lies inside licheck's installation (the package and its
+built-in rule library), or that names the same file as another output.  `write_atomic`
 follows a symlink to its target; a regular file (or a new one) is written to a temporary file in
 the same folder and renamed into place, and the temporary file is removed whatever happens,
 SIGTERM and SIGHUP included; anything else (`/dev/null`, `/dev/stdout`, a FIFO) is written
@@ -38,7 +39,7 @@ def special_kind(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return "a directory"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -48,22 +49,27 @@ def special_kind(mode: int) -> str | None:
     return "not a regular file"
 
 
-def read_bytes(path: Path, display: str, limit: int) -> bytes:
-    """At most `limit` bytes of the regular file `path`; `InputError` for anything else."""
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def read_bytes(path: Path, display: str, limit: int, *, hint: str = "name a regular file") -> bytes:
+    """At most `limit` bytes of the regular file `path`; `InputError` for anything else (with
+    `hint`).  A special file is refused before it is opened; the file is then opened without
+    blocking (a FIFO swapped in meanwhile cannot hang the open) and never as a controlling
+    terminal, and the open descriptor is checked again, so nothing but a regular file is read."""
     try:
-        info = os.stat(path)
+        info = os.stat(path)  # once: a portfolio reads thousands of files
         kind = special_kind(info.st_mode)
         if kind is not None:
-            raise fail(display, 0, 0, f"is {kind}, not a regular file", "name a regular file")
+            raise fail(display, 0, 0, f"is {kind}, not a regular file", hint)
         if info.st_size > limit:
             raise fail(
                 display, 0, 0, f"file is too large ({info.st_size:,} bytes; the limit is {limit:,})"
             )
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(descriptor, "rb") as stream:
+        with os.fdopen(os.open(path, _OPEN_FLAGS), "rb") as stream:
             kind = special_kind(os.fstat(stream.fileno()).st_mode)
             if kind is not None:  # swapped after the first look
-                raise fail(display, 0, 0, f"is {kind}, not a regular file", "name a regular file")
+                raise fail(display, 0, 0, f"is {kind}, not a regular file", hint)
             raw = stream.read(limit + 1)
     except FileNotFoundError:
         raise fail(display, 0, 0, "no such file") from None
@@ -94,6 +100,14 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def _installed() -> tuple[Path, ...]:
+    """The installed package (`library.json`, the schemas, the code) and the built-in rule
+    files, resolved: an input of every run that does not name --licenses."""
+    from licheck.library import default_directory
+
+    return (_real(Path(__file__).parent), _real(default_directory()))
+
+
 def refuse_overwrite(
     outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
 ) -> None:
@@ -109,6 +123,12 @@ def refuse_overwrite(
         seen[key] = f"{option} {path}"
         if real.is_dir():
             raise OutputRefused(f"{option} {path} is a folder, not a file")
+        for folder in _installed():
+            if _inside(real, folder):
+                raise OutputRefused(
+                    f"{option} {path} is inside licheck's installation ({folder}: the package "
+                    "or its built-in rule library); licheck never overwrites it"
+                )
         identity = _identity(path)
         for source in inputs:
             if source is None:
@@ -164,25 +184,30 @@ def _signals_raise() -> Iterator[None]:
 
 def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], object]) -> None:
     """Write the text `produce` gives (piece by piece) to `output`, as the module says."""
-    target = _real(output)
     try:
-        info: os.stat_result | None = os.stat(target)
+        # the path itself, symlinks followed by the system: `/dev/stdout` names a pipe through
+        # /proc/self/fd/1, whose resolved name ("pipe:[…]") is no path at all
+        info: os.stat_result | None = os.stat(output)
     except FileNotFoundError:
-        info = None
+        info = None  # a new file, or a dangling symlink: created at its target
     except OSError as exc:
         raise LicheckError(f"cannot write {output}: {exc.strerror or exc}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputRefused(f"{output} is a folder, not a file")
     if info is not None and not stat.S_ISREG(info.st_mode):
-        _write_through(output, target, produce)
+        _write_through(output, output, produce)
         return
+    target = _real(output)
     directory = target.parent
     if not directory.is_dir():
         raise OutputRefused(f"cannot write {output}: folder {directory} does not exist")
     with _signals_raise():
         try:
             handle, temporary = tempfile.mkstemp(
-                dir=directory, prefix=f".{target.name}.", suffix=".tmp"
+                # a short prefix: a name near the system's limit (255 bytes) must still work
+                dir=directory,
+                prefix=f".{target.name[:32]}.",
+                suffix=".tmp",
             )
         except OSError as exc:
             raise LicheckError(f"cannot write in {directory}: {exc.strerror or exc}") from None

@@ -233,15 +233,16 @@ def _decimal(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     rounded = round(value, 2)
-    text = f"{float(rounded):.2f}".rstrip("0").rstrip(".")
+    whole, cents = divmod(abs(rounded.numerator * 100 // rounded.denominator), 100)
+    text = "-" * (rounded < 0) + f"{whole}.{cents:02d}".rstrip("0").rstrip(".")
     exact = Fraction(rounded) == value
     return text if exact else "≈" + text
 
 
 def to_json_number(value: Fraction) -> int | float:
     """An exact integer where the amount is whole, else a float rounded to six decimals."""
-    if value.denominator == 1:
-        return value.numerator
+    if value.denominator == 1 or abs(value) >= 2**53:  # beyond a float's integers: the nearest
+        return round(value)
     return round(float(value), 6)
 
 

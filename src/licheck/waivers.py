@@ -12,13 +12,15 @@ exceptions).  Waived findings stay in the report, marked, and do not count towar
 from __future__ import annotations
 
 import datetime as dt
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, StrictStr, model_validator
+from pydantic import BeforeValidator, Field, StrictStr, WithJsonSchema, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
@@ -63,6 +65,24 @@ class PinSpec(Strict):
     excludes: list[StrictStr] | None = None
 
 
+def _whole_day(value: object) -> object:
+    """A waiver's dates are days: `2026-06` could mean the month's first day or its last."""
+    if isinstance(value, str) and re.fullmatch(r"\s*\d{4}-\d{2}\s*", value):
+        raise ValueError(
+            f"expected a day as YYYY-MM-DD, got the month {value.strip()!r}: a waiver's dates "
+            "are days (is it the month's first day or its last?)"
+        )
+    return value
+
+
+# A waiver's date: a day, never a month (the manifest's `Date` also takes a month).
+Day = Annotated[
+    Date,
+    BeforeValidator(_whole_day),
+    WithJsonSchema({"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$", "format": "date"}),
+]
+
+
 # A pin is a PinSpec, or its value alone (`mau: 150M`): the union keeps both in the schema.
 Pin = PinSpec | RawValue
 
@@ -83,8 +103,8 @@ class Waiver(Strict):
     reason: Reason
     comment: Text = Field(description="why, in the owner's words")
     owner: Text = Field(description="who is responsible for the waiver")
-    expires: Date = Field(description="the last day the waiver applies (YYYY-MM-DD)")
-    granted: Date | None = Field(None, description="when the waiver was granted")
+    expires: Day = Field(description="the last day the waiver applies (YYYY-MM-DD)")
+    granted: Day | None = Field(None, description="the day the waiver was granted (YYYY-MM-DD)")
     pins: dict[str, Pin] = Field(
         default_factory=dict,
         description="fact values the waiver was granted on (as in a manifest: a value, a range, "
@@ -168,9 +188,15 @@ def _key(product: ProductOut, finding: FindingOut) -> str:
     return f"{product.file}#{finding.component}/{finding.license}/{finding.clause}"
 
 
+def _same_path(named: str, file: str) -> bool:
+    """Whether a waiver's `product` names the manifest `file` by its path (`./a.yaml` is
+    `a.yaml`)."""
+    return named == file or os.path.normpath(named) == os.path.normpath(file)
+
+
 def _names(waiver: Waiver, product: ProductOut, finding: FindingOut) -> bool:
     return (
-        waiver.product in (product.product, product.file)
+        (waiver.product == product.product or _same_path(waiver.product, product.file))
         and waiver.license == finding.license
         and waiver.clause == finding.clause
         and (waiver.component is None or waiver.component == finding.component)
@@ -197,6 +223,8 @@ class Hit:
     portfolio's workers can send this instead of the product."""
 
     waiver: int  # its index in `Waivers.entries`
+    file: str  # the product's manifest, as reported
+    by_name: bool  # the waiver names the product by its `product:` name (not by its path)
     keys: tuple[str, ...]  # the findings it names, as file#component/license/clause
     open: tuple[int, ...]  # the indexes of those findings that are violations or risks
     verdicts: frozenset[str]  # the verdict labels of the findings it names
@@ -204,21 +232,27 @@ class Hit:
 
 
 def hits(waivers: Waivers, product: ProductOut) -> list[Hit]:
-    """The waivers that name any finding of `product`, in file order."""
+    """The waivers that name `product` (by name or path), in file order, with the findings of
+    it they name (perhaps none: a waiver naming a product name two manifests share is
+    ambiguous whether or not it matches a finding in each)."""
     found = []
     for index, entry in enumerate(waivers.entries):
         waiver = entry.waiver
-        if waiver.product not in (product.product, product.file):
+        by_path = _same_path(waiver.product, product.file)
+        by_name = waiver.product == product.product and not by_path
+        if not by_name and not by_path:
             continue
         matched = [
             f for f, finding in enumerate(product.findings) if _names(waiver, product, finding)
         ]
-        if not matched:
+        if not matched and not by_name:
             continue
         open_ = tuple(f for f in matched if product.findings[f].verdict in WAIVABLE)
         found.append(
             Hit(
                 index,
+                product.file,
+                by_name,
                 tuple(_key(product, product.findings[f]) for f in matched),
                 open_,
                 frozenset(product.findings[f].verdict.label for f in matched),
@@ -244,9 +278,12 @@ class Ledger:
         self._open = [False] * count
         self._verdicts: list[set[str]] = [set() for _ in range(count)]
         self._changes: list[set[str]] = [set() for _ in range(count)]
+        self._by_name: list[set[str]] = [set() for _ in range(count)]  # manifests named by name
 
     def add(self, found: Sequence[Hit]) -> None:
         for hit in found:
+            if hit.by_name:
+                self._by_name[hit.waiver].add(hit.file)
             self._keys[hit.waiver].extend(hit.keys)
             self._open[hit.waiver] |= bool(hit.open)
             self._verdicts[hit.waiver] |= hit.verdicts
@@ -255,7 +292,8 @@ class Ledger:
     def statuses(self, today: dt.date) -> list[WaiverStatus]:
         """Each waiver's status, in file order (after every product was added).  `InputError`
         for a waiver granted after `today`, and for one that names, by its `product:` name, a
-        product that two or more manifests of the run share (it would silence them all)."""
+        product that two or more manifests of the run share (it could silence them all, now or
+        when their findings change), whether or not it matches a finding in each."""
         self._refuse(today)
         return [
             WaiverStatus(
@@ -296,8 +334,8 @@ class Ledger:
                         "correct `granted`, or judge on a later date with --today",
                     )
                 )
-            files = sorted({key.rpartition("#")[0] for key in self._keys[index]})
-            if len(files) > 1 and waiver.product not in files:
+            files = sorted(self._by_name[index])
+            if len(files) > 1:
                 problems.append(
                     Diagnostic(
                         entry.file,
@@ -305,7 +343,7 @@ class Ledger:
                         entry.column,
                         f"waiver {waiver.id} names product {waiver.product!r}, which "
                         f"{len(files)} manifests of this run share ({', '.join(files)}): it "
-                        "would silence them all",
+                        "could silence them all",
                         "name one manifest by its path as licheck reports it "
                         f"(product: {files[0]}), or give the products distinct names",
                     )

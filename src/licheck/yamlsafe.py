@@ -17,9 +17,7 @@ reads whatever it declines and words every refusal.
 from __future__ import annotations
 
 import math
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
@@ -28,6 +26,7 @@ import yaml
 
 from licheck import yamlfast
 from licheck.diagnostics import Diagnostic, InputError, fail
+from licheck.safeio import read_bytes
 
 try:  # the C parser is ~10x faster; fall back to the pure-Python one where it is missing
     from yaml import CSafeLoader as _Loader
@@ -79,39 +78,8 @@ class Document:
 
 def read_text(path: Path, display: str) -> str:
     """The file's text, refusing what is not a readable, non-empty UTF-8 text file."""
-    try:
-        info = os.stat(path)  # once: a portfolio reads thousands of files
-        if stat.S_ISDIR(info.st_mode):
-            raise fail(
-                display,
-                0,
-                0,
-                "is a directory, not a file",
-                "name a YAML file, or use `licheck check DIR` for folders",
-            )
-        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device could block or never end
-            raise fail(display, 0, 0, "is not a regular file", "name a YAML file")
-        size = info.st_size
-        if size > MAX_FILE_BYTES:
-            raise fail(
-                display,
-                0,
-                0,
-                f"file is too large ({size:,} bytes; the limit is {MAX_FILE_BYTES:,})",
-            )
-        with path.open("rb") as stream:  # bounded, in case the file grows while we read it
-            raw = stream.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise fail(display, 0, 0, f"file is too large (the limit is {MAX_FILE_BYTES:,} bytes)")
-    except FileNotFoundError:
-        raise fail(display, 0, 0, "no such file") from None
-    except PermissionError:
-        raise fail(display, 0, 0, "permission denied: the file cannot be read") from None
-    except OSError as exc:
-        raise fail(display, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
-    except ValueError as exc:  # e.g. a NUL character in the path
-        raise fail(display, 0, 0, f"cannot read the file: {exc}") from None
-    return decode(raw, display)
+    folder_hint = "name a YAML file, or use `licheck check DIR` for folders"
+    return decode(read_bytes(path, display, MAX_FILE_BYTES, hint=folder_hint), display)
 
 
 def decode(raw: bytes, display: str) -> str:

@@ -2,7 +2,8 @@
 
 Only this package touches argv, the terminal, output files and exit codes.  Exit codes: 0 nothing at
 or above the `--fail-on` policy; 1 findings at or above it (or drifted rules, for `licenses
-verify`); 2 bad input or usage.  Bad input never shows a traceback (`--debug` shows one for bugs).
+verify`, or a reader of standard output that went away); 2 bad input or usage; 130 Ctrl-C.
+Bad input never shows a traceback (`--debug` shows one for bugs).
 
 Commands are loaded lazily: `licheck --version` and `licheck --help` import click and nothing of the
 core, and each command imports only its own module.  To add a command, add a loader and one line
@@ -88,6 +89,8 @@ Exit codes:
   0  nothing at or above the --fail-on policy
   1  findings at or above it (licenses verify: rules that drifted from their texts)
   2  bad input or usage
+  130  interrupted (Ctrl-C)
+A reader of standard output that goes away (| head) makes the run exit 1, never 0.
 """
 
 

@@ -18,9 +18,24 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+class PathParam(click.Path):
+    """`click.Path` that refuses an empty path: `""` means the current folder to `pathlib`, so
+    an unset shell variable (`licheck check "$DIR"`) would check, or write over, whatever is
+    there."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("an empty path (an unset variable?): name a file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 # Input paths are checked by the loader, not by click, so that a missing file, a directory or an
 # unreadable file is reported with every other problem of the run instead of stopping at the first.
-INPUT_PATH = click.Path(path_type=Path, readable=False)
+INPUT_PATH = PathParam(path_type=Path, readable=False)
+
+INTERRUPTED = 130  # Ctrl-C, as a shell reports a process killed by SIGINT (128 + 2)
+PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatever the gate
 
 
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
@@ -44,8 +59,12 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
             say(f"{context.get_usage()}\n{hint}\n")
         say(f"Error: {terminal(exc.format_message())}")
         return exc.exit_code
-    except click.Abort:
-        click.echo("Aborted.", err=True)
+    except click.Abort as exc:
+        # Click turns Ctrl-C (KeyboardInterrupt) into `Abort` when not in standalone mode.
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            say("Interrupted.")
+            return INTERRUPTED
+        say("Aborted.")
         return 2
     except InputError as exc:
         for diagnostic in exc.diagnostics:
@@ -65,12 +84,21 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         return 2
     except KeyboardInterrupt:
         say("Interrupted.")
-        return 130
+        return INTERRUPTED
     except Terminated as exc:  # SIGTERM or SIGHUP while writing: the output was cleaned up
         say("Terminated.")
         return 128 + exc.number
     except BrokenPipeError:
-        return 0
+        # The reader of standard output went away (`licheck ... | head`): what it did not read
+        # was not delivered, so the run did not succeed (and a failing gate never exits 0).
+        discard_stdout()
+        return PIPE_CLOSED
+    except OSError as exc:  # inputs and --output report their own; this is standard output
+        # (a full disk, /dev/full, an I/O error): the report did not arrive, say why
+        discard_stdout()
+        where = f" {exc.filename}" if exc.filename else " standard output"
+        say(f"licheck: error: cannot write{terminal(where)}: {terminal(exc.strerror or str(exc))}")
+        return 2
     except Exception as exc:  # a bug: say so plainly, traceback only on request
         if debug:
             traceback.print_exc()
@@ -80,6 +108,15 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         )
         return 3
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
+
+
+def discard_stdout() -> None:
+    """Point standard output at the null device, so that later flushes (at exit) cannot fail
+    again on a closed pipe."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 def say(text: str) -> None:
@@ -92,9 +129,9 @@ def located(diagnostic: Diagnostic) -> str:
     """A diagnostic for stderr: the file name, message and hint with every control character
     shown escaped, so no input can start a line (a GitHub `::error` command) or drive the
     terminal."""
-    from licheck.escape import terminal
+    from licheck.escape import line, terminal
 
-    where = terminal(diagnostic.file)
+    where = line(diagnostic.file)  # first on the line: cannot start a workflow command
     if diagnostic.line:
         where += f":{diagnostic.line}:{diagnostic.column}"
     text = f"{where}: error: {terminal(diagnostic.message)}"
@@ -156,7 +193,7 @@ def library_option(function: F) -> F:
     return click.option(
         "--licenses",
         "licenses_dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=PathParam(file_okay=False, path_type=Path),
         help="Use this rule library folder instead of the built-in one.",
     )(function)
 

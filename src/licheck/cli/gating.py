@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -11,7 +10,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from licheck.cli.common import parse_as_of, say, use_color, write_output, write_stream
+from licheck.cli.common import (
+    PIPE_CLOSED,
+    PathParam,
+    discard_stdout,
+    parse_as_of,
+    say,
+    use_color,
+    write_output,
+    write_stream,
+)
 
 if TYPE_CHECKING:
     from licheck.formats import RenderOptions
@@ -23,7 +31,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github", "compact")
 DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE (tested)
-PIPE_CLOSED = 1  # the exit code when standard output's reader went away
 
 
 def report_options(function: F) -> F:
@@ -44,7 +51,7 @@ def report_options(function: F) -> F:
         click.option(
             "--output",
             "-o",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=PathParam(dir_okay=False, path_type=Path),
             help="Write the report to FILE (atomically) instead of standard output.",
         ),
         click.option(
@@ -58,7 +65,7 @@ def report_options(function: F) -> F:
         click.option(
             "--waivers",
             "waivers_file",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=PathParam(dir_okay=False, path_type=Path),
             help=f"Read waivers from FILE (default: {DEFAULT_WAIVERS} in the current "
             "folder, when present).",
         ),
@@ -219,9 +226,5 @@ def _gate_stands(code: int) -> Iterator[None]:
     try:
         yield
     except BrokenPipeError:
-        # Later flushes (at exit) would fail again: point standard output at the null device.
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, sys.stdout.fileno())
-            os.close(null)
+        discard_stdout()
         raise click.exceptions.Exit(max(code, PIPE_CLOSED)) from None

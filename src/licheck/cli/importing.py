@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import library_option, refuse_outputs, write_output
+from licheck.cli.common import PathParam, library_option, refuse_outputs, write_output
 
 OUTPUT = click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathParam(dir_okay=False, path_type=Path),
     help="Write the manifest to FILE (atomically) instead of standard output.",
 )
 
@@ -27,7 +27,7 @@ def import_() -> None:
 
 
 @import_.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=PathParam(dir_okay=False, path_type=Path))
 @OUTPUT
 @library_option
 def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> None:
@@ -43,7 +43,7 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
 
 
 @import_.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=PathParam(dir_okay=False, path_type=Path))
 @click.option(
     "--model-id",
     metavar="ORG/NAME",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import click
 
-from licheck.cli.common import library_option, use_color
+from licheck.cli.common import PathParam, library_option, use_color
 
 if TYPE_CHECKING:
     from licheck.coverage import Totals
@@ -56,6 +57,8 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from licheck.escape import markup
+
     table = Table(show_edge=False, header_style="bold", box=None)
     table.add_column("id", no_wrap=True)
     table.add_column("clauses", justify="right")
@@ -64,7 +67,7 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
         named = ", ".join(cast(list[str], row["models"])) or "—"
-        table.add_row(str(row["id"]), str(row["clauses"]), provenance, named)
+        table.add_row(markup(str(row["id"])), str(row["clauses"]), provenance, markup(named))
     console = Console(
         no_color=use_color() is False, highlight=False, width=None if use_color() else 120
     )
@@ -113,12 +116,11 @@ def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
 def _describe(entry: LicenseEntry, library: Library) -> str:
     """One license as text: name, provenance (flagging copies), models, and every clause with its
     quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
-    from rich.markup import escape
-
+    from licheck.escape import markup as escape
     from licheck.library import normalise
 
     lic, source = entry.license, entry.license.text
-    lines = [f"[bold]{escape(lic.name)}[/bold] ({lic.id}, version {escape(lic.version)})"]
+    lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
     origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
     lines.append(f"text:       {escape(source.file)}" + (f" — {escape(origin)}" if origin else ""))
     if source.url:
@@ -136,11 +138,12 @@ def _describe(entry: LicenseEntry, library: Library) -> str:
     if lic.summary:
         lines.append(escape(lic.summary))
     if lic.incorporates:
-        lines.append("incorporates (its clauses bind too): " + ", ".join(lic.incorporates))
+        lines.append("incorporates (its clauses bind too): " + escape(", ".join(lic.incorporates)))
     for compiled in entry.clauses:
         clause, rule = compiled.clause, compiled.rule
         lines.append("")
-        lines.append(f"[bold]{clause.id}[/bold] ({clause.kind.value}) — {escape(clause.title)}")
+        title = f"({clause.kind.value}) — {escape(clause.title)}"
+        lines.append(f"[bold]{escape(clause.id)}[/bold] {title}")
         lines.append(f"  [italic]“{escape(normalise(clause.quote))}”[/italic]")
         if caveat:
             lines.append(f"  [yellow](quoted from a {source.provenance.value})[/yellow]")
@@ -206,14 +209,15 @@ def models(fmt: str, licenses_dir: Path | None) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
+    from licheck.escape import terminal
+
     for model in library.models:
         license_id = model.license or "unknown (not in the library)"
         released = f", released {model.release_date}" if model.release_date else ""
-        click.echo(f"{model.id:<30} {license_id}{released}")
+        click.echo(terminal(f"{model.id:<30} {license_id}{released}"))
         for dated in model.license_history:
-            click.echo(
-                f"{'':<32}copies obtained {_span(dated.from_, dated.until)}: {dated.license}"
-            )
+            span = _span(dated.from_, dated.until)
+            click.echo(terminal(f"{'':<32}copies obtained {span}: {dated.license}"))
 
 
 @licenses.command()
@@ -221,7 +225,7 @@ def models(fmt: str, licenses_dir: Path | None) -> None:
     "--texts",
     "texts",
     required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=PathParam(exists=True, file_okay=False, path_type=Path),
     help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
 )
 @library_option
@@ -230,6 +234,7 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
 
     Exits 1 naming each drifted license and clause.
     """
+    from licheck.escape import line
     from licheck.library import load_library
     from licheck.library import verify as run_verify
 
@@ -238,10 +243,10 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
     for problem in problems:
         where = f"{problem.file}:{problem.line}"
         clause = f"/{problem.clause}" if problem.clause else ""
-        click.echo(f"{where}: {problem.license}{clause}: {problem.message}", err=True)
+        click.echo(line(f"{where}: {problem.license}{clause}: {problem.message}"), err=True)
     located, warnings = _verify_not_encoded(library, texts)
     for message in located:
-        click.echo(message, err=True)
+        click.echo(line(message), err=True)
     clauses = sum(len(e.clauses) for e in library.licenses.values())
     entries = sum(len(e.license.not_encoded) for e in library.licenses.values())
     if problems or located:
@@ -254,10 +259,10 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
     warned = f"; {len(warnings)} warning(s) below" if warnings else ""
     click.echo(
         f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses and {entries} "
-        f"not_encoded quotes verified against {texts}{warned}"
+        f"not_encoded quotes verified against {line(str(texts))}{warned}"
     )
     for message in warnings:
-        click.echo(message, err=True)
+        click.echo(line(message), err=True)
 
 
 def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[str]]:
@@ -266,15 +271,18 @@ def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[
     `library.verify`, which names them."""
     from licheck import yamlsafe
     from licheck.coverage import coverage
-    from licheck.library import canonical_body
+    from licheck.diagnostics import InputError
+    from licheck.library import read_canonical
 
     errors: list[str] = []
     warnings: list[str] = []
     for license_id, entry in sorted(library.licenses.items()):
         text_path = texts / entry.license.text.file
-        if not text_path.is_file():
-            continue
-        result = coverage(entry.license, canonical_body(text_path.read_bytes()))
+        try:
+            body = read_canonical(text_path)
+        except InputError:
+            continue  # missing, special or unreadable: `library.verify` names it
+        result = coverage(entry.license, body)
         if result.missing_quotes:
             document = yamlsafe.load(Path(entry.file))
             for index in result.missing_quotes:
@@ -302,7 +310,7 @@ def _shorten(text: str, limit: int = 160) -> str:
 @click.option(
     "--texts",
     "texts",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathParam(file_okay=False, path_type=Path),
     default=None,
     help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
 )
@@ -319,7 +327,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
     missing: coverage is never reported for a text that was not read.
     """
     from licheck.coverage import Coverage, coverage, totals
-    from licheck.library import canonical_body, load_library
+    from licheck.library import load_library, read_canonical
 
     if texts is None or not texts.is_dir():
         where = (
@@ -336,10 +344,10 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
     missing: list[tuple[str, str]] = []
     for license_id, entry in sorted(library.licenses.items()):
         text_path = texts / entry.license.text.file
-        if not text_path.is_file():
+        if not os.path.lexists(text_path):
             missing.append((license_id, entry.license.text.file))
             continue
-        results.append(coverage(entry.license, canonical_body(text_path.read_bytes())))
+        results.append(coverage(entry.license, read_canonical(text_path)))
     overall = totals(results)
     if fmt == "json":
         document = {

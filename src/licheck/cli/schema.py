@@ -32,8 +32,8 @@ def schema(name: str) -> None:
 )
 def validate(files: tuple[Path, ...], kind: str) -> None:
     """Check manifests and rule files; report every problem with file:line:column."""
+    from licheck.escape import line
     from licheck.validation import validate_files
 
-    checked = validate_files(list(files), kind)
-    for line in checked:
-        click.echo(line)
+    for checked in validate_files(list(files), kind):
+        click.echo(line(checked))  # it may start with a file name: user text

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from licheck.cli.common import (
+    PathParam,
     evidence_options,
     library_option,
     parse_as_of,
@@ -28,7 +29,7 @@ SET_HELP = (
 
 
 @click.command()
-@click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("manifest", type=PathParam(dir_okay=False, path_type=Path))
 @click.option("--set", "sets", multiple=True, metavar="FACT=VALUE", help=SET_HELP)
 @click.option(
     "--sweep",
@@ -65,14 +66,14 @@ SET_HELP = (
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathParam(dir_okay=False, path_type=Path),
     metavar="FILE.svg",
     help="Also draw the sweep (intervals, or the 2-D region map) as an SVG file.",
 )
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathParam(dir_okay=False, path_type=Path),
     help="Write the report to FILE (atomically) instead of standard output.",
 )
 @library_option

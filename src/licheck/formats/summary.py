@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
-from licheck.escape import terminal
+from licheck.escape import line
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 from licheck.verdicts import Verdict
 
@@ -71,7 +71,7 @@ def waiver_lines(report: Report) -> list[str]:
     for status in report.waivers:
         where = f"{status.file}:{status.line}:{status.column}"
         tag = "note" if status.status == "applied" else "warning"
-        lines.append(terminal(f"{where}: {tag}: {status.message}"))
+        lines.append(line(f"{where}: {tag}: {status.message}"))
     return lines
 
 

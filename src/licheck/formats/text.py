@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.escape import markup as escape
-from licheck.escape import terminal as plain
+from licheck.escape import rich as plain
 from licheck.formats import Context, Piece, Plain
 from licheck.model import Provenance
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
@@ -155,7 +155,7 @@ def _product(
         console.print(
             Text(
                 f"{len(quiet)} not applicable (use --verbose for details): "
-                + ", ".join(f"{f.license}/{f.clause}" for f in quiet),
+                + plain(", ".join(f"{f.license}/{f.clause}" for f in quiet)),
                 style="dim",
             )
         )

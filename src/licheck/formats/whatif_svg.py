@@ -9,10 +9,9 @@ verdict exactly at a threshold differs from both sides) is drawn as a thin bar.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 from licheck.escape import xml_text as escape
-from licheck.formats.whatif_scale import Scale, grid
+from licheck.formats.whatif_scale import Scale, exact, grid
 from licheck.formats.whatif_text import scenario_words
 from licheck.units import format_number
 from licheck.verdicts import Verdict
@@ -113,8 +112,8 @@ def _rect(x: float, y: float, w: float, h: float, verdict: Verdict, label: str) 
 
 def _span(scale: Scale, item: RangeOut, length: float) -> tuple[float, float]:
     """Start and length of a range along an axis of `length` pixels."""
-    start = scale.position(item.lower.value) * length
-    end = scale.position(item.upper.value) * length
+    start = scale.position(exact(item.lower.exact)) * length
+    end = scale.position(exact(item.upper.exact)) * length
     if end - start < POINT_WIDTH:
         middle = (start + end) / 2
         return middle - POINT_WIDTH / 2, POINT_WIDTH
@@ -143,17 +142,12 @@ def _ticks_x(axis: AxisOut, scale: Scale, top: float, bottom: float) -> tuple[li
         'stroke="#222222"/>'
     ]
     # (x, label, test, anchor), the range's ends first so that they keep the first lane.
-    items = [
-        (
-            LEFT + scale.position(axis.lower) * PLOT,
-            format_number(Fraction(axis.lower)),
-            "",
-            "start",
-        ),
-        (LEFT + scale.position(axis.upper) * PLOT, format_number(Fraction(axis.upper)), "", "end"),
+    items: list[tuple[float, str, str, str]] = [
+        (LEFT, format_number(scale.lower), "", "start"),
+        (LEFT + PLOT, format_number(scale.upper), "", "end"),
     ]
     items += [
-        (LEFT + scale.position(t.value) * PLOT, t.label, "; ".join(t.tests), "middle")
+        (LEFT + scale.position(exact(t.exact)) * PLOT, t.label, "; ".join(t.tests), "middle")
         for t in axis.thresholds
     ]
     lanes: list[list[tuple[float, float]]] = []
@@ -191,8 +185,8 @@ def _ticks_x(axis: AxisOut, scale: Scale, top: float, bottom: float) -> tuple[li
 def _bands(sweep: SweepOut) -> tuple[int, list[str]]:
     assert sweep.intervals is not None
     (axis,) = sweep.axes
-    scale = Scale.of(axis.lower, axis.upper)
     intervals = sweep.intervals
+    scale = Scale.over(intervals)
     rows: list[tuple[str, list[Verdict]]] = [("product", [i.verdict for i in intervals])]
     for k, finding in enumerate(intervals[0].findings):
         verdicts = [i.findings[k].verdict for i in intervals]
@@ -224,7 +218,7 @@ def _map(sweep: SweepOut) -> tuple[int, list[str]]:
     assert sweep.regions is not None
     x_axis, y_axis = sweep.axes
     xs, ys, rows = grid(sweep.regions)
-    sx, sy = Scale.of(x_axis.lower, x_axis.upper), Scale.of(y_axis.lower, y_axis.upper)
+    sx, sy = Scale.over(xs), Scale.over(ys)
     top, side = 90.0, 360.0
     bottom = top + side
     out: list[str] = []
@@ -246,12 +240,12 @@ def _map(sweep: SweepOut) -> tuple[int, list[str]]:
     out.append(
         f'<line x1="{_n(LEFT)}" y1="{_n(top)}" x2="{_n(LEFT)}" y2="{_n(bottom)}" stroke="#222222"/>'
     )
-    for value in (y_axis.lower, y_axis.upper):
+    for value in (sy.lower, sy.upper):
         y = bottom - sy.position(value) * side
-        out.append(_text(LEFT - 8, y + 4, format_number(Fraction(value)), anchor="end"))
+        out.append(_text(LEFT - 8, y + 4, format_number(value), anchor="end"))
     label_y = bottom + 14.0  # labels go up the axis, at least 14 px apart
     for t in y_axis.thresholds:
-        y = bottom - sy.position(t.value) * side
+        y = bottom - sy.position(exact(t.exact)) * side
         out.append(
             f'<line x1="{_n(LEFT - 4)}" y1="{_n(y)}" x2="{_n(LEFT + PLOT)}" y2="{_n(y)}" '
             'stroke="#222222" stroke-dasharray="4 3"/>'

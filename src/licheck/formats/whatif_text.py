@@ -12,8 +12,9 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from licheck.escape import rich as _t
 from licheck.formats.text import STYLES, verdict_text
-from licheck.formats.whatif_scale import Scale, grid, locate
+from licheck.formats.whatif_scale import Scale, exact, grid, locate
 from licheck.units import format_number
 from licheck.verdicts import Verdict
 from licheck.whatif.compare import ChangeKind
@@ -71,16 +72,16 @@ def scenario_words(report: WhatIfReport) -> str:
     parts += [f"built on {s.new} in place of {s.old}" for s in report.scenario.swaps]
     if report.scenario.as_of:
         parts.append(f"evidence as of {report.scenario.as_of}")
-    return "; ".join(parts) or "no change (the baseline itself)"
+    return _t("; ".join(parts)) or "no change (the baseline itself)"
 
 
 def _header(console: Console, report: WhatIfReport) -> None:
     console.print(
         Text.assemble(
             ("What-if: ", "bold"),
-            (report.product, "bold"),
-            f" — {report.owner}   ",
-            (report.file, "dim"),
+            (_t(report.product), "bold"),
+            f" — {_t(report.owner)}   ",
+            (_t(report.file), "dim"),
         )
     )
     console.print(Text.assemble(("Scenario: ", "bold"), scenario_words(report)))
@@ -114,9 +115,9 @@ def _table(console: Console, report: WhatIfReport) -> None:
         f = after.get(key) or before[key]
         kind = kinds.get(key, ChangeKind.SAME)
         table.add_row(
-            *([f.component] if several else []),
-            f.model_name,
-            f"{f.license} / {f.clause}",
+            *([_t(f.component)] if several else []),
+            _t(f.model_name),
+            _t(f"{f.license} / {f.clause}"),
             verdict_text(before[key].verdict) if key in before else Text("—", style="dim"),
             verdict_text(after[key].verdict) if key in after else Text("—", style="dim"),
             Text(kind.value if kind is not ChangeKind.SAME else "", style=KIND_STYLES[kind]),
@@ -136,7 +137,7 @@ def _changes(console: Console, changes: list[ChangeOut]) -> None:
             Text.assemble(
                 (change.kind.value.upper(), KIND_STYLES[change.kind]),
                 "  ",
-                (f"{change.license} / {change.clause}", "bold"),
+                (_t(f"{change.license} / {change.clause}"), "bold"),
                 ": ",
                 verdicts,
             )
@@ -144,23 +145,27 @@ def _changes(console: Console, changes: list[ChangeOut]) -> None:
         for fact in change.facts:
             console.print(
                 Padding(
-                    Text.assemble((fact.fact, "bold"), f": {fact.baseline} → {fact.scenario}"),
+                    Text.assemble(
+                        (_t(fact.fact), "bold"), _t(f": {fact.baseline} → {fact.scenario}")
+                    ),
                     (0, 0, 0, 2),
                 )
             )
             for line in fact.evidence:
-                console.print(Padding(Text(line, style="dim"), (0, 0, 0, 4)))
+                console.print(Padding(Text(_t(line), style="dim"), (0, 0, 0, 4)))
         if change.settled:
-            console.print(f"  no longer missing: {', '.join(change.settled)}")
+            console.print(Text(_t(f"  no longer missing: {', '.join(change.settled)}")))
         if change.opened:
-            console.print(f"  now missing: {', '.join(change.opened)}")
-        console.print(Padding(Text.assemble(("Why: ", "bold"), change.explanation), (0, 0, 0, 2)))
+            console.print(Text(_t(f"  now missing: {', '.join(change.opened)}")))
+        console.print(
+            Padding(Text.assemble(("Why: ", "bold"), _t(change.explanation)), (0, 0, 0, 2))
+        )
 
 
-def _axis_words(axis: AxisOut) -> str:
+def _axis_words(axis: AxisOut, scale: Scale) -> str:
     unit = " USD/month" if axis.unit == "USD/month" else ""
-    return (
-        f"{axis.fact} from {_short(axis.lower)} to {_short(axis.upper)}{unit}; "
+    return _t(
+        f"{axis.fact} from {_short(scale.lower)} to {_short(scale.upper)}{unit}; "
         f"{len(axis.thresholds) or 'no'} threshold(s) in the range"
     )
 
@@ -170,19 +175,21 @@ def _thresholds(console: Console, axis: AxisOut) -> None:
         note = "" if t.changes_verdict else "  (no verdict changes here in this scenario)"
         clauses = f"  [{', '.join(t.clauses)}]" if t.clauses else ""
         console.print(
-            Text.assemble(f"  {t.label}: ", "; ".join(t.tests), (clauses, "dim"), (note, "dim"))
+            Text.assemble(
+                _t(f"  {t.label}: "), _t("; ".join(t.tests)), (_t(clauses), "dim"), (note, "dim")
+            )
         )
 
 
 def _intervals(console: Console, sweep: SweepOut) -> None:
     assert sweep.intervals is not None and sweep.boundaries is not None
     (axis,) = sweep.axes
-    scale = Scale.of(axis.lower, axis.upper)
-    console.print(Text.assemble(("Sweep: ", "bold"), _axis_words(axis)))
+    scale = Scale.over(sweep.intervals)
+    console.print(Text.assemble(("Sweep: ", "bold"), _axis_words(axis, scale)))
     _thresholds(console, axis)
     console.print()
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column(axis.fact)
+    table.add_column(_t(axis.fact))
     table.add_column("Product")
     findings = sweep.intervals[0].findings
     varying = [
@@ -191,10 +198,10 @@ def _intervals(console: Console, sweep: SweepOut) -> None:
         if len({iv.findings[i].verdict for iv in sweep.intervals}) > 1
     ]
     for i in varying:
-        table.add_column(findings[i].finding.rsplit("/", 2)[-1])
+        table.add_column(_t(findings[i].finding.rsplit("/", 2)[-1]))
     for interval in sweep.intervals:
         table.add_row(
-            interval.label,
+            _t(interval.label),
             verdict_text(interval.verdict),
             *(verdict_text(interval.findings[i].verdict) for i in varying),
         )
@@ -207,7 +214,7 @@ def _intervals(console: Console, sweep: SweepOut) -> None:
     for b in sweep.boundaries:
         side = "upper" if b.side == "above" else "lower"
         line = Text.assemble(
-            f"Boundary at {b.label} (itself in the {side} interval): product ",
+            f"Boundary at {_t(b.label)} (itself in the {side} interval): product ",
             verdict_text(b.below),
             " → ",
             verdict_text(b.above),
@@ -216,7 +223,7 @@ def _intervals(console: Console, sweep: SweepOut) -> None:
         for step in b.changes:
             console.print(
                 Text.assemble(
-                    f"    {'/'.join(step.finding.split('/')[-2:])}: ",
+                    _t(f"    {'/'.join(step.finding.split('/')[-2:])}: "),
                     verdict_text(step.below),
                     " → ",
                     verdict_text(step.above),
@@ -237,12 +244,12 @@ def _x_labels(axis: AxisOut, scale: Scale, width: int, margin: str) -> Text:
     """Tick marks and labels under a bar or map: the range's ends and each threshold."""
     ticks = [" "] * width
     labels = [" "] * (width + 12)
-    marks = [(0, _short(axis.lower))]
+    marks = [(0, _short(scale.lower))]
     marks += [
-        (min(width - 1, int(scale.position(t.value) * width)), t.label.split(" ")[0])
+        (min(width - 1, int(scale.position(exact(t.exact)) * width)), _t(t.label.split(" ")[0]))
         for t in axis.thresholds
     ]
-    marks.append((width - 1, _short(axis.upper)))
+    marks.append((width - 1, _short(scale.upper)))
     for column, label in marks:
         ticks[column] = "┴" if 0 < column < width - 1 else "╵"
         start = max(0, min(column - len(label) // 2, len(labels) - len(label)))
@@ -253,8 +260,8 @@ def _x_labels(axis: AxisOut, scale: Scale, width: int, margin: str) -> Text:
     return Text(margin + "".join(ticks).rstrip() + "\n" + margin + "".join(labels).rstrip())
 
 
-def _short(value: float) -> str:
-    return format_number(Fraction(value))
+def _short(value: Fraction) -> str:
+    return format_number(value)
 
 
 def _legend(console: Console, *scales: Scale) -> None:
@@ -277,20 +284,20 @@ def _map(console: Console, sweep: SweepOut) -> None:
     assert sweep.regions is not None
     x_axis, y_axis = sweep.axes
     xs, ys, rows = grid(sweep.regions)
-    sx, sy = Scale.of(x_axis.lower, x_axis.upper), Scale.of(y_axis.lower, y_axis.upper)
+    sx, sy = Scale.over(xs), Scale.over(ys)
     console.print(
         Text.assemble(("Region map: ", "bold"), f"{y_axis.fact} (up) × {x_axis.fact} (across)")
     )
-    console.print(Text.assemble("  x: ", _axis_words(x_axis)))
+    console.print(Text.assemble("  x: ", _axis_words(x_axis, sx)))
     _thresholds(console, x_axis)
-    console.print(Text.assemble("  y: ", _axis_words(y_axis)))
+    console.print(Text.assemble("  y: ", _axis_words(y_axis, sy)))
     _thresholds(console, y_axis)
     console.print()
     columns = [locate(xs, sx.value((c + 0.5) / MAP_WIDTH)) for c in range(MAP_WIDTH)]
-    y_labels = {MAP_HEIGHT - 1: _short(y_axis.lower), 0: _short(y_axis.upper)}
+    y_labels = {MAP_HEIGHT - 1: _short(sy.lower), 0: _short(sy.upper)}
     for t in y_axis.thresholds:
-        row = MAP_HEIGHT - 1 - min(MAP_HEIGHT - 1, int(sy.position(t.value) * MAP_HEIGHT))
-        y_labels.setdefault(row, t.label.split(" ")[0] + " ─")
+        row = MAP_HEIGHT - 1 - min(MAP_HEIGHT - 1, int(sy.position(exact(t.exact)) * MAP_HEIGHT))
+        y_labels.setdefault(row, _t(t.label.split(" ")[0]) + " ─")
     margin = max(len(v) for v in y_labels.values()) + 1
     for row in range(MAP_HEIGHT):
         j = locate(ys, sy.value(1 - (row + 0.5) / MAP_HEIGHT))
@@ -310,11 +317,11 @@ def _map(console: Console, sweep: SweepOut) -> None:
         title_justify="left",
         title_style="bold",
     )
-    table.add_column(x_axis.fact)
-    table.add_column(y_axis.fact)
+    table.add_column(_t(x_axis.fact))
+    table.add_column(_t(y_axis.fact))
     table.add_column("Product")
     for region in sweep.regions:
-        table.add_row(region.x.label, region.y.label, verdict_text(region.verdict))
+        table.add_row(_t(region.x.label), _t(region.y.label), verdict_text(region.verdict))
     console.print(table)
 
 
@@ -339,17 +346,17 @@ def _next(console: Console, report: WhatIfReport) -> None:
         console.print(
             Text.assemble(
                 f"{rank}. ",
-                (item.fact, "bold"),
-                f" ({status}) — of "
-                f"{total} finding(s): settles {item.settles} whatever its "
+                (_t(item.fact), "bold"),
+                _t(f" ({status}) — of ")
+                + f"{total} finding(s): settles {item.settles} whatever its "
                 f"value, may settle {item.may_settle}{alone}",
             )
         )
         for settling in item.findings:
-            line = Text("/".join(settling.finding.split("/")[-2:]) + ": ")
+            line = Text(_t("/".join(settling.finding.split("/")[-2:])) + ": ")
             for k, outcome in enumerate(settling.outcomes):
                 if k:
                     line.append("; ")
-                line.append(f"if {outcome.when}: ")
+                line.append(_t(f"if {outcome.when}: "))
                 line.append(verdict_text(outcome.verdict))
             console.print(Padding(line, (0, 0, 0, 5)))

@@ -50,9 +50,9 @@ def front_matter(path: Path, display: str) -> yamlsafe.Document:
 
 def _read(path: Path, display: str) -> str:
     """The README's text (Markdown, so not yamlsafe's YAML-only emptiness check)."""
-    if path.is_dir():
-        raise fail(display, 0, 0, "is a directory: name the model card's README.md")
-    raw = read_bytes(path, display, yamlsafe.MAX_FILE_BYTES)  # no FIFO, device, or endless read
+    # no folder, FIFO or device, no endless read
+    hint = "name the model card's README.md"
+    raw = read_bytes(path, display, yamlsafe.MAX_FILE_BYTES, hint=hint)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
