@@ -297,6 +297,63 @@ FACTS: Final = _facts(
         "the modified files distributed carry prominent notices that they were changed (and "
         "how, where the license asks for it)",
     ),
+    # -- added for termination, trademark, NOTICE and latest-version duties (issue 12, part O)
+    FactDef(
+        "ip_claims",
+        FactType.SET,
+        "what the licensee itself (not its affiliates) has alleged, in litigation or other "
+        "proceedings it brought against anyone (a cross-claim or counterclaim included), that "
+        "the model (its weights, code, materials, a derivative of it or a contribution to it) "
+        "infringes: patent, copyright, other (any other intellectual property or other right "
+        "the licensee owns or can license), outputs (that the model's outputs or results "
+        "infringe any such right); [] for none (the licenses' termination conditions; may be "
+        "stated per model or per license)",
+    ),
+    FactDef(
+        "group_ip_claims_against_licensor",
+        FactType.SET,
+        "the same allegations as ip_claims (patent, copyright, other, outputs) made by the "
+        "licensee or any of its affiliates in proceedings brought against the model's "
+        'licensor itself (Stability AI: "You or Your Affiliate(s)", against Stability AI '
+        "alone); [] for none",
+    ),
+    FactDef(
+        "licensor_marks_used",
+        FactType.SET,
+        "the licenses (by license id) whose licensor's (or its affiliates') trade names, "
+        "trademarks, service marks, logos or product names the product, its name or its "
+        "marketing uses beyond what that license allows (its own exceptions: describing the "
+        "model's origin, describing and redistributing it, reproducing its notices, the "
+        'attribution it requires such as "Built with Llama"); [] for none',
+    ),
+    FactDef(
+        "licensor_endorsement_implied",
+        FactType.SET,
+        "the licenses (by license id) whose licensor the product or its marketing suggests "
+        "made, endorsed, approved or validated it, or otherwise misrepresents its relationship "
+        "with, without that licensor's written authorization; [] for none",
+    ),
+    FactDef(
+        "upstream_notice_file",
+        FactType.BOOLEAN,
+        'the model as the licensee received it includes a "NOTICE" text file as part of its '
+        "distribution (Apache 2.0 section 4(d); may be stated per model or per license)",
+    ),
+    FactDef(
+        "notice_file_carried",
+        FactType.BOOLEAN,
+        "distributed copies include a readable copy of the attribution notices of the model's "
+        "NOTICE file that pertain to them, in a NOTICE text file, in the source form or "
+        "documentation shipped with them, or in a display they generate where such notices "
+        "normally appear (Apache 2.0 section 4(d); may be stated per model or per license)",
+    ),
+    FactDef(
+        "latest_version_used",
+        FactType.BOOLEAN,
+        "the product uses the latest version of the model its licensor has released, or the "
+        "licensee makes reasonable efforts to (DBRX 4.1, CreativeML OpenRAIL-M 7): a review's "
+        "conclusion; false when an older version is kept without such efforts",
+    ),
 )
 
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
@@ -312,7 +369,15 @@ AT_MOST: Final = {
 # Facts a component may state per lineage model (`by_model`) or per license (`by_license`): each
 # license may answer them differently (a Llama Notice file, an MIT notice, Apache's).
 SCOPED: Final = frozenset(
-    {"derivative", "notice_included", "license_copy_included", "modification_notices"}
+    {
+        "derivative",
+        "notice_included",
+        "license_copy_included",
+        "modification_notices",
+        "ip_claims",
+        "upstream_notice_file",
+        "notice_file_carried",
+    }
 )
 # Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
