@@ -354,6 +354,85 @@ FACTS: Final = _facts(
         "licensee makes reasonable efforts to (DBRX 4.1, CreativeML OpenRAIL-M 7): a review's "
         "conclusion; false when an older version is kept without such efforts",
     ),
+    FactDef(
+        "added_terms_conflict",
+        FactType.SET,
+        "the licenses (by license id) with which the terms the licensee offers or imposes on "
+        "others for the model or its derivatives conflict: they alter, restrict or are "
+        "inconsistent with that license, or limit what recipients may do under it; [] for none",
+    ),
+    FactDef(
+        "licensor_disclaimers_carried",
+        FactType.BOOLEAN,
+        "the terms the licensee imposes on recipients of its derivatives include disclaimer of "
+        "warranties and limitation of liability provisions at least as protective of the "
+        "licensor as the license's own (FLUX.1 [dev] v1.1.1 2(d)(ii))",
+    ),
+    FactDef(
+        "others_violations_permitted",
+        FactType.BOOLEAN,
+        "the licensee encourages or permits anyone else (its users, customers or recipients) "
+        "to violate the license's terms or its acceptable use policy (Gemma 2.2, Hunyuan 2): a "
+        "review's conclusion",
+    ),
+    FactDef(
+        "guardrails_circumvented",
+        FactType.BOOLEAN,
+        "the licensee bypasses, disables, weakens, removes or circumvents a technical "
+        "limitation, safety guardrail (or its hyperparameters), encryption, security, digital "
+        "rights management, authentication or usage restriction the licensor put in or around "
+        "the model, or enables functionality the model disables (NVIDIA, FLUX.1 [dev] 4(c))",
+    ),
+    FactDef(
+        "guardrail_substituted",
+        FactType.BOOLEAN,
+        "every guardrail the licensee circumvented is replaced by a substantially similar one "
+        "appropriate for its use case (the NVIDIA Open Model License's exception)",
+    ),
+    FactDef(
+        "proprietary_notices_kept",
+        FactType.BOOLEAN,
+        "the copyright and other proprietary notices that appear on or in the model are "
+        "neither altered nor removed in any copy of it the licensee makes or distributes "
+        "(FLUX.1 [dev] 4(b))",
+    ),
+    FactDef(
+        "export_laws_complied",
+        FactType.BOOLEAN,
+        "the use and distribution of the model comply with applicable U.S. and non-U.S. export "
+        "control and trade sanctions laws: no transfer to a prohibited or listed party or "
+        "country or for a prohibited purpose, no use or download from a comprehensively "
+        "sanctioned jurisdiction or by a listed party, no disguised location (a review's "
+        "conclusion)",
+    ),
+    FactDef(
+        "high_risk_use",
+        FactType.BOOLEAN,
+        "the model or its outputs are used where their failure or fault could reasonably be "
+        "anticipated to lead to serious injury of any person (discrimination or a breach of "
+        "privacy rights included) or to severe physical, property or environmental damage "
+        '(FLUX.1 [dev]\'s "High-Risk Use")',
+    ),
+    FactDef(
+        "risk_mitigation_in_place",
+        FactType.BOOLEAN,
+        "for a high-risk use, decision-making and risk-mitigation procedures and policies keep "
+        "the safety of persons and property at a reasonable, appropriate and lawful level even "
+        "if the model fails",
+    ),
+    FactDef(
+        "output_content_filtered",
+        FactType.BOOLEAN,
+        "content filters that prevent unlawful or infringing content are implemented and "
+        "maintained for the use of the model, or every output is reviewed for such content "
+        "before it is distributed, displayed or transmitted (FLUX.1 [dev] v1.1.1 2(e)(i))",
+    ),
+    FactDef(
+        "ai_disclosure_included",
+        FactType.BOOLEAN,
+        "outputs carry the disclosure (or other indication) that they were generated or "
+        "modified with AI that applicable law requires (true where no law requires one)",
+    ),
 )
 
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
