@@ -184,6 +184,8 @@ def _who(name: str) -> str:
         "licensee_own_mau": "the licensee's own users are among the group's and include the "
         "product's",
         "licensee_mau": "the licensee and its affiliates count the licensee's own users and more",
+        "monthly_revenue": "a twelfth of ARR is the recurring part of a month's revenue",
+        "annual_recurring_revenue": "a twelfth of ARR is the recurring part of a month's revenue",
     }.get(name, "one counts a part of the other")
 
 

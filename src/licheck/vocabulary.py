@@ -272,6 +272,8 @@ AT_MOST: Final = {
     "licensee_own_mau": "licensee_mau",
     # one year's revenue is never more than the highest 12-month total
     "licensee_annual_revenue": "licensee_peak_12_month_revenue",
+    # a twelfth of ARR is the recurring part of this month's revenue (both in USD a month)
+    "annual_recurring_revenue": "monthly_revenue",
 }
 # Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
