@@ -40,7 +40,8 @@ BOOLEANS = ("commercial", "distributes_weights")
 STRING_FACT, SET_FACT = "model_name", "ui_attribution"
 ALL_FACTS = (*QUANTITIES, *BOOLEANS, STRING_FACT, SET_FACT)
 THRESHOLDS = [Fraction(n) for n in (0, 10, 20, 50, 100)]
-BOUNDS = [Fraction(n) for n in (0, 5, 10, 15, 20, 35, 50, 100, 120)]
+# 21 and 101: a count just above 20 or 100 has no whole value below them
+BOUNDS = [Fraction(n) for n in (0, 5, 10, 15, 20, 21, 35, 50, 100, 101, 120)]
 STRINGS = ("kimi", "kimi-k2", "glm")
 PREFIXES = ("kimi", "gl")
 MEMBERS = ("A", "B", "C")
@@ -174,6 +175,9 @@ def candidates(known: Known, tests: list[FactTest]) -> list[object]:
         dense |= {p + epsilon for p in ordered} | {p - epsilon for p in ordered if p > 0}
         dense |= {(a + b) / 2 for a, b in itertools.pairwise(ordered)}
         dense |= {ordered[-1] + 1, ordered[-1] * 10 + 1000}
+        if QUANTITIES[known.fact] is Dimension.COUNT:  # a count is a whole number
+            dense |= {p + 1 for p in ordered} | {p - 1 for p in ordered}
+            dense = {v for v in dense if v.denominator == 1 and v >= 0}
         values = sorted(dense)
     elif known.fact in BOOLEANS:
         values = [False, True]
@@ -292,7 +296,9 @@ def known_fact(draw: st.DrawFn, fact: str) -> Known:
         return Known(fact)
     if fact in QUANTITIES:
         if shape == "point":
-            value = draw(st.sampled_from(BOUNDS + [b + Fraction(1, 2) for b in BOUNDS]))
+            halves = [b + Fraction(1, 2) for b in BOUNDS]
+            whole = QUANTITIES[fact] is Dimension.COUNT  # a count's known value is whole
+            value = draw(st.sampled_from(BOUNDS if whole else BOUNDS + halves))
             return Known(fact, value, True, value, True)
         lo = draw(st.sampled_from(BOUNDS))
         hi = draw(st.one_of(st.none(), st.sampled_from([b for b in BOUNDS if b > lo] or [lo])))
@@ -441,9 +447,10 @@ def test_raising_mau_or_revenue_never_untriggers_kimi_attribution() -> None:
         assert len(result) == 1
         return True in result
 
-    for mau, revenue in itertools.product(grid, grid):
+    counts = [v for v in grid if v.denominator == 1]  # a count is a whole number
+    for mau, revenue in itertools.product(counts, grid):
         if triggered(mau, revenue):
-            for higher in (v for v in grid if v > mau):
+            for higher in (v for v in counts if v > mau):
                 assert triggered(higher, revenue), (mau, higher, revenue)
             for higher in (v for v in grid if v > revenue):
                 assert triggered(mau, higher), (mau, revenue, higher)

@@ -22,6 +22,7 @@ from fractions import Fraction
 from licheck.conditions import TRUE, Node, Test, Value, evaluate, tests_in
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.tables import Compiled, Signature, Table, tabulate
+from licheck.units import Dimension
 from licheck.verdicts import Outcome, Settlement, Verdict, verdict_of
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
@@ -100,7 +101,15 @@ def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
     result = []
     for piece in pieces:
         region = piece.intersect(domain)
-        if not region.is_empty():
+        if region.is_empty():
+            continue
+        if domain.dimension is Dimension.COUNT:
+            # A count is a whole number: a cell without one (between 100M and 100000001) is no
+            # completion at all.
+            whole = region.whole_sample()
+            if whole is not None:
+                result.append(Cell(whole, region))
+        else:
             result.append(Cell(region.sample(), region))
     return result
 

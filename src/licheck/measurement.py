@@ -7,9 +7,8 @@ is unknown, and a plain `value` is today's figure: it does not settle a past mon
 
 Who is counted differs too (the product, the licensee, the licensee and its affiliates); each
 counts a part of the next (`vocabulary.AT_MOST`), so a known figure for one bounds the others.
-Bounds are applied per fact, which is exact for a clause that tests one of them (every clause
-does); for a clause testing two, the completions are over-approximated, so a firm verdict stays
-right and only a governance risk could have been firmer.
+Bounds from established figures are applied here, per fact; between facts a clause tests
+together, the chain is one joint constraint on the engine's cells (`joint`).
 """
 
 from __future__ import annotations
