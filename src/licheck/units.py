@@ -63,6 +63,7 @@ MAX_DIGITS: Final = 30  # far beyond any real count or amount; keeps Fraction() 
 # comma in much of the world: reading it as 15 would silently change the value).
 _GROUPED_RE: Final = re.compile(r"^\d{1,3}(?:([,_])\d{3})?(?:\1\d{3})*(?:\.\d+)?$")
 _PLAIN_RE: Final = re.compile(r"^(?:\d+(?:\.\d+)?|\.\d+)$")
+_SCIENTIFIC_RE: Final = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d+\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +186,11 @@ def _parse_text(
         )
     match = _QUANTITY_RE.match(text)
     if match is None:
+        if _SCIENTIFIC_RE.match(text):
+            raise UnitError(
+                f"expected {expected}, got {text!r}: scientific notation is not accepted "
+                "(write 20M or 20000000 for 2e7)"
+            )
         raise UnitError(f"expected {expected}, got {text!r}")
     amount = read_number(match["number"], text) * SUFFIXES[match["suffix"] or ""]
     if match["sign"] == "-":
