@@ -27,6 +27,7 @@ from licheck.conditions import TRUE, All, Any_, Const, Node, Not
 from licheck.conditions import Test as FactTest
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine import Rule, judge
+from licheck.nearmatch import normal
 from licheck.units import Dimension
 from licheck.verdicts import Verdict
 from tests.conftest import ROOT
@@ -45,6 +46,9 @@ BOUNDS = [Fraction(n) for n in (0, 5, 10, 15, 20, 21, 35, 50, 100, 101, 120)]
 STRINGS = ("kimi", "kimi-k2", "glm")
 PREFIXES = ("kimi", "gl")
 MEMBERS = ("A", "B", "C")
+# Near-matches (case, white space, typography) of the names the tests ask for (issue 12).
+NEAR = ("KIMI", "Kimi-K2", "kimi\u2011k2", "GL-x", " glm")
+NEAR_MEMBERS = ("a", "B\u00a0")
 QUANTITY_OPS = ("more_than", "at_least", "less_than", "at_most")
 
 
@@ -181,6 +185,10 @@ def candidates(known: Known, tests: list[FactTest]) -> list[object]:
         values = sorted(dense)
     elif known.fact in BOOLEANS:
         values = [False, True]
+    elif known.fact == STRING_FACT and known.string is not None:
+        return near_readings(known.string, tests)
+    elif known.fact == SET_FACT and known.exact:
+        return near_set_readings(known.includes, tests)
     elif known.fact == STRING_FACT:
         constants = {
             str(c)
@@ -202,6 +210,39 @@ def candidates(known: Known, tests: list[FactTest]) -> list[object]:
             for c in itertools.combinations(universe, n)
         ]
     return [v for v in values if known.allows(v)]
+
+
+def near_readings(value: str, tests: list[FactTest]) -> list[object]:
+    """A known string as written, and as each name a test asks for that it matches only up to
+    case, white space or typography (a person must judge: both are completions)."""
+    readings: list[object] = [value]
+    for test in tests:
+        names = test.operand if isinstance(test.operand, frozenset) else {test.operand}
+        for name in sorted(str(n) for n in names):
+            if test.operator == "starts_with":
+                if not value.startswith(name) and normal(value).startswith(normal(name)):
+                    readings.append(name + value)
+            elif value != name and normal(value) == normal(name):
+                readings.append(name)
+    return readings
+
+
+def near_set_readings(includes: frozenset[str], tests: list[FactTest]) -> list[object]:
+    """A known set as written, and with any of the names the tests ask for that a member
+    matches only up to case, white space or typography."""
+    names = {
+        str(n)
+        for t in tests
+        for n in (t.operand if isinstance(t.operand, frozenset) else {t.operand})
+    }
+    near = sorted(
+        n for n in names - includes if any(m != n and normal(m) == normal(n) for m in includes)
+    )
+    return [
+        includes | frozenset(chosen)
+        for size in range(len(near) + 1)
+        for chosen in itertools.combinations(near, size)
+    ]
 
 
 def brute_force(rule: Rule, knowns: Mapping[str, Known]) -> tuple[Verdict, set[str]]:
@@ -311,10 +352,12 @@ def known_fact(draw: st.DrawFn, fact: str) -> Known:
     if fact in BOOLEANS:
         return Known(fact, booleans=frozenset({draw(st.booleans())}))
     if fact == STRING_FACT:
-        return Known(fact, string=draw(st.sampled_from((*STRINGS, "kimi-x", "other"))))
-    includes = draw(st.frozensets(st.sampled_from(MEMBERS)))
+        return Known(fact, string=draw(st.sampled_from((*STRINGS, "kimi-x", "other", *NEAR))))
     if shape == "point":
-        return Known(fact, includes=includes, exact=True)
+        return Known(
+            fact, includes=draw(st.frozensets(st.sampled_from(MEMBERS + NEAR_MEMBERS))), exact=True
+        )
+    includes = draw(st.frozensets(st.sampled_from(MEMBERS)))
     excludes = draw(st.frozensets(st.sampled_from(MEMBERS))) - includes
     return Known(fact, includes=includes, excludes=excludes)
 
