@@ -21,6 +21,7 @@ from licheck import territory
 from licheck.context import EvaluationContext
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Source
+from licheck.model import earliest
 from licheck.periods import FactError as FactError
 from licheck.periods import QuantityReading, quantity_reading
 from licheck.units import Dimension
@@ -449,13 +450,20 @@ def _counted(
 ) -> str:
     if kind is K.RUMOUR:
         return "ignored: rumours never count"
-    if context.as_of is not None and date is not None and date > context.as_of:
-        return f"ignored: dated after --as-of {context.as_of.isoformat()}"
-    if retracted is not None and (context.as_of is None or retracted <= context.as_of):
+    as_of = context.as_of
+    if as_of is not None and date is not None and earliest(date) > as_of:
+        return f"ignored: dated after --as-of {as_of.isoformat()}"
+    if retracted is not None and (as_of is None or retracted <= as_of):
         return f"ignored: retracted on {retracted.isoformat()}"
     tier = context.policy.tier(kind)
     if tier == "ignored":
         return f"ignored: the {context.policy.name} evidence policy does not count {kind.value}"
+    # A month or a year that --as-of falls in: whether the piece existed (or was already
+    # retracted) then depends on the day, so it only makes its value likely.
+    if as_of is not None and any(
+        d is not None and earliest(d) <= as_of < d for d in (date, retracted)
+    ):
+        return "suggests"
     return tier
 
 

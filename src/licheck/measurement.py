@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from licheck.context import EvaluationContext
 from licheck.domains import Domain, Interval, intersect
 from licheck.facts import FactState, Status, full_domain, unstated
-from licheck.model import Measured
+from licheck.model import Measured, earliest
 from licheck.vocabulary import AT_MOST
 
 
@@ -71,6 +71,14 @@ def _measured(
             label,
             f"{name} is measured in the month before "
             f"{occasion.model_name}'s release date, which the catalog does not give.",
+        )
+    if earliest(occasion.release_date).month != occasion.release_date.month:
+        return _unknown(
+            state,
+            label,
+            f"{name} is measured in the month before {occasion.model_name}'s release date, "
+            f"which the catalog gives only as {occasion.release_date}: which month that is "
+            "depends on the day.",
         )
     month = month_before(occasion.release_date)
     label = f"{name}@{month}"
