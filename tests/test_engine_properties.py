@@ -10,6 +10,7 @@ known domains allow, and the verdict is read off the design's table.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import subprocess
 import sys
@@ -348,6 +349,8 @@ def known_fact(draw: st.DrawFn, fact: str) -> Known:
             lo_closed = hi_closed = True
         if lo == 0:
             lo_closed = True  # quantities are never negative: 0 is the floor
+        if hi == lo + 1 and QUANTITIES[fact] is Dimension.COUNT:
+            lo_closed = True  # a count's known range holds a whole number (a manifest's does)
         return Known(fact, lo, lo_closed, hi, hi_closed and hi is not None)
     if fact in BOOLEANS:
         return Known(fact, booleans=frozenset({draw(st.booleans())}))
@@ -458,6 +461,8 @@ def test_raising_a_fact_never_untriggers_a_more_than_clause(
         }
         return judge(rule, domains).triggered
 
+    if QUANTITIES[raised] is Dimension.COUNT:
+        step = Fraction(math.ceil(step))  # a count is a whole number: it rises by whole steps
     before = triggered(values)
     after = triggered({**values, raised: values[raised] + step})
     assert before in ({True}, {False}) and after in ({True}, {False})
