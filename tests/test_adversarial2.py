@@ -31,7 +31,7 @@ COMPOSER = ROOT / "products" / "composer2.yaml"
 
 BIG = "9" * 30  # the most digits a number may have
 TINY = "0." + "0" * 27 + "1"  # 30 characters: the smallest amount one may write
-RATES = ["1e308", "1.7976931348623157e308", "5e-324", f'"{BIG}"', f'"{TINY}"', "1"]
+RATES = [f'"{BIG}"', f'"{TINY}"', BIG, "1"]  # the extremes one may write (no exponents)
 SWEEPS = {
     "huge-range": ["--sweep", f"monthly_revenue=1 EUR/month..{BIG}T EUR/month"],
     "tiny-range": ["--sweep", f"monthly_revenue=0 EUR/month..{TINY} EUR/month"],
@@ -45,6 +45,17 @@ SWEEPS = {
     ],
     "set-huge": ["--set", f"monthly_revenue={BIG}T EUR/year", "--sweep", f"mau=1..{BIG}T"],
 }
+
+
+@pytest.mark.parametrize("rate", ["1e308", "1.7976931348623157e308", "5e-324", '"2e7"'])
+def test_a_rate_in_scientific_notation_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, rate: str
+) -> None:
+    """Exponents are refused alike in manifests, --set and --sweep (issue 12): never a float
+    that overflows or underflows."""
+    code, out, err = run(capsys, "whatif", str(_with_rate(tmp_path, rate)), "--sweep", "mau=0..1B")
+    assert code == 2 and out == ""
+    assert "m.yaml:5:23:" in err and "scientific notation is not accepted" in err
 
 
 def _with_rate(tmp_path: Path, rate: str) -> Path:

@@ -73,7 +73,7 @@ def _variant(
 
 SETTLED_AGAINST = {
     "monthly_revenue": {
-        "value": "2B USD/year",
+        "value": "2B USD ARR",  # ARR: at least a twelfth of it every month (a year's total is not)
         "evidence": [
             {"source": "audited accounts", "kind": "official_statement", "date": "2026-03-25"}
         ],
@@ -124,8 +124,28 @@ def test_estimates_admitted_trigger_the_clause_in_every_completion(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     finding = attribution(evaluate_json(capsys, COMPOSER2, "--evidence", "estimates"))
-    assert finding["triggered"] == "yes"
+    # "2B USD/year" is a year's total: it gives the average month, not the latest one, so even
+    # admitted it does not settle that a month's revenue is over 20M (issue 12, audit C2).
+    assert finding["triggered"] != "yes"
+    assert finding["verdict"] == "governance_risk"
+
+
+def test_an_arr_estimate_admitted_triggers_the_clause(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _variant(
+        tmp_path,
+        {
+            "monthly_revenue": {
+                "value": "2B USD ARR",
+                "evidence": [{"source": "Seed", "kind": "press_report", "date": "2026-03-20"}],
+            }
+        },
+    )
+    finding = attribution(evaluate_json(capsys, path, "--evidence", "estimates"))
+    assert finding["triggered"] == "yes"  # ARR/12 bounds every month's revenue from below
     assert finding["verdict"] == "governance_risk"  # derivative and agreement still unknown
+    assert "stated as ARR (2B USD ARR)" in finding["explanation"]
 
 
 def test_as_of_changes_the_picture(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ known domains allow, and the verdict is read off the design's table.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from licheck.conditions import TRUE, All, Any_, Const, Node, Not
 from licheck.conditions import Test as FactTest
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine import Rule, judge
+from licheck.nearmatch import normal
 from licheck.units import Dimension
 from licheck.verdicts import Verdict
 from tests.conftest import ROOT
@@ -40,10 +42,14 @@ BOOLEANS = ("commercial", "distributes_weights")
 STRING_FACT, SET_FACT = "model_name", "ui_attribution"
 ALL_FACTS = (*QUANTITIES, *BOOLEANS, STRING_FACT, SET_FACT)
 THRESHOLDS = [Fraction(n) for n in (0, 10, 20, 50, 100)]
-BOUNDS = [Fraction(n) for n in (0, 5, 10, 15, 20, 35, 50, 100, 120)]
+# 21 and 101: a count just above 20 or 100 has no whole value below them
+BOUNDS = [Fraction(n) for n in (0, 5, 10, 15, 20, 21, 35, 50, 100, 101, 120)]
 STRINGS = ("kimi", "kimi-k2", "glm")
 PREFIXES = ("kimi", "gl")
 MEMBERS = ("A", "B", "C")
+# Near-matches (case, white space, typography) of the names the tests ask for (issue 12).
+NEAR = ("KIMI", "Kimi-K2", "kimi\u2011k2", "GL-x", " glm")
+NEAR_MEMBERS = ("a", "B\u00a0")
 QUANTITY_OPS = ("more_than", "at_least", "less_than", "at_most")
 
 
@@ -174,9 +180,16 @@ def candidates(known: Known, tests: list[FactTest]) -> list[object]:
         dense |= {p + epsilon for p in ordered} | {p - epsilon for p in ordered if p > 0}
         dense |= {(a + b) / 2 for a, b in itertools.pairwise(ordered)}
         dense |= {ordered[-1] + 1, ordered[-1] * 10 + 1000}
+        if QUANTITIES[known.fact] is Dimension.COUNT:  # a count is a whole number
+            dense |= {p + 1 for p in ordered} | {p - 1 for p in ordered}
+            dense = {v for v in dense if v.denominator == 1 and v >= 0}
         values = sorted(dense)
     elif known.fact in BOOLEANS:
         values = [False, True]
+    elif known.fact == STRING_FACT and known.string is not None:
+        return near_readings(known.string, tests)
+    elif known.fact == SET_FACT and known.exact:
+        return near_set_readings(known.includes, tests)
     elif known.fact == STRING_FACT:
         constants = {
             str(c)
@@ -198,6 +211,39 @@ def candidates(known: Known, tests: list[FactTest]) -> list[object]:
             for c in itertools.combinations(universe, n)
         ]
     return [v for v in values if known.allows(v)]
+
+
+def near_readings(value: str, tests: list[FactTest]) -> list[object]:
+    """A known string as written, and as each name a test asks for that it matches only up to
+    case, white space or typography (a person must judge: both are completions)."""
+    readings: list[object] = [value]
+    for test in tests:
+        names = test.operand if isinstance(test.operand, frozenset) else {test.operand}
+        for name in sorted(str(n) for n in names):
+            if test.operator == "starts_with":
+                if not value.startswith(name) and normal(value).startswith(normal(name)):
+                    readings.append(name + value)
+            elif value != name and normal(value) == normal(name):
+                readings.append(name)
+    return readings
+
+
+def near_set_readings(includes: frozenset[str], tests: list[FactTest]) -> list[object]:
+    """A known set as written, and with any of the names the tests ask for that a member
+    matches only up to case, white space or typography."""
+    names = {
+        str(n)
+        for t in tests
+        for n in (t.operand if isinstance(t.operand, frozenset) else {t.operand})
+    }
+    near = sorted(
+        n for n in names - includes if any(m != n and normal(m) == normal(n) for m in includes)
+    )
+    return [
+        includes | frozenset(chosen)
+        for size in range(len(near) + 1)
+        for chosen in itertools.combinations(near, size)
+    ]
 
 
 def brute_force(rule: Rule, knowns: Mapping[str, Known]) -> tuple[Verdict, set[str]]:
@@ -292,7 +338,9 @@ def known_fact(draw: st.DrawFn, fact: str) -> Known:
         return Known(fact)
     if fact in QUANTITIES:
         if shape == "point":
-            value = draw(st.sampled_from(BOUNDS + [b + Fraction(1, 2) for b in BOUNDS]))
+            halves = [b + Fraction(1, 2) for b in BOUNDS]
+            whole = QUANTITIES[fact] is Dimension.COUNT  # a count's known value is whole
+            value = draw(st.sampled_from(BOUNDS if whole else BOUNDS + halves))
             return Known(fact, value, True, value, True)
         lo = draw(st.sampled_from(BOUNDS))
         hi = draw(st.one_of(st.none(), st.sampled_from([b for b in BOUNDS if b > lo] or [lo])))
@@ -301,14 +349,18 @@ def known_fact(draw: st.DrawFn, fact: str) -> Known:
             lo_closed = hi_closed = True
         if lo == 0:
             lo_closed = True  # quantities are never negative: 0 is the floor
+        if hi == lo + 1 and QUANTITIES[fact] is Dimension.COUNT:
+            lo_closed = True  # a count's known range holds a whole number (a manifest's does)
         return Known(fact, lo, lo_closed, hi, hi_closed and hi is not None)
     if fact in BOOLEANS:
         return Known(fact, booleans=frozenset({draw(st.booleans())}))
     if fact == STRING_FACT:
-        return Known(fact, string=draw(st.sampled_from((*STRINGS, "kimi-x", "other"))))
-    includes = draw(st.frozensets(st.sampled_from(MEMBERS)))
+        return Known(fact, string=draw(st.sampled_from((*STRINGS, "kimi-x", "other", *NEAR))))
     if shape == "point":
-        return Known(fact, includes=includes, exact=True)
+        return Known(
+            fact, includes=draw(st.frozensets(st.sampled_from(MEMBERS + NEAR_MEMBERS))), exact=True
+        )
+    includes = draw(st.frozensets(st.sampled_from(MEMBERS)))
     excludes = draw(st.frozensets(st.sampled_from(MEMBERS))) - includes
     return Known(fact, includes=includes, excludes=excludes)
 
@@ -409,6 +461,8 @@ def test_raising_a_fact_never_untriggers_a_more_than_clause(
         }
         return judge(rule, domains).triggered
 
+    if QUANTITIES[raised] is Dimension.COUNT:
+        step = Fraction(math.ceil(step))  # a count is a whole number: it rises by whole steps
     before = triggered(values)
     after = triggered({**values, raised: values[raised] + step})
     assert before in ({True}, {False}) and after in ({True}, {False})
@@ -441,9 +495,10 @@ def test_raising_mau_or_revenue_never_untriggers_kimi_attribution() -> None:
         assert len(result) == 1
         return True in result
 
-    for mau, revenue in itertools.product(grid, grid):
+    counts = [v for v in grid if v.denominator == 1]  # a count is a whole number
+    for mau, revenue in itertools.product(counts, grid):
         if triggered(mau, revenue):
-            for higher in (v for v in grid if v > mau):
+            for higher in (v for v in counts if v > mau):
                 assert triggered(higher, revenue), (mau, higher, revenue)
             for higher in (v for v in grid if v > revenue):
                 assert triggered(mau, higher), (mau, revenue, higher)

@@ -95,7 +95,7 @@ def test_ranges_intersect() -> None:
         at_most="2.5B USD/year",
         evidence=[ev("official_statement"), ev("observed", at_least="2B USD/year")],
     )
-    state = resolve("monthly_revenue", fact, ctx())
+    state = resolve("annual_recurring_revenue", fact, ctx())
     assert state.status is Status.ESTABLISHED
     assert isinstance(state.domain, Interval)
     assert state.domain.lo == Fraction(2_000_000_000, 12)

@@ -91,3 +91,33 @@ def test_display() -> None:
     assert format_amount(Fraction(20_000_000), MONEY) == "20M USD/month"
     assert format_amount(Fraction(2_000_000_000, 12), MONEY) == "≈166.67M USD/month"
     assert format_amount(Fraction(1_500_000_000), COUNT) == "1.5B"
+
+
+def test_an_unquoted_number_is_read_exactly_from_its_text() -> None:
+    """`monthly_revenue: 20000000.000000001` (unquoted) is above 20M, not rounded to it."""
+    from licheck.yamlsafe import parse
+
+    raw = parse("v: 20000000.000000001\n", "m.yaml").data["v"]
+    amount = parse_quantity(raw, Dimension.MONEY).amount
+    assert amount == Fraction("20000000.000000001") and amount > 20_000_000
+
+
+@pytest.mark.parametrize("where", ["manifest", "set", "sweep"])
+def test_scientific_notation_is_refused_alike(where: str) -> None:
+    from licheck.facts import FactError
+    from licheck.whatif.spec import ScenarioError, parse_assignment, parse_sweep
+    from licheck.yamlsafe import parse
+
+    if where == "manifest":
+        raw = parse("mau: 2e7\n", "m.yaml").data["mau"]
+        with pytest.raises(UnitError, match="scientific notation"):
+            parse_quantity(raw, Dimension.COUNT)
+    else:
+        with pytest.raises((ScenarioError, FactError), match="scientific notation"):
+            if where == "set":
+                from licheck.facts import claim_domain
+                from licheck.vocabulary import FACTS
+
+                claim_domain(FACTS["mau"], parse_assignment("mau=2e7").spec, {})
+            else:
+                parse_sweep("mau=1e6..2e7", {})

@@ -167,7 +167,27 @@ def test_component_level_facts_yield_to_an_override() -> None:
     assert analysis.scenario.verdict is V.NOT_APPLICABLE
     change = next(c for c in analysis.changes if c.key[-1] == "ui-attribution")
     assert change.kind is ChangeKind.FLIPPED
-    assert ("mau", "200M", "50M (what-if)") in {(f.fact, f.before, f.after) for f in change.facts}
+    # a value apart from the manifest's is a counterfactual, and says so (issue 12)
+    contradicting = "50M (what-if, contradicting the manifest's 200M)"
+    assert ("mau", "200M", contradicting) in {(f.fact, f.before, f.after) for f in change.facts}
+
+
+def test_a_what_if_never_silently_widens_what_the_manifest_establishes() -> None:
+    data = product(
+        {"commercial": True, "ui_attribution": [], "agreement_waives": []},
+        component_facts={"mau": {"at_least": "100M"}, "derivative": True},
+    )
+    base = subject_of(data)
+    with pytest.raises(ScenarioError, match=r"reaches beyond .*mau is ≥ 100M"):
+        run(base, sets=("mau=50M..",))
+    narrowed = run(base, sets=("mau=150M..",))  # within what is known: a plain what-if
+    change = next(c for c in narrowed.changes if c.key[-1] == "ui-attribution")
+    assert ("mau", "≥ 100M", "≥ 150M (what-if)") in {
+        (f.fact, f.before, f.after) for f in change.facts
+    }
+    apart = run(base, sets=("mau=50M",))  # the brief's example: reported as a contradiction
+    facts = {f.fact: f.after for c in apart.changes for f in c.facts}
+    assert facts["mau"] == "50M (what-if, contradicting the manifest's ≥ 100M)"
 
 
 def test_set_and_sweep_of_one_fact_is_refused() -> None:

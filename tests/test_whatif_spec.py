@@ -25,7 +25,10 @@ def means(raw: str) -> str:
         ("mau=150000000", "150M"),
         ("monthly_revenue=25M USD/month", "25M USD/month"),
         ("monthly_revenue=25M", "25M USD/month"),
-        ("monthly_revenue=300M USD/year", "25M USD/month"),
+        # a year's total says the average month, not the latest: any month is possible
+        ("monthly_revenue=300M USD/year", "≥ 0 USD/month"),
+        ("monthly_revenue=300M USD ARR", "≥ 25M USD/month"),  # ARR: the recurring part only
+        ("annual_recurring_revenue=300M USD/year", "25M USD/month"),
         ("monthly_revenue=150M CNY/month", "21M USD/month"),
         ("licensee_annual_revenue=1.2B", "100M USD/month"),  # the fact's own period is a year
         ("mau=50M..150M", "[50M, 150M]"),

@@ -54,8 +54,13 @@ def file_refusal(path: Path) -> Diagnostic:
         ("0.5", 0.5),
         (".5", 0.5),
         ("1.", 1.0),
-        ("1e3", 1000.0),
-        ("-2.5E-1", -0.25),
+        # scientific notation stays text: the field that wants a number refuses it with a hint,
+        # as `--set` does (issue 12)
+        ("1e3", "1e3"),
+        ("-2.5E-1", "-2.5E-1"),
+        # a decimal that a float would round stays text, read exactly by the field
+        ("20000000.000000001", "20000000.000000001"),
+        ("0.1", 0.1),
         ("010.5", 10.5),
     ],
 )

@@ -22,7 +22,7 @@ from licheck.engine import Branch, Rule
 from licheck.facts import FactState, Status
 from licheck.findings import Finding, MissingFact
 from licheck.manifest import Component, ModelRef
-from licheck.model import DEFAULT_REACH, CatalogModel, DatedLicense, License, Reach
+from licheck.model import DEFAULT_REACH, CatalogModel, DatedLicense, License, Reach, earliest
 from licheck.tables import Compiled, compile_rule
 from licheck.verdicts import Settlement, Verdict, union
 from licheck.vocabulary import FactDef, FactType
@@ -70,11 +70,16 @@ def licenses_for(
         if ref.obtained is not None or as_of is None or dated.from_ is None or dated.from_ <= as_of
     ]
     if ref.obtained is not None:
-        for dated in history:
-            after = dated.from_ is None or ref.obtained >= dated.from_
-            before = dated.until is None or ref.obtained <= dated.until
-            if after and before:
-                return [Candidate(dated.license, dated)]
+        # A month or a year obtained (`2025-03`): every text in force on one of its days.
+        first, last = earliest(ref.obtained), ref.obtained
+        in_force = [
+            Candidate(dated.license, dated)
+            for dated in history
+            if (dated.from_ is None or last >= dated.from_)
+            and (dated.until is None or first <= dated.until)
+        ]
+        if in_force:
+            return in_force
         # The history does not cover that date: which text applied then is not known.
         return [Candidate(model.license if not history else None)]
     distinct = {dated.license for dated in history}

@@ -34,7 +34,7 @@ class EvaluationContext:
     cells: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
     defaults: dict[tuple[object, ...], FactState] = field(default_factory=dict)
     unstated: dict[str, FactState] = field(default_factory=dict)
-    parsed: dict[tuple[object, ...], tuple[Fraction, str, int]] = field(default_factory=dict)
+    parsed: dict[tuple[object, ...], tuple[Fraction, str, int, bool]] = field(default_factory=dict)
 
     def keep(self, table: dict[K, V], key: K, value: V) -> V:
         """Remember `value` under `key`, emptying the table first when it is full."""

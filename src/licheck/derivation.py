@@ -110,11 +110,11 @@ class Derivation:
         facts = dict(product)
         facts.update(self.stated(component.facts, (*path, "facts")))
         facts.update(self.supposed)  # a what-if fact replaces the component's own too
-        facts.setdefault("distributes_weights", self._distributes_weights(component))
+        facts.setdefault("distributes_weights", self._distributes_weights(component, path))
         facts.setdefault("modified", self._modified(component))
-        facts.setdefault("made_available", self._made_available(component))
+        facts.setdefault("made_available", self._made_available(component, path))
         facts.setdefault("model_made_available", self._model_made_available(component))
-        facts.setdefault("model_offered", self._model_offered(component))
+        facts.setdefault("model_offered", self._model_offered(component, path))
         facts.setdefault(
             "received_in_integrated_product",
             self.default(
@@ -272,25 +272,28 @@ class Derivation:
             update={"model": new, "evidence": [Evidence(source=source, kind=DECLARED)]}
         )
 
-    def _distributes_weights(self, component: Component) -> FactState:
+    def _distributes_weights(self, component: Component, path: Path = ()) -> FactState:
         if not component.delivery:
             return self.default("distributes_weights", "unknown", None)
-        return self.default(
-            "distributes_weights",
-            "weights" in component.delivery,
-            f"derived from the component's delivery ({_delivered(component)})",
+        return self._from_delivery(
+            component, path, "distributes_weights", "weights" in component.delivery
         )
 
-    def _made_available(self, component: Component) -> FactState:
+    def _made_available(self, component: Component, path: Path = ()) -> FactState:
         """Any delivery (hosted service, API, weights) makes the component available to
         others."""
         if not component.delivery:
             return self.default("made_available", "unknown", None)
-        return self.default(
-            "made_available",
-            True,
-            f"derived from the component's delivery ({_delivered(component)})",
-        )
+        return self._from_delivery(component, path, "made_available", True)
+
+    def _from_delivery(self, component: Component, path: Path, name: str, value: bool) -> FactState:
+        """A fact derived from the delivery: declared by the manifest, or, where the delivery
+        carries evidence (`delivery: {value: [api], evidence: [...]}`), as strong as that is."""
+        source = f"derived from the component's delivery ({_delivered(component)})"
+        if not component.delivery_evidence:
+            return self.default(name, value, source)
+        spec = FactSpec(value=value, evidence=list(component.delivery_evidence), note=source)
+        return self.resolve_one(name, spec, (*path, "delivery"))
 
     def _model_made_available(self, component: Component) -> FactState:
         """A model the licensee trained is made available when its weights or an API to it are
@@ -307,12 +310,12 @@ class Derivation:
             return self.default("model_made_available", True, source)
         return self.default("model_made_available", "unknown", None)
 
-    def _model_offered(self, component: Component) -> FactState:
+    def _model_offered(self, component: Component, path: Path) -> FactState:
         """The model itself is offered (an unmodified one too: serving the licensor's model by
-        API makes it available, audit C3-C5); a hosted product alone may only use it."""
+        API makes it available, audit C3-C5); a hosted product alone may only use it.  As strong
+        as the delivery's evidence."""
         if {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
-            source = f"derived from the component's delivery ({_delivered(component)})"
-            return self.default("model_offered", True, source)
+            return self._from_delivery(component, path, "model_offered", True)
         return self.default("model_offered", "unknown", None)
 
     def _modified(self, component: Component) -> FactState:

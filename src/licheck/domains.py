@@ -7,6 +7,7 @@ intersection means the evidence contradicts itself.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -61,6 +62,20 @@ class Interval:
         if self.lo == self.hi:
             return self.lo
         return (self.lo + self.hi) / 2
+
+    def whole_bounds(self) -> tuple[int, int | None]:
+        """The least and greatest whole numbers inside (None: unbounded above)."""
+        low = math.ceil(self.lo) if self.lo_closed else math.floor(self.lo) + 1
+        if self.hi is None:
+            return low, None
+        return low, math.floor(self.hi) if self.hi_closed else math.ceil(self.hi) - 1
+
+    def whole_sample(self) -> Fraction | None:
+        """A whole number inside (for counts), or None when there is none."""
+        low, high = self.whole_bounds()
+        if high is None:
+            return Fraction(low)
+        return Fraction(low + (high - low) // 2) if low <= high else None
 
     def __str__(self) -> str:
         def show(value: Fraction) -> str:

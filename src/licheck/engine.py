@@ -19,9 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from licheck import nearmatch
 from licheck.conditions import TRUE, Node, Test, Value, evaluate, tests_in
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.tables import Compiled, Signature, Table, tabulate
+from licheck.units import Dimension
 from licheck.verdicts import Outcome, Settlement, Verdict, verdict_of
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
@@ -100,14 +102,22 @@ def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
     result = []
     for piece in pieces:
         region = piece.intersect(domain)
-        if not region.is_empty():
+        if region.is_empty():
+            continue
+        if domain.dimension is Dimension.COUNT:
+            # A count is a whole number: a cell without one (between 100M and 100000001) is no
+            # completion at all.
+            whole = region.whole_sample()
+            if whole is not None:
+                result.append(Cell(whole, region))
+        else:
             result.append(Cell(region.sample(), region))
     return result
 
 
 def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
     if domain.value is not None:
-        return [Cell(domain.value, domain)]
+        return _known_string_cells(domain.value, domain, tests)
     constants: set[str] = set()
     prefixes: set[str] = set()
     for test in tests:
@@ -123,9 +133,60 @@ def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
     return _distinct(candidates, tests, lambda v: Strings(str(v)))
 
 
+def _operands(test: Test) -> frozenset[str]:
+    return test.operand if isinstance(test.operand, frozenset) else frozenset({str(test.operand)})
+
+
+def _known_string_cells(value: str, domain: Strings, tests: Sequence[Test]) -> list[Cell]:
+    """A known string, and where it near-matches a name a test asks for (up to case, white space
+    or typography), also the reading in which it counts as that name: a person must judge."""
+    readings: dict[str, str] = {}
+    for test in tests:
+        if test.operator == "starts_with":
+            prefix = str(test.operand)
+            if nearmatch.near_prefix(value, prefix):
+                words = nearmatch.difference(value, prefix)
+                readings.setdefault(prefix + value, f"read as starting with {prefix!r} ({words})")
+            continue
+        for name in sorted(_operands(test)):
+            if nearmatch.near(value, name):
+                words = nearmatch.difference(value, name)
+                readings.setdefault(name, f"read as {name!r} ({words})")
+    if not readings:
+        return [Cell(value, domain)]
+    written = Cell(value, domain, f"{value!r} as written")
+    return [written, *(Cell(v, domain, f"{value!r} {words}") for v, words in readings.items())]
+
+
+def _known_set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
+    """A known set, and where a member near-matches a name a test asks for, also the readings in
+    which it counts as that name."""
+    mentioned = frozenset().union(*(_operands(t) for t in tests)) if tests else frozenset()
+    near = {
+        name: member
+        for name in sorted(mentioned - domain.includes)
+        for member in sorted(domain.includes)
+        if nearmatch.near(member, name)
+    }
+    if not near:
+        return [Cell(domain.includes, domain)]
+    result = [Cell(domain.includes, domain, f"{_members(domain.includes)} as written")]
+    for size in range(1, len(near) + 1):
+        for chosen in itertools.combinations(sorted(near), size):
+            words = "; ".join(
+                f"{near[n]!r} read as {n!r} ({nearmatch.difference(near[n], n)})" for n in chosen
+            )
+            result.append(Cell(domain.includes | frozenset(chosen), domain, words))
+    return result
+
+
+def _members(values: frozenset[str]) -> str:
+    return "[" + ", ".join(sorted(values)) + "]"
+
+
 def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     if domain.exact:
-        return [Cell(domain.includes, domain)]
+        return _known_set_cells(domain, tests)
     mentioned: set[str] = set()
     for test in tests:
         mentioned |= test.operand if isinstance(test.operand, frozenset) else {str(test.operand)}

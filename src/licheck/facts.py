@@ -21,7 +21,10 @@ from licheck import territory
 from licheck.context import EvaluationContext
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Source
-from licheck.units import Dimension, UnitError, parse_quantity
+from licheck.model import earliest
+from licheck.periods import FactError as FactError
+from licheck.periods import QuantityReading, quantity_reading
+from licheck.units import Dimension
 from licheck.vocabulary import FACTS, TERRITORIAL, FactDef, FactType
 
 K = EvidenceKind
@@ -115,14 +118,6 @@ class FactState:
     lasting: bool = field(default=False, compare=False)
 
 
-class FactError(ValueError):
-    """A fact's value cannot be read: `path` is relative to the fact."""
-
-    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
-        super().__init__(message)
-        self.path = path
-
-
 def _full_domain(kind: FactType, dimension: Dimension | None) -> Domain:
     match kind:
         case FactType.QUANTITY:
@@ -174,12 +169,22 @@ def claim_domain(
     memo: EvaluationContext | None = None,
 ) -> Domain | None:
     """The values a fact (or one piece of evidence) claims; None when it claims nothing."""
+    return claim_reading(definition, spec, rates, memo)[0]
+
+
+def claim_reading(
+    definition: FactDef,
+    spec: FactSpec | Evidence,
+    rates: dict[str, Fraction],
+    memo: EvaluationContext | None = None,
+) -> tuple[Domain | None, QuantityReading | None]:
+    """`claim_domain`, with how a quantity's figures were read (for the report)."""
     value, at_least, at_most = spec.value, spec.at_least, spec.at_most
     includes, excludes = spec.includes, spec.excludes
     if value == "unknown":
         if any(x is not None for x in (at_least, at_most, includes, excludes)):
             raise FactError("a value of unknown cannot be combined with other bounds", ("value",))
-        return None
+        return None, None
     kind = definition.type
     if kind is not FactType.QUANTITY and (at_least is not None or at_most is not None):
         key = "at_least" if at_least is not None else "at_most"
@@ -189,9 +194,16 @@ def claim_domain(
     if kind is not FactType.SET and (includes is not None or excludes is not None):
         key = "includes" if includes is not None else "excludes"
         raise FactError(f"{definition.name} is a {kind.value}, not a set: it has no {key}", (key,))
-    match kind:
-        case FactType.QUANTITY:
-            return _quantity_claim(definition, value, at_least, at_most, rates, memo)
+    if kind is FactType.QUANTITY:
+        read = quantity_reading(definition, value, at_least, at_most, rates, memo)
+        return (read.domain if read is not None else None), read
+    return _plain_claim(definition, value, includes, excludes), None
+
+
+def _plain_claim(
+    definition: FactDef, value: Any, includes: list[str] | None, excludes: list[str] | None
+) -> Domain | None:
+    match definition.type:
         case FactType.BOOLEAN:
             if value is None:
                 return None
@@ -208,46 +220,7 @@ def claim_domain(
             return Strings(value)
         case FactType.SET:
             return _set_claim(definition, value, includes, excludes)
-    raise AssertionError(kind)  # pragma: no cover
-
-
-def _quantity_claim(
-    definition: FactDef,
-    value: Any,
-    at_least: Any,
-    at_most: Any,
-    rates: dict[str, Fraction],
-    memo: EvaluationContext | None,
-) -> Domain | None:
-    dimension = definition.dimension or Dimension.COUNT
-
-    def read(raw: Any, key: str) -> Fraction:
-        try:
-            return parse_quantity(
-                raw,
-                dimension,
-                default_period_months=definition.period_months,
-                rates=rates,
-                memo=memo,
-            ).amount
-        except UnitError as exc:
-            raise FactError(f"{definition.name}: {exc}", (key,)) from None
-
-    if value is not None:
-        if at_least is not None or at_most is not None:
-            raise FactError(
-                "give either a value or a range (at_least / at_most), not both", ("value",)
-            )
-        return Interval.point(read(value, "value"), dimension)
-    if at_least is None and at_most is None:
-        return None
-    lo = read(at_least, "at_least") if at_least is not None else Fraction(0)
-    hi = read(at_most, "at_most") if at_most is not None else None
-    if hi is not None and lo > hi:
-        raise FactError(
-            f"the range is empty: at_least {at_least} is more than at_most {at_most}", ("at_least",)
-        )
-    return Interval(lo, True, hi, hi is not None, dimension)
+    raise AssertionError(definition.type)  # pragma: no cover
 
 
 def _set_claim(
@@ -340,20 +313,28 @@ def resolve(
     definition = FACTS[name]
     if spec is None:
         return unstated(name, path, context.memo)
-    own = claim_domain(definition, spec, context.rates, context.memo)
+    own, own_read = claim_reading(definition, spec, context.rates, context.memo)
     pieces = spec.evidence or (_declared(spec) if own is not None else [])
     views: list[EvidenceView] = []
     established: list[Domain] = []
     suggested: list[Domain] = []
+    averages: list[Domain] = []  # a year's total for a monthly fact: likely, never decisive
+    readings: dict[str, None] = {}
     for index, piece in enumerate(pieces):
         kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
         claims = _claims(piece)
-        claim = claim_domain(definition, piece, context.rates, context.memo) if claims else own
+        claim, read = (
+            claim_reading(definition, piece, context.rates, context.memo)
+            if claims
+            else (own, own_read)
+        )
         counted = _counted(kind, date, retracted, context)
-        if claim is not None and counted == "establishes":
-            established.append(claim)
-        elif claim is not None and counted == "suggests":
-            suggested.append(claim)
+        if claim is not None and counted in ("establishes", "suggests"):
+            (established if counted == "establishes" else suggested).append(claim)
+            if read is not None and read.average is not None:
+                averages.append(read.average)
+        if read is not None and not counted.startswith("ignored"):
+            readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
         views.append(
             EvidenceView(
                 _source_title(piece, context.sources),
@@ -362,17 +343,30 @@ def resolve(
                 url,
                 retracted,
                 note,
-                str(claim) if claims and claim else None,
+                (read.shown() if read else str(claim)) if claims and claim else None,
                 counted,
             )
         )
-    status, domain, likely = _combine(definition, established, suggested)
-    shown = str(own) if own is not None else "unknown"
+    status, domain, likely = _combine(definition, established, suggested + averages)
+    if status is Status.ESTABLISHED and averages and domain == full_domain(definition):
+        status = Status.LIKELY  # only the average month is known: not established
+    shown = (own_read.shown() if own_read else str(own)) if own is not None else "unknown"
     series = _series(name, spec, context, path)
     if series and own is None:
         shown = "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
+    reading = " ".join(readings) or None
     return FactState(
-        name, definition, status, domain, shown, likely, tuple(views), spec.note, path, series
+        name,
+        definition,
+        status,
+        domain,
+        shown,
+        likely,
+        tuple(views),
+        spec.note,
+        path,
+        series,
+        reading=reading,
     )
 
 
@@ -456,13 +450,20 @@ def _counted(
 ) -> str:
     if kind is K.RUMOUR:
         return "ignored: rumours never count"
-    if context.as_of is not None and date is not None and date > context.as_of:
-        return f"ignored: dated after --as-of {context.as_of.isoformat()}"
-    if retracted is not None and (context.as_of is None or retracted <= context.as_of):
+    as_of = context.as_of
+    if as_of is not None and date is not None and earliest(date) > as_of:
+        return f"ignored: dated after --as-of {as_of.isoformat()}"
+    if retracted is not None and (as_of is None or retracted <= as_of):
         return f"ignored: retracted on {retracted.isoformat()}"
     tier = context.policy.tier(kind)
     if tier == "ignored":
         return f"ignored: the {context.policy.name} evidence policy does not count {kind.value}"
+    # A month or a year that --as-of falls in: whether the piece existed (or was already
+    # retracted) then depends on the day, so it only makes its value likely.
+    if as_of is not None and any(
+        d is not None and earliest(d) <= as_of < d for d in (date, retracted)
+    ):
+        return "suggests"
     return tier
 
 

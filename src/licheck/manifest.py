@@ -18,6 +18,7 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from licheck.model import Amount, Date, Identifier, RawValue, Strict, Text, require_unique
 
@@ -262,13 +263,57 @@ class Delivery(StrEnum):
     WEIGHTS = "weights"  # distributed weights
 
 
+_DELIVERY_SCHEMA: dict[str, Any] = {
+    "description": "how the component is delivered: a list of hosted_service, api, weights; "
+    "or {value: [...], evidence: [...]} to say what establishes it",
+    "anyOf": [
+        {"type": "array", "items": {"enum": ["hosted_service", "api", "weights"]}},
+        {
+            "type": "object",
+            "properties": {
+                "value": {"type": "array", "items": {"enum": ["hosted_service", "api", "weights"]}},
+                "evidence": {
+                    "type": "array",
+                    "items": {"type": "object"},
+                    "description": "pieces of evidence, as under a fact's evidence",
+                },
+                "note": {"type": "string"},
+            },
+            "required": ["value"],
+            "additionalProperties": False,
+        },
+    ],
+}
+
+
 class Component(Strict):
     id: Identifier
     name: Text
     lineage: Lineage
-    delivery: list[Delivery] = Field(default_factory=list)
+    delivery: Annotated[list[Delivery], WithJsonSchema(_DELIVERY_SCHEMA)] = Field(
+        default_factory=list
+    )
+    # The evidence a `delivery: {value, evidence}` gives (none: the manifest declares it).
+    delivery_evidence: Annotated[list[Evidence], SkipJsonSchema()] = Field(default_factory=list)
     facts: dict[StrictStr, Fact] = Field(default_factory=dict)
     note: Text | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _delivery_with_evidence(cls, data: Any) -> Any:
+        """`delivery: {value: [api], evidence: [...]}`: the list, and its evidence apart."""
+        if isinstance(data, dict) and isinstance(data.get("delivery"), dict):
+            given = dict(data["delivery"])
+            unknown = set(given) - {"value", "evidence", "note"}
+            if unknown or "value" not in given:
+                raise ValueError(
+                    "delivery is a list (hosted_service, api, weights) or {value: [...], "
+                    "evidence: [...]}"
+                    + (f"; unknown key {sorted(unknown)[0]!r}" if unknown else "")
+                )
+            data = {**data, "delivery": given["value"]}
+            data["delivery_evidence"] = given.get("evidence") or []
+        return data
 
 
 class Organisation(Strict):

@@ -7,9 +7,8 @@ is unknown, and a plain `value` is today's figure: it does not settle a past mon
 
 Who is counted differs too (the product, the licensee, the licensee and its affiliates); each
 counts a part of the next (`vocabulary.AT_MOST`), so a known figure for one bounds the others.
-Bounds are applied per fact, which is exact for a clause that tests one of them (every clause
-does); for a clause testing two, the completions are over-approximated, so a firm verdict stays
-right and only a governance risk could have been firmer.
+Bounds from established figures are applied here, per fact; between facts a clause tests
+together, the chain is one joint constraint on the engine's cells (`joint`).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from licheck.context import EvaluationContext
 from licheck.domains import Domain, Interval, intersect
 from licheck.facts import FactState, Status, full_domain, unstated
-from licheck.model import Measured
+from licheck.model import Measured, earliest
 from licheck.vocabulary import AT_MOST
 
 
@@ -72,6 +71,14 @@ def _measured(
             label,
             f"{name} is measured in the month before "
             f"{occasion.model_name}'s release date, which the catalog does not give.",
+        )
+    if earliest(occasion.release_date).month != occasion.release_date.month:
+        return _unknown(
+            state,
+            label,
+            f"{name} is measured in the month before {occasion.model_name}'s release date, "
+            f"which the catalog gives only as {occasion.release_date}: which month that is "
+            "depends on the day.",
         )
     month = month_before(occasion.release_date)
     label = f"{name}@{month}"
@@ -184,6 +191,8 @@ def _who(name: str) -> str:
         "licensee_own_mau": "the licensee's own users are among the group's and include the "
         "product's",
         "licensee_mau": "the licensee and its affiliates count the licensee's own users and more",
+        "monthly_revenue": "a twelfth of ARR is the recurring part of a month's revenue",
+        "annual_recurring_revenue": "a twelfth of ARR is the recurring part of a month's revenue",
     }.get(name, "one counts a part of the other")
 
 

@@ -28,38 +28,81 @@ from pydantic import (
     model_validator,
 )
 
-_DATE_RE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
+_DATE_RE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+
+
+class PartialDate(dt.date):
+    """A month (`2025-03`) or a year (`2025`): a range of days, read as its last day (what is
+    dated then existed by that day) with `first`, its first day, kept for the readers that must
+    know whether a choice depends on where in the range the day falls."""
+
+    first: dt.date
+    precision: str  # "month" or "year"
+
+    @classmethod
+    def of(cls, last: dt.date, first: dt.date, precision: str) -> "PartialDate":
+        made = cls(last.year, last.month, last.day)
+        made.first, made.precision = first, precision
+        return made
+
+    def __reduce__(self) -> tuple[object, ...]:  # keep the range across processes
+        return (
+            PartialDate.of,
+            (dt.date(self.year, self.month, self.day), self.first, self.precision),
+        )
+
+    def __str__(self) -> str:
+        precision = getattr(self, "precision", None)  # date arithmetic makes bare instances
+        if precision == "year":
+            return f"{self.year:04d}"
+        return f"{self.year:04d}-{self.month:02d}" if precision == "month" else self.isoformat()
+
+
+def earliest(date: dt.date) -> dt.date:
+    """The first day a date (or a month, or a year) may be."""
+    return date.first if isinstance(date, PartialDate) else date
+
+
+def _last_day(year: int, month: int) -> int:
+    # calendar.monthrange, without importing calendar every run
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
 
 
 def parse_date(raw: object) -> dt.date:
-    """An ISO date `YYYY-MM-DD`, or a month `YYYY-MM` read as its last day (it existed by then)."""
+    """An ISO date `YYYY-MM-DD`, or a month `YYYY-MM` or a year `YYYY` (a `PartialDate`: read as
+    its last day, the range kept)."""
     if isinstance(raw, dt.date):
         return raw
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1000 <= raw <= 9999:
+        raw = str(raw)  # an unquoted year
     if not isinstance(raw, str) or not (match := _DATE_RE.match(raw.strip())):
-        raise ValueError(f"expected a date as YYYY-MM-DD (or a month as YYYY-MM), got {raw!r}")
-    year, month = int(match[1]), int(match[2])
+        raise ValueError(
+            f"expected a date as YYYY-MM-DD (or a month as YYYY-MM, or a year), got {raw!r}"
+        )
+    year = int(match[1])
+    month = int(match[2]) if match[2] else 12
     if not 1 <= month <= 12:
         raise ValueError(f"month {month} is out of range in {raw!r}")
-    if match[3]:
-        day = int(match[3])
-    else:  # the month's last day (calendar.monthrange, without importing calendar every run)
-        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-        day = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
     try:
-        return dt.date(year, month, day)
+        if match[3]:
+            return dt.date(year, month, int(match[3]))
+        last = dt.date(year, month, _last_day(year, month))
     except ValueError as exc:
         raise ValueError(f"not a real date: {raw!r} ({exc})") from None
+    first = dt.date(year, month if match[2] else 1, 1)
+    return PartialDate.of(last, first, "month" if match[2] else "year")
 
 
 Date = Annotated[
     dt.date,
     BeforeValidator(parse_date),
-    PlainSerializer(lambda d: d.isoformat(), return_type=str),
+    PlainSerializer(str, return_type=str),  # a month or a year as written: it round-trips
     WithJsonSchema(
         {
             "type": "string",
-            "pattern": r"^\d{4}-\d{2}(-\d{2})?$",
-            "description": "an ISO date YYYY-MM-DD (or a month YYYY-MM)",
+            "pattern": r"^\d{4}(-\d{2}(-\d{2})?)?$",
+            "description": "an ISO date YYYY-MM-DD (or a month YYYY-MM, or a year YYYY)",
         }
     ),
 ]

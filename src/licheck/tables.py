@@ -9,10 +9,12 @@ with integer AND, OR and XOR: no condition tree is walked per completion.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from licheck import joint
 from licheck.conditions import All, Any_, Const, Node, Not, Test
 from licheck.verdicts import Outcome
 
@@ -85,12 +87,15 @@ class Table:
         return {outcome for outcome, where in self.outcomes.items() if where & selected}
 
     def depends_on(self, p: int) -> bool:
-        """Whether two combinations that differ only in fact p's digit end differently."""
+        """Whether two combinations that differ only in fact p's digit end differently (both
+        combinations some completion has: see `joint`)."""
         stride, digits = self.strides[p], self.digit[p]
-        for where in self.outcomes.values():
-            first = where & digits[0]
-            for k in range(1, len(digits)):
-                if (where & digits[k]) >> (k * stride) != first:
+        for j, k in itertools.combinations(range(len(digits)), 2):
+            shift = (k - j) * stride
+            # combination i (digit j) beside i + shift (digit k), the others alike
+            both = (self.full & digits[j]) & ((self.full & digits[k]) >> shift)
+            for where in self.outcomes.values():
+                if ((where & digits[j]) ^ ((where & digits[k]) >> shift)) & both:
                     return True
         return False
 
@@ -153,14 +158,27 @@ def tabulate(rule: Rule | Compiled, by_fact: Mapping[str, Sequence[Cell]]) -> Ta
     lifted &= triggered
     holds = (triggered ^ lifted) & mask(rule.requirement)
     fails = triggered ^ lifted ^ holds
+    # Facts that bound each other (mau ≤ licensee_mau): only combinations some completion has.
+    chains = joint.related(names)
+    possible = joint.feasible(chains, lists, signatures, choices, digit, full) if chains else full
     outcomes = {
-        outcome: where
+        outcome: where & possible
         for outcome, where in (
             (Outcome.NOT_TRIGGERED, full ^ triggered),
             (Outcome.LIFTED, lifted),
             (Outcome.HOLDS, holds),
             (Outcome.FAILS, fails),
         )
-        if where
+        if where & possible
     }
-    return Table(names, signatures, choices, digit, strides, full, scope, trigger, outcomes)
+    return Table(
+        names,
+        signatures,
+        choices,
+        digit,
+        strides,
+        possible,
+        scope & possible,
+        trigger & possible,
+        outcomes,
+    )

@@ -1,9 +1,11 @@
 """Quantities with units: counts with K/M/B suffixes and money rates with a currency and a period.
 
-Every number is kept as an exact `Fraction`, so that an annual figure divided by twelve lands
-exactly on a monthly threshold (240M USD/year is exactly 20M USD/month) and strict and non-strict
+Every number is kept as an exact `Fraction`, so that a threshold stated per year lands exactly on
+its monthly equivalent (240M USD/year is exactly 20M USD/month) and strict and non-strict
 comparisons mean what the clause says.  Money is normalised to US dollars per month; another
-currency converts at a rate the manifest states (US dollars per unit of that currency).
+currency converts at a rate the manifest states (US dollars per unit of that currency).  How a
+*fact* stated for another period is read (a year's total says the average month, not the latest
+one) is `facts`' business: `Stated` keeps the figure as written for it and for the report.
 """
 
 from __future__ import annotations
@@ -49,17 +51,19 @@ _QUANTITY_RE: Final = re.compile(
     (?P<number>\d[\d,_]*(?:\.\d+)?|\.\d+)
     \s*(?P<suffix>[KMBT])?
     \s*(?P<post_cur>[A-Za-z]{3})?
+    (?:\s+(?P<arr>ARR))?  # "300M USD ARR": annual recurring revenue
     \s*(?:/\s*(?P<period>[A-Za-z]+)|\s+(?:per|a|an)\s+(?P<per>[A-Za-z]+))?
     \s*$""",
     re.VERBOSE,
 )
 EXPECTED_COUNT: Final = "a count such as 150M, 1.2B, 500K or 20000000"
-EXPECTED_MONEY: Final = "an amount such as 20M USD/month, 2B USD/year or 150M EUR/month"
+EXPECTED_MONEY: Final = "an amount such as 20M USD/month, 2B USD/year, 2B USD ARR or 150M EUR/month"
 MAX_DIGITS: Final = 30  # far beyond any real count or amount; keeps Fraction() cheap
 # Digits with `,` or `_` only as thousands separators: "1,500,000" but never "1,5" (a decimal
 # comma in much of the world: reading it as 15 would silently change the value).
 _GROUPED_RE: Final = re.compile(r"^\d{1,3}(?:([,_])\d{3})?(?:\1\d{3})*(?:\.\d+)?$")
 _PLAIN_RE: Final = re.compile(r"^(?:\d+(?:\.\d+)?|\.\d+)$")
+_SCIENTIFIC_RE: Final = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d+\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,28 @@ class Quantity:
 
     def __str__(self) -> str:
         return format_amount(self.amount, self.dimension)
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """A quantity as written, beside its normalised value: the period it was stated for (ARR is
+    `recurring`), and the currency and rate it converted at."""
+
+    quantity: Quantity
+    text: str
+    months: int
+    recurring: bool
+    currency: str
+    rate: Fraction | None
+
+    def converted(self) -> bool:
+        """Whether the figure as written differs from the normalised one."""
+        return self.rate is not None or self.months != 1 or self.recurring
+
+    def __str__(self) -> str:
+        """'150M CNY/month at 0.14 USD per CNY'."""
+        rate = f" at {_decimal(self.rate)} USD per {self.currency}" if self.rate else ""
+        return f"{self.text.strip()}{rate}"
 
 
 def parse_quantity(
@@ -86,7 +112,22 @@ def parse_quantity(
     A money amount without a period takes `default_period_months` (the fact's own period, so that
     `monthly_revenue: 25M USD` means per month); without a currency it is in US dollars.
     """
+    return parse_stated(
+        raw, dimension, default_period_months=default_period_months, rates=rates, memo=memo
+    ).quantity
+
+
+def parse_stated(
+    raw: object,
+    dimension: Dimension,
+    *,
+    default_period_months: int = 1,
+    rates: dict[str, Fraction] | None = None,
+    memo: EvaluationContext | None = None,
+) -> Stated:
+    """`parse_quantity`, keeping the figure as written (see `Stated`)."""
     expected = EXPECTED_COUNT if dimension is Dimension.COUNT else EXPECTED_MONEY
+    recurring = False
     if isinstance(raw, bool) or raw is None:
         raise UnitError(f"expected {expected}, got {_show(raw)}")
     if isinstance(raw, int):
@@ -105,7 +146,7 @@ def parse_quantity(
             parsed = _parse_text(raw, dimension, expected, default_period_months)
             if memo is not None:
                 memo.keep(memo.parsed, key, parsed)
-        amount, currency, months = parsed
+        amount, currency, months, recurring = parsed
     else:
         raise UnitError(f"expected {expected}, got {_show(raw)}")
     if amount < 0:
@@ -113,7 +154,8 @@ def parse_quantity(
     if dimension is Dimension.COUNT:
         if amount.denominator != 1:
             raise UnitError(f"a count is a whole number, got {_show(raw)}")
-        return Quantity(amount, dimension)
+        return Stated(Quantity(amount, dimension), str(raw), 1, False, "USD", None)
+    rate = None
     if currency != "USD":
         rate = (rates or {}).get(currency)
         if rate is None:
@@ -122,12 +164,16 @@ def parse_quantity(
                 f"(US dollars per {currency}), e.g. currency_rates: {{{currency}: 0.14}}"
             )
         amount *= rate
-    return Quantity(amount / months, dimension)
+    text = str(raw) if isinstance(raw, str) else f"{raw} USD/{_PERIOD_WORDS[months]}"
+    return Stated(Quantity(amount / months, dimension), text, months, recurring, currency, rate)
+
+
+_PERIOD_WORDS: Final = {1: "month", 12: "year"}
 
 
 def _parse_text(
     text: str, dimension: Dimension, expected: str, default_months: int
-) -> tuple[Fraction, str, int]:
+) -> tuple[Fraction, str, int, bool]:
     if ":" in text:
         raise UnitError(
             f"expected {expected}, got {text!r} (YAML 1.1 would read it as a "
@@ -140,18 +186,27 @@ def _parse_text(
         )
     match = _QUANTITY_RE.match(text)
     if match is None:
+        if _SCIENTIFIC_RE.match(text):
+            raise UnitError(
+                f"expected {expected}, got {text!r}: scientific notation is not accepted "
+                "(write 20M or 20000000 for 2e7)"
+            )
         raise UnitError(f"expected {expected}, got {text!r}")
     amount = read_number(match["number"], text) * SUFFIXES[match["suffix"] or ""]
     if match["sign"] == "-":
         amount = -amount
     pre, post = match["pre_cur"], match["post_cur"]
     period = match["period"] or match["per"]
+    if match["arr"]:
+        if period is not None:
+            raise UnitError(f"expected {expected}: ARR is already per year, in {text!r}")
+        period = "arr"
     if dimension is Dimension.COUNT:
         if pre or post or period:
             raise UnitError(
                 f"expected {expected} (a count has no currency or period), got {text!r}"
             )
-        return amount, "USD", 1
+        return amount, "USD", 1, False
     if pre and post:
         raise UnitError(f"expected {expected} (one currency), got {text!r}")
     currency = pre or post or "USD"
@@ -162,11 +217,11 @@ def _parse_text(
             f"expected {expected}: {currency!r} is not an ISO currency code, in {text!r}"
         )
     if period is None:
-        return amount, currency, default_months
+        return amount, currency, default_months, False
     months = PERIOD_MONTHS.get(period.lower())
     if months is None:
         raise UnitError(f"expected {expected}: unknown period {period!r} (use month or year)")
-    return amount, currency, months
+    return amount, currency, months, period.lower() == "arr"
 
 
 def read_number(number: str, text: str) -> Fraction:
@@ -208,7 +263,12 @@ def parse_rate(raw: object) -> Fraction:
         text = raw.strip()
         sign = -1 if text.startswith("-") else 1
         if not _PLAIN_RE.match(text.lstrip("+-")):
-            raise UnitError(f"expected an exchange rate such as 0.14, got {_show(raw)}")
+            hint = (
+                ": scientific notation is not accepted (write the digits, e.g. 0.14)"
+                if _SCIENTIFIC_RE.match(text)
+                else ""
+            )
+            raise UnitError(f"expected an exchange rate such as 0.14, got {_show(raw)}{hint}")
         rate = sign * read_number(text.lstrip("+-"), raw)
     if rate <= 0:
         raise UnitError(f"an exchange rate must be positive, got {_show(raw)}")

@@ -496,6 +496,8 @@ AT_MOST: Final = {
     "licensee_own_mau": "licensee_mau",
     # one year's revenue is never more than the highest 12-month total
     "licensee_annual_revenue": "licensee_peak_12_month_revenue",
+    # a twelfth of ARR is the recurring part of this month's revenue (both in USD a month)
+    "annual_recurring_revenue": "monthly_revenue",
 }
 # Facts a component may state per lineage model (`by_model`) or per license (`by_license`): each
 # license may answer them differently (a Llama Notice file, an MIT notice, Apache's).

@@ -24,7 +24,7 @@ from pydantic import BeforeValidator, Field, StrictStr, WithJsonSchema, model_va
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.facts import FactError, claim_domain
+from licheck.facts import FactError, claim_reading
 from licheck.loading import validate
 from licheck.manifest import FactSpec
 from licheck.model import Amount, Date, Identifier, RawValue, Strict, Text, require_unique
@@ -158,11 +158,12 @@ def load(path: Path, display: str | None = None) -> Waivers:
                 continue
             try:
                 fields = spec.model_dump() if isinstance(spec, PinSpec) else {"value": spec}
-                domain = claim_domain(FACTS[name], FactSpec(**fields), {})
+                domain, read = claim_reading(FACTS[name], FactSpec(**fields), {})
             except (FactError, UnitError) as exc:
                 problems.append(document.error(where, f"pin {name}: {exc}"))
                 continue
-            pins[name] = "unknown" if domain is None else str(domain)
+            # as the report states the fact (a year's total for a monthly fact: its average)
+            pins[name] = "unknown" if domain is None else read.shown() if read else str(domain)
         if waiver.granted is not None and waiver.granted > waiver.expires:
             problems.append(
                 document.error(

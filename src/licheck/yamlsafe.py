@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
@@ -318,7 +320,7 @@ class _Builder:
                     f"the number {event.value} is out of range",
                     "quote it if it is meant as text",
                 )
-        return value
+        return exact_number(event.value, value)
 
     def _fail(self, event: yaml.Event, message: str, hint: str = "") -> NoReturn:
         line, column = _pos(event)
@@ -357,6 +359,17 @@ def _plain_or_decline(value: str) -> Any:
         len(value) > MAX_NUMBER_CHARS or not math.isfinite(typed)
     ):
         return yamlfast.DECLINE
+    return exact_number(value, typed)
+
+
+def exact_number(text: str, typed: Any) -> Any:
+    """A decimal that a float would round (`20000000.000000001`), or one in scientific notation
+    (`2e7`), as its text: the field that reads it reads the digits as written (exactly, with
+    `Fraction`) or refuses the notation with a hint, as it does a quoted value or `--set`."""
+    if type(typed) is not float or not math.isfinite(typed):
+        return typed
+    if "e" in text.lower() or Fraction(Decimal(text)) != Fraction(repr(typed)):
+        return text
     return typed
 
 

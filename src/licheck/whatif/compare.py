@@ -110,7 +110,10 @@ def describe(state: FactState) -> str:
     """What a run relies on for one fact, in a few words."""
     match state.status:
         case Status.ESTABLISHED:
-            return f"{state.domain} (what-if)" if is_hypothesis(state) else str(state.domain)
+            if is_hypothesis(state):  # "(what-if)", or "(what-if, contradicting …)"
+                source = next(e.source for e in state.evidence if e.source.startswith("what-if"))
+                return f"{state.domain} ({source})"
+            return str(state.domain)
         case Status.LIKELY:
             return f"unknown (likely {state.likely})"
         case Status.DISPUTED:

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from licheck.context import EvaluationContext
 from licheck.derivation import stateable
+from licheck.domains import Domain, intersect
 from licheck.evaluation import (
     HYPOTHETICAL,
     UNKNOWN_MODEL,
@@ -20,7 +21,7 @@ from licheck.evaluation import (
     ProductResult,
     evaluate_manifest,
 )
-from licheck.facts import FactError, FactState, Resolution, claim_domain, resolve
+from licheck.facts import FactError, FactState, Resolution, Status, claim_domain, resolve
 from licheck.library import Library
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest
 from licheck.units import UnitError, parse_rate
@@ -135,28 +136,70 @@ def apply(subject: Subject, scenario: Scenario) -> Applied:
             claim_domain(FACTS[assignment.fact], assignment.spec, rates)
         except FactError as exc:
             raise ScenarioError(f"--set {assignment.fact}={assignment.text}: {exc}") from None
-        facts[assignment.fact] = _hypothesis(subject, assignment.fact, assignment.spec)
+        facts[assignment.fact] = _hypothesis(
+            subject, assignment.fact, assignment.spec, f"--set {assignment.fact}={assignment.text}"
+        )
     swaps = _swaps(subject, scenario.swaps)
     as_of = scenario.as_of if scenario.as_of is not None else subject.options.as_of
     options = Options(subject.options.policy, as_of, Hypotheses(facts, swaps))
     return Applied(scenario, options, swaps)
 
 
-def _hypothesis(subject: Subject, name: str, spec: FactSpec) -> FactState:
-    """A what-if fact, established whatever the policy and date of the run."""
+def contradiction(subject: Subject, name: str, domain: Domain, where: str) -> str | None:
+    """How a what-if value departs from what the manifest establishes of the fact: None where it
+    narrows it; words where it contradicts it outright (a counterfactual, reported as such).
+    A value that overlaps the established one and reaches beyond it would widen what is known
+    without saying so: refused."""
+    context = Resolution(
+        subject.options.policy,
+        subject.options.as_of,
+        subject.rates(),
+        dict(subject.manifest.sources),
+    )
+    manifest = subject.manifest
+    specs = [manifest.facts.get(name), *(c.facts.get(name) for c in manifest.components)]
+    for spec in specs:
+        if spec is None:
+            continue
+        try:
+            known = resolve(name, spec, context)
+        except FactError:
+            continue  # the baseline's evaluation reports it, located in the file
+        if known.status is not Status.ESTABLISHED:
+            continue
+        meet = intersect(known.domain, domain)
+        if meet.is_empty():
+            return f"contradicting the manifest's {known.domain}"
+        if meet != domain:
+            raise ScenarioError(
+                f"{where} reaches beyond what the manifest establishes ({name} is "
+                f"{known.domain}): it would widen what is known; give a value within it "
+                f"({meet}), or one apart from it to ask a counterfactual"
+            )
+    return None
+
+
+def _hypothesis(subject: Subject, name: str, spec: FactSpec, where: str) -> FactState:
+    """A what-if fact, established whatever the policy and date of the run; its evidence says
+    where it contradicts the manifest."""
     definition: FactDef | None = FACTS.get(name)
     if definition is None or definition.implicit:
         raise ScenarioError(
             f"cannot set {name!r}: it is not a fact that can be stated{suggest(name, stateable())}"
         )
-    if not spec.evidence:
-        spec = spec.model_copy(
-            update={"evidence": [Evidence(source="what-if", kind=EvidenceKind.DECLARED)]}
+    source = "what-if"
+    for _ in range(2):  # again where it contradicts the manifest, to say so in its evidence
+        given = spec.model_copy(
+            update={"evidence": [Evidence(source=source, kind=EvidenceKind.DECLARED)]}
         )
-    try:
-        state = resolve(name, spec, subject.hypothetical())
-    except FactError as exc:
-        raise ScenarioError(f"what-if value of {name}: {exc}") from None
+        try:
+            state = resolve(name, given, subject.hypothetical())
+        except FactError as exc:
+            raise ScenarioError(f"what-if value of {name}: {exc}") from None
+        departs = contradiction(subject, name, state.domain, where)
+        if departs is None or source != "what-if":
+            return state
+        source = f"what-if, {departs}"
     return state
 
 

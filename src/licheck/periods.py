@@ -1,0 +1,125 @@
+"""How a quantity fact's stated figures become the values it allows, honest about periods.
+
+A monthly fact (`monthly_revenue`) may be stated per year.  ARR counts only the recurring part of
+the current month, so a twelfth of it bounds the month from below; a year's total gives the
+average month, not the latest one, so it bounds nothing, and the average is kept as the *likely*
+value (shown, never decisive).  The figures as written are kept for the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from licheck.context import EvaluationContext
+from licheck.domains import Domain, Interval
+from licheck.units import Dimension, Stated, UnitError, parse_stated
+from licheck.vocabulary import FactDef
+
+
+class FactError(ValueError):
+    """A fact's value cannot be read: `path` is relative to the fact."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+@dataclass(frozen=True, slots=True)
+class QuantityReading:
+    """A quantity fact's claim: the values it allows, and, where it was stated for a longer
+    period than the fact's own (a year's total for a monthly fact), the conventional reading
+    (the average month) as a likely value, with the figures as written for the report."""
+
+    domain: Domain
+    average: Domain | None = None
+    stated: tuple[Stated, ...] = ()
+    longer: bool = False  # stated for a longer period than the (monthly) fact's own
+
+    def shown(self) -> str:
+        """The claim, normalised, as the report states it (and a waiver pins it)."""
+        return str(self.domain) if self.average is None else f"{self.average} on average"
+
+    def reading(self, name: str) -> str | None:
+        """The figures as written beside the normalised ones, where they differ, and why a
+        yearly figure for a monthly fact is a bound, not a point."""
+        written = " to ".join(map(str, self.stated))
+        if self.longer and any(s.recurring for s in self.stated):
+            return (
+                f"{name} is stated as ARR ({written}): ARR counts only recurring revenue, so a "
+                f"twelfth of it bounds a month's revenue from below ({self.domain})."
+            )
+        if self.longer:
+            return (
+                f"{name} is stated for a year ({written}): a year's total gives the average "
+                f"month ({self.average}), not the latest one, so the average is shown as likely "
+                "but does not decide the verdict."
+            )
+        if any(s.rate is not None for s in self.stated):
+            return f"{name} is stated as {written}: {self.domain}."
+        return None
+
+
+def quantity_reading(
+    definition: FactDef,
+    value: Any,
+    at_least: Any,
+    at_most: Any,
+    rates: dict[str, Fraction],
+    memo: EvaluationContext | None,
+) -> QuantityReading | None:
+    dimension = definition.dimension or Dimension.COUNT
+
+    def read(raw: Any, key: str) -> Stated:
+        try:
+            return parse_stated(
+                raw,
+                dimension,
+                default_period_months=definition.period_months,
+                rates=rates,
+                memo=memo,
+            )
+        except UnitError as exc:
+            raise FactError(f"{definition.name}: {exc}", (key,)) from None
+
+    if value is not None:
+        if at_least is not None or at_most is not None:
+            raise FactError(
+                "give either a value or a range (at_least / at_most), not both", ("value",)
+            )
+        stated = read(value, "value")
+        return _period_reading(definition, stated, stated)
+    if at_least is None and at_most is None:
+        return None
+    low = read(at_least, "at_least") if at_least is not None else None
+    high = read(at_most, "at_most") if at_most is not None else None
+    lo = low.quantity.amount if low is not None else Fraction(0)
+    hi = high.quantity.amount if high is not None else None
+    if hi is not None and lo > hi:
+        raise FactError(
+            f"the range is empty: at_least {at_least} is more than at_most {at_most}", ("at_least",)
+        )
+    return _period_reading(definition, low, high)
+
+
+def _period_reading(
+    definition: FactDef, low: Stated | None, high: Stated | None
+) -> QuantityReading:
+    """The claim `[low, high]`, honest about periods: for a monthly fact, ARR bounds the month
+    from below (it counts the recurring part only), and a year's total bounds nothing (it gives
+    the average month, not the latest one): the average becomes the likely value."""
+    dimension = definition.dimension or Dimension.COUNT
+    lo = low.quantity.amount if low is not None else Fraction(0)
+    hi = high.quantity.amount if high is not None else None
+    stated = tuple(dict.fromkeys(s for s in (low, high) if s is not None))
+    conventional = Interval(lo, True, hi, hi is not None, dimension)
+    longer = [s for s in stated if s.months > definition.period_months]
+    if definition.period_months != 1 or not longer:
+        return QuantityReading(conventional, None, stated)
+    # The recurring part of a month is at most all of it; a year's total may fall in any month.
+    floor = lo if low is not None and (low.months == 1 or low.recurring) else Fraction(0)
+    ceiling = hi if high is not None and high.months == 1 else None
+    honest = Interval(floor, True, ceiling, ceiling is not None, dimension)
+    totals = any(not s.recurring for s in longer)
+    return QuantityReading(honest, conventional if totals else None, stated, longer=True)
