@@ -105,8 +105,8 @@ def contradiction(
     rejudge: Rejudge,
     where: str,
 ) -> str | None:
-    """Why the clause (`where`: "the LICENSE forbids in its clause …") sets aside `use_policy_followed: true`,
-    when the verdict turns on a `restricted_uses` member it reads; None otherwise."""
+    """Why the clause sets aside `use_policy_followed: true` (`where`: "the LICENSE forbids in
+    its clause …"), when its verdict turns on a `restricted_uses` member it reads; else None."""
     review, declared = states.get(REVIEW), states.get(DECLARED)
     if review is None or declared is None or review.domain != Booleans(frozenset({True})):
         return None

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from licheck.consistency import library_member_problem
 from licheck.context import EvaluationContext
 from licheck.derivation import stateable
 from licheck.evaluation import (
@@ -135,11 +136,26 @@ def apply(subject: Subject, scenario: Scenario) -> Applied:
             claim_domain(FACTS[assignment.fact], assignment.spec, rates)
         except FactError as exc:
             raise ScenarioError(f"--set {assignment.fact}={assignment.text}: {exc}") from None
+        _check_members(assignment, subject.library)
         facts[assignment.fact] = _hypothesis(subject, assignment.fact, assignment.spec)
     swaps = _swaps(subject, scenario.swaps)
     as_of = scenario.as_of if scenario.as_of is not None else subject.options.as_of
     options = Options(subject.options.policy, as_of, Hypotheses(facts, swaps))
     return Applied(scenario, options, swaps)
+
+
+def _check_members(assignment: Assignment, library: Library) -> None:
+    """Members naming licenses or clauses the library does not define would never match a
+    rule, silently: refused as the manifest's are (`consistency.library_member_problem`)."""
+    spec = assignment.spec
+    listed = spec.value if isinstance(spec.value, list) else []
+    for item in [*listed, *(spec.includes or []), *(spec.excludes or [])]:
+        problem = library_member_problem(assignment.fact, str(item), library)
+        if problem:
+            raise ScenarioError(
+                f"--set {assignment.fact}={assignment.text}: {assignment.fact}: {problem}; "
+                "license ids are listed by `licheck licenses list`"
+            )
 
 
 def _hypothesis(subject: Subject, name: str, spec: FactSpec) -> FactState:
