@@ -146,6 +146,21 @@ def _license_ids(manifest: Manifest, document: Document, library: Library) -> It
                 yield document.error(_at(document, at), f"{name}: {message}", hint)
 
 
+def library_member_problem(name: str, item: str, library: Library) -> str:
+    """What is wrong with `item`, a member of the set fact `name` that names the library's
+    licenses or clauses (`agreement_waives`, `license_granted`, a `policy:LICENSE-ID` tag);
+    empty when nothing is (or the fact names nothing of the library).  A what-if `--set` is
+    checked with it as a manifest is."""
+    if name == "agreement_waives":
+        return _waiver_problem(item, library)
+    if name == "license_granted":
+        return _license_problem(item, library)
+    if item.startswith("policy:") and FACTS[name].prefixes:
+        problem = _license_problem(item.removeprefix("policy:"), library)
+        return f"{item!r}: {problem}" if problem else ""
+    return ""
+
+
 def _license_problem(license_id: str, library: Library) -> str:
     if license_id in library.licenses:
         return ""

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from licheck.clausefacts import REVIEW, as_read, contradiction
 from licheck.conditions import Test, Value, tests_in
 from licheck.context import EvaluationContext
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
@@ -74,6 +75,8 @@ def judge_clause(compiled: CompiledClause, place: Place, readings: Readings) -> 
     likely = tuple(s.likely if s.likely is not None else s.domain for s in states.values())
     judged, likely_verdict = judge(bound, domains, likely, memo)
     judgement, outcomes = judged.judgement, judged.judgement.outcomes
+    where = f"the {compiled.license.name} forbids in its clause “{compiled.clause.title}”"
+    states = _as_read(bound, states, domains, judgement.verdict, memo, where)
     missing = tuple(MissingFact(states[n], b) for n, b in judged.branches)
     line, column = place.line, place.column
     decisive = _decisive_fact(judgement.verdict, bound.rule, states, missing)
@@ -105,6 +108,31 @@ def judge_clause(compiled: CompiledClause, place: Place, readings: Readings) -> 
         provenance=license_.text.provenance.value,
         settlements=_named(judged.settlements, states),
     )
+
+
+def _as_read(
+    bound: Compiled,
+    states: dict[str, FactState],
+    domains: tuple[Domain, ...],
+    verdict: Verdict,
+    memo: EvaluationContext,
+    where: str,
+) -> dict[str, FactState]:
+    """The facts as the finding shows them (`clausefacts`): set facts narrowed to the members
+    the clause reads, and a review the verdict sets aside saying why."""
+    tests = dict(zip(bound.names, bound.tests, strict=True))
+
+    def rejudge(replaced: Mapping[str, Domain]) -> Verdict:
+        changed = tuple(replaced.get(n, d) for n, d in zip(bound.names, domains, strict=True))
+        return judge(bound, changed, changed, memo)[0].judgement.verdict
+
+    why = contradiction(states, tests, verdict, rejudge, where)
+    shown = {n: as_read(s, tests[n]) for n, s in states.items()}
+    if why is not None:
+        review = shown[REVIEW]
+        reading = f"{review.reading} {why}" if review.reading else why
+        shown[REVIEW] = dataclasses.replace(review, reading=reading, lasting=False)
+    return shown
 
 
 def judge(

@@ -264,7 +264,7 @@ def _facts_table(facts: list[FactOut]) -> Table:
     )
     table.add_column("fact")
     table.add_column("status")
-    table.add_column("value")
+    table.add_column("value", overflow="fold")  # a member name cut short says nothing
     table.add_column("evidence", overflow="fold")
     for fact in facts:
         value = fact.stated if fact.status != "established" else fact.value

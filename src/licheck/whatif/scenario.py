@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from licheck.consistency import library_member_problem
 from licheck.context import EvaluationContext
 from licheck.derivation import stateable
 from licheck.domains import Domain, intersect
@@ -136,6 +137,7 @@ def apply(subject: Subject, scenario: Scenario) -> Applied:
             claim_domain(FACTS[assignment.fact], assignment.spec, rates)
         except FactError as exc:
             raise ScenarioError(f"--set {assignment.fact}={assignment.text}: {exc}") from None
+        _check_members(assignment, subject.library)
         facts[assignment.fact] = _hypothesis(
             subject, assignment.fact, assignment.spec, f"--set {assignment.fact}={assignment.text}"
         )
@@ -177,6 +179,20 @@ def contradiction(subject: Subject, name: str, domain: Domain, where: str) -> st
                 f"({meet}), or one apart from it to ask a counterfactual"
             )
     return None
+
+
+def _check_members(assignment: Assignment, library: Library) -> None:
+    """Members naming licenses or clauses the library does not define would never match a
+    rule, silently: refused as the manifest's are (`consistency.library_member_problem`)."""
+    spec = assignment.spec
+    listed = spec.value if isinstance(spec.value, list) else []
+    for item in [*listed, *(spec.includes or []), *(spec.excludes or [])]:
+        problem = library_member_problem(assignment.fact, str(item), library)
+        if problem:
+            raise ScenarioError(
+                f"--set {assignment.fact}={assignment.text}: {assignment.fact}: {problem}; "
+                "license ids are listed by `licheck licenses list`"
+            )
 
 
 def _hypothesis(subject: Subject, name: str, spec: FactSpec, where: str) -> FactState:
