@@ -21,7 +21,9 @@ from pathlib import Path
 
 import pytest
 
+import licheck
 from licheck.formats.whatif_scale import Scale
+from licheck.library import default_directory
 from tests.clirun import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -281,13 +283,17 @@ def test_closed_pipe_never_exits_0(name: str) -> None:
 
 # ------------------------------------------------ outputs onto licheck's own installation
 
-PACKAGE = ROOT / "src" / "licheck"
+# Where licheck is installed: the checkout's src/ under an editable install, site-packages
+# under CI's ordinary one.  Targeting the checkout instead would make a non-editable run write
+# into the repository (it is not licheck's installation there, so nothing refuses it).
+PACKAGE = Path(licheck.__file__).resolve().parent
+RULES = default_directory().resolve()
 IMPORT = ROOT / "tests" / "data" / "import"
 OWN_FILES = {
     "library-json": PACKAGE / "library.json",
-    "rule-file": ROOT / "licenses" / "apache-2.0.yaml",
+    "rule-file": RULES / "apache-2.0.yaml",
     "module": PACKAGE / "escape.py",
-    "new-in-rules": ROOT / "licenses" / "report.txt",
+    "new-in-rules": RULES / "report.txt",
 }
 WRITERS = {
     "evaluate": ["evaluate", str(COMPOSER), "--no-waivers", "-o"],
@@ -308,11 +314,17 @@ def test_outputs_never_touch_the_installation(
     before = path.read_bytes() if path.exists() else None
     link = tmp_path / "link.out"  # through a symlink too
     link.symlink_to(path)
-    for output in (path, link):
-        code, out, err = run(capsys, *WRITERS[writer], str(output))
-        assert (code, out) == (2, "")
-        assert "inside licheck's installation" in err and "never overwrites it" in err
-    assert (path.read_bytes() if path.exists() else None) == before
+    try:
+        for output in (path, link):
+            code, out, err = run(capsys, *WRITERS[writer], str(output))
+            assert (code, out) == (2, "")
+            assert "inside licheck's installation" in err and "never overwrites it" in err
+        assert (path.read_bytes() if path.exists() else None) == before
+    finally:  # a failing refusal must not leave the installation damaged for later tests
+        if before is None:
+            path.unlink(missing_ok=True)
+        elif path.read_bytes() != before:
+            path.write_bytes(before)
 
 
 # ------------------------------------- reading: a FIFO swapped in after the check cannot hang
