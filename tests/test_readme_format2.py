@@ -60,7 +60,10 @@ def test_each_snippet_is_a_valid_manifest_fragment(
     assert "error:" not in err
 
 
-@pytest.mark.parametrize("value", sorted({" ".join(v.split()) for v in re.findall(r"`monthly_revenue: ([^`]+)`", SECTION)}))
+REVENUES = sorted({" ".join(v.split()) for v in re.findall(r"`monthly_revenue: ([^`]+)`", SECTION)})
+
+
+@pytest.mark.parametrize("value", REVENUES)
 def test_inline_revenue_values_are_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
