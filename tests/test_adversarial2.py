@@ -55,9 +55,12 @@ def test_a_rate_in_scientific_notation_is_refused(
 ) -> None:
     """Exponents are refused alike in manifests, --set and --sweep (issue 12): never a float
     that overflows or underflows."""
-    code, out, err = run(capsys, "whatif", str(_with_rate(tmp_path, rate)), "--sweep", "mau=0..1B")
+    path = _with_rate(tmp_path, rate)
+    code, out, err = run(capsys, "whatif", str(path), "--sweep", "mau=0..1B")
     assert code == 2 and out == ""
-    assert "m.yaml:5:23:" in err and "scientific notation is not accepted" in err
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if text.startswith("currency_rates:"))
+    assert f"m.yaml:{line}:23:" in err and "scientific notation is not accepted" in err
 
 
 def _with_rate(tmp_path: Path, rate: str) -> Path:

@@ -178,6 +178,9 @@ def _diagnostic(
             hint = f"write a list: [{given}]"
     else:
         message = _expected(message)
+    # A validator's message may carry its own hint after a line "hint: ...".
+    message, _, given_hint = message.partition("\nhint: ")
+    hint = hint or given_hint
     return document.error(path, message + _where(path), hint, at_key=kind == "extra_forbidden")
 
 

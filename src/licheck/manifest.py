@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BeforeValidator,
+    ConfigDict,
     Discriminator,
     Field,
     StrictStr,
@@ -398,7 +399,42 @@ class Agreement(Strict):
         return self
 
 
+FORMAT = 2  # the manifest format this licheck reads
+FORMAT_SECTION = "Manifest format 2: what changed"
+
+
+def _format(raw: Any) -> int:
+    """`format: 2`, or a located refusal: a format-1 manifest may mean something else now."""
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw == FORMAT:
+        return FORMAT
+    stated = repr(raw) if isinstance(raw, str) else str(raw).lower()
+    raise ValueError(
+        f"expected manifest format {FORMAT} (the only format licheck reads: format-1 readings "
+        f"changed meaning, and a manifest is never read with a silently changed meaning), "
+        f"got format {stated}"
+        f'\nhint: see the README section "{FORMAT_SECTION}", change what it lists, '
+        f"then write format: {FORMAT} (or leave the key out)"
+    )
+
+
 class Manifest(Strict):
+    """A licheck product manifest, format 2: the product, its owner, its components and their
+    lineage, and the facts licheck judges them by, each with its evidence."""
+
+    model_config = ConfigDict(title="licheck product manifest (format 2)")
+
+    format: Annotated[
+        int,
+        BeforeValidator(_format),
+        WithJsonSchema(
+            {
+                "const": FORMAT,
+                "description": "the manifest format: 2 (the default when absent); any other "
+                "value is refused, since format-1 readings changed meaning (README: "
+                f'"{FORMAT_SECTION}")',
+            }
+        ),
+    ] = FORMAT
     product: Text
     owner: OwnerIn
     release_date: Date | None = None
