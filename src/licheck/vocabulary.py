@@ -6,61 +6,13 @@ fact table is generated from `FACTS` (a test keeps the two in step).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final
 
+from licheck.duty_facts import DUTY_FACTS
+from licheck.factdefs import FactDef as FactDef
+from licheck.factdefs import FactType as FactType
+from licheck.factdefs import suggest as suggest
 from licheck.units import Dimension
-
-
-class FactType(StrEnum):
-    """The kind of value a fact holds, which decides the comparisons it supports."""
-
-    QUANTITY = "quantity"  # a count or a money rate; compared with thresholds
-    BOOLEAN = "boolean"
-    STRING = "string"  # compared for equality, membership in a list, or a prefix
-    SET = "set"  # a set of strings; tested for what it contains
-
-
-@dataclass(frozen=True, slots=True)
-class FactDef:
-    """One fact name: its type, unit and meaning."""
-
-    name: str
-    type: FactType
-    meaning: str
-    dimension: Dimension | None = None
-    period_months: int = 1  # the natural period of a money fact, used when a value states none
-    implicit: bool = False  # supplied by the engine from the manifest's structure
-    # A set fact's closed vocabulary: any other member is refused (a misspelt tag would never
-    # match a rule, silently).  `prefixes` admits open families such as `policy:LICENSE-ID`.
-    members: frozenset[str] | None = None
-    prefixes: tuple[str, ...] = ()
-
-    def unknown_member(self, item: str) -> str:
-        """Why `item` is not in this fact's closed vocabulary, with a did-you-mean; '' if it is."""
-        if self.members is None or item in self.members or item.startswith(self.prefixes):
-            return ""
-        choices = sorted(self.members)
-        families = "".join(f", or {p}..." for p in self.prefixes)
-        return (
-            f"{self.name}: {item!r} is not one of {', '.join(choices)}{families}"
-            f"{suggest(item, choices)}"
-        )
-
-    @property
-    def unit(self) -> str:
-        if self.dimension is Dimension.COUNT:
-            return "count (K/M/B suffixes)"
-        if self.dimension is Dimension.MONEY:
-            period = "year" if self.period_months == 12 else "month"
-            return f"money per {period} (normalised to USD/month)"
-        return {
-            FactType.BOOLEAN: "true / false",
-            FactType.STRING: "string",
-            FactType.SET: "list of strings",
-        }.get(self.type, "")
 
 
 def _facts(*defs: FactDef) -> dict[str, FactDef]:
@@ -349,142 +301,7 @@ FACTS: Final = _facts(
         "the modified files distributed carry prominent notices that they were changed (and "
         "how, where the license asks for it)",
     ),
-    # -- added for termination, trademark, NOTICE and latest-version duties (issue 12, part O)
-    FactDef(
-        "ip_claims",
-        FactType.SET,
-        "what the licensee itself (not its affiliates) has alleged, in litigation or other "
-        "proceedings it brought against anyone (a cross-claim or counterclaim included), that "
-        "the model (its weights, code, materials, a derivative of it or a contribution to it) "
-        "infringes: patent, copyright, other (any other intellectual property or other right "
-        "the licensee owns or can license), outputs (that the model's outputs or results "
-        "infringe any such right); [] for none (the licenses' termination conditions; may be "
-        "stated per model or per license)",
-    ),
-    FactDef(
-        "group_ip_claims_against_licensor",
-        FactType.SET,
-        "the same allegations as ip_claims (patent, copyright, other, outputs) made by the "
-        "licensee or any of its affiliates in proceedings brought against the model's "
-        'licensor itself (Stability AI: "You or Your Affiliate(s)", against Stability AI '
-        "alone); [] for none",
-    ),
-    FactDef(
-        "licensor_marks_used",
-        FactType.SET,
-        "the licenses (by license id) whose licensor's (or its affiliates') trade names, "
-        "trademarks, service marks, logos or product names the product, its name or its "
-        "marketing uses beyond what that license allows (its own exceptions: describing the "
-        "model's origin, describing and redistributing it, reproducing its notices, the "
-        'attribution it requires such as "Built with Llama"); [] for none',
-    ),
-    FactDef(
-        "licensor_endorsement_implied",
-        FactType.SET,
-        "the licenses (by license id) whose licensor the product or its marketing suggests "
-        "made, endorsed, approved or validated it, or otherwise misrepresents its relationship "
-        "with, without that licensor's written authorization; [] for none",
-    ),
-    FactDef(
-        "upstream_notice_file",
-        FactType.BOOLEAN,
-        'the model as the licensee received it includes a "NOTICE" text file as part of its '
-        "distribution (Apache 2.0 section 4(d); may be stated per model or per license)",
-    ),
-    FactDef(
-        "notice_file_carried",
-        FactType.BOOLEAN,
-        "distributed copies include a readable copy of the attribution notices of the model's "
-        "NOTICE file that pertain to them, in a NOTICE text file, in the source form or "
-        "documentation shipped with them, or in a display they generate where such notices "
-        "normally appear (Apache 2.0 section 4(d); may be stated per model or per license)",
-    ),
-    FactDef(
-        "latest_version_used",
-        FactType.BOOLEAN,
-        "the product uses the latest version of the model its licensor has released, or the "
-        "licensee makes reasonable efforts to (DBRX 4.1, CreativeML OpenRAIL-M 7): a review's "
-        "conclusion; false when an older version is kept without such efforts",
-    ),
-    FactDef(
-        "added_terms_conflict",
-        FactType.SET,
-        "the licenses (by license id) with which the terms the licensee offers or imposes on "
-        "others for the model or its derivatives conflict: they alter, restrict or are "
-        "inconsistent with that license, or limit what recipients may do under it; [] for none",
-    ),
-    FactDef(
-        "licensor_disclaimers_carried",
-        FactType.BOOLEAN,
-        "the terms the licensee imposes on recipients of its derivatives include disclaimer of "
-        "warranties and limitation of liability provisions at least as protective of the "
-        "licensor as the license's own (FLUX.1 [dev] v1.1.1 2(d)(ii))",
-    ),
-    FactDef(
-        "others_violations_permitted",
-        FactType.BOOLEAN,
-        "the licensee encourages or permits anyone else (its users, customers or recipients) "
-        "to violate the license's terms or its acceptable use policy (Gemma 2.2, Hunyuan 2): a "
-        "review's conclusion",
-    ),
-    FactDef(
-        "guardrails_circumvented",
-        FactType.BOOLEAN,
-        "the licensee bypasses, disables, weakens, removes or circumvents a technical "
-        "limitation, safety guardrail (or its hyperparameters), encryption, security, digital "
-        "rights management, authentication or usage restriction the licensor put in or around "
-        "the model, or enables functionality the model disables (NVIDIA, FLUX.1 [dev] 4(c))",
-    ),
-    FactDef(
-        "guardrail_substituted",
-        FactType.BOOLEAN,
-        "every guardrail the licensee circumvented is replaced by a substantially similar one "
-        "appropriate for its use case (the NVIDIA Open Model License's exception)",
-    ),
-    FactDef(
-        "proprietary_notices_kept",
-        FactType.BOOLEAN,
-        "the copyright and other proprietary notices that appear on or in the model are "
-        "neither altered nor removed in any copy of it the licensee makes or distributes "
-        "(FLUX.1 [dev] 4(b))",
-    ),
-    FactDef(
-        "export_laws_complied",
-        FactType.BOOLEAN,
-        "the use and distribution of the model comply with applicable U.S. and non-U.S. export "
-        "control and trade sanctions laws: no transfer to a prohibited or listed party or "
-        "country or for a prohibited purpose, no use or download from a comprehensively "
-        "sanctioned jurisdiction or by a listed party, no disguised location (a review's "
-        "conclusion)",
-    ),
-    FactDef(
-        "high_risk_use",
-        FactType.BOOLEAN,
-        "the model or its outputs are used where their failure or fault could reasonably be "
-        "anticipated to lead to serious injury of any person (discrimination or a breach of "
-        "privacy rights included) or to severe physical, property or environmental damage "
-        '(FLUX.1 [dev]\'s "High-Risk Use")',
-    ),
-    FactDef(
-        "risk_mitigation_in_place",
-        FactType.BOOLEAN,
-        "for a high-risk use, decision-making and risk-mitigation procedures and policies keep "
-        "the safety of persons and property at a reasonable, appropriate and lawful level even "
-        "if the model fails",
-    ),
-    FactDef(
-        "output_content_filtered",
-        FactType.BOOLEAN,
-        "content filters that prevent unlawful or infringing content are implemented and "
-        "maintained for the use of the model, or every output is reviewed for such content "
-        "before it is distributed, displayed or transmitted (FLUX.1 [dev] v1.1.1 2(e)(i))",
-    ),
-    FactDef(
-        "ai_disclosure_included",
-        FactType.BOOLEAN,
-        "outputs carry the disclosure (or other indication) that they were generated or "
-        "modified with AI that applicable law requires (true where no law requires one)",
-    ),
+    *DUTY_FACTS,
 )
 
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
@@ -514,11 +331,3 @@ SCOPED: Final = frozenset(
 )
 # Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
-
-
-def suggest(name: str, choices: Iterable[str]) -> str:
-    """A ' (did you mean X?)' hint for a misspelt name, or ''."""
-    import difflib  # only when a name is misspelt: not on a run's path
-
-    close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
