@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from licheck.coverage import MIN_OVERLAP, Sentence, coverage, fold, quotes, sentences
-from licheck.library import canonical_body, load_library, normalise
+from licheck.library import load_library
 from licheck.model import License
+from licheck.textcheck import canonical_body, normalise
 from tests.clirun import run
 from tests.conftest import LICENSES, REFERENCE_TEXTS, needs_reference
 

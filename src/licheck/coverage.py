@@ -8,7 +8,7 @@ Pure functions over a license (`model.License`) and its canonical text; no I/O.
   after `.`, `!` or `?` (and any closing quote or bracket) followed by white space and a capital,
   a digit, a quote, a bracket or `*` -- except after a common abbreviation (`e.g.`, `Inc.`, ...),
   a single letter, or a block's leading number (`4.`, `2.2.`).  Positions are in the text with
-  its white space folded (`library.normalise`), where quotes are matched.
+  its white space folded (`textcheck.normalise`), where quotes are matched.
 - **Duty sentences.**  A sentence with a duty word: shall, must, may not, will not, agree to,
   required (whole words, any case).
 - **Counted sentences.**  The duty sentences, plus every sentence that an entry (a clause or a
@@ -94,7 +94,7 @@ class Sentence:
 
 
 def fold(text: str) -> str:
-    """White space folded to single spaces, as `library.normalise` does."""
+    """White space folded to single spaces, as `textcheck.normalise` does."""
     return _SPACE.sub(" ", text).strip()
 
 

@@ -117,7 +117,7 @@ def _describe(entry: LicenseEntry, library: Library) -> str:
     """One license as text: name, provenance (flagging copies), models, and every clause with its
     quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
     from licheck.escape import markup as escape
-    from licheck.library import normalise
+    from licheck.textcheck import normalise
 
     lic, source = entry.license, entry.license.text
     lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
@@ -236,7 +236,7 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
     """
     from licheck.escape import line
     from licheck.library import load_library
-    from licheck.library import verify as run_verify
+    from licheck.textcheck import verify as run_verify
 
     library = load_library(licenses_dir)
     problems = run_verify(library, texts)
@@ -268,11 +268,11 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
 def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[str]]:
     """`not_encoded` quotes missing from their text (errors, at file:line:column of the entry),
     and duty sentences that no entry quotes (warnings).  Texts that are absent are left to
-    `library.verify`, which names them."""
+    `textcheck.verify`, which names them."""
     from licheck import yamlsafe
     from licheck.coverage import coverage
     from licheck.diagnostics import InputError
-    from licheck.library import read_canonical
+    from licheck.textcheck import read_canonical
 
     errors: list[str] = []
     warnings: list[str] = []
@@ -281,7 +281,7 @@ def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[
         try:
             body = read_canonical(text_path)
         except InputError:
-            continue  # missing, special or unreadable: `library.verify` names it
+            continue  # missing, special or unreadable: `textcheck.verify` names it
         result = coverage(entry.license, body)
         if result.missing_quotes:
             document = yamlsafe.load(Path(entry.file))
@@ -327,7 +327,8 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
     missing: coverage is never reported for a text that was not read.
     """
     from licheck.coverage import Coverage, coverage, totals
-    from licheck.library import load_library, read_canonical
+    from licheck.library import load_library
+    from licheck.textcheck import read_canonical
 
     if texts is None or not texts.is_dir():
         where = (
