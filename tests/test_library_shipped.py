@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from licheck.library import SHIPPED, Library, load_library, shipped_data
+from licheck.library import SHIPPED, Library, default_directory, load_library, shipped_data
 from tests.clirun import run
 from tests.conftest import LICENSES, PRODUCTS, ROOT
 
@@ -52,15 +52,28 @@ def _same_models(a: Any, b: Any, where: str) -> None:
 def test_the_shipped_library_equals_the_rule_files() -> None:
     """Loaded from the package, the library is the very library the rule files compile to:
     licenses, compiled rules, files and clause lines, the catalog and its index."""
-    shipped, fresh = load_library(), load_library(LICENSES)
+    installed = default_directory()  # the checkout's folder, or the wheel's copy of it (CI)
+    shipped, fresh = load_library(), load_library(installed)
     assert shipped == fresh
-    assert shipped.directory == fresh.directory == LICENSES.resolve()
+    assert shipped.directory == fresh.directory == installed.resolve()
     for license_id, entry in fresh.licenses.items():
         _same_models(shipped.licenses[license_id].license, entry.license, license_id)
         assert [(c.file, c.line) for c in shipped.licenses[license_id].clauses] == [
             (c.file, c.line) for c in entry.clauses
         ]
     _same_models(list(shipped.models), list(fresh.models), "catalog")
+
+
+def test_the_installed_rule_files_are_the_checkouts() -> None:
+    """Under a non-editable install the package carries a copy of `licenses/`: the same files,
+    byte for byte, so the test above speaks for the checkout's rule files too."""
+    installed = default_directory().resolve()
+    if installed == LICENSES.resolve():
+        pytest.skip("an editable install reads the checkout's rule files themselves")
+    names = sorted(p.name for p in LICENSES.glob("*.yaml"))
+    assert names == sorted(p.name for p in installed.glob("*.yaml"))
+    for name in names:
+        assert (installed / name).read_bytes() == (LICENSES / name).read_bytes(), name
 
 
 def test_each_load_is_a_new_library() -> None:
