@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from licheck import judging, loading, yamlsafe
 from licheck.evaluation import EvaluationContext, Options, evaluate_manifest
 from licheck.facts import POLICIES
-from licheck.formats.jsonreport import product_text
+from licheck.formats.jsonreport import product_bytes
 from licheck.library import load_library
 from licheck.manifest import Manifest
 from licheck.reporting import ReportMemo, product_data
@@ -104,7 +104,7 @@ def main() -> None:
         t4 = clock()
         product = product_data(result, memo)
         t5 = clock()
-        product_text(product, memo.lasting).encode()
+        product_bytes(product)
         t6 = clock()
         yaml.load(text, Loader=yaml.CSafeLoader)
         t7 = clock()

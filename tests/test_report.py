@@ -8,6 +8,7 @@ import json
 from licheck.api import evaluate_paths
 from licheck.evaluation import Options
 from licheck.facts import POLICIES
+from licheck.formats.jsonreport import product_bytes, product_text
 from licheck.jsontext import Hole, Lasting, dumps
 from licheck.library import load_library
 from licheck.report import ProductOut, Report, to_json
@@ -45,6 +46,19 @@ def test_encoding_is_json_dumps_at_any_level() -> None:
             assert dumps(data, "\n", memo.lasting).text == expected
             assert dumps(data, "\n  ", memo.lasting).text == expected.replace("\n", "\n  ")
             assert dumps(data).text == expected
+
+
+def test_product_bytes_are_the_product_text() -> None:
+    """The workers' compiled encoder writes the bytes of the pure-Python one, control
+    characters, non-ASCII text and big integers included."""
+    results = evaluate_paths(MANIFESTS, OPTIONS, load_library())
+    memo = ReportMemo()
+    for result in results:
+        data = product_data(result, memo)
+        assert product_bytes(data) == product_text(data, memo.lasting).encode()
+    odd = {"s": '\x00\x1f\x7f é \u2028 😀 "\\/\b\f\n\r\t', "n": [10**30, -1, 0, True, None]}
+    assert product_bytes(odd) == product_text(odd).encode()
+    assert product_bytes({"a": [], "b": {}}) == product_text({"a": [], "b": {}}).encode()
 
 
 def test_a_hole_is_left_out_and_located() -> None:

@@ -19,7 +19,6 @@ import contextlib
 import os
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -201,6 +200,8 @@ def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], obje
     directory = target.parent
     if not directory.is_dir():
         raise OutputRefused(f"cannot write {output}: folder {directory} does not exist")
+    import tempfile  # only here: a run that writes no file needs none of it
+
     with _signals_raise():
         try:
             handle, temporary = tempfile.mkstemp(

@@ -29,7 +29,7 @@ from typing import IO, Any, BinaryIO
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.evaluation import ProductResult
 from licheck.formats import Context, Document, Format, Piece, open_document
-from licheck.formats.jsonreport import product_text
+from licheck.formats.jsonreport import product_bytes
 from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus
 from licheck.reporting import ReportMemo, product_data
@@ -78,7 +78,7 @@ class Encoder:
             if needs_marking(found):
                 return Part(*numbers, found, b"", deferred=product.model_dump_json().encode())
         if self.context.fmt is Format.JSON:  # the report's data as is: no model needed
-            return Part(*numbers, found, product_text(data, self.memo.lasting).encode())
+            return Part(*numbers, found, product_bytes(data))
         if self._document is None:
             self._document = open_document(self.context)
         piece = self._document.piece(product or ProductOut.model_validate(data))

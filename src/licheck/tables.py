@@ -45,13 +45,14 @@ class Compiled:
 
 def compile_rule(rule: Rule, names: Sequence[str] | None = None) -> Compiled:
     """The rule compiled for its facts in the order of `names` (default: `Rule.facts`)."""
-    order = tuple(rule.facts() if names is None else names)
+    every = rule.tests()  # walked once: the rule's trees are the slow part here
+    order = tuple(sorted({t.key for t in every}) if names is None else names)
     position = {name: i for i, name in enumerate(order)}
     tests: list[list[Test]] = [[] for _ in order]
-    for test in rule.tests():
+    for test in every:
         if test not in tests[position[test.key]]:
             tests[position[test.key]].append(test)
-    where = {t: (position[t.key], tests[position[t.key]].index(t)) for t in rule.tests()}
+    where = {t: (position[t.key], tests[position[t.key]].index(t)) for t in every}
     return Compiled(rule, order, tuple(tuple(t) for t in tests), where)
 
 

@@ -122,8 +122,20 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point."""
+    quiet_plugins()
     tune_collector()
     exit_now(run_guarded(cli, argv))
+
+
+def quiet_plugins() -> None:
+    """Run pydantic without third-party validation plugins, unless the user says otherwise.
+
+    pydantic scans every installed package's entry points for plugins the first time a validator
+    is built (about 10 ms of a short run), and a plugin could observe or change validation: a
+    compliance tool's verdicts should not depend on what else is installed.  A value the user
+    set for `PYDANTIC_DISABLE_PLUGINS` (pydantic's documented switch) wins.  Only the command
+    line does this; a program importing licheck keeps its own pydantic settings."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
 def tune_collector() -> None:

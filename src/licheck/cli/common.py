@@ -6,7 +6,6 @@ import contextlib
 import datetime as dt
 import os
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -41,7 +40,6 @@ PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatev
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
     from licheck.diagnostics import InputError, LicheckError
-    from licheck.escape import terminal
     from licheck.safeio import Terminated
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
@@ -57,7 +55,7 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         if context is not None:  # as click shows it, with the message escaped
             hint = f"Try '{context.command_path} {context.help_option_names[0]}' for help."
             say(f"{context.get_usage()}\n{hint}\n")
-        say(f"Error: {terminal(exc.format_message())}")
+        say(f"Error: {_terminal(exc.format_message())}")
         return exc.exit_code
     except click.Abort as exc:
         # Click turns Ctrl-C (KeyboardInterrupt) into `Abort` when not in standalone mode.
@@ -77,7 +75,7 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         )
         return 2
     except LicheckError as exc:
-        say(f"licheck: error: {terminal(str(exc))}")
+        say(f"licheck: error: {_terminal(str(exc))}")
         return 2
     except RecursionError:  # a pathological input the limits did not catch: still not a crash
         click.echo("licheck: error: the input is nested too deeply to process", err=True)
@@ -97,17 +95,28 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         # (a full disk, /dev/full, an I/O error): the report did not arrive, say why
         discard_stdout()
         where = f" {exc.filename}" if exc.filename else " standard output"
-        say(f"licheck: error: cannot write{terminal(where)}: {terminal(exc.strerror or str(exc))}")
+        say(
+            f"licheck: error: cannot write{_terminal(where)}: {_terminal(exc.strerror or str(exc))}"
+        )
         return 2
     except Exception as exc:  # a bug: say so plainly, traceback only on request
         if debug:
+            import traceback
+
             traceback.print_exc()
         say(
-            f"licheck: internal error: {type(exc).__name__}: {terminal(str(exc))}\n"
+            f"licheck: internal error: {type(exc).__name__}: {_terminal(str(exc))}\n"
             "This is a bug in licheck; run again with --debug for the traceback."
         )
         return 3
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
+
+
+def _terminal(text: str) -> str:
+    """`licheck.escape.terminal`, imported only when there is a message to show."""
+    from licheck.escape import terminal
+
+    return terminal(text)
 
 
 def discard_stdout() -> None:

@@ -206,11 +206,13 @@ def emit_stream(
 
 def warn_sarif_cap(top: Report, formats: Sequence[str]) -> None:
     """Say on stderr when a SARIF log is cut at GitHub's limit of results per run."""
+    if "sarif" not in formats:  # (and the SARIF format is not imported for nothing)
+        return
     from licheck.formats.sarif import MAX_RESULTS
 
     counts = top.summary.counts
     results = counts.violation + counts.governance_risk - counts.waived
-    if "sarif" in formats and results > MAX_RESULTS:
+    if results > MAX_RESULTS:
         say(
             f"licheck: warning: {results} SARIF results, over GitHub code scanning's "
             f"{MAX_RESULTS} per run: the log keeps the first products' results up to "
