@@ -39,10 +39,11 @@ def test_composer2_is_a_governance_risk_with_missing_facts(
     finding = attribution(report)
     assert finding["verdict"] == "governance_risk"
     missing = {m["fact"]: m for m in finding["missing_facts"]}
-    assert {"derivative", "agreement_waives", "monthly_revenue"} <= set(missing)
+    assert {"agreement_waives", "mau", "monthly_revenue"} <= set(missing)
     assert missing["monthly_revenue"]["status"] == "likely"
-    derivative = {o["when"]: o["verdict"] for o in missing["derivative"]["outcomes"]}
-    assert derivative == {"false": "not_applicable", "true": "governance_risk"}
+    # The clause binds a product the Software "is used for" (audit M5): whether Composer 2 is
+    # still a derivative of Kimi K2.5 no longer decides anything.
+    assert "derivative" not in missing
     waiver = [o["verdict"] for o in missing["agreement_waives"]["outcomes"]]
     assert sorted(waiver) == ["governance_risk", "satisfied"]
     assert finding["requirement"] == "fails"
@@ -54,7 +55,7 @@ def test_terminal_report_says_why_it_is_not_a_violation(capsys: pytest.CaptureFi
     assert code == 0
     assert "GOVERNANCE RISK" in out
     assert "not a violation" in out
-    assert "derivative" in out and "agreement_waives" in out
+    assert "mau" in out and "agreement_waives" in out
 
 
 def _variant(
@@ -144,7 +145,7 @@ def test_an_arr_estimate_admitted_triggers_the_clause(
     )
     finding = attribution(evaluate_json(capsys, path, "--evidence", "estimates"))
     assert finding["triggered"] == "yes"  # ARR/12 bounds every month's revenue from below
-    assert finding["verdict"] == "governance_risk"  # derivative and agreement still unknown
+    assert finding["verdict"] == "governance_risk"  # the agreement is still unknown
     assert "stated as ARR (2B USD ARR)" in finding["explanation"]
 
 
@@ -182,11 +183,12 @@ def test_report_says_what_would_make_it_firm(capsys: pytest.CaptureFixture[str])
         (s["verdict"], tuple(sorted((c["fact"], c["value"]) for c in s["when"])))
         for s in finding["settled_by"]
     }
-    assert ("not_applicable", (("derivative", "false"),)) in paths
+    assert ("not_applicable", (("mau", "≤ 100M"), ("monthly_revenue", "≤ 20M USD/month"))) in paths
     violation = [dict(when) for verdict, when in paths if verdict == "violation"]
-    assert {"derivative": "true", "monthly_revenue": "> 20M USD/month"}.items() <= next(
+    assert {"monthly_revenue": "> 20M USD/month"}.items() <= next(
         v for v in violation if "monthly_revenue" in v
     ).items()
+    assert all("derivative" not in when for when in violation)
     assert any(
         verdict == "satisfied" and [f for f, _ in when] == ["agreement_waives"]
         for verdict, when in paths

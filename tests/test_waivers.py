@@ -72,14 +72,14 @@ def test_changed_pin_stops_the_waiver(capsys: pytest.CaptureFixture[str], tmp_pa
             expires="2026-12-31",
             extra="""\
     pins:
-      derivative: true
+      mau: 150M
       monthly_revenue: 2B USD/year
 """,
         ),
     )
     code, out, _ = gate(capsys, "--waivers", path, "--today", "2026-04-01")
     assert code == 1
-    assert "derivative was true, is now unknown" in out
+    assert "mau was 150M, is now unknown" in out
     assert "monthly_revenue" not in out.split("granted on changed")[1].split(")")[0]
 
 

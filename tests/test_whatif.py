@@ -219,13 +219,13 @@ def test_ranking_orders_the_open_facts_by_what_they_settle() -> None:
     analysis = run(subject(), sets=("mau=50M",))
     ranked = analysis.next_facts
     names = [n.fact.name for n in ranked]
-    assert set(names) == {"agreement_waives", "derivative", "monthly_revenue"}
+    assert set(names) == {"agreement_waives", "monthly_revenue"}  # derivative decides nothing
     assert all(n.may_settle == 1 and n.settles == 0 for n in ranked)
     assert names == sorted(names)  # a tie, broken by name
-    # Supplying derivative=false settles the attribution clause: not applicable.
-    derivative = next(n for n in ranked if n.fact.name == "derivative")
-    outcomes = {b.label: b.verdict for b in derivative.findings[0].branches}
-    assert outcomes == {"false": V.NOT_APPLICABLE, "true": V.GOVERNANCE_RISK}
+    # Supplying revenue at or under the line settles the attribution clause: not applicable.
+    revenue = next(n for n in ranked if n.fact.name == "monthly_revenue")
+    outcomes = {b.label: b.verdict for b in revenue.findings[0].branches}
+    assert outcomes["≤ 20M USD/month"] is V.NOT_APPLICABLE
 
 
 def test_a_fact_that_settles_every_value_ranks_first() -> None:
