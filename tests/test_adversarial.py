@@ -503,6 +503,7 @@ ENVIRONMENTS = {
 }
 
 
+@pytest.mark.slow  # a new interpreter per case
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 @pytest.mark.parametrize("name", ENVIRONMENTS)
 def test_environment_gives_output_not_traceback(name: str, fmt: str) -> None:

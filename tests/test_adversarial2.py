@@ -73,7 +73,12 @@ def _with_rate(tmp_path: Path, rate: str) -> Path:
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 @pytest.mark.parametrize("sweep", SWEEPS)
-@pytest.mark.parametrize("rate", RATES, ids=[f"rate{n}" for n in range(len(RATES))])
+@pytest.mark.parametrize(
+    "rate",
+    # the plain rate in the quick loop; the extremes (each a full what-if run per case) are slow
+    [pytest.param(r, marks=() if r == "1" else pytest.mark.slow) for r in RATES],
+    ids=[f"rate{n}" for n in range(len(RATES))],
+)
 def test_whatif_handles_every_accepted_value(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, rate: str, sweep: str, fmt: str
 ) -> None:
@@ -260,6 +265,7 @@ def test_ctrl_c_exits_130_for_every_command(
     assert (code, out, err.strip()) == (130, "", "Interrupted.")
 
 
+@pytest.mark.slow  # a new interpreter per case
 @pytest.mark.parametrize("name", [*COMMANDS, "evaluate-failing", "check"])
 def test_closed_pipe_never_exits_0(name: str) -> None:
     import os
@@ -458,6 +464,7 @@ def test_shared_name_is_ambiguous_even_where_only_one_matches(
 # ------------------------------------------------------------------- importers at scale
 
 
+@pytest.mark.slow
 def test_a_40000_model_bom_imports_end_to_end(tmp_path: Path) -> None:
     """Every component becomes one, same-named models included; a hang guard, no timing."""
     import os
@@ -685,6 +692,7 @@ def test_waiver_dates_are_days_not_months(
         assert "expected a day as YYYY-MM-DD, got the month" in err
 
 
+@pytest.mark.slow  # a new interpreter per case
 @pytest.mark.parametrize(
     "argv",
     [

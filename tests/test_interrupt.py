@@ -25,6 +25,10 @@ pytestmark = pytest.mark.skipif(
 COPIES = 400  # × the shipped products: well above the parallel threshold, a few seconds' work
 
 
+# Each case starts interpreters and worker pools and waits on signals: slow.
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def portfolio_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("large")

@@ -6,16 +6,22 @@ import pytest
 
 from licheck.evaluation import Options, evaluate_manifest
 from licheck.facts import POLICIES
-from licheck.library import load_library
+from licheck.library import Library, load_library
 from licheck.yamlsafe import Document
 from tests.scenarios import Scenario, build_manifest, load_scenarios
 
 SCENARIOS = load_scenarios()
 
 
+@pytest.fixture(scope="module")
+def library() -> Library:
+    """Loaded once for the module: the library is immutable, and loading it (validating and
+    compiling ~300 clauses) costs more than evaluating a scenario."""
+    return load_library()
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[f"{s.license}: {s.name}" for s in SCENARIOS])
-def test_scenario(scenario: Scenario) -> None:
-    library = load_library()
+def test_scenario(scenario: Scenario, library: Library) -> None:
     manifest = build_manifest(scenario)
     document = Document(scenario.file, {}, {})
     result = evaluate_manifest(
@@ -29,8 +35,7 @@ def test_scenario(scenario: Scenario) -> None:
         )
 
 
-def test_every_clause_has_a_scenario() -> None:
-    library = load_library()
+def test_every_clause_has_a_scenario(library: Library) -> None:
     covered = {(s.license, clause) for s in SCENARIOS for clause in s.expect}
     missing = sorted(
         f"{license_id}/{c.clause.id}"

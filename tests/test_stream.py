@@ -136,9 +136,13 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=["risk", "never-color-verbose"])
+@pytest.mark.parametrize(
+    "options",
+    [OPTIONS[0], pytest.param(OPTIONS[1], marks=pytest.mark.slow)],
+    ids=["risk", "never-color-verbose"],
+)
 @pytest.mark.parametrize("fmt", list(Format))
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])  # workers: slow
 def test_stream_is_the_rendered_report(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
