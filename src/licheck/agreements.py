@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from licheck.conditions import tests_in
 from licheck.domains import Domain, StringSet
 from licheck.library import Library
 from licheck.manifest import Agreement, Evidence, EvidenceKind, FactSpec
@@ -35,20 +34,9 @@ def of_licensor(library: Library, licensor: str | None, fact: str) -> set[str]:
     return {item for item in read_by_clauses(library, fact) if item.partition("/")[0] in mine}
 
 
-def read_by_clauses(library: Library, fact: str) -> set[str]:
-    found: set[str] = set()
-    for entry in library.licenses.values():
-        for clause in entry.clauses:
-            for node in clause.rule.nodes():
-                for test in tests_in(node):
-                    if test.fact != fact:
-                        continue
-                    operand = test.operand
-                    if isinstance(operand, str):
-                        found.add(operand)
-                    elif isinstance(operand, frozenset):
-                        found |= operand
-    return found
+def read_by_clauses(library: Library, fact: str) -> frozenset[str]:
+    """The members of `fact` that some clause reads (compiled once with the library)."""
+    return library.operands.get(fact, frozenset())
 
 
 def _licensors(library: Library) -> set[str]:

@@ -34,8 +34,6 @@ REACHES: dict[Reach, Node] = {
     Reach.USE: _WEIGHTS,
     Reach.OUTPUTS: Test("outputs_lineage", "is", True),
 }
-# Today's scope, and every clause's that does not say: built on the model, still a derivative.
-SCOPE = REACHES[Reach.DERIVATIVES]
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
 # the license changed over time and the verdict depends on which text applies.
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")

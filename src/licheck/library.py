@@ -55,6 +55,9 @@ class Library:
     models: tuple[CatalogModel, ...]
     directory: Path
     _index: dict[str, CatalogModel] = field(default_factory=dict, repr=False)
+    # Each fact's string operands over every clause (what clauses read of a set fact), worked
+    # out once when the library is compiled: agreements narrow waivers and grants to these.
+    operands: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def model(self, name: str) -> CatalogModel | None:
         """A catalog model by id or alias, case-insensitively."""
@@ -62,6 +65,20 @@ class Library:
 
     def suggest_model(self, name: str) -> str:
         return suggest(_key(name), list(self._index))
+
+
+def _operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for entry in licenses.values():
+        for clause in entry.clauses:
+            for node in clause.rule.nodes():
+                for test in tests_in(node):
+                    operand = test.operand
+                    if isinstance(operand, str):
+                        found.setdefault(test.fact, set()).add(operand)
+                    elif isinstance(operand, frozenset):
+                        found.setdefault(test.fact, set()).update(operand)
+    return {fact: frozenset(values) for fact, values in found.items()}
 
 
 def _key(name: str) -> str:
@@ -132,7 +149,7 @@ def _load_folder(root: Path) -> Library:
             problems.extend(exc.diagnostics)
     if problems:
         raise InputError(problems)
-    return Library(licenses, models, root, index)
+    return Library(licenses, models, root, index, _operands(licenses))
 
 
 def _add(
@@ -208,7 +225,7 @@ def _load_shipped(data: bytes, root: Path) -> Library:
             problems.extend(exc.diagnostics)
     if problems:
         raise InputError(problems)
-    return Library(licenses, models, root, index)
+    return Library(licenses, models, root, index, _operands(licenses))
 
 
 def shipped_data(directory: Path) -> str:
