@@ -520,7 +520,7 @@ def test_sniff_finds_the_top_level_key_as_the_documented_rule(tmp_path: Path, ca
     path = tmp_path / "x.yaml"
     path.write_bytes(body)
     assert is_manifest(path) is expected
-    assert (OLD_RULE.search(body) is not None) is expected  # the rule as the README states it
+    assert (OLD_RULE.search(body) is not None) is expected  # the rule as docs/check.md states it
 
 
 # ------------------------------------------------- outputs: /dev/stdout is a pipe, written through

@@ -156,8 +156,8 @@ def test_help_documents_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     for line in ("0  no finding", "1  at least one", "2  bad input"):
         assert line in out
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "licheck check" in readme and "| `2` | bad input or usage" in readme
+    docs = (ROOT / "docs" / "check.md").read_text(encoding="utf-8")
+    assert "licheck check" in docs and "| `2` | bad input or usage" in docs
 
 
 def test_exit_code_ignores_waived_findings() -> None:

@@ -1,6 +1,6 @@
 """JUnit output under `--fail-on never`: the gate does not fail (exit 0), but a violation is still
 a `<failure type="violation">` in the XML (it is still a violation, as `formats/junit.py` and the
-README's format table say), so a CI test-report view shows it; only a governance risk, which
+format table of docs/check.md say), so a CI test-report view shows it; only a governance risk, which
 fails no gate below `--fail-on risk`, is `<skipped>` with the reason."""
 
 from __future__ import annotations

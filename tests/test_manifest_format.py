@@ -1,5 +1,5 @@
 """The manifest format version: `format: 2`, or absent (the same), is read; any other value is
-refused at its line and column (exit 2), naming the README section on what changed, since a
+refused at its line and column (exit 2), naming the docs section on what changed, since a
 format-1 manifest read as format 2 could silently mean something else."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.manifest import FORMAT_SECTION, Manifest
+from licheck.manifest import FORMAT_DOC, FORMAT_SECTION, Manifest
 from tests.clirun import run
 from tests.conftest import ROOT
 
@@ -62,7 +62,8 @@ def test_another_format_is_refused_where_it_is_written(
     first = err.splitlines()[0]
     assert first.startswith(f"{path}:2:9: error: expected manifest format 2"), err
     assert shown in first and "changed meaning" in first, err
-    assert f'hint: see the README section "{FORMAT_SECTION}"' in err
+    assert f'hint: the section "{FORMAT_SECTION}" of {FORMAT_DOC}' in err
+    assert (ROOT / FORMAT_DOC).read_text(encoding="utf-8").count(f"## {FORMAT_SECTION}\n") == 1
     assert "Traceback" not in err
 
 

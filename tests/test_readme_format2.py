@@ -1,6 +1,6 @@
-"""The README's "Manifest format 2: what changed" is one section, and what it shows is read as it
-says: each YAML snippet in it is a valid manifest fragment (completed with the keys it leaves out,
-then evaluated), its inline `monthly_revenue:` values are read, and the Manifests example too."""
+"""docs/manifests.md's "Manifest format 2: what changed" is one section, and what it shows is read
+as it says: each YAML snippet in it is a valid manifest fragment (completed with the keys it leaves
+out, then evaluated), its inline `monthly_revenue:` values are read, and the first example too."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from licheck.manifest import FORMAT_SECTION
 from tests.clirun import run
 from tests.conftest import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-HEADING = f"### {FORMAT_SECTION}\n"
-SECTION = README.partition(HEADING)[2].partition("\n### ")[0]
+MANIFESTS = (ROOT / "docs" / "manifests.md").read_text(encoding="utf-8")
+HEADING = f"## {FORMAT_SECTION}\n"
+SECTION = MANIFESTS.partition(HEADING)[2].partition("\n## ")[0]
 FENCE = re.compile(r"^(?P<indent> *)```yaml\n(?P<body>.*?)^(?P=indent)```$", re.M | re.S)
 # What a fragment leaves out, so that it is a whole manifest.
 DEFAULTS = {
@@ -47,7 +47,7 @@ def _complete(fragment: str) -> str:
 
 
 def test_one_section() -> None:
-    assert README.count(HEADING) == 1
+    assert MANIFESTS.count(HEADING) == 1
     assert len(SNIPPETS) >= 6
 
 
@@ -91,7 +91,7 @@ def test_format_1_is_refused_as_the_section_says(
 def test_the_manifests_example_is_a_valid_format_2_manifest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    example = _snippets(README.partition("### Manifests\n")[2].partition("\n### ")[0])[0]
+    example = _snippets(MANIFESTS.partition("## Writing a manifest\n")[2].partition("\n## ")[0])[0]
     assert example.startswith("format: 2 ")
     code, out, err = _evaluate(tmp_path, capsys, example)
     assert code in (0, 1), out + err

@@ -1,5 +1,5 @@
-"""The published waivers schema: shipped, in step with the model, and it accepts the README's
-example (which the loader accepts too)."""
+"""The published waivers schema: shipped, in step with the model, and it accepts the example of
+docs/waivers.md (which the loader accepts too)."""
 
 from __future__ import annotations
 
@@ -29,10 +29,10 @@ def test_schema_command_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["$id"].endswith("/waivers.schema.json")
 
 
-def test_readme_example_is_valid(tmp_path: Path) -> None:
+def test_docs_example_is_valid(tmp_path: Path) -> None:
     from jsonschema import Draft202012Validator
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "waivers.md").read_text(encoding="utf-8")
     match = re.search(r"```yaml\n(waivers:\n.*?)```", readme, re.S)
     assert match is not None
     path = tmp_path / "w.yaml"
@@ -45,6 +45,6 @@ def test_readme_example_is_valid(tmp_path: Path) -> None:
     }
     from licheck import yamlsafe
 
-    data = yamlsafe.parse(match.group(1), "README").data
+    data = yamlsafe.parse(match.group(1), "docs/waivers.md").data
     validator = Draft202012Validator(json.loads(schemas.shipped("waivers")))
     assert list(validator.iter_errors(json.loads(json.dumps(data, default=str)))) == []

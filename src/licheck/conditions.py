@@ -169,7 +169,7 @@ def _compile_test(test: FactTest, path: tuple[str | int, ...]) -> Test:
         raise ConditionError(
             f"unknown fact {test.fact!r}{suggest(test.fact, FACTS)}",
             (*path, "fact"),
-            "the fact names are listed in the README's fact vocabulary",
+            "run `licheck facts` for the fact names, `licheck facts NAME` for one",
         )
     operator, raw = test.operator, test.operand
     allowed = _OPERATORS_BY_TYPE[definition.type]

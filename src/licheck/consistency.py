@@ -279,7 +279,7 @@ def closed_vocabularies(
                 yield document.error(
                     as_written(document, at),
                     message,
-                    f"the vocabulary of {name} is in the README's fact table",
+                    f"run `licheck facts {name}` for its allowed values",
                 )
 
 

@@ -204,7 +204,7 @@ class Derivation:
                     self.document.error(
                         (*path, name),
                         f"fact {name!r} {reason}{suggest(name, stateable())}",
-                        "the fact names are listed in the README's fact vocabulary",
+                        "run `licheck facts` for the fact names, `licheck facts NAME` for one",
                     )
                 )
                 continue

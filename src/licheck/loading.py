@@ -310,7 +310,7 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
                     document.error(
                         path,
                         f"fact {name!r} {reason}{suggest(name, stateable)}",
-                        "the fact names are listed in the README's fact vocabulary",
+                        "run `licheck facts` for the fact names, `licheck facts NAME` for one",
                     )
                 )
                 continue

@@ -401,6 +401,7 @@ class Agreement(Strict):
 
 FORMAT = 2  # the manifest format this licheck reads
 FORMAT_SECTION = "Manifest format 2: what changed"
+FORMAT_DOC = "docs/manifests.md"  # no command prints what changed: the page says it
 
 
 def _format(raw: Any) -> int:
@@ -412,7 +413,7 @@ def _format(raw: Any) -> int:
         f"expected manifest format {FORMAT} (the only format licheck reads: format-1 readings "
         f"changed meaning, and a manifest is never read with a silently changed meaning), "
         f"got format {stated}"
-        f'\nhint: see the README section "{FORMAT_SECTION}", change what it lists, '
+        f'\nhint: the section "{FORMAT_SECTION}" of {FORMAT_DOC} lists what to change, '
         f"then write format: {FORMAT} (or leave the key out)"
     )
 
@@ -430,8 +431,8 @@ class Manifest(Strict):
             {
                 "const": FORMAT,
                 "description": "the manifest format: 2 (the default when absent); any other "
-                "value is refused, since format-1 readings changed meaning (README: "
-                f'"{FORMAT_SECTION}")',
+                "value is refused, since format-1 readings changed meaning "
+                f'({FORMAT_DOC}: "{FORMAT_SECTION}")',
             }
         ),
     ] = FORMAT

@@ -1,7 +1,8 @@
 """The shared vocabulary of fact names in which licenses and manifests meet.
 
-Every condition in a rule file and every fact in a manifest names a fact defined here; the README's
-fact table is generated from `FACTS` (a test keeps the two in step).
+Every condition in a rule file and every fact in a manifest names a fact defined here; `licheck
+facts` prints them, and the table of docs/facts.md is `licheck facts --format markdown` (a test
+keeps the two in step).
 """
 
 from __future__ import annotations

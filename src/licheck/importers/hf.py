@@ -1,7 +1,7 @@
 """Hugging Face model card (README.md front matter) → manifest skeleton.
 
 The front matter is split off with a regular expression and read with licheck's hardened YAML
-reader (no huggingface_hub), with line numbers kept relative to the README.  `base_model` (a Hub
+reader (no huggingface_hub), with line numbers kept relative to the card file.  `base_model` (a Hub
 id or a list) is the lineage: a Hub id resolves to a catalog model only when the catalog lists it
 as an id or alias.  `base_model_relation` gives the step (`merge` records the other bases as
 merged parents; several bases without it are recorded as a merge too, so each one's license
@@ -28,7 +28,7 @@ RELATIONS = ("adapter", "merge", "quantized", "finetune")
 
 
 def front_matter(path: Path, display: str) -> yamlsafe.Document:
-    """The card's front matter as a located document (lines as in the README)."""
+    """The card's front matter as a located document (lines as in the card file)."""
     text = _read(path, display)
     match = _FRONT.match(text)
     if match is None:
@@ -49,7 +49,7 @@ def front_matter(path: Path, display: str) -> yamlsafe.Document:
 
 
 def _read(path: Path, display: str) -> str:
-    """The README's text (Markdown, so not yamlsafe's YAML-only emptiness check)."""
+    """The card's text (Markdown, so not yamlsafe's YAML-only emptiness check)."""
     # no folder, FIFO or device, no endless read
     hint = "name the model card's README.md"
     raw = read_bytes(path, display, yamlsafe.MAX_FILE_BYTES, hint=hint)

@@ -70,8 +70,8 @@ def stateable_fact(option: str, name: str) -> FactDef:
     choices = [n for n, d in FACTS.items() if not d.implicit]
     if definition is None:
         raise ScenarioError(
-            f"{option}: unknown fact {name!r}{suggest(name, choices)}; the "
-            "facts are listed in the README's fact vocabulary"
+            f"{option}: unknown fact {name!r}{suggest(name, choices)}; run "
+            "`licheck facts` for the fact names"
         )
     if definition.implicit:
         raise ScenarioError(
