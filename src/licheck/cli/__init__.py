@@ -43,6 +43,12 @@ def _evaluate() -> click.Command:
     return evaluate
 
 
+def _facts() -> click.Command:
+    from licheck.cli.facts import facts
+
+    return facts
+
+
 def _import() -> click.Command:
     from licheck.cli.importing import import_
 
@@ -76,6 +82,7 @@ def _whatif() -> click.Command:
 COMMANDS: dict[str, Callable[[], click.Command]] = {
     "check": _check,
     "evaluate": _evaluate,
+    "facts": _facts,
     "import": _import,
     "licenses": _licenses,
     "schema": _schema,
@@ -115,7 +122,15 @@ class LazyGroup(click.Group):
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
-    """Check AI products against the licenses of the models they are built on."""
+    """Check AI products against the licenses of the models they are built on.
+
+    \b
+    Example:
+      licheck evaluate products/composer2.yaml
+      licheck check products/ --fail-on risk
+      licheck facts monthly_revenue
+      licheck COMMAND --help        (each command, with an example)
+    """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
 

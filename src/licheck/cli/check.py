@@ -91,6 +91,11 @@ def check(
 
     With --format github and GITHUB_STEP_SUMMARY set (in a GitHub Actions step), the Markdown
     report is also appended to the step summary.
+
+    \b
+    Example:
+      licheck check products/ --fail-on risk
+      licheck check . --format sarif -o licheck.sarif
     """
     from licheck.discovery import NoManifests
 

@@ -37,6 +37,11 @@ def evaluate(
     Each clause that could bind a component is reported as satisfied, violation, not
     applicable, or governance risk (the verdict depends on missing or weakly evidenced facts;
     the report names them and what each would change).
+
+    \b
+    Example:
+      licheck evaluate products/composer2.yaml
+      licheck evaluate products/*.yaml --format json --as-of 2026-03-19
     """
     from licheck.api import evaluate_files, resolve_policy
 

@@ -23,6 +23,11 @@ def import_() -> None:
     The skeleton states only what the source says and marks everything else unknown; a model
     is named only when the source identifies it and the catalog lists it, and no license is
     ever inferred from a model's name.  Review it, then run `licheck validate`.
+
+    \b
+    Example:
+      licheck import cyclonedx bom.json -o products/my-product.yaml
+      licheck import hf README.md --model-id acme/acme-coder -o products/acme-coder.yaml
     """
 
 
@@ -31,7 +36,12 @@ def import_() -> None:
 @OUTPUT
 @library_option
 def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> None:
-    """From a CycloneDX 1.6 / 1.7 JSON BOM (components of type machine-learning-model)."""
+    """From a CycloneDX 1.6 / 1.7 JSON BOM (components of type machine-learning-model).
+
+    \b
+    Example:
+      licheck import cyclonedx bom.json -o products/my-product.yaml
+    """
     from licheck.importers import cyclonedx as importer
     from licheck.library import load_library
 
@@ -52,7 +62,12 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
 @OUTPUT
 @library_option
 def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Path | None) -> None:
-    """From a Hugging Face model card (README.md with YAML front matter)."""
+    """From a Hugging Face model card (README.md with YAML front matter).
+
+    \b
+    Example:
+      licheck import hf README.md --model-id acme/acme-coder -o products/acme-coder.yaml
+    """
     from licheck.importers import hf as importer
     from licheck.library import load_library
 

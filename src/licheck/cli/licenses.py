@@ -18,7 +18,13 @@ if TYPE_CHECKING:
 
 @click.group()
 def licenses() -> None:
-    """The license rule library and the model catalog."""
+    """The license rule library and the model catalog.
+
+    \b
+    Example:
+      licheck licenses list
+      licheck licenses show kimi-k2.5-modified-mit
+    """
 
 
 @licenses.command("list")
@@ -27,7 +33,12 @@ def licenses() -> None:
 )
 @library_option
 def list_(fmt: str, licenses_dir: Path | None) -> None:
-    """List the encoded licenses."""
+    """List the encoded licenses.
+
+    \b
+    Example:
+      licheck licenses list --format json
+    """
     from licheck.library import load_library
 
     library = load_library(licenses_dir)
@@ -84,7 +95,12 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
 )
 @library_option
 def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
-    """Show one license: its source, and each clause with its quote and its rule."""
+    """Show one license: its source, and each clause with its quote and its rule.
+
+    \b
+    Example:
+      licheck licenses show kimi-k2.5-modified-mit
+    """
     from licheck.diagnostics import LicheckError
     from licheck.library import load_library
     from licheck.vocabulary import suggest
@@ -201,7 +217,12 @@ def _show(node: object) -> str:
 )
 @library_option
 def models(fmt: str, licenses_dir: Path | None) -> None:
-    """List the model catalog: each model's license, release date and source."""
+    """List the model catalog: each model's license, release date and source.
+
+    \b
+    Example:
+      licheck licenses models
+    """
     from licheck.library import load_library
 
     library = load_library(licenses_dir)
@@ -233,6 +254,10 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
     """Check each rule file against its canonical text: the text's SHA-256 and every quote.
 
     Exits 1 naming each drifted license and clause.
+
+    \b
+    Example:
+      licheck licenses verify --texts ../shared/reference/licenses
     """
     from licheck.escape import line
     from licheck.library import load_library
@@ -325,6 +350,10 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
     exception (those with a duty word, and those an entry quotes): encoded by a clause, or
     accounted for by a `not_encoded` entry (with "to encode" apart). Exits 2 when texts are
     missing: coverage is never reported for a text that was not read.
+
+    \b
+    Example:
+      licheck licenses coverage --texts ../shared/reference/licenses --format json
     """
     from licheck.coverage import Coverage, coverage, totals
     from licheck.library import load_library

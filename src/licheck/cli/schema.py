@@ -14,7 +14,12 @@ SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
 @click.command()
 @click.argument("name", type=click.Choice(SCHEMA_NAMES))
 def schema(name: str) -> None:
-    """Print the published JSON Schema of a format (for editors and other tools)."""
+    """Print the published JSON Schema of a format (for editors and other tools).
+
+    \b
+    Example:
+      licheck schema manifest > manifest.schema.json
+    """
     from licheck.schemas import shipped
 
     click.echo(shipped(name), nl=False)
@@ -31,7 +36,12 @@ def schema(name: str) -> None:
     "waiver file (waivers) from a manifest.",
 )
 def validate(files: tuple[Path, ...], kind: str) -> None:
-    """Check manifests and rule files; report every problem with file:line:column."""
+    """Check manifests and rule files; report every problem with file:line:column.
+
+    \b
+    Example:
+      licheck validate products/*.yaml licenses/*.yaml
+    """
     from licheck.escape import line
     from licheck.validation import validate_files
 

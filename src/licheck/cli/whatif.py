@@ -93,6 +93,11 @@ def whatif(
     """Ask what-if questions of MANIFEST: set facts, sweep them, swap a base model, go back in
     time. Shows the baseline's verdicts beside the scenario's, which findings flip and why,
     and what to find out next. The manifest is never modified. Exit 0, or 2 on bad input.
+
+    \b
+    Example:
+      licheck whatif products/composer2.yaml --set mau=50M --sweep monthly_revenue=1M..100M
+      licheck whatif products/composer2.yaml --swap-base kimi-k2.5=glm-5
     """
     from licheck.api import resolve_policy
     from licheck.evaluation import Options
