@@ -55,6 +55,12 @@ def _licenses() -> click.Command:
     return licenses
 
 
+def _notices() -> click.Command:
+    from licheck.cli.notices import notices
+
+    return notices
+
+
 def _schema() -> click.Command:
     from licheck.cli.schema import schema
 
@@ -78,6 +84,7 @@ COMMANDS: dict[str, Callable[[], click.Command]] = {
     "evaluate": _evaluate,
     "import": _import,
     "licenses": _licenses,
+    "notices": _notices,
     "schema": _schema,
     "validate": _validate,
     "whatif": _whatif,
