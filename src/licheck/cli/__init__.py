@@ -37,6 +37,12 @@ def _check() -> click.Command:
     return check
 
 
+def _discover() -> click.Command:
+    from licheck.cli.discover import discover
+
+    return discover
+
+
 def _evaluate() -> click.Command:
     from licheck.cli.evaluate import evaluate
 
@@ -81,6 +87,7 @@ def _whatif() -> click.Command:
 
 COMMANDS: dict[str, Callable[[], click.Command]] = {
     "check": _check,
+    "discover": _discover,
     "evaluate": _evaluate,
     "import": _import,
     "licenses": _licenses,
