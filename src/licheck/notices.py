@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from licheck.explain import explain
@@ -136,24 +136,29 @@ def finding_duties(finding: Finding, library: Library) -> list[Duty]:
     entry = library.licenses.get(finding.license)
     if status is None or entry is None:
         return []
-    compiled = next((c for c in entry.clauses if c.clause.id == finding.clause), None)
-    if compiled is None or compiled.clause.requirement is None:
+    clause = next((c.clause for c in entry.clauses if c.clause.id == finding.clause), None)
+    if clause is None or clause.requirement is None:
         return []
     met = {"holds": "yes", "fails": "no"}.get(finding.requirement, "unknown")
     settle = () if status is Status.REQUIRED and met != "unknown" else _settle(finding)
-    common = {
-        "license": finding.license,
-        "license_name": finding.license_name,
-        "clause": finding.clause,
-        "title": finding.title,
-        "quote": compiled.clause.quote,
-        "status": status,
-        "met": met,
-        "settle": settle,
-    }
     return [
-        Duty(**common, **part)  # type: ignore[arg-type]
-        for part in _parts(compiled.clause.requirement, entry.license, compiled.clause.quote)
+        Duty(
+            kind=part.kind,
+            what=part.what,
+            license=finding.license,
+            license_name=finding.license_name,
+            clause=finding.clause,
+            title=finding.title,
+            quote=clause.quote,
+            status=status,
+            met=met,
+            settle=settle,
+            strings=part.strings,
+            places=part.places,
+            text=part.text,
+            copy=part.copy,
+        )
+        for part in _parts(clause.requirement, entry.license, clause.quote)
     ]
 
 
@@ -176,7 +181,16 @@ def _settle(finding: Finding) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-Part = dict[str, object]
+@dataclass(frozen=True, slots=True)
+class Part:
+    """What one requirement asks the product to carry."""
+
+    kind: Kind
+    what: str
+    strings: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    text: str | None = None
+    copy: TextCopy | None = None
 
 
 def _parts(condition: Condition, license_: License, quote: str) -> Iterator[Part]:
@@ -203,37 +217,26 @@ def _alternatives(children: Sequence[Condition], license_: License, quote: str) 
         return
     for child in children:
         for part in _parts(child, license_, quote):
-            yield {**part, "what": f"{part['what']} (or one of the alternatives beside it)"}
+            yield replace(part, what=f"{part.what} (or one of the alternatives beside it)")
 
 
 def _display(strings: tuple[str, ...], places: tuple[str, ...]) -> Part:
     shown = " and ".join(f"“{s}”" for s in strings)
     where = places[0] if len(places) == 1 else "any one of: " + "; ".join(places)
-    return {
-        "kind": Kind.DISPLAY,
-        "what": f"Display {shown} prominently on {where}",
-        "strings": strings,
-        "places": places,
-    }
+    return Part(Kind.DISPLAY, f"Display {shown} prominently on {where}", strings, places)
 
 
 def _test(test: FactTest, license_: License, quote: str) -> Part | None:
     if test.fact in PLACES and test.contains is not None:
         return _display((test.contains,), (PLACES[test.fact],))
     if test.fact == "model_name" and test.starts_with is not None:
-        return {
-            "kind": Kind.MODEL_NAME,
-            "what": f"Begin the name of the model made available with “{test.starts_with}”",
-            "strings": (test.starts_with,),
-        }
+        what = f"Begin the name of the model made available with “{test.starts_with}”"
+        return Part(Kind.MODEL_NAME, what, (test.starts_with,))
     if test.is_ is not True:
         return None
     if test.fact == "license_copy_included":
-        return {
-            "kind": Kind.LICENSE_COPY,
-            "what": f"Give a copy of the {license_.name} with the copies or the service",
-            "copy": _copy(license_),
-        }
+        what = f"Give a copy of the {license_.name} with the copies or the service"
+        return Part(Kind.LICENSE_COPY, what, copy=_copy(license_))
     if test.fact == "notice_included":
         text = _prescribed(quote)
         what = (
@@ -241,10 +244,10 @@ def _test(test: FactTest, license_: License, quote: str) -> Part | None:
             if text
             else "Include the notices the license names (quoted below) in the copies"
         )
-        return {"kind": Kind.NOTICE, "what": what, "text": text}
+        return Part(Kind.NOTICE, what, text=text)
     if test.fact in CARRIED and test.fact in FACTS:
         meaning = FACTS[test.fact].meaning
-        return {"kind": Kind.CARRY, "what": meaning[0].upper() + meaning[1:]}
+        return Part(Kind.CARRY, meaning[0].upper() + meaning[1:])
     return None
 
 
