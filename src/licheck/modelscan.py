@@ -46,7 +46,8 @@ SUFFIXES = frozenset(
     }
 )  # fmt: skip
 NAMES = frozenset({"Dockerfile", "Containerfile", "Makefile", "Modelfile", "Procfile"})
-TOKEN = re.compile(r"[A-Za-z0-9][\w.-]*(?:/[\w.-]+)+")
+# from the start of a run of id characters only: a long run without a slash is tried once
+TOKEN = re.compile(r"(?<![\w.-])[A-Za-z0-9][\w.-]*(?:/[\w.-]+)+")
 _ID = r"([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)"
 _Q = r"""\\?["']"""  # a quote (escaped inside a notebook's JSON strings)
 LOADING = re.compile(
