@@ -229,6 +229,8 @@ BAD_BASELINES = [
         "products[0].findings[0].verdict",
     ),
     ("\xff\xfe", "not UTF-8"),
+    ('{"tool": "licheck", "n": ' + "9" * 5000 + "}", "not valid JSON"),
+    ("[" * 100_000, "nested too deeply"),
 ]
 
 

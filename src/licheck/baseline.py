@@ -133,6 +133,8 @@ def _parse(raw: bytes, name: str) -> Any:
         raise fail(name, exc.lineno, exc.colno, message, REGENERATE) from None
     except RecursionError:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
 
 
 def _check_kind(data: Any, name: str) -> None:
