@@ -140,6 +140,15 @@ def test_an_uncatalogued_model_a_manifest_names_is_declared(
     ]
 
 
+def test_files_named(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A source file named is scanned, not read as a manifest; a manifest named declares."""
+    app, manifest = str(tree / "src" / "app.py"), str(tree / "products" / "helper.yaml")
+    _, data = _report(capsys, app)
+    assert _models(data)["llama-3.1-8b"]["covered_by"] == []
+    _, data = _report(capsys, app, manifest)
+    assert _models(data)["llama-3.1-8b"]["covered_by"] == [manifest]
+
+
 def test_what_cannot_be_read_is_listed(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tree / "big.json").write_bytes(b" " * (MAX_SCAN_BYTES + 1))
     (tree / "blob.py").write_bytes(b"\x00\x01meta-llama/Llama-3.1-8B")

@@ -84,12 +84,19 @@ def discover(
 
 
 def _manifests(paths: tuple[Path, ...], given: tuple[Path, ...]) -> list[Path]:
-    """--manifests (which must hold one), else the manifests in PATHS (perhaps none)."""
-    from licheck.discovery import NoManifests, discover
+    """--manifests (which must hold one), else the manifests in PATHS' folders and the YAML
+    files of PATHS that are manifests (perhaps none): a source file named is no manifest."""
+    from licheck.discovery import SUFFIXES, NoManifests, discover, is_manifest
 
     if given:
         return discover(list(given))
+    files = [p for p in paths if p.is_file() and p.name.endswith(SUFFIXES) and is_manifest(p)]
+    folders = [p for p in paths if p.is_dir()]
     try:
-        return discover(list(paths))
+        found = discover(folders) if folders else []
     except NoManifests:
-        return []
+        found = []
+    unique: dict[Path, Path] = {}  # each manifest once, named and found alike
+    for path in [*files, *found]:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())
