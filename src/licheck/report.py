@@ -103,6 +103,18 @@ class FindingOut(_Model):
     settled_by: list[SettlementOut]
     waived: bool = False  # an applying waiver accepts it: it does not count toward --fail-on
     waiver: WaiverRef | None = None  # the waiver that names it (applied, or why it no longer is)
+    baseline: BaselineRef | None = None  # with --baseline: how it compares with the baseline's
+
+
+BaselineStatus = Literal["new", "worse", "unchanged", "improved", "fixed"]
+GATING = frozenset({"new", "worse"})  # the statuses that count toward --fail-on with a baseline
+
+
+class BaselineRef(_Model):
+    """How a finding compares with the baseline report's finding of the same key."""
+
+    status: BaselineStatus
+    verdict: Verdict | None  # in the baseline (None: new)
 
 
 class WaiverRef(_Model):
@@ -143,7 +155,9 @@ class Summary(_Model):
     products: int
     findings: int
     counts: Counts
-    gate_verdict: Verdict  # the worst finding that is not waived: what --fail-on compares
+    # the worst finding that is not waived (with a baseline: and new or worse): what --fail-on
+    # compares
+    gate_verdict: Verdict
 
 
 class ProductOut(_Model):
@@ -153,6 +167,36 @@ class ProductOut(_Model):
     verdict: Verdict
     counts: Counts
     findings: list[FindingOut]
+
+
+class GoneFinding(_Model):
+    """A violation or governance risk of the baseline that no finding of this run matches."""
+
+    product: str
+    file: str
+    component: str
+    model: str
+    license: str
+    clause: str
+    verdict: Verdict  # in the baseline
+
+
+class BaselineCounts(_Model):
+    """Violations and risks of this run by how they compare with the baseline, and the
+    baseline's violations and risks that are now satisfied, not applicable or gone (fixed)."""
+
+    new: int = 0
+    worse: int = 0
+    unchanged: int = 0
+    improved: int = 0
+    fixed: int = 0
+
+
+class BaselineOut(_Model):
+    file: str
+    tool_version: str  # of the licheck that wrote the baseline
+    counts: BaselineCounts
+    gone: list[GoneFinding]
 
 
 class Report(_Model):
@@ -165,6 +209,7 @@ class Report(_Model):
     summary: Summary
     products: list[ProductOut]
     waivers: list[WaiverStatus] = []
+    baseline: BaselineOut | None = None  # with --baseline: the comparison
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
@@ -191,11 +236,16 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
             totals[key] += getattr(product.counts, key)
         for finding in product.findings:
             findings += 1
-            if not finding.waived and finding.verdict.severity > gate.severity:
+            if counts_toward_gate(finding) and finding.verdict.severity > gate.severity:
                 gate = finding.verdict
     return Summary(
         products=len(products), findings=findings, counts=Counts(**totals), gate_verdict=gate
     )
+
+
+def counts_toward_gate(finding: FindingOut) -> bool:
+    """Not waived, and (with a baseline) new or worse than in it."""
+    return not finding.waived and (finding.baseline is None or finding.baseline.status in GATING)
 
 
 def to_json(report: Report) -> str:

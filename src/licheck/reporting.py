@@ -143,6 +143,7 @@ def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Dat
         "settled_by": memo.settled(finding.settlements) if finding.settlements else [],
         "waived": False,
         "waiver": None,
+        "baseline": None,
     }
 
 

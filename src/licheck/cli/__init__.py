@@ -37,6 +37,12 @@ def _check() -> click.Command:
     return check
 
 
+def _discover() -> click.Command:
+    from licheck.cli.discover import discover
+
+    return discover
+
+
 def _evaluate() -> click.Command:
     from licheck.cli.evaluate import evaluate
 
@@ -61,6 +67,12 @@ def _licenses() -> click.Command:
     return licenses
 
 
+def _notices() -> click.Command:
+    from licheck.cli.notices import notices
+
+    return notices
+
+
 def _schema() -> click.Command:
     from licheck.cli.schema import schema
 
@@ -81,10 +93,12 @@ def _whatif() -> click.Command:
 
 COMMANDS: dict[str, Callable[[], click.Command]] = {
     "check": _check,
+    "discover": _discover,
     "evaluate": _evaluate,
     "facts": _facts,
     "import": _import,
     "licenses": _licenses,
+    "notices": _notices,
     "schema": _schema,
     "validate": _validate,
     "whatif": _whatif,

@@ -12,6 +12,7 @@ import click
 from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs, say
 from licheck.cli.gating import (
     FORMAT_CHOICES,
+    baseline_option,
     emit,
     emit_stream,
     load_waivers,
@@ -66,6 +67,7 @@ def parse_also(
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Text: detail not-applicable findings too.")
 @library_option
+@baseline_option
 def check(
     paths: tuple[Path, ...],
     fmt: str,
@@ -82,6 +84,7 @@ def check(
     as_of: dt.date | None,
     verbose: bool,
     licenses_dir: Path | None,
+    baseline_file: Path | None,
 ) -> None:
     """Gate a release: evaluate every product manifest in PATHS (files, and folders searched
     recursively) and fail by policy.
@@ -101,11 +104,11 @@ def check(
 
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if fmt == "github" else None
     try:
-        if also or summary_file:
+        if also or summary_file or baseline_file:  # (a baseline compares the whole report)
             _check_once(
                 paths, fmt, output, fail_on, waivers_file, no_waivers, today, root, annotations,
                 also, Path(summary_file) if summary_file else None, evidence, as_of, verbose,
-                licenses_dir,
+                licenses_dir, baseline_file,
             )  # fmt: skip
         else:
             _check_streamed(
@@ -179,20 +182,25 @@ def _check_once(
     as_of: dt.date | None,
     verbose: bool,
     licenses_dir: Path | None,
+    baseline_file: Path | None = None,
 ) -> None:
     """Several formats from one evaluation (the report is held in memory): each --also file,
     the step summary, then the main format and the gate's exit code."""
     from licheck.api import check_files, resolve_policy
     from licheck.cli.common import write_output
-    from licheck.cli.gating import warn_sarif_cap
+    from licheck.cli.gating import compare_baseline, load_baseline, warn_sarif_cap
     from licheck.formats import Format, render
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    inputs = (*paths, waivers_file, licenses_dir, Path(waivers.file) if waivers else None)
+    inputs = (
+        *paths, waivers_file, licenses_dir, Path(waivers.file) if waivers else None, baseline_file
+    )  # fmt: skip
     outputs = [("--output", output), *(("--also", file) for _, file in also)]
     refuse_outputs(outputs, inputs)
+    baseline = load_baseline(baseline_file)
     report = check_files(list(paths), policy, as_of, licenses_dir, waivers, today)
+    report = compare_baseline(report, baseline)
     for extra_fmt, file in also:
         options = render_options(
             extra_fmt, fail_on, file, verbose=verbose, summary=True, root=root,

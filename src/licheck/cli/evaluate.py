@@ -8,7 +8,14 @@ from pathlib import Path
 import click
 
 from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs
-from licheck.cli.gating import emit, load_waivers, report_options
+from licheck.cli.gating import (
+    baseline_option,
+    compare_baseline,
+    emit,
+    load_baseline,
+    load_waivers,
+    report_options,
+)
 
 
 @click.command()
@@ -17,6 +24,7 @@ from licheck.cli.gating import emit, load_waivers, report_options
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Detail not-applicable findings too.")
 @library_option
+@baseline_option
 def evaluate(
     manifests: tuple[Path, ...],
     fmt: str,
@@ -31,6 +39,7 @@ def evaluate(
     as_of: dt.date | None,
     verbose: bool,
     licenses_dir: Path | None,
+    baseline_file: Path | None,
 ) -> None:
     """Evaluate product MANIFESTS against the licenses of the models they are built on.
 
@@ -47,9 +56,12 @@ def evaluate(
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    refuse_outputs([("--output", output)], (*manifests, waivers_file, licenses_dir))
+    inputs = (*manifests, waivers_file, licenses_dir, baseline_file)
+    refuse_outputs([("--output", output)], inputs)
+    baseline = load_baseline(baseline_file)
     report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)
-    inputs = (*manifests, waivers_file, licenses_dir, Path(waivers.file) if waivers else None)
+    report = compare_baseline(report, baseline)
+    inputs = (*inputs, Path(waivers.file) if waivers else None)
     emit(
         report,
         fmt,

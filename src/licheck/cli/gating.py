@@ -22,6 +22,7 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from licheck.baseline import Baseline
     from licheck.formats import RenderOptions
     from licheck.report import Report
     from licheck.streaming import Stream
@@ -112,6 +113,40 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
     from licheck.waivers import load
 
     return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
+
+
+def baseline_option(function: F) -> F:
+    """--baseline REPORT.json."""
+    return click.option(
+        "--baseline",
+        "baseline_file",
+        type=PathParam(dir_okay=False, path_type=Path),
+        metavar="REPORT.json",
+        help="Compare with a previous --format json report: only findings that are new or "
+        "worse than in it count toward --fail-on; the report marks new, worse, unchanged, "
+        "improved and fixed findings.",
+    )(function)
+
+
+def load_baseline(baseline_file: Path | None) -> Baseline | None:
+    """The baseline report to compare with, checked before anything is evaluated."""
+    if baseline_file is None:
+        return None
+    from licheck.baseline import load
+
+    return load(baseline_file)
+
+
+def compare_baseline(report: Report, baseline: Baseline | None) -> Report:
+    """The report compared with the baseline (unchanged without one); doubts said on stderr."""
+    if baseline is None:
+        return report
+    from licheck.baseline import compare, warnings
+
+    compared = compare(report, baseline)
+    for warning in warnings(compared, baseline):
+        say(f"licheck: warning: --baseline: {warning}")
+    return compared
 
 
 def repository_root(start: Path) -> Path:

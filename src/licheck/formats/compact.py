@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from licheck.escape import terminal
 from licheck.formats import Piece, Plain
-from licheck.formats.summary import blocks, counts_line, gate_line, is_problem
+from licheck.formats.summary import (
+    baseline_lines,
+    baseline_tag,
+    blocks,
+    counts_line,
+    gate_line,
+    is_problem,
+)
 from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 
@@ -22,6 +29,9 @@ def level(finding: FindingOut, fail_on: FailOn) -> str:
 def line(product: ProductOut, finding: FindingOut, fail_on: FailOn) -> str:
     loc = finding.location
     verdict = finding.verdict.label + (" (waived)" if finding.waived else "")
+    tag = baseline_tag(finding)
+    if tag:
+        verdict += f" [{tag}]"
     return terminal(
         f"{loc.file}:{loc.line}:{loc.column}: {level(finding, fail_on)}: {verdict}: "
         f"{finding.license}/{finding.clause}: {product.product} / {finding.component} "
@@ -48,5 +58,6 @@ class CompactDocument(Plain):
             for s in top.waivers
             if s.status != "applied"
         ]
-        lines += [counts_line(top), gate_line(top, self.fail_on)]
+        lines += [counts_line(top), *(terminal(b) for b in baseline_lines(top))]
+        lines.append(gate_line(top, self.fail_on))
         return ("\n" if pieces else "") + "\n".join(lines) + "\n"

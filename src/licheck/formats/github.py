@@ -20,7 +20,14 @@ from licheck.escape import terminal
 from licheck.formats import Piece, Plain
 from licheck.formats.compact import level
 from licheck.formats.compact import line as compact_line
-from licheck.formats.summary import counts_line, gate_line, is_problem, plural
+from licheck.formats.summary import (
+    baseline_lines,
+    baseline_tag,
+    counts_line,
+    gate_line,
+    is_problem,
+    plural,
+)
 from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 DEFAULT_LIMIT = 10  # annotations of one kind GitHub shows per step
@@ -67,6 +74,9 @@ class GithubDocument(Plain):
         title = (
             f"licheck {f.verdict.label}{' (waived)' if f.waived else ''}: {f.license}/{f.clause}"
         )
+        tag = baseline_tag(f)
+        if tag:
+            title += f" [{tag}]"
         message = f"{product.product} / {f.component} ({f.model_name}): {f.title}. {f.explanation}"
         if f.missing_facts:
             message += "\nWould settle it: " + ", ".join(m.fact for m in f.missing_facts)
@@ -114,6 +124,7 @@ class GithubDocument(Plain):
             )
             lines += rest
         lines.append(f"licheck: {counts_line(top)}")
+        lines += [f"licheck: {terminal(b.strip())}" for b in baseline_lines(top)]
         lines.append(f"licheck: {gate_line(top, self.fail_on)}")
         return "\n".join(lines) + "\n"
 

@@ -8,6 +8,8 @@ fails exactly when its finding fails the gate at the run's `--fail-on` policy �
 - governance risk → <failure type="governance_risk"> under --fail-on risk, otherwise <skipped>
   with the reason (it needs a decision, but does not fail the build);
 - waived violation or risk → <skipped> naming the waiver;
+- with --baseline, a violation or risk that is not new or worse than in the baseline →
+  <skipped> saying how it compares;
 - satisfied and not applicable → passed (no child element).
 
 Times are always 0 so the output is deterministic.
@@ -23,7 +25,8 @@ import xml.etree.ElementTree as ET
 
 from licheck.escape import xml_chars
 from licheck.formats import Piece, Plain
-from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+from licheck.formats.summary import baseline_tag
+from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
 from licheck.verdicts import Verdict
 
 
@@ -33,6 +36,8 @@ def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:
         return None
     if f.waived and f.waiver is not None:
         return "skipped", "waived", f.waiver.message
+    if not counts_toward_gate(f):  # a baseline accepts it
+        return "skipped", "baseline", f"{f.verdict.label} ({baseline_tag(f)}): {f.title}"
     if f.verdict is Verdict.VIOLATION or fails(f.verdict, fail_on):
         return "failure", f.verdict.value, f"{f.verdict.label}: {f.title}"
     return (
@@ -44,8 +49,10 @@ def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:
 
 def _body(f: FindingOut) -> str:
     loc = f.location
+    tag = baseline_tag(f)
     lines = [
-        f"{loc.file}:{loc.line}:{loc.column}: {f.verdict.label}: {f.license}/{f.clause}",
+        f"{loc.file}:{loc.line}:{loc.column}: {f.verdict.label}: {f.license}/{f.clause}"
+        + (f" [{tag}]" if tag else ""),
         f"Why: {f.explanation}",
     ]
     if f.quote:

@@ -10,7 +10,15 @@ from dataclasses import dataclass
 
 from licheck import escape
 from licheck.formats import Piece, Plain
-from licheck.formats.summary import blocks, counts_line, gate_line, is_problem, plural
+from licheck.formats.summary import (
+    baseline_lines,
+    baseline_tag,
+    blocks,
+    counts_line,
+    gate_line,
+    is_problem,
+    plural,
+)
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 from licheck.verdicts import Verdict
 
@@ -43,6 +51,9 @@ def _row(p: ProductOut, f: FindingOut, fail_on: FailOn) -> str:
     status = f.verdict.label + (" (waived)" if f.waived else "")
     if blocks(f, fail_on):
         status = f"**{status}**"
+    tag = baseline_tag(f)
+    if tag:
+        status += f" ({cell(tag)})"
     who = cell(p.product)
     if len({g.component for g in p.findings}) > 1:  # name the component where it is ambiguous
         who += f" · `{code(f.component)}`"
@@ -145,6 +156,11 @@ class MarkdownDocument(Plain):
             f"{gate_line(top, self.fail_on)}.",
             "",
         ]
+        compared = baseline_lines(top)
+        if compared:
+            out += [cell(compared[0]), ""]
+            out += [f"- {cell(text.strip())}" for text in compared[1:]]
+            out += [""] if len(compared) > 1 else []
         if self._problems:
             out += [
                 "| | Product | Verdict | Clause | Where | What would settle it |",

@@ -43,6 +43,15 @@ MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 character
 INDENT = "\n        "  # a result's level in the log
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
 MAX_RESULTS = 25_000  # GitHub code scanning rejects a run with more results
+# licheck's comparison with a baseline as SARIF's `baselineState` (a result is a violation or a
+# risk, so never `fixed`; the baseline's problems that are gone are counted in the properties)
+BASELINE_STATES = {
+    "new": "new",
+    "worse": "updated",
+    "improved": "updated",
+    "unchanged": "unchanged",
+    "fixed": "absent",
+}
 
 
 def _clip(text: str) -> str:
@@ -160,6 +169,9 @@ def _result(
             "missingFacts": [m.fact for m in f.missing_facts],
         },
     }
+    if f.baseline is not None:  # SARIF's own field; licheck's finer status beside it
+        result["baselineState"] = BASELINE_STATES[f.baseline.status]
+        result["properties"]["baseline"] = f.baseline.status
     return result
 
 
@@ -251,6 +263,11 @@ class SarifDocument(Plain):
         }
         if top.summary.counts.waived:
             run["properties"]["waivedResults"] = top.summary.counts.waived
+        if top.baseline is not None:
+            run["properties"]["baseline"] = {
+                "file": top.baseline.file,
+                **top.baseline.counts.model_dump(),
+            }
         invocation: dict[str, Any] = {"executionSuccessful": True}
         omitted = self.results - self.written
         if omitted:

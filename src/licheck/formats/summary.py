@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 
 from licheck.escape import line
-from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
 from licheck.verdicts import Verdict
 
 UNKNOWN_RULES = {  # findings licheck makes about unknown licenses: fixed rule texts
@@ -40,8 +40,9 @@ def is_problem(finding: FindingOut) -> bool:
 
 
 def blocks(finding: FindingOut, fail_on: FailOn) -> bool:
-    """Whether the finding fails the gate at this policy."""
-    return not finding.waived and fails(finding.verdict, fail_on)
+    """Whether the finding fails the gate at this policy (with a baseline: only a new or worse
+    one can)."""
+    return counts_toward_gate(finding) and fails(finding.verdict, fail_on)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -59,10 +60,44 @@ def counts_line(report: Report) -> str:
 
 def gate_line(report: Report, fail_on: FailOn) -> str:
     gate = report.summary.gate_verdict
+    worst = "worst new or worse finding" if report.baseline else "worst finding"
     if fail_on is FailOn.NEVER:
-        return f"Gate (--fail-on never): passes (worst finding not waived: {gate.label})"
+        return f"Gate (--fail-on never): passes ({worst} not waived: {gate.label})"
     result = "FAILS" if fails(gate, fail_on) else "passes"
-    return f"Gate (--fail-on {fail_on.value}): {result} (worst finding not waived: {gate.label})"
+    return f"Gate (--fail-on {fail_on.value}): {result} ({worst} not waived: {gate.label})"
+
+
+def baseline_tag(finding: FindingOut) -> str:
+    """How the finding compares with the baseline, e.g. "worse, was governance risk"; "" when
+    the run has no baseline."""
+    ref = finding.baseline
+    if ref is None:
+        return ""
+    if ref.verdict is None or ref.status == "unchanged":
+        return ref.status
+    if ref.status == "new":  # the baseline has it, waived: its waiver accepted it, not the baseline
+        return f"new: waived in the baseline ({ref.verdict.label})"
+    return f"{ref.status}, was {ref.verdict.label}"
+
+
+def baseline_lines(report: Report) -> list[str]:
+    """The comparison's totals, then each of the baseline's problems that is gone: user text,
+    for the caller to escape as its format needs."""
+    compared = report.baseline
+    if compared is None:
+        return []
+    c = compared.counts
+    lines = [
+        f"Baseline {compared.file} (licheck {compared.tool_version}): {c.new} new, "
+        f"{c.worse} worse, {c.unchanged} unchanged, {c.improved} improved, {c.fixed} fixed "
+        "(violations and governance risks; only new and worse ones count toward --fail-on)"
+    ]
+    lines += [
+        f"  fixed, gone: {g.product} / {g.component}: {g.license}/{g.clause} "
+        f"(was {g.verdict.label}; {g.file})"
+        for g in compared.gone
+    ]
+    return lines
 
 
 def waiver_lines(report: Report) -> list[str]:
@@ -77,7 +112,8 @@ def waiver_lines(report: Report) -> list[str]:
 
 def summary_text(report: Report, fail_on: FailOn) -> str:
     """The block `licheck check` prints at the end of its text report."""
-    lines = ["", "Summary: " + counts_line(report), gate_line(report, fail_on)]
+    lines = ["", "Summary: " + counts_line(report), *map(line, baseline_lines(report))]
+    lines.append(gate_line(report, fail_on))
     notes = waiver_lines(report)
     if notes:
         lines.append("Waivers:")

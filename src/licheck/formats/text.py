@@ -17,6 +17,7 @@ from rich.text import Text
 from licheck.escape import markup as escape
 from licheck.escape import rich as plain
 from licheck.formats import Context, Piece, Plain
+from licheck.formats.summary import baseline_tag
 from licheck.model import Provenance
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 from licheck.verdicts import Verdict
@@ -93,7 +94,7 @@ class TextDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         text = self.overall(top.verdict, top.summary.products)
-        if self.context.options.summary or top.waivers:
+        if self.context.options.summary or top.waivers or top.baseline:
             from licheck.formats.summary import summary_text
 
             text += summary_text(top, self.context.options.fail_on)
@@ -162,10 +163,14 @@ def _product(
 
 
 def _verdict_cell(f: FindingOut) -> Text:
-    """The verdict, marked when a waiver accepts it."""
-    return (
-        Text.assemble(verdict_text(f.verdict), " (waived)") if f.waived else verdict_text(f.verdict)
-    )
+    """The verdict, marked when a waiver accepts it, and how it compares with the baseline."""
+    cell = verdict_text(f.verdict)
+    if f.waived:
+        cell = Text.assemble(cell, " (waived)")
+    tag = baseline_tag(f)
+    if tag:
+        cell = Text.assemble(cell, (f" [{tag}]", "dim" if tag == "unchanged" else "bold"))
+    return cell
 
 
 def _finding(f: FindingOut) -> Group:

@@ -350,3 +350,25 @@ def _component(
         result["facts"] = facts
     result["note"] = "; ".join(notes)
     return result
+
+
+def model_identities(source: Bom) -> list[ModelIdentity]:
+    """How the BOM identifies each machine-learning-model component and its pedigree
+    ancestors (unresolved); `InputError` for a BOM that is not well formed there."""
+    reader = _Reader(source)
+    found = []
+    for i, component in enumerate(reader.items(source.data.get("components"), "$.components")):
+        where = f"$.components[{i}]"
+        component = reader.mapping(component, where)
+        if component.get("type") != ML_MODEL:
+            continue
+        found.append(_identity(reader, component, where))
+        pedigree = reader.mapping(component.get("pedigree"), f"{where}.pedigree")
+        for j, ancestor in enumerate(
+            reader.items(pedigree.get("ancestors"), f"{where}.pedigree.ancestors")
+        ):
+            at = f"{where}.pedigree.ancestors[{j}]"
+            found.append(_identity(reader, reader.mapping(ancestor, at), at))
+    if reader.problems:
+        raise InputError(reader.problems)
+    return found

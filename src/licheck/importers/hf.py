@@ -202,3 +202,8 @@ def to_manifest(
         "`unknown`. Review every note, add sources with dates, and run `licheck validate`.",
     ]
     return dump(manifest, header)
+
+
+def base_models(document: yamlsafe.Document) -> list[str]:
+    """The card's `base_model` Hub ids; `InputError`, located, when it is not one or a list."""
+    return _bases(document)

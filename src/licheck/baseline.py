@@ -1,0 +1,293 @@
+"""Baselines: compare a run's findings with a previous `--format json` report.
+
+A finding's identity is its product, component, model, license and clause.  The product is
+named by its `product:` name, so that a baseline written by `licheck check products/` still
+matches `licheck check ./products` or a moved manifest; where two manifests of either report
+share a product name, the manifest's path is added to tell them apart.
+
+How a finding compares with the baseline's finding of the same key, in the verdict order
+not applicable < satisfied < governance risk < violation: `new` (no such finding in the
+baseline, or the baseline shows it waived: its waiver accepted it, not the baseline), `worse`,
+`unchanged`, `improved`, or `fixed` (a violation or risk that is now satisfied or not
+applicable).  Only new and worse findings count toward `--fail-on`.  The baseline's violations
+and risks that no finding of this run matches are listed as gone (fixed too).
+
+A baseline that is not a licheck JSON report, comes from an incompatible report schema, or is
+damaged is an `InputError`, located: never a silent "everything is new".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from licheck.diagnostics import Diagnostic, InputError, fail
+from licheck.report import (
+    SCHEMA_VERSION,
+    BaselineCounts,
+    BaselineOut,
+    BaselineRef,
+    BaselineStatus,
+    FindingOut,
+    GoneFinding,
+    Report,
+    summarize,
+)
+from licheck.safeio import read_bytes
+from licheck.verdicts import Verdict
+
+MAX_BASELINE_BYTES = 512 * 1024 * 1024  # a large portfolio's JSON report, not more
+PROBLEMS = frozenset({Verdict.VIOLATION, Verdict.GOVERNANCE_RISK})
+REGENERATE = "write a new baseline with `licheck check PATHS --format json -o FILE`"
+
+
+class _Read(BaseModel):
+    # Only what a comparison needs: a report from a later 1.x licheck may carry more.
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class _Finding(_Read):
+    component: str
+    model: str
+    license: str
+    clause: str
+    verdict: Verdict
+    waived: bool = False
+
+
+class _Product(_Read):
+    product: str
+    file: str
+    findings: list[_Finding]
+
+
+class _Report(_Read):
+    tool: Literal["licheck"]
+    schema_version: str
+    tool_version: str
+    evidence_policy: str
+    as_of: str | None
+    products: list[_Product]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One finding of the baseline."""
+
+    product: str
+    file: str
+    component: str
+    model: str
+    license: str
+    clause: str
+    verdict: Verdict
+    waived: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    file: str
+    tool_version: str
+    evidence_policy: str
+    as_of: str | None
+    entries: tuple[Entry, ...]
+
+
+def load(path: Path, display: str | None = None) -> Baseline:
+    """Read a baseline report; `InputError`, located, for anything but a licheck JSON report
+    of a compatible schema."""
+    name = display or str(path)
+    raw = read_bytes(path, name, MAX_BASELINE_BYTES, hint="name a `--format json` report")
+    data = _parse(raw, name)
+    _check_kind(data, name)
+    try:
+        report = _Report.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        raise InputError([_located(error, name) for error in errors]) from None
+    entries = tuple(
+        Entry(p.product, p.file, f.component, f.model, f.license, f.clause, f.verdict, f.waived)
+        for p in report.products
+        for f in p.findings
+    )
+    return Baseline(name, report.tool_version, report.evidence_policy, report.as_of, entries)
+
+
+def _parse(raw: bytes, name: str) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail(name, 0, 0, "not UTF-8 text: not a licheck JSON report", REGENERATE) from None
+    if not text.strip():
+        raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        message = f"not valid JSON ({exc.msg}): a damaged report?"
+        raise fail(name, exc.lineno, exc.colno, message, REGENERATE) from None
+    except RecursionError:
+        raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
+
+
+def _check_kind(data: Any, name: str) -> None:
+    """Refuse, with a message that says what it is, a file that is no licheck JSON report."""
+    if not isinstance(data, dict):
+        raise fail(name, 1, 1, "not a licheck JSON report: expected a JSON object", REGENERATE)
+    if "runs" in data and "version" in data:
+        raise fail(
+            name, 1, 1, "a SARIF log, not a licheck JSON report", "use a `--format json` report"
+        )
+    if data.get("tool") != "licheck":
+        raise fail(name, 1, 1, "not a licheck JSON report (no `tool: licheck`)", REGENERATE)
+    version = data.get("schema_version")
+    if not isinstance(version, str) or version.split(".")[0] != SCHEMA_VERSION.split(".")[0]:
+        raise fail(
+            name,
+            1,
+            1,
+            f"a report of schema version {version!r} (licheck {data.get('tool_version')}); "
+            f"this licheck reads version {SCHEMA_VERSION}",
+            REGENERATE,
+        )
+
+
+def _located(error: Any, name: str) -> Diagnostic:
+    """A schema error at its JSON path (a report is one long line or thousands: no position)."""
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+    return Diagnostic(
+        name,
+        0,
+        0,
+        f"{where.lstrip('.') or 'the report'}: {error['msg']}: a damaged report?",
+        REGENERATE,
+    )
+
+
+Key = tuple[str, str, str, str, str]
+
+
+def _ambiguous(pairs: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """Product names that two manifests of one report share."""
+    files: dict[str, set[str]] = {}
+    for product, file in pairs:
+        files.setdefault(product, set()).add(os.path.normpath(file))
+    return frozenset(name for name, seen in files.items() if len(seen) > 1)
+
+
+def _key(
+    ambiguous: frozenset[str], product: str, file: str, component: str, model: str, license: str,
+    clause: str,
+) -> Key:  # fmt: skip
+    name = f"{product}\0{os.path.normpath(file)}" if product in ambiguous else product
+    return (name, component, model, license, clause)
+
+
+def status_of(now: Verdict, before: Entry | None) -> BaselineStatus:
+    """How a finding of verdict `now` compares with the baseline's `before`."""
+    if before is None:
+        return "new"
+    if now.severity > before.verdict.severity:
+        return "worse"
+    if now.severity < before.verdict.severity and before.verdict in PROBLEMS:
+        status: BaselineStatus = "improved" if now in PROBLEMS else "fixed"
+    else:
+        status = "unchanged" if now is before.verdict else "improved"
+    if before.waived and now in PROBLEMS:
+        return "new"  # its waiver accepted it, not the baseline
+    return status
+
+
+def compare(report: Report, baseline: Baseline) -> Report:
+    """The report with each finding's comparison with the baseline, the gate counting only new
+    and worse findings, and the baseline's problems that are gone."""
+    ambiguous = _ambiguous((e.product, e.file) for e in baseline.entries) | _ambiguous(
+        (p.product, p.file) for p in report.products
+    )
+    before: dict[Key, Entry] = {}
+    for e in baseline.entries:
+        key = _key(ambiguous, e.product, e.file, e.component, e.model, e.license, e.clause)
+        # a key twice (a hand-edited baseline): the lesser verdict, so it accepts no more
+        if key not in before or e.verdict.severity < before[key].verdict.severity:
+            before[key] = e
+    counts = dict.fromkeys(BaselineCounts.model_fields, 0)
+    seen: set[Key] = set()
+    products = []
+    for product in report.products:
+        findings = []
+        for finding in product.findings:
+            key = _key(ambiguous, product.product, product.file, *_parts(finding))
+            seen.add(key)
+            entry = before.get(key)
+            status = status_of(finding.verdict, entry)
+            if status == "fixed" or finding.verdict in PROBLEMS:
+                counts[status] += 1
+            ref = BaselineRef(status=status, verdict=entry.verdict if entry else None)
+            findings.append(finding.model_copy(update={"baseline": ref}))
+        products.append(product.model_copy(update={"findings": findings}))
+    gone = [_gone(e) for k, e in before.items() if k not in seen and e.verdict in PROBLEMS]
+    counts["fixed"] += len(gone)
+    out = BaselineOut(
+        file=baseline.file,
+        tool_version=baseline.tool_version,
+        counts=BaselineCounts(**counts),
+        gone=gone,
+    )
+    return report.model_copy(
+        update={"products": products, "summary": summarize(products), "baseline": out}
+    )
+
+
+def _parts(finding: FindingOut) -> tuple[str, str, str, str]:
+    return (finding.component, finding.model, finding.license, finding.clause)
+
+
+def _gone(entry: Entry) -> GoneFinding:
+    return GoneFinding(
+        product=entry.product,
+        file=entry.file,
+        component=entry.component,
+        model=entry.model,
+        license=entry.license,
+        clause=entry.clause,
+        verdict=entry.verdict,
+    )
+
+
+def warnings(report: Report, baseline: Baseline) -> list[str]:
+    """What makes the comparison doubtful, to say on stderr: another evidence policy or date,
+    or a baseline none of whose findings this run matches."""
+    said = []
+    if baseline.evidence_policy != report.evidence_policy:
+        said.append(
+            f"the baseline was evaluated with evidence policy {baseline.evidence_policy!r}, "
+            f"this run with {report.evidence_policy!r}: verdicts may differ for that alone"
+        )
+    if baseline.as_of != report.as_of:
+        said.append(
+            f"the baseline counted evidence as of {baseline.as_of or 'its run'}, this run as "
+            f"of {report.as_of or 'today'}"
+        )
+    compared = report.baseline
+    if compared is not None and baseline.entries and _matched(report) == 0:
+        said.append(
+            "no finding of this run matches one of the baseline: every finding is new (were the "
+            "products renamed, or the baseline written for other manifests?)"
+        )
+    return said
+
+
+def _matched(report: Report) -> int:
+    return sum(
+        1
+        for product in report.products
+        for f in product.findings
+        if f.baseline is not None and f.baseline.verdict is not None
+    )

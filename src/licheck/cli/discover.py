@@ -1,0 +1,102 @@
+"""`licheck discover PATH...`: the models a code base names, and which no manifest declares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from licheck.cli.common import INPUT_PATH, PathParam, library_option, refuse_outputs, write_output
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=INPUT_PATH)
+@click.option(
+    "--manifests",
+    "manifest_paths",
+    multiple=True,
+    type=INPUT_PATH,
+    metavar="PATH",
+    help="The product manifests (files or folders; repeatable) that declare the models "
+    "(default: the manifests found in PATHS, as `licheck check` finds them).",
+)
+@click.option(
+    "--fail-on-undeclared",
+    is_flag=True,
+    help="Exit 1 when a model named (lower-confidence ones included) is declared by no manifest.",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=PathParam(dir_okay=False, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)
+@library_option
+def discover(
+    paths: tuple[Path, ...],
+    manifest_paths: tuple[Path, ...],
+    fail_on_undeclared: bool,
+    fmt: str,
+    output: Path | None,
+    licenses_dir: Path | None,
+) -> None:
+    """List the model ids a code base or its configuration names, and which of them no
+    product manifest declares.
+
+    Scans code, configuration, notebooks, Dockerfiles, .env files, CycloneDX BOMs and
+    Hugging Face model cards (base_model) under PATHS, skipping .git, virtual environments,
+    node_modules and files over 2 MiB (listed as not read).  A Hugging Face id the catalog
+    lists is reported with its model and license; an uncatalogued org/name given to a
+    model-loading call or a model key is reported with lower confidence.
+
+    \b
+    Example:
+      licheck discover . --fail-on-undeclared
+      licheck discover src/ --manifests products/ --format json
+    """
+    from licheck.declared import found_models, load_declarations
+    from licheck.formats.discovered import json_text, text
+    from licheck.library import load_library
+    from licheck.modelscan import scan
+
+    refuse_outputs([("--output", output)], (*paths, *manifest_paths, licenses_dir))
+    library = load_library(licenses_dir)
+    manifests = _manifests(paths, manifest_paths)
+    declared = load_declarations(manifests, library)
+    skip = frozenset(path.resolve() for path in manifests)
+    scanned = scan(list(paths), library, skip)
+    found = found_models(scanned.mentions, declared, library)
+    render = json_text if fmt == "json" else text
+    write_output(render(found, scanned, [str(m) for m in manifests]), output, paths)
+    if scanned.unread:
+        click.echo(f"licheck: warning: {len(scanned.unread)} file(s) not read", err=True)
+    if fail_on_undeclared and any(not f.covered_by for f in found):
+        raise click.exceptions.Exit(1)
+
+
+def _manifests(paths: tuple[Path, ...], given: tuple[Path, ...]) -> list[Path]:
+    """--manifests (which must hold one), else the manifests in PATHS' folders and the YAML
+    files of PATHS that are manifests (perhaps none): a source file named is no manifest."""
+    from licheck.discovery import SUFFIXES, NoManifests, discover, is_manifest
+
+    if given:
+        return discover(list(given))
+    files = [p for p in paths if p.is_file() and p.name.endswith(SUFFIXES) and is_manifest(p)]
+    folders = [p for p in paths if p.is_dir()]
+    try:
+        found = discover(folders) if folders else []
+    except NoManifests:
+        found = []
+    unique: dict[Path, Path] = {}  # each manifest once, named and found alike
+    for path in [*files, *found]:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())

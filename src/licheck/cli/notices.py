@@ -1,0 +1,74 @@
+"""`licheck notices MANIFEST...`: what the findings require the products to carry."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from licheck.cli.common import (
+    INPUT_PATH,
+    PathParam,
+    evidence_options,
+    library_option,
+    refuse_outputs,
+    write_output,
+)
+
+
+@click.command()
+@click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+    help="markdown (a checklist per component) or json.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=PathParam(dir_okay=False, path_type=Path),
+    help="Write to FILE (atomically) instead of standard output.",
+)
+@evidence_options
+@library_option
+def notices(
+    manifests: tuple[Path, ...],
+    fmt: str,
+    output: Path | None,
+    evidence: str,
+    as_of: dt.date | None,
+    licenses_dir: Path | None,
+) -> None:
+    """List what the licenses ask the products in MANIFESTS (files, or folders searched as
+    `licheck check` does) to carry: the strings to display and where, the Notice texts the
+    licenses prescribe, the license copies to ship (id, source, SHA-256), name prefixes and
+    other notices; a Markdown checklist per component.
+
+    Only duties whose clause may bind are listed: "required" where it binds on the manifest's
+    facts, "may be required" with the facts to settle where that depends on them.
+
+    \b
+    Example:
+      licheck notices products/composer2.yaml -o NOTICES-CHECKLIST.md
+    """
+    from licheck.api import evaluate_paths, resolve_policy
+    from licheck.discovery import discover
+    from licheck.evaluation import Options
+    from licheck.formats.notices import json_text, markdown
+    from licheck.library import load_library
+    from licheck.notices import product_duties
+
+    policy = resolve_policy(evidence)
+    refuse_outputs([("--output", output)], (*manifests, licenses_dir))
+    paths = discover(list(manifests))
+    library = load_library(licenses_dir)
+    results = evaluate_paths(paths, Options(policy, as_of), library)
+    products = [product_duties(result, library) for result in results]
+    shown_as_of = as_of.isoformat() if as_of else None
+    render = json_text if fmt == "json" else markdown
+    write_output(render(products, policy.name, shown_as_of), output, (*manifests, licenses_dir))

@@ -1,0 +1,81 @@
+"""`licheck discover` as text or JSON.  Renders `licheck.declared` data; decides nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from licheck import __version__
+from licheck.declared import Found
+from licheck.escape import line as plain
+from licheck.formats.summary import plural
+from licheck.modelscan import Scan
+
+
+def text(found: Sequence[Found], scan: Scan, manifests: Sequence[str]) -> str:
+    out = [f"Models named in {plural(scan.files, 'file')} read:" if found else ""]
+    for model in found:
+        out += ["", *_model(model)]
+    if scan.unread:
+        out += ["", "Not read (a model they name would be missed):"]
+        out += [plain(f"  {u.file}: {u.why}") for u in scan.unread]
+    undeclared = sum(1 for f in found if not f.covered_by)
+    where = ", ".join(manifests) if manifests else "none found"
+    out += [
+        "",
+        plain(
+            f"{plural(len(found), 'model')} named; {undeclared} not declared by any manifest "
+            f"(manifests: {where})"
+        ),
+    ]
+    return "\n".join(out).lstrip("\n") + "\n"
+
+
+def _model(model: Found) -> list[str]:
+    if model.model is not None:
+        license_ = model.license or "its license is not in the library"
+        head = f"{model.id} -> {model.model_name} ({model.model}), license {license_}"
+    else:
+        hows = sorted({m.how for m in model.mentions})
+        head = (
+            f"{model.id} -> not in the catalog (lower confidence: a {' / '.join(hows)}; "
+            "perhaps a path)"
+        )
+    covered = (
+        f"declared by {', '.join(model.covered_by)}"
+        if model.covered_by
+        else "NOT DECLARED by any manifest"
+    )
+    lines = [plain(f"  {head}"), plain(f"    {covered}")]
+    lines += [
+        plain(f"    {m.file}:{m.line} ({m.how}{'' if m.id == model.id else ': ' + m.id})")
+        for m in model.mentions
+    ]
+    return lines
+
+
+def json_text(found: Sequence[Found], scan: Scan, manifests: Sequence[str]) -> str:
+    data = {
+        "tool": "licheck",
+        "tool_version": __version__,
+        "manifests": list(manifests),
+        "files_read": scan.files,
+        "undeclared": sum(1 for f in found if not f.covered_by),
+        "models": [
+            {
+                "id": f.id,
+                "model": f.model,
+                "model_name": f.model_name,
+                "license": f.license,
+                "confidence": f.confidence,
+                "declared": bool(f.covered_by),
+                "covered_by": list(f.covered_by),
+                "mentions": [
+                    {"file": m.file, "line": m.line, "how": m.how, "id": m.id} for m in f.mentions
+                ],
+            }
+            for f in found
+        ],
+        "unread": [{"file": u.file, "why": u.why} for u in scan.unread],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,211 @@
+"""Where models come from: the model ids a code base or its configuration names.
+
+Files are scanned by name (code, configuration, notebooks, Dockerfiles, `.env` files, Markdown
+model cards, JSON BOMs); version-control folders, virtual environments, `node_modules` and
+caches are skipped, and so are symlinked folders (no loops).  In each file:
+
+- any `org/name` token (in a URL or a path too) that is a Hugging Face id the catalog lists —
+  a catalog match;
+- an `org/name` string given to a model-loading call (`from_pretrained("...")`, `pipeline(...)`,
+  `snapshot_download(...)`) or to a model key (`model: ...`, `MODEL_ID=...`) that the catalog
+  does not list — lower confidence: it may be a model, or a path;
+- CycloneDX BOMs: each machine-learning-model component's Hub id (`licheck import`'s reading);
+- Hugging Face model cards: the front matter's `base_model`.
+
+A file that should be read but cannot be (too large, binary, unreadable, a damaged BOM or card)
+is listed as unread, never passed over in silence.  Pure but for reading the files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+from licheck.diagnostics import Diagnostic, InputError, fail
+from licheck.library import Library
+from licheck.model import CatalogModel
+from licheck.safeio import read_bytes
+
+MAX_SCAN_BYTES = 2 * 1024 * 1024  # a source or config file; larger ones are listed as unread
+SKIP_FOLDERS = frozenset(
+    {
+        ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+        ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages", "dist-packages",
+        ".ipynb_checkpoints", ".cache",
+    }
+)  # fmt: skip
+SUFFIXES = frozenset(
+    {
+        ".py", ".pyi", ".ipynb", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".yaml", ".yml",
+        ".json", ".toml", ".cfg", ".ini", ".env", ".sh", ".md", ".tf", ".hcl",
+    }
+)  # fmt: skip
+NAMES = frozenset({"Dockerfile", "Containerfile", "Makefile", "Modelfile", "Procfile"})
+# from the start of a run of id characters only: a long run without a slash is tried once
+TOKEN = re.compile(r"(?<![\w.-])[A-Za-z0-9][\w.-]*(?:/[\w.-]+)+")
+_ID = r"([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)"
+_Q = r"""\\?["']"""  # a quote (escaped inside a notebook's JSON strings)
+LOADING = re.compile(
+    r"(?:from_pretrained|snapshot_download|hf_hub_download|pipeline|SentenceTransformer|"
+    rf"InferenceClient|load_model)\s*\(\s*(?:\w+\s*=\s*)?{_Q}{_ID}{_Q}"
+)
+KEYED = re.compile(
+    r"(?i)(?<![\w-])(?:model|model_id|model_name|base_model|repo_id|\w+_model|\w+_model_id)"
+    rf"{_Q}?\s*[:=]\s*{_Q}?{_ID}(?:{_Q}|\s|,|$)"
+)
+FILE_ENDINGS = (".py", ".json", ".yaml", ".yml", ".txt", ".bin", ".pt", ".pth", ".md", ".csv")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """One place that names a model."""
+
+    id: str  # as written there
+    file: str
+    line: int
+    how: str  # "hub id", "loading call", "model key", "CycloneDX BOM", "model card base_model"
+    model: CatalogModel | None  # the catalog's model, when it lists the id
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:
+    file: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    mentions: tuple[Mention, ...]
+    unread: tuple[Unread, ...]
+    files: int  # files read
+
+
+def hub_index(library: Library) -> dict[str, CatalogModel]:
+    """The catalog's Hugging Face ids (aliases of the form org/name), lowercased."""
+    index: dict[str, CatalogModel] = {}
+    for model in library.models:
+        for alias in model.aliases:
+            if alias.count("/") == 1:
+                index.setdefault(alias.lower(), model)
+    return index
+
+
+def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozenset()) -> Scan:
+    """Every mention of a model in the files under `paths` (files named are read whatever their
+    name); `skip`: files not to read (the manifests themselves)."""
+    index = hub_index(library)
+    mentions: list[Mention] = []
+    unread: list[Unread] = []
+    files = 0
+    for file in _files(paths, unread):
+        if file.resolve() in skip:
+            continue
+        try:
+            text = _read(file)
+        except InputError as exc:
+            unread.extend(Unread(d.file, d.message) for d in exc.diagnostics)
+            continue
+        files += 1
+        structured = _structured(file, text, library, unread)
+        # a BOM's or card's own reading of a line says more than the plain id found there
+        said = {(m.line, m.id.lower()) for m in structured}
+        mentions += [
+            m for m in _in_text(text, str(file), index) if (m.line, m.id.lower()) not in said
+        ]
+        mentions += structured
+    return Scan(tuple(mentions), tuple(unread), files)
+
+
+def _files(paths: Sequence[Path], unread: list[Unread]) -> Iterator[Path]:
+    for path in paths:
+        if path.is_dir():
+            yield from _walk(path, unread)
+        elif path.exists():
+            yield path
+        else:
+            raise InputError([Diagnostic(str(path), 0, 0, "no such file or folder")])
+
+
+def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as exc:
+        unread.append(Unread(str(folder), f"cannot read the folder: {exc.strerror or exc}"))
+        return
+    if any(entry.name == "pyvenv.cfg" for entry in entries):
+        return  # a virtual environment
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name not in SKIP_FOLDERS:
+                yield from _walk(path, unread)
+        elif _scanned(entry.name):
+            try:
+                mode = os.stat(path).st_mode
+            except OSError as exc:
+                unread.append(Unread(str(path), f"cannot be read: {exc.strerror or exc}"))
+                continue
+            if stat.S_ISREG(mode):
+                yield path
+
+
+def _scanned(name: str) -> bool:
+    return (
+        Path(name).suffix.lower() in SUFFIXES
+        or name in NAMES
+        or name.startswith((".env", "Dockerfile"))
+    )
+
+
+def _read(file: Path) -> str:
+    raw = read_bytes(file, str(file), MAX_SCAN_BYTES)
+    if b"\x00" in raw[:8192]:
+        raise fail(str(file), 0, 0, "binary data: not scanned")
+    return raw.decode("utf-8", errors="replace")
+
+
+def _in_text(text: str, file: str, index: dict[str, CatalogModel]) -> Iterator[Mention]:
+    """Catalog Hub ids anywhere; uncatalogued ids where code loads a model or a key names one."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if "/" not in line:
+            continue
+        seen: set[str] = set()
+        for token in TOKEN.findall(line):
+            parts = token.split("/")
+            for org, name in pairwise(parts):
+                name = name.rstrip(".").removesuffix(".git")
+                model = index.get(f"{org}/{name}".lower())
+                if model is not None and f"{org}/{name}" not in seen:
+                    seen.add(f"{org}/{name}")
+                    yield Mention(f"{org}/{name}", file, number, "hub id", model)
+        for pattern, how in ((LOADING, "loading call"), (KEYED, "model key")):
+            for found in pattern.findall(line):
+                if found.lower() not in index and found not in seen and _plausible(found):
+                    seen.add(found)
+                    yield Mention(found, file, number, how, None)
+
+
+def _plausible(found: str) -> bool:
+    """Not a file path by its look (a file name's ending)."""
+    return not found.lower().endswith(FILE_ENDINGS)
+
+
+def _structured(file: Path, text: str, library: Library, unread: list[Unread]) -> list[Mention]:
+    """The Hub ids of a CycloneDX BOM's models, or of a model card's `base_model`."""
+    from licheck.modelsources import bom_models, card_bases
+
+    try:
+        if file.suffix.lower() == ".json" and '"bomFormat"' in text and "CycloneDX" in text:
+            return bom_models(file, text, library)
+        if file.suffix.lower() == ".md" and text.lstrip("\ufeff").startswith("---"):
+            return card_bases(file, library)
+    except InputError as exc:
+        unread.extend(Unread(f"{d.file}:{d.line}" if d.line else d.file, d.message)
+                      for d in exc.diagnostics)  # fmt: skip
+    return []

@@ -1,0 +1,40 @@
+"""The models a CycloneDX BOM or a Hugging Face model card names, as `licheck discover`
+mentions: read as `licheck import` reads them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from licheck.library import Library
+from licheck.modelscan import Mention
+
+
+def bom_models(file: Path, text: str, library: Library) -> list[Mention]:
+    """Each ML model (and pedigree ancestor) of a CycloneDX JSON BOM with a Hub id, a purl or a
+    `licheck:model` property; located at the first line naming it."""
+    from licheck.importers.cyclonedx import model_identities, read
+
+    lines = text.splitlines()
+    found = []
+    for identity in model_identities(read(file, str(file))):
+        if not identity.names:
+            continue
+        name = identity.names[0]
+        number = next((n for n, line in enumerate(lines, 1) if name in line), 1)
+        model = identity.resolve(library).model
+        found.append(Mention(name, str(file), number, "CycloneDX BOM", model))
+    return found
+
+
+def card_bases(file: Path, library: Library) -> list[Mention]:
+    """A model card's `base_model` ids, located at the key."""
+    from licheck.importers.hf import base_models, front_matter
+
+    document = front_matter(file, str(file))
+    if "base_model" not in document.data:
+        return []
+    line, _ = document.locate(("base_model",))
+    return [
+        Mention(base, str(file), line, "model card base_model", library.model(base))
+        for base in base_models(document)
+    ]

@@ -1,0 +1,285 @@
+"""`--baseline REPORT.json`: a real baseline written by licheck, then manifests changed so that
+one finding is worse, one new and one fixed; only new and worse findings fail the gate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from licheck.baseline import Entry, status_of
+from licheck.verdicts import Verdict
+from tests.clirun import run
+
+HEAD = """format: 2
+product: {product}
+owner: Example Corp
+sources:
+  own: {{title: Our own figures, kind: observed, date: 2026-01-10}}
+"""
+KIMI = """facts:
+  commercial: {{value: true, evidence: [{{source: own}}]}}
+  mau: {mau}
+  monthly_revenue: {{value: unknown}}
+  ui_attribution: {{excludes: [Kimi K2.5], evidence: [{{source: own}}]}}
+agreements: none
+components:
+  - id: chat
+    name: Chat
+    delivery: [hosted_service]
+    lineage:
+      base: {{model: kimi-k2.5, evidence: [{{source: own}}]}}
+      steps: [{{kind: fine_tuning, evidence: [{{source: own}}]}}]
+"""
+UNDISCLOSED = """facts:
+  commercial: {value: true, evidence: [{source: own}]}
+components:
+  - id: coder
+    name: Coder
+    delivery: [hosted_service]
+    lineage:
+      base: {model: unknown, evidence: [{source: own}]}
+"""
+DISCLOSED = UNDISCLOSED.replace("model: unknown", "model: glm-5")
+MAU_UNKNOWN = "{value: unknown}"
+MAU_HIGH = "{value: 200M, evidence: [{source: own}]}"
+
+
+def _write(folder: Path, name: str, product: str, body: str) -> None:
+    (folder / name).write_text(HEAD.format(product=product) + body, encoding="utf-8")
+
+
+@pytest.fixture
+def portfolio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """Two products and their baseline report (written by licheck), then changed: Alpha's
+    display duty from a risk to a violation (worse), Beta's undisclosed base disclosed (its risk
+    fixed), and a new product Gamma with a risk (new)."""
+    folder = tmp_path / "products"
+    folder.mkdir()
+    _write(folder, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    _write(folder, "beta.yaml", "Beta", UNDISCLOSED)
+    code, _, err = run(
+        capsys, "check", str(folder), "-f", "json", "-o", str(tmp_path / "base.json"),
+        "--fail-on", "never", "--no-waivers",
+    )  # fmt: skip
+    assert code == 0, err
+    _write(folder, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    _write(folder, "beta.yaml", "Beta", DISCLOSED)
+    _write(folder, "gamma.yaml", "Gamma", KIMI.format(mau=MAU_UNKNOWN))
+    return tmp_path
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
+    code, out, err = run(capsys, *argv, "-f", "json", "--no-waivers")
+    assert code in (0, 1), err
+    return code, json.loads(out)
+
+
+def _statuses(report: dict[str, object]) -> dict[tuple[str, str], str]:
+    products = report["products"]
+    assert isinstance(products, list)
+    return {
+        (p["product"], f["clause"]): f["baseline"]["status"]
+        for p in products
+        for f in p["findings"]
+        if f["verdict"] in ("violation", "governance_risk")
+    }
+
+
+def test_worse_new_and_fixed_are_told_apart(
+    portfolio: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = str(portfolio / "base.json")
+    code, report = _json(capsys, "check", str(portfolio / "products"), "--baseline", base)
+    assert _statuses(report) == {
+        ("Alpha", "ui-attribution"): "worse",
+        ("Gamma", "ui-attribution"): "new",
+    }
+    compared = report["baseline"]
+    assert isinstance(compared, dict)
+    assert compared["counts"] == {"new": 1, "worse": 1, "unchanged": 0, "improved": 0, "fixed": 1}
+    assert [(g["product"], g["clause"], g["verdict"]) for g in compared["gone"]] == [
+        ("Beta", "base-undisclosed", "governance_risk")
+    ]
+    assert code == 1  # Alpha's violation is worse than the baseline's risk
+
+
+def test_exit_codes_under_fail_on(portfolio: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = portfolio / "products"
+    base = str(portfolio / "base.json")
+    # Alpha back to its baseline state: only Gamma's new risk is left to fail
+    _write(folder, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    assert run(capsys, "check", str(folder), "--baseline", base, "--no-waivers")[0] == 0
+    code, out, _ = run(
+        capsys, "check", str(folder), "--baseline", base, "--fail-on", "risk", "--no-waivers"
+    )
+    assert code == 1
+    assert "Gate (--fail-on risk): FAILS (worst new or worse finding not waived" in out
+    # Gamma removed: the remaining risk (Alpha's) is unchanged and fails nothing...
+    (folder / "gamma.yaml").unlink()
+    args = ("check", str(folder), "--fail-on", "risk", "--no-waivers")
+    assert run(capsys, *args, "--baseline", base)[0] == 0
+    # ...while without the baseline it fails the same gate
+    assert run(capsys, *args)[0] == 1
+
+
+def test_evaluate_takes_a_baseline(portfolio: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    alpha = str(portfolio / "products" / "alpha.yaml")
+    base = str(portfolio / "base.json")
+    code, out, _ = run(capsys, "evaluate", alpha, "--baseline", base, "--no-waivers")
+    assert code == 1
+    assert "[worse, was governance risk]" in out
+    assert "Baseline " in out and "1 fixed" in out  # Beta is not evaluated: its risk is gone
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expected"),
+    [
+        ("sarif", '"baselineState": "updated"'),
+        ("sarif", '"baselineState": "new"'),
+        ("compact", "violation [worse, was governance risk]"),
+        ("markdown", "governance risk (new)"),
+        ("junit", "[worse, was governance risk]"),
+        ("github", "[new]"),
+        ("text", "fixed, gone: Beta / coder: unknown/base-undisclosed"),
+    ],
+)
+def test_every_format_shows_the_comparison(
+    portfolio: Path, capsys: pytest.CaptureFixture[str], fmt: str, expected: str
+) -> None:
+    base = str(portfolio / "base.json")
+    argv = ("check", str(portfolio / "products"), "--baseline", base, "-f", fmt, "--no-waivers")
+    code, out, err = run(capsys, *argv)
+    assert code == 1, err
+    assert expected in out
+
+
+def test_junit_skips_what_the_baseline_accepts(
+    portfolio: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = portfolio / "products"
+    _write(folder, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    argv = ("check", str(folder), "--baseline", str(portfolio / "base.json"), "-f", "junit")
+    _, out, _ = run(capsys, *argv, "--fail-on", "risk", "--no-waivers")
+    assert '<skipped message="governance risk (unchanged): ' in out
+
+
+def test_an_unchanged_baseline_passes_every_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))  # a violation
+    manifest, base = str(tmp_path / "alpha.yaml"), str(tmp_path / "base.json")
+    run(capsys, "evaluate", manifest, "-f", "json", "-o", base, "--no-waivers")
+    code, report = _json(capsys, "evaluate", manifest, "--baseline", base, "--fail-on", "risk")
+    assert code == 0
+    assert _statuses(report) == {("Alpha", "ui-attribution"): "unchanged"}
+
+
+def test_a_waived_baseline_finding_is_not_accepted() -> None:
+    """A waiver accepted it in the baseline, not the baseline: when the waiver stops applying,
+    it counts as new."""
+    entry = Entry("P", "p.yaml", "c", "m", "l", "x", Verdict.VIOLATION, waived=True)
+    assert status_of(Verdict.VIOLATION, entry) == "new"
+    assert status_of(Verdict.SATISFIED, entry) == "fixed"
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "status"),
+    [
+        (Verdict.GOVERNANCE_RISK, Verdict.VIOLATION, "worse"),
+        (Verdict.SATISFIED, Verdict.GOVERNANCE_RISK, "worse"),
+        (Verdict.NOT_APPLICABLE, Verdict.SATISFIED, "worse"),
+        (Verdict.VIOLATION, Verdict.GOVERNANCE_RISK, "improved"),
+        (Verdict.SATISFIED, Verdict.NOT_APPLICABLE, "improved"),
+        (Verdict.VIOLATION, Verdict.SATISFIED, "fixed"),
+        (Verdict.GOVERNANCE_RISK, Verdict.NOT_APPLICABLE, "fixed"),
+        (Verdict.VIOLATION, Verdict.VIOLATION, "unchanged"),
+    ],
+)
+def test_the_verdict_order(before: Verdict, now: Verdict, status: str) -> None:
+    entry = Entry("P", "p.yaml", "c", "m", "l", "x", before, waived=False)
+    assert status_of(now, entry) == status
+
+
+def test_products_match_by_name_not_by_path(
+    portfolio: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same products checked through another path still match the baseline."""
+    folder = portfolio / "products"
+    _write(folder, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    moved = portfolio / "moved"
+    folder.rename(moved)
+    _, report = _json(capsys, "check", str(moved), "--baseline", str(portfolio / "base.json"))
+    assert _statuses(report)[("Alpha", "ui-attribution")] == "unchanged"
+
+
+BAD_BASELINES = [
+    ("", "the file is empty"),
+    ('{"tool": "licheck", "schema_version": "1.0", "products": [', "not valid JSON"),
+    ("[1, 2]", "expected a JSON object"),
+    ('{"version": "2.1.0", "runs": []}', "a SARIF log"),
+    ('{"tool": "other", "products": []}', "not a licheck JSON report"),
+    ('{"tool": "licheck", "schema_version": "2.0", "tool_version": "9"}', "schema version '2.0'"),
+    (
+        '{"tool": "licheck", "schema_version": "1.0", "tool_version": "0.1.0", '
+        '"evidence_policy": "default", "as_of": null, "products": [{"product": "A", "file": '
+        '"a.yaml", "findings": [{"component": "c", "model": "m", "license": "l", "clause": "x", '
+        '"verdict": "bad"}]}]}',
+        "products[0].findings[0].verdict",
+    ),
+    ("\xff\xfe", "not UTF-8"),
+    ('{"tool": "licheck", "n": ' + "9" * 5000 + "}", "not valid JSON"),
+    ("[" * 100_000, "nested too deeply"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), BAD_BASELINES)
+def test_a_bad_baseline_is_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    base = tmp_path / "base.json"
+    base.write_bytes(content.encode("latin-1") if content.startswith("\xff") else content.encode())
+    for command in ("check", "evaluate"):
+        code, out, err = run(capsys, command, str(tmp_path / "alpha.yaml"), "--baseline", str(base))
+        assert code == 2
+        assert out == ""
+        assert f"{base}" in err and message in err
+        assert "Traceback" not in err
+
+
+def test_a_missing_baseline_or_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    manifest = str(tmp_path / "alpha.yaml")
+    code, _, err = run(capsys, "check", manifest, "--baseline", str(tmp_path / "none.json"))
+    assert code == 2 and "no such file" in err
+    code, _, err = run(capsys, "check", manifest, "--baseline", str(tmp_path))
+    assert code == 2
+
+
+def test_the_baseline_is_never_overwritten(
+    portfolio: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = portfolio / "base.json"
+    before = base.read_bytes()
+    argv = ("check", str(portfolio / "products"), "--baseline", str(base), "-o", str(base))
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "base.json" in err
+    assert base.read_bytes() == before
+
+
+def test_a_baseline_of_other_products_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    _write(tmp_path, "other.yaml", "Other", KIMI.format(mau=MAU_UNKNOWN))
+    base = str(tmp_path / "base.json")
+    run(capsys, "evaluate", str(tmp_path / "other.yaml"), "-f", "json", "-o", base)
+    _, _, err = run(capsys, "evaluate", str(tmp_path / "alpha.yaml"), "--baseline", base)
+    assert "no finding of this run matches one of the baseline" in err
+    _, _, err = run(
+        capsys, "evaluate", str(tmp_path / "other.yaml"), "--baseline", base, "--evidence",
+        "estimates",
+    )  # fmt: skip
+    assert "evidence policy 'default', this run with 'estimates'" in err

@@ -1,0 +1,169 @@
+"""`licheck notices`: the artefacts the duties ask for, derived from findings and rule files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from licheck.library import load_library
+from tests.clirun import run
+from tests.conftest import PRODUCTS
+
+HEAD = """format: 2
+product: {product}
+owner: Example Corp
+sources:
+  own: {{title: Our own figures, kind: observed, date: 2026-01-10}}
+"""
+LLAMA = """facts:
+  commercial: {value: true, evidence: [{source: own}]}
+  licensee_mau: {value: 5M, evidence: [{source: own}]}
+components:
+  - id: helper
+    name: Helper
+    delivery: [hosted_service, weights]
+    lineage:
+      base: {model: llama-3.1-8b, evidence: [{source: own}]}
+      steps: [{kind: fine_tuning, evidence: [{source: own}]}]
+"""
+KIMI_AT_SCALE = """facts:
+  commercial: {value: true, evidence: [{source: own}]}
+  mau: {value: 200M, evidence: [{source: own}]}
+  monthly_revenue: {value: unknown}
+  ui_attribution: {includes: [Kimi K2.5], evidence: [{source: own}]}
+agreements: none
+components:
+  - id: chat
+    name: Chat
+    delivery: [hosted_service]
+    lineage:
+      base: {model: kimi-k2.5, evidence: [{source: own}]}
+"""
+
+
+def _manifest(folder: Path, name: str, product: str, body: str) -> Path:
+    path = folder / name
+    path.write_text(HEAD.format(product=product) + body, encoding="utf-8")
+    return path
+
+
+def _duties(capsys: pytest.CaptureFixture[str], *paths: Path) -> dict[str, Any]:
+    code, out, err = run(capsys, "notices", *map(str, paths), "-f", "json")
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def _by_clause(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        f"{d['license']}/{d['clause']}": d
+        for p in data["products"]
+        for c in p["components"]
+        for d in c["duties"]
+    }
+
+
+def test_a_llama_product_carries_built_with_llama(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    duties = _by_clause(_duties(capsys, _manifest(tmp_path, "a.yaml", "Helper", LLAMA)))
+    display = duties["llama-3.1-community/built-with-llama"]
+    assert display["kind"] == "display" and display["strings"] == ["Built with Llama"]
+    assert display["status"] == "required"
+    assert "the user interface" in display["places"] and len(display["places"]) == 2
+    assert display["met"] == "unknown"  # the manifest does not say what is displayed
+    assert display["settle"] == ["attribution_elsewhere", "ui_attribution"]
+    # the Notice text, word for word from the rule file's quote
+    notice = duties["llama-3.1-community/notice-file"]
+    assert notice["text"] == (
+        "Llama 3.1 is licensed under the Llama 3.1 Community License, Copyright © Meta "
+        "Platforms, Inc. All Rights Reserved."
+    )
+    assert notice["text"] in " ".join(notice["quote"].split())
+    # the license copy: id, source and SHA-256 of the rule file's canonical text
+    copy = duties["llama-3.1-community/agreement-copy"]["copy"]
+    text = load_library().licenses["llama-3.1-community"].license.text
+    assert copy["sha256"] == text.sha256 and copy["file"] == text.file
+    assert text.repo is not None and copy["source"].startswith(text.repo)
+    assert duties["llama-3.1-community/model-name-prefix"]["strings"] == ["Llama"]
+
+
+def test_kimi_over_the_thresholds_displays_kimi_k25(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _manifest(tmp_path, "k.yaml", "Kimi App", KIMI_AT_SCALE)
+    duty = _by_clause(_duties(capsys, path))["kimi-k2.5-modified-mit/ui-attribution"]
+    assert (duty["status"], duty["met"], duty["strings"]) == ("required", "yes", ["Kimi K2.5"])
+    assert duty["places"] == ["the user interface"]
+    # not displayed: still required, and not met
+    hidden = KIMI_AT_SCALE.replace("includes: [Kimi K2.5]", "excludes: [Kimi K2.5]")
+    duty = _by_clause(_duties(capsys, _manifest(tmp_path, "k.yaml", "Kimi App", hidden)))[
+        "kimi-k2.5-modified-mit/ui-attribution"
+    ]
+    assert (duty["status"], duty["met"]) == ("required", "no")
+    code, out, _ = run(capsys, "notices", str(tmp_path / "k.yaml"))
+    assert code == 0
+    assert (
+        "- [ ] **Display “Kimi K2.5” prominently on the user interface** — required, **not met**"
+        in out
+    )
+
+
+def test_below_the_thresholds_kimi_asks_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small = KIMI_AT_SCALE.replace("value: 200M", "value: 2M").replace(
+        "monthly_revenue: {value: unknown}",
+        "monthly_revenue: {value: 1M USD/month, evidence: [{source: own}]}",
+    )
+    data = _duties(capsys, _manifest(tmp_path, "k.yaml", "Kimi App", small))
+    assert _by_clause(data) == {}
+    code, out, _ = run(capsys, "notices", str(tmp_path / "k.yaml"))
+    assert code == 0 and "Nothing to carry" in out
+
+
+def test_composer2_may_have_to_display_kimi(capsys: pytest.CaptureFixture[str]) -> None:
+    """A governance risk: the duty may be required, and the facts to settle are named."""
+    duty = _by_clause(_duties(capsys, PRODUCTS / "composer2.yaml"))[
+        "kimi-k2.5-modified-mit/ui-attribution"
+    ]
+    assert duty["status"] == "may_be_required"
+    assert {"mau", "monthly_revenue", "agreement_waives"} <= set(duty["settle"])
+    _, out, _ = run(capsys, "notices", str(PRODUCTS / "composer2.yaml"))
+    assert "may be required — settle `agreement_waives`, `mau`, `monthly_revenue`" in out
+
+
+def test_an_unknown_license_is_never_nothing_to_carry(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _duties(capsys, PRODUCTS / "composer1.yaml")
+    component = data["products"][0]["components"][0]
+    assert component["duties"] == [] and component["gaps"]
+    _, out, _ = run(capsys, "notices", str(PRODUCTS / "composer1.yaml"))
+    assert "Incomplete" in out and "Nothing to carry" not in out
+
+
+def test_output_file_and_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _manifest(tmp_path, "a.yaml", "Helper", LLAMA)
+    out_file = tmp_path / "NOTICES.md"
+    code, out, _ = run(capsys, "notices", str(tmp_path), "-o", str(out_file))
+    assert code == 0 and out == ""
+    assert "Built with Llama" in out_file.read_text(encoding="utf-8")
+    # never over an input
+    code, _, err = run(capsys, "notices", str(tmp_path / "a.yaml"), "-o", str(tmp_path / "a.yaml"))
+    assert code == 2 and "a.yaml" in err
+    assert "product: Helper" in (tmp_path / "a.yaml").read_text(encoding="utf-8")
+
+
+def test_a_broken_manifest_is_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = _manifest(tmp_path, "b.yaml", "Broken", LLAMA.replace("weights]", "wheels]"))
+    code, out, err = run(capsys, "notices", str(broken))
+    assert code == 2 and out == "" and "b.yaml:" in err and "Traceback" not in err
+
+
+def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "notices", "--help")
+    assert code == 0 and "Example:" in out and "licheck notices " in out
