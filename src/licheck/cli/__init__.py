@@ -61,6 +61,12 @@ def _schema() -> click.Command:
     return schema
 
 
+def _timeline() -> click.Command:
+    from licheck.cli.timeline import timeline
+
+    return timeline
+
+
 def _validate() -> click.Command:
     from licheck.cli.schema import validate
 
@@ -79,6 +85,7 @@ COMMANDS: dict[str, Callable[[], click.Command]] = {
     "import": _import,
     "licenses": _licenses,
     "schema": _schema,
+    "timeline": _timeline,
     "validate": _validate,
     "whatif": _whatif,
 }
