@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from licheck.evaluation import Finding, MissingFact, ProductResult
+from licheck.evaluation import ComponentLineage, Finding, MissingFact, ProductResult
 from licheck.explain import explain, fact_scope
 from licheck.facts import FactState, shared
 from licheck.jsontext import Lasting
@@ -160,6 +160,20 @@ def product_data(result: ProductResult, memo: ReportMemo) -> Data:
         "verdict": result.verdict.value,
         "counts": counts,
         "findings": [_finding(f, result.file, memo, local) for f in result.findings],
+        "components": [_component(c) for c in result.components],
+    }
+
+
+def _component(component: ComponentLineage) -> Data:
+    return {
+        "id": component.id,
+        "name": component.name,
+        "delivery": list(component.delivery),
+        "steps": list(component.steps),
+        "models": [
+            {"model": m.model, "name": m.name, "role": m.role, "status": m.status}
+            for m in component.models
+        ],
     }
 
 
