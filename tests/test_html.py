@@ -196,3 +196,60 @@ def test_renders_in_a_headless_browser(capsys: pytest.CaptureFixture[str], tmp_p
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert shot.is_file() and shot.stat().st_size > 10_000  # a picture, not a blank page
+
+
+MERGED = """\
+product: Merged
+owner: Acme
+components:
+  - id: m
+    name: M
+    delivery: [weights]
+    lineage:
+      base: zai-org/GLM-4.6
+      steps:
+        - fine_tuning
+        - kind: merge
+          parents: [microsoft/Phi-3-mini-4k-instruct]
+      trained_on_outputs_of:
+        - {model: kimi-k2.5, role: teacher}
+    facts:
+      mau:
+        value: 10M
+        evidence: [{source: "A monthly count", kind: observed, date: 2025-06}]
+"""
+
+
+def test_lineage_draws_parents_at_their_step_and_outputs_dashed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    manifest = tmp_path / "merged.yaml"
+    manifest.write_text(MERGED, encoding="utf-8")
+    page = html_of(capsys, "evaluate", str(manifest))
+    parse(page)
+    lineage = page[page.index('<svg class="lineage"') :]
+    lineage = lineage[: lineage.index("</svg>")]
+    for shown in ("GLM-4.6", "Phi-3-mini", "Kimi K2.5", "merged in", "trained on outputs"):
+        assert shown in lineage, shown
+    # three models in, two steps, the component: five arrows; only the outputs one dashed
+    assert lineage.count('class="edge') == 5 and lineage.count('class="edge dashed"') == 1
+    # the merged-in parent enters the merge (the second step), not the first
+    steps = re.findall(r'<g class="node step"><title>[^<]*</title><rect x="([\d.]+)"', lineage)
+    ends = re.findall(r'd="M[^"]* ([\d.]+) [\d.]+" marker-end', lineage)
+    assert len(steps) == 2 and float(steps[1]) - 2 in {float(e) for e in ends}
+    # a month-only date is drawn as a bar over its days
+    timeline = page[page.index('<svg class="timeline"') :]
+    assert 'class="ev-span"' in timeline[: timeline.index("</svg>")]
+
+
+@pytest.mark.usefixtures("_in_root")
+def test_whatif_page_embeds_the_sweep(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("whatif", "products/composer2.yaml", "--set", "mau=50M")
+    page = html_of(capsys, *args, "--sweep", "monthly_revenue=1M..100M")
+    checker = parse(page)
+    assert_self_contained(checker)
+    assert page.count("<svg") == 1 and "20M USD/month" in page  # the threshold, drawn
+    assert "mau = 50M" in " ".join(checker.text)
+    plain = html_of(capsys, *args)  # no sweep: nothing to draw
+    parse(plain)
+    assert "<svg" not in plain

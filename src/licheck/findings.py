@@ -64,6 +64,7 @@ class LineageModel:
     name: str
     role: str  # base, candidate base, merged in, distilled from, parent, trained on outputs
     status: str  # how well the relation is evidenced: established, likely, disputed, unknown
+    step: int | None = None  # a step's parent: the index of that step
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,8 @@ def component_lineage(
         name = found.name if found else relation.ref.model
         onto_weights = "trained_on_outputs_of" not in relation.path
         status = (relation.lineage if onto_weights else relation.outputs).status.value
-        models.append(LineageModel(model, name, _role(component, relation), status))
+        role, step = _role(component, relation)
+        models.append(LineageModel(model, name, role, status, step))
     return ComponentLineage(
         component.id,
         component.name,
@@ -33,13 +34,14 @@ def component_lineage(
     )
 
 
-def _role(component: Component, relation: Relation) -> str:
+def _role(component: Component, relation: Relation) -> tuple[str, int | None]:
+    """How the component relates to the model, and the step it enters at (a parent's)."""
     path = relation.path
     if "trained_on_outputs_of" in path:
-        return "trained on outputs"
+        return "trained on outputs", None
     candidate = relation.candidates_of is not None
     if "steps" in path:
-        step = component.lineage.steps[int(path[path.index("steps") + 1])]
-        role = _PARENT_ROLES.get(step.kind, "parent")
-        return f"candidate: {role}" if candidate else role
-    return "candidate base" if candidate else "base"
+        index = int(path[path.index("steps") + 1])
+        role = _PARENT_ROLES.get(component.lineage.steps[index].kind, "parent")
+        return (f"candidate: {role}" if candidate else role), index
+    return ("candidate base" if candidate else "base"), None

@@ -151,6 +151,7 @@ class LineageModelOut(_Model):
     name: str
     role: str  # base, candidate base, merged in, distilled from, parent, trained on outputs
     status: Literal["established", "likely", "disputed", "unknown"]  # of the relation
+    step: int | None = None  # a step's parent (merged in, distilled from): the step's index
 
 
 class ComponentOut(_Model):

@@ -87,9 +87,10 @@ def _fact(state: FactState, memo: ReportMemo, local: Local) -> Data:
             {
                 "source": e.source,
                 "kind": e.kind.value,
-                "date": e.date.isoformat() if e.date else None,
+                # as written: a month or a year stays one (`2025-06`), not its last day
+                "date": str(e.date) if e.date else None,
                 "url": e.url,
-                "retracted_on": e.retracted_on.isoformat() if e.retracted_on else None,
+                "retracted_on": str(e.retracted_on) if e.retracted_on else None,
                 "note": e.note,
                 "claims": e.claim,
                 "counted": e.counted,
@@ -171,7 +172,7 @@ def _component(component: ComponentLineage) -> Data:
         "delivery": list(component.delivery),
         "steps": list(component.steps),
         "models": [
-            {"model": m.model, "name": m.name, "role": m.role, "status": m.status}
+            {"model": m.model, "name": m.name, "role": m.role, "status": m.status, "step": m.step}
             for m in component.models
         ],
     }

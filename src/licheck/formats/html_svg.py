@@ -50,21 +50,18 @@ def _box(x: float, y: float, w: float, lines: list[tuple[str, str]], css: str, t
         f'<g class="{css}"><title>{esc(tip)}</title>',
         f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{BOX_H}" rx="6"/>',
     ]
-    limit = int(w / 7)
     for index, (line, line_css) in enumerate(lines[:3]):
+        limit = int((w - 20) / (7.6 if line_css == "name" else 6.6))  # bold is wider
         parts.append(_text(x + 10, y + 18 + index * 16, _cut(line, limit), line_css))
     parts.append("</g>")
     return "".join(parts)
 
 
-def _arrow(x1: float, y1: float, x2: float, y2: float, dashed: bool, label: str = "") -> str:
+def _arrow(x1: float, y1: float, x2: float, y2: float, dashed: bool) -> str:
     css = "edge dashed" if dashed else "edge"
-    mid = (x1 + x2) / 2
-    path = f"M{_n(x1)} {_n(y1)} C{_n(mid)} {_n(y1)} {_n(mid)} {_n(y2)} {_n(x2 - 2)} {_n(y2)}"
-    out = f'<path class="{css}" d="{path}" marker-end="url(#arrow)"/>'
-    if label:
-        out += _text(mid, min(y1, y2) + (abs(y2 - y1) / 2) - 4, label, "edge-label", "middle")
-    return out
+    bend = x1 + min(x2 - x1, 2 * GAP_X) / 2  # the curve stays in the gap after the models
+    path = f"M{_n(x1)} {_n(y1)} C{_n(bend)} {_n(y1)} {_n(bend)} {_n(y2)} {_n(x2 - 2)} {_n(y2)}"
+    return f'<path class="{css}" d="{path}" marker-end="url(#arrow)"/>'
 
 
 def _licenses(
@@ -128,10 +125,13 @@ def _component_band(
         x += STEP_W + GAP_X
     for index, model in enumerate(models):
         y = index * (BOX_H + GAP_Y) + BOX_H / 2
-        dashed = model.status != "established" or model.role == "trained on outputs"
-        label = "outputs" if model.role == "trained on outputs" else ""
-        target = BOX_W + GAP_X if component.steps else x
-        parts.append(_arrow(BOX_W, y, target, center + BOX_H / 2, dashed, label))
+        # not established, one of several candidates, or only its outputs: a dashed arrow
+        dashed = model.status != "established" or model.role.startswith(
+            ("candidate", "trained on outputs")
+        )
+        step = model.step if model.step is not None and model.step < len(component.steps) else 0
+        target = BOX_W + GAP_X + step * (STEP_W + GAP_X) if component.steps else x
+        parts.append(_arrow(BOX_W, y, target, center + BOX_H / 2, dashed))
     step_x = BOX_W + GAP_X
     for _ in component.steps:
         parts.append(
