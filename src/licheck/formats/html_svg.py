@@ -129,8 +129,8 @@ def _component_band(
         dashed = model.status != "established" or model.role.startswith(
             ("candidate", "trained on outputs")
         )
-        step = model.step if model.step is not None and model.step < len(component.steps) else 0
-        target = BOX_W + GAP_X + step * (STEP_W + GAP_X) if component.steps else x
+        enters = model.step if model.step is not None and model.step < len(component.steps) else 0
+        target = BOX_W + GAP_X + enters * (STEP_W + GAP_X) if component.steps else x
         parts.append(_arrow(BOX_W, y, target, center + BOX_H / 2, dashed))
     step_x = BOX_W + GAP_X
     for _ in component.steps:
