@@ -51,7 +51,7 @@ def _box(x: float, y: float, w: float, lines: list[tuple[str, str]], css: str, t
         f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{BOX_H}" rx="6"/>',
     ]
     for index, (line, line_css) in enumerate(lines[:3]):
-        limit = int((w - 20) / (7.6 if line_css == "name" else 6.6))  # bold is wider
+        limit = int((w - 20) / (7.2 if line_css == "name" else 6.6))  # bold is wider
         parts.append(_text(x + 10, y + 18 + index * 16, _cut(line, limit), line_css))
     parts.append("</g>")
     return "".join(parts)
