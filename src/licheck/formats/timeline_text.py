@@ -87,10 +87,13 @@ def _entry(console: Console, entry: EntryOut) -> None:
 def _event(event: EventOut) -> tuple[str, Text]:
     kind = f" ({event.evidence_kind.replace('_', ' ')})" if event.evidence_kind else ""
     dated = ""
+    retraction = event.kind == "retracted"
     if event.partly:
-        dated = f" [dated {event.date} only: counts as likely until that ends]"
+        effect = "it may be retracted already" if retraction else "it may exist already"
+        dated = f" [dated {event.date} only: {effect}, so its value is only likely]"
     elif len(event.date) < 10:
-        dated = f" [dated {event.date} only: counts in full from its last day]"
+        effect = "retracted" if retraction else "counts in full"
+        dated = f" [dated {event.date} only: {effect} from its last day]"
     return EVENT_MARKS[event.kind], Text(f"{EVENT_WORDS[event.kind]}{_t(event.what)}{kind}{dated}")
 
 
