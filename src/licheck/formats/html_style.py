@@ -100,6 +100,7 @@ svg .ev-retracted { stroke: var(--violation); stroke-width: 2.5; fill: none; }
   }
   body { max-width: none; padding: 0; font-size: 11pt; }
   a { text-decoration: none; }
+  .badge, .finding, svg { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   .picture { overflow: visible; }
   h2, h3 { break-after: avoid; }
   .product { break-before: page; }
