@@ -243,3 +243,8 @@ def test_titles_cannot_drive_the_terminal(
     code, out, err = run(capsys, "timeline", str(path))
     assert code == 0, err
     assert "\x1b" not in out and "x\\e[31m[bold]red" in out
+
+
+def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "timeline", "--help")
+    assert code == 0 and "Example:" in out and "licheck timeline products/composer2.yaml" in out
