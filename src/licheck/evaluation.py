@@ -27,6 +27,7 @@ from licheck.facts import FactState
 from licheck.findings import (
     HYPOTHETICAL,
     UNKNOWN_MODEL,
+    ComponentLineage,
     Finding,
     Hypotheses,
     MissingFact,
@@ -35,6 +36,7 @@ from licheck.findings import (
 )
 from licheck.judging import Place, Readings, judge_clause
 from licheck.library import Library, incorporated
+from licheck.lineageview import component_lineage
 from licheck.manifest import Component, Manifest, ModelRef, Owner
 from licheck.measurement import Occasion
 from licheck.model import CatalogModel
@@ -45,6 +47,7 @@ from licheck.yamlsafe import Document
 __all__ = [
     "HYPOTHETICAL",
     "UNKNOWN_MODEL",
+    "ComponentLineage",
     "EvaluationContext",
     "Finding",
     "Hypotheses",
@@ -69,10 +72,12 @@ def evaluate_manifest(
     derive = Derivation.of(manifest, document, library, options, memo, problems)
     product = derive.product_facts(manifest)
     findings: list[Finding] = []
+    lineages: list[ComponentLineage] = []
     for index, component in enumerate(manifest.components):
         path: Path = ("components", index)
         facts = derive.component_facts(component, path, product)
         related = relations(derive, component, path)
+        lineages.append(component_lineage(library, component, related))
         stated = scopes(derive, component, path, related)
         for group, members in _by_entry(related):
             found = [
@@ -93,6 +98,7 @@ def evaluate_manifest(
         worst([f.verdict for f in findings]),
         tuple(findings),
         manifest.release_date,
+        tuple(lineages),
     )
 
 

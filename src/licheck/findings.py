@@ -59,6 +59,24 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class LineageModel:
+    model: str  # catalog id, or the name as the manifest gives it (as findings name it)
+    name: str
+    role: str  # base, candidate base, merged in, distilled from, parent, trained on outputs
+    status: str  # how well the relation is evidenced: established, likely, disputed, unknown
+    step: int | None = None  # a step's parent: the index of that step
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentLineage:
+    id: str
+    name: str
+    delivery: tuple[str, ...]
+    steps: tuple[str, ...]  # the step kinds, in order
+    models: tuple[LineageModel, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ProductResult:
     product: str
     owner: str
@@ -66,6 +84,7 @@ class ProductResult:
     verdict: Verdict
     findings: tuple[Finding, ...]
     release_date: dt.date | None = None
+    components: tuple[ComponentLineage, ...] = ()  # each component's lineage, for the picture
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,6 +160,24 @@ class Summary(_Model):
     gate_verdict: Verdict
 
 
+class LineageModelOut(_Model):
+    model: str  # as findings name it: the catalog id, or the name the manifest gives
+    name: str
+    role: str  # base, candidate base, merged in, distilled from, parent, trained on outputs
+    status: Literal["established", "likely", "disputed", "unknown"]  # of the relation
+    step: int | None = None  # a step's parent (merged in, distilled from): the step's index
+
+
+class ComponentOut(_Model):
+    """A component and its lineage, as the HTML report draws it."""
+
+    id: str
+    name: str
+    delivery: list[str]
+    steps: list[str]  # continued_pretraining, fine_tuning, rl, ... in order
+    models: list[LineageModelOut]
+
+
 class ProductOut(_Model):
     product: str
     owner: str
@@ -167,6 +185,7 @@ class ProductOut(_Model):
     verdict: Verdict
     counts: Counts
     findings: list[FindingOut]
+    components: list[ComponentOut] = []
 
 
 class GoneFinding(_Model):

@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from licheck.evaluation import Finding, MissingFact, ProductResult
+from licheck.evaluation import ComponentLineage, Finding, MissingFact, ProductResult
 from licheck.explain import explain, fact_scope
 from licheck.facts import FactState, shared
 from licheck.jsontext import Lasting
@@ -87,9 +87,10 @@ def _fact(state: FactState, memo: ReportMemo, local: Local) -> Data:
             {
                 "source": e.source,
                 "kind": e.kind.value,
-                "date": e.date.isoformat() if e.date else None,
+                # as written: a month or a year stays one (`2025-06`), not its last day
+                "date": str(e.date) if e.date else None,
                 "url": e.url,
-                "retracted_on": e.retracted_on.isoformat() if e.retracted_on else None,
+                "retracted_on": str(e.retracted_on) if e.retracted_on else None,
                 "note": e.note,
                 "claims": e.claim,
                 "counted": e.counted,
@@ -161,6 +162,20 @@ def product_data(result: ProductResult, memo: ReportMemo) -> Data:
         "verdict": result.verdict.value,
         "counts": counts,
         "findings": [_finding(f, result.file, memo, local) for f in result.findings],
+        "components": [_component(c) for c in result.components],
+    }
+
+
+def _component(component: ComponentLineage) -> Data:
+    return {
+        "id": component.id,
+        "name": component.name,
+        "delivery": list(component.delivery),
+        "steps": list(component.steps),
+        "models": [
+            {"model": m.model, "name": m.name, "role": m.role, "status": m.status, "step": m.step}
+            for m in component.models
+        ],
     }
 
 

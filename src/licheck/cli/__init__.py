@@ -79,6 +79,12 @@ def _schema() -> click.Command:
     return schema
 
 
+def _timeline() -> click.Command:
+    from licheck.cli.timeline import timeline
+
+    return timeline
+
+
 def _validate() -> click.Command:
     from licheck.cli.schema import validate
 
@@ -100,6 +106,7 @@ COMMANDS: dict[str, Callable[[], click.Command]] = {
     "licenses": _licenses,
     "notices": _notices,
     "schema": _schema,
+    "timeline": _timeline,
     "validate": _validate,
     "whatif": _whatif,
 }

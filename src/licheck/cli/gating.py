@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github", "compact")
+FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github", "compact", "html")
 DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE (tested)
 
 
@@ -47,7 +47,8 @@ def report_options(function: F) -> F:
             help="Output format: text (terminal), json (schema'd: licheck schema "
             "report), sarif (2.1.0, code scanning), junit (CI test reports), "
             "markdown (a PR comment), github (workflow annotations), compact (one line "
-            "per finding).",
+            "per finding), html (one self-contained page to read: lineage and evidence "
+            "drawn).",
         ),
         click.option(
             "--output",

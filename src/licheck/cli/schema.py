@@ -8,7 +8,7 @@ import click
 
 from licheck.cli.common import INPUT_PATH
 
-SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
+SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif", "timeline")
 
 
 @click.command()

@@ -59,10 +59,10 @@ SET_HELP = (
     "--format",
     "-f",
     "fmt",
-    type=click.Choice(["text", "json", "csv"]),
+    type=click.Choice(["text", "json", "csv", "html"]),
     default="text",
     show_default=True,
-    help="Output format.",
+    help="Output format (html: one self-contained page, the sweep drawn in it).",
 )
 @click.option(
     "--plot",
@@ -141,6 +141,10 @@ def _render(report: WhatIfReport, fmt: str, output: Path | None) -> str:
         from licheck.formats.whatif_csv import render as render_csv
 
         return render_csv(report)
+    if fmt == "html":
+        from licheck.formats.whatif_html import render as render_html
+
+        return render_html(report)
     from licheck.formats.whatif_text import render
 
     return render(report, color=use_color() if output is None else False)

@@ -30,6 +30,7 @@ class Format(StrEnum):
     MARKDOWN = "markdown"
     GITHUB = "github"
     COMPACT = "compact"
+    HTML = "html"
 
 
 FORMATS = tuple(f.value for f in Format)
@@ -170,6 +171,12 @@ def _compact(context: Context) -> Document:
     return CompactDocument(context.options.fail_on)
 
 
+def _html(context: Context) -> Document:
+    from licheck.formats.html import HtmlDocument
+
+    return HtmlDocument(context.options.fail_on)
+
+
 def open_document(context: Context) -> Document:
     """A fresh document of the context's format."""
     openers: dict[Format, Callable[[Context], Document]] = {
@@ -180,6 +187,7 @@ def open_document(context: Context) -> Document:
         Format.MARKDOWN: _markdown,
         Format.GITHUB: _github,
         Format.COMPACT: _compact,
+        Format.HTML: _html,
     }
     return openers[context.fmt](context)
 

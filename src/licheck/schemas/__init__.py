@@ -48,6 +48,11 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return WhatIfReport
 
+    def timeline() -> type[BaseModel]:
+        from licheck.timeline.report import TimelineReport
+
+        return TimelineReport
+
     return {
         "license": license_,
         "manifest": manifest,
@@ -55,11 +60,13 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
         "report": report,
         "waivers": waivers,
         "whatif": whatif,
+        "timeline": timeline,
     }
 
 
-NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
-OUTPUTS = ("report", "whatif")  # machine output: its schema describes what is serialised
+NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif", "timeline")
+# machine output: its schema describes what is serialised
+OUTPUTS = ("report", "whatif", "timeline")
 
 
 def generate(name: str) -> dict[str, Any]:

@@ -1,0 +1,68 @@
+"""`licheck timeline MANIFEST`: the verdicts as of every day the evidence changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from licheck.cli.common import PathParam, library_option, refuse_outputs, use_color, write_output
+
+
+@click.command()
+@click.argument("manifest", type=PathParam(dir_okay=False, path_type=Path))
+@click.option(
+    "--evidence",
+    "evidence",
+    default="default",
+    show_default=True,
+    metavar="POLICY",
+    help="Which evidence counts: default, estimates, strict, or a comma-separated list of "
+    "evidence kinds that establish a fact.",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format (json: licheck schema timeline).",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=PathParam(dir_okay=False, path_type=Path),
+    help="Write the timeline to FILE (atomically) instead of standard output.",
+)
+@library_option
+def timeline(
+    manifest: Path, evidence: str, fmt: str, output: Path | None, licenses_dir: Path | None
+) -> None:
+    """What licheck would have said of MANIFEST on each day its evidence changed: a source
+    dated, a retraction, a license text coming into force. Each day shows the product's
+    verdict and the findings whose verdict (or the facts it hangs on) changed. Undated evidence
+    counts from the start, and is listed. Exit 0, or 2 on bad input.
+
+    \b
+    Example:
+      licheck timeline products/composer2.yaml
+      licheck timeline products/composer2.yaml --format json -o timeline.json
+    """
+    from licheck.api import resolve_policy
+    from licheck.library import load_library
+    from licheck.loading import load_manifest
+    from licheck.timeline import build
+    from licheck.timeline.report import to_json
+
+    refuse_outputs([("--output", output)], (manifest, licenses_dir))
+    policy = resolve_policy(evidence)
+    loaded, document = load_manifest(manifest, str(manifest))
+    report = build(loaded, document, load_library(licenses_dir), policy)
+    if fmt == "json":
+        text = to_json(report)
+    else:
+        from licheck.formats.timeline_text import render
+
+        text = render(report, color=use_color() if output is None else False)
+    write_output(text, output, (manifest, licenses_dir))
