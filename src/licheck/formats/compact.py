@@ -11,6 +11,7 @@ from __future__ import annotations
 from licheck.escape import terminal
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import blocks, counts_line, gate_line, is_problem
+from licheck.formats.unread import error_lines
 from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 
@@ -48,5 +49,6 @@ class CompactDocument(Plain):
             for s in top.waivers
             if s.status != "applied"
         ]
+        lines += error_lines(top)
         lines += [counts_line(top), gate_line(top, self.fail_on)]
         return ("\n" if pieces else "") + "\n".join(lines) + "\n"
