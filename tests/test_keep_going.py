@@ -18,8 +18,9 @@ from licheck.api import check_files, check_stream, resolve_policy
 from licheck.formats import Format, RenderOptions, render
 from licheck.report import FailOn
 from tests.clirun import run
-from tests.conftest import PRODUCTS
+from tests.conftest import PRODUCTS, REFERENCE
 
+SARIF_SCHEMA = REFERENCE / "schemas" / "sarif-schema-2.1.0.json"
 VALID = ("composer2.yaml", "swe-1.5.yaml")
 SYNTAX = "product: Broken\nowner: [unclosed\n"
 SCHEMA = (
@@ -207,3 +208,22 @@ def test_streamed_and_held_reports_agree_with_broken_manifests(tmp_path: Path, f
     with check_stream(paths, policy, fmt, options, today=dt.date.today(), jobs=1) as streamed:
         streamed.write_text(out.write)
     assert out.getvalue() == render(report, fmt, options)
+
+
+@pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared/reference/schemas is absent")
+def test_the_sarif_log_and_the_json_report_stay_valid(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import jsonschema
+
+    from licheck.schemas import shipped
+
+    folder = _break(_valid(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    sarif = json.loads(_check(capsys, folder, "sarif")[1])
+    sarif_schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
+    assert list(jsonschema.Draft4Validator(sarif_schema).iter_errors(sarif)) == []
+    report = json.loads(_check(capsys, folder, "json")[1])
+    validator = jsonschema.Draft202012Validator(json.loads(shipped("report")))
+    assert list(validator.iter_errors(report)) == []
+    assert report["errors"] and report["products"]

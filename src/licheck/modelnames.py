@@ -18,7 +18,7 @@ LIMIT = 3  # candidates shown at most
 VARIANT_SUFFIXES = ("-instruct", "-base", "-chat", "-it")
 SPELT_ALIKE = 0.6  # difflib's ratio a name must reach to be offered at all
 # How a candidate is near the name asked for, in the words the message uses.
-PREFIX = "the same name with another organisation prefix or none"
+PREFIX = "the same name with another organisation prefix or none: check that it is this model"
 VARIANT = "the name without its variant suffix: check that the variant you use is this model"
 SPELLING = "spelt alike but may be another model: name the exact model"
 MIXED_LICENSES = "these are under different licenses: pick the exact model, do not pick the nearest"
