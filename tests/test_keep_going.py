@@ -227,3 +227,25 @@ def test_the_sarif_log_and_the_json_report_stay_valid(
     validator = jsonschema.Draft202012Validator(json.loads(shipped("report")))
     assert list(validator.iter_errors(report)) == []
     assert report["errors"] and report["products"]
+
+
+@pytest.mark.parametrize("held", [False, True], ids=["streamed", "held"])
+def test_an_unmatched_waiver_may_name_a_manifest_not_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, held: bool
+) -> None:
+    folder = _break(_valid(tmp_path))
+    waivers = tmp_path / "waivers.yaml"
+    waivers.write_text(
+        "waivers:\n  - id: for-broken\n    product: Bad Schema\n"
+        "    license: kimi-k2.5-modified-mit\n    clause: ui-attribution\n"
+        "    reason: facts_pending\n    comment: x\n    owner: legal@example.com\n"
+        "    expires: 2099-06-30\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    also = ("--also", f"text={tmp_path / 'also.txt'}") if held else ()
+    code, out, _ = run(capsys, "check", "--waivers", str(waivers), "-f", "json", *also, folder.name)
+    assert code == 2
+    (status,) = json.loads(out)["waivers"]
+    assert status["status"] == "unmatched"
+    assert "a manifest that could not be read: fix that first" in status["message"]

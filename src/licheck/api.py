@@ -97,9 +97,13 @@ def check_files(
     manifest that cannot be read is listed in the report's `errors`, the others evaluated."""
     manifests = discover(paths)
     library = load_library(licenses_dir)
+    from licheck.waivers import noting_unread
+
     products, problems = check_products(manifests, Options(policy, as_of), library)
     report = apply_waivers(assemble(products, policy.name, as_of), waivers, today)
-    return report.model_copy(update={"errors": errors_out(problems)})
+    errors = errors_out(problems)
+    statuses = noting_unread(report.waivers, errors)
+    return report.model_copy(update={"errors": errors, "waivers": statuses})
 
 
 def check_stream(

@@ -34,7 +34,7 @@ from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, errors_out
 from licheck.reporting import ReportMemo, product_data
 from licheck.verdicts import Verdict
-from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking
+from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking, noting_unread
 
 COPY_CHUNK = 1 << 18  # bytes copied from the spill at a time
 Holes = tuple[tuple[int, str], ...]  # (byte offset, name) in a part's body
@@ -207,6 +207,7 @@ class Stream:
         products (`top`: the totals, and every problem of every manifest that could not be
         read)."""
         statuses = self.ledger.statuses(self.today) if self.ledger is not None else []
+        errors = errors_out(self.problems)
         if self.deferred:
             self._resolve(statuses)
         self.top = Report(
@@ -220,8 +221,8 @@ class Stream:
                 gate_verdict=self.gate,
             ),
             products=[],
-            waivers=statuses,
-            errors=errors_out(self.problems),
+            waivers=noting_unread(statuses, errors),
+            errors=errors,
         )
         return self.top
 
