@@ -16,6 +16,7 @@ from licheck.library import Library, load_library
 from licheck.model import CatalogModel
 from licheck.modelnames import MIXED_LICENSES, candidates, hint, license_words
 from tests.clirun import run
+from tests.conftest import PRODUCTS
 
 LIBRARY = load_library()
 
@@ -221,3 +222,31 @@ def test_a_key_of_another_part_of_the_format_is_called_misplaced(
     assert code == 2
     assert f"{path}:7:5: error: key 'model' does not belong here" in err
     assert "did you mean 'model'" not in err
+
+
+def test_a_by_model_scope_offers_the_lineage_models_with_their_license(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "format: 2\nproduct: P\nowner: O\ncomponents:\n  - id: c\n    name: C\n"
+        "    lineage: {base: moonshotai/Kimi-K2.5, steps: [fine_tuning]}\n"
+        "    facts:\n      derivative: {by_model: {Kimi-K2.5-Instruct: true}}\n",
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "evaluate", str(path))
+    assert code == 2
+    assert "model 'Kimi-K2.5-Instruct' is not in this component's lineage" in err
+    assert "'kimi-k2.5' (license kimi-k2.5-modified-mit)" in err
+
+
+def test_a_swapped_base_offers_candidates_with_their_license(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(
+        capsys, "whatif", str(PRODUCTS / "composer2.yaml"), "--swap-base", "kimi-k2.5=qwen2.5-7b"
+    )
+    assert code == 2
+    assert "unknown model 'qwen2.5-7b'" in err
+    assert "'Qwen/Qwen2.5-7B' (model qwen2.5, license apache-2.0)" in err
+    assert "72b" not in err.lower()
