@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,20 @@ def test_a_swapped_base_offers_candidates_with_their_license(
     assert "unknown model 'qwen2.5-7b'" in err
     assert "'Qwen/Qwen2.5-7B' (model qwen2.5, license apache-2.0)" in err
     assert "72b" not in err.lower()
+
+
+def test_a_license_id_that_is_also_a_model_name_says_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from licheck.library import default_directory
+
+    folder = tmp_path / "licenses"
+    shutil.copytree(default_directory(), folder)
+    catalog = folder / "catalog.yaml"
+    text = catalog.read_text(encoding="utf-8")
+    aliases = "aliases: [Qwen/Qwen3-8B,"
+    assert aliases in text
+    catalog.write_text(text.replace(aliases, "aliases: [mit, Qwen/Qwen3-8B,"), encoding="utf-8")
+    code, out, err = run(capsys, "licenses", "show", "mit", "--licenses", str(folder))
+    assert code == 0 and "(mit, version" in out  # the license named, as before
+    assert "note: this is the license mit; the catalog model qwen3 is under license" in err

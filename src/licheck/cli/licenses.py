@@ -91,10 +91,21 @@ def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
 
     library = load_library(licenses_dir)
     entry = library.licenses.get(license_id)
+    model = library.model(license_id)
     if entry is not None:
+        if model is not None and [license_id] != _license_ids(model):  # the name is both
+            from licheck.escape import line
+            from licheck.modelnames import license_words
+
+            click.echo(
+                line(
+                    f"licheck: note: this is the license {license_id}; the catalog model "
+                    f"{model.id} is under {license_words(model)}"
+                ),
+                err=True,
+            )
         _print_licenses([entry], fmt, library)
         return
-    model = library.model(license_id)
     if model is None:
         raise _not_found(license_id, library)
     entries = _licenses_of_model(model, library)
@@ -117,13 +128,18 @@ def _licenses_of_model(model: CatalogModel, library: Library) -> list[LicenseEnt
     the library (a model's license is never shown in part)."""
     from licheck.diagnostics import LicheckError
 
-    named = [d.license for d in model.license_history] or [model.license or ""]
+    named = _license_ids(model)
     if not all(n in library.licenses for n in named):
         note = f": {model.license_note}" if model.license_note else ""
         raise LicheckError(
             f"model {model.id!r} is in the catalog, but its license is not in the library{note}"
         )
     return [library.licenses[n] for n in named]
+
+
+def _license_ids(model: CatalogModel) -> list[str]:
+    """Every license a catalog model is under ('' when its license is not in the catalog)."""
+    return [d.license for d in model.license_history] or [model.license or ""]
 
 
 def _not_found(name: str, library: Library) -> Exception:
