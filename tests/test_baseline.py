@@ -283,3 +283,22 @@ def test_a_baseline_of_other_products_is_said(
         "estimates",
     )  # fmt: skip
     assert "evidence policy 'default', this run with 'estimates'" in err
+
+
+def test_a_manifest_broken_since_the_baseline_is_not_counted_fixed(
+    portfolio: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Beta's manifest broken after the baseline: its risk was not re-evaluated, so it is
+    neither gone nor fixed; the run exits 2 and says why on stderr."""
+    folder = portfolio / "products"
+    (folder / "beta.yaml").write_text("format: 2\nproduct: [Beta\n", encoding="utf-8")
+    code, out, err = run(
+        capsys, "check", str(folder), "-f", "json", "--no-waivers",
+        "--baseline", str(portfolio / "base.json"),
+    )  # fmt: skip
+    assert code == 2, err
+    report = json.loads(out)
+    assert [e["file"].endswith("beta.yaml") for e in report["errors"]] == [True]
+    gone = report["baseline"]["gone"]
+    assert not [g for g in gone if g["file"].endswith("beta.yaml")], gone
+    assert "could not read" in err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import re
 import shutil
 import tracemalloc
@@ -15,7 +16,6 @@ import pytest
 
 from licheck import portfolio, streaming
 from licheck.api import check_files, check_stream, resolve_policy
-from licheck.diagnostics import InputError
 from licheck.formats import Format, RenderOptions, render
 from licheck.report import FailOn
 from licheck.waivers import Waivers, load
@@ -205,37 +205,27 @@ def test_a_nul_in_the_data_is_data(tmp_path: Path) -> None:
         assert "\x00" not in streamed, fmt
 
 
-def test_problems_discard_the_spill(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, manifests: list[Path]
-) -> None:
+def test_problems_are_listed_and_the_others_streamed(tmp_path: Path, manifests: list[Path]) -> None:
     broken = tmp_path / "portfolio" / "broken.yaml"
     broken.write_text("product: Broken\nowner: x\ncomponents: []\n", encoding="utf-8")
     also = tmp_path / "portfolio" / "also.yaml"
     also.write_text("product: [\n", encoding="utf-8")
-    closed: list[streaming.Stream] = []
-    original = streaming.Stream.close
-
-    def close(self: streaming.Stream) -> None:
-        closed.append(self)
-        original(self)
-
-    monkeypatch.setattr(streaming.Stream, "close", close)
-    with pytest.raises(InputError) as caught:
-        check_stream(
-            [*manifests[:2], broken, *manifests[2:], also],
-            POLICY,
-            Format.JSON,
-            RenderOptions(),
-            jobs=1,
-        )
-    assert sorted(Path(d.file).name for d in caught.value.diagnostics) == [
-        "also.yaml",
-        "broken.yaml",
-    ]
-    assert len(closed) == 1
+    with check_stream(
+        [*manifests[:2], broken, *manifests[2:], also],
+        POLICY,
+        Format.JSON,
+        RenderOptions(),
+        jobs=1,
+    ) as result:
+        assert result.top is not None
+        assert sorted(Path(e.file).name for e in result.top.errors) == [
+            "also.yaml",
+            "broken.yaml",
+        ]
+        assert result.top.summary.products == len(manifests)
 
 
-def test_cli_writes_no_report_when_a_file_is_broken(
+def test_cli_writes_the_report_and_the_problems_when_a_file_is_broken(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
@@ -257,10 +247,11 @@ def test_cli_writes_no_report_when_a_file_is_broken(
         str(report),
     )
     assert (code, out) == (2, "")
-    assert "broken.yaml:3:1: error:" in err
+    assert "broken.yaml:3:1: error:" in err  # the report is in a file: the problems are said too
     assert "Traceback" not in err
-    assert not report.exists()
-    assert list(tmp_path.iterdir()) == [tmp_path / "portfolio"]  # no temporary file left
+    results = json.loads(report.read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"licheck/manifest-not-read"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["portfolio", "report.sarif"]
 
 
 def test_cli_output_file_is_the_streamed_report(

@@ -13,17 +13,15 @@ from licheck.evaluation import EvaluationContext, Options, ProductResult, evalua
 from licheck.facts import EvidencePolicy, policy_named
 from licheck.library import Library, load_library
 from licheck.loading import load_manifest
-from licheck.report import ProductOut, Report, assemble
+from licheck.report import ProductOut, Report, assemble, errors_out
 from licheck.reporting import build, product_out
 
 if TYPE_CHECKING:
     from licheck.formats import Format, RenderOptions
-    from licheck.portfolio import Item
     from licheck.streaming import Stream
     from licheck.waivers import Waivers
 
 
-R = TypeVar("R")
 T = TypeVar("T")
 
 
@@ -69,26 +67,22 @@ def evaluate_files(
     return apply_waivers(build(results, policy.name, as_of), waivers, today)
 
 
-def check_products(paths: Sequence[Path], options: Options, library: Library) -> list[ProductOut]:
+def check_products(
+    paths: Sequence[Path], options: Options, library: Library
+) -> tuple[list[ProductOut], list[Diagnostic]]:
     """Evaluate every discovered manifest, on every core when there are many
     (`licheck.portfolio`), each product's part of the report built where it is evaluated; in
-    `paths` order, all problems in all files raised together."""
+    `paths` order, with the problems of the manifests that could not be read."""
     from licheck.portfolio import iter_mapped
 
-    return _collect(iter_mapped(paths, options, library, product_out))
-
-
-def _collect(items: Iterable[Item[R]]) -> list[R]:
-    results: list[R] = []
+    products: list[ProductOut] = []
     problems: list[Diagnostic] = []
-    for item in items:
+    for item in iter_mapped(paths, options, library, product_out):
         if item.result is None:
             problems.extend(item.problems)
         else:
-            results.append(item.result)
-    if problems:
-        raise InputError(problems)
-    return results
+            products.append(item.result)
+    return products, problems
 
 
 def check_files(
@@ -99,11 +93,17 @@ def check_files(
     waivers: Waivers | None = None,
     today: dt.date | None = None,
 ) -> Report:
-    """`licheck check`: find the manifests in files and folders, evaluate, apply waivers."""
+    """`licheck check`: find the manifests in files and folders, evaluate, apply waivers; a
+    manifest that cannot be read is listed in the report's `errors`, the others evaluated."""
     manifests = discover(paths)
     library = load_library(licenses_dir)
-    products = check_products(manifests, Options(policy, as_of), library)
-    return apply_waivers(assemble(products, policy.name, as_of), waivers, today)
+    from licheck.waivers import noting_unread
+
+    products, problems = check_products(manifests, Options(policy, as_of), library)
+    report = apply_waivers(assemble(products, policy.name, as_of), waivers, today)
+    errors = errors_out(problems)
+    statuses = noting_unread(report.waivers, errors)
+    return report.model_copy(update={"errors": errors, "waivers": statuses})
 
 
 def check_stream(

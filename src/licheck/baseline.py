@@ -232,7 +232,12 @@ def compare(report: Report, baseline: Baseline) -> Report:
             ref = BaselineRef(status=status, verdict=entry.verdict if entry else None)
             findings.append(finding.model_copy(update={"baseline": ref}))
         products.append(product.model_copy(update={"findings": findings}))
-    gone = [_gone(e) for k, e in before.items() if k not in seen and e.verdict in PROBLEMS]
+    unread = _unread_files(report)
+    gone = [
+        _gone(e)
+        for k, e in before.items()
+        if k not in seen and e.verdict in PROBLEMS and os.path.normpath(e.file) not in unread
+    ]
     counts["fixed"] += len(gone)
     out = BaselineOut(
         file=baseline.file,
@@ -243,6 +248,12 @@ def compare(report: Report, baseline: Baseline) -> Report:
     return report.model_copy(
         update={"products": products, "summary": summarize(products), "baseline": out}
     )
+
+
+def _unread_files(report: Report) -> set[str]:
+    """The manifests this run could not read: their baseline findings were not re-evaluated,
+    so they are neither gone nor fixed (the run exits 2 anyway)."""
+    return {os.path.normpath(e.file) for e in report.errors}
 
 
 def _parts(finding: FindingOut) -> tuple[str, str, str, str]:
@@ -265,6 +276,13 @@ def warnings(report: Report, baseline: Baseline) -> list[str]:
     """What makes the comparison doubtful, to say on stderr: another evidence policy or date,
     or a baseline none of whose findings this run matches."""
     said = []
+    unread = _unread_files(report)
+    stale = sum(1 for e in baseline.entries if os.path.normpath(e.file) in unread)
+    if stale:
+        said.append(
+            f"{stale} of the baseline's findings are in manifests this run could not read: "
+            "they are not compared (neither gone nor fixed)"
+        )
     if baseline.evidence_policy != report.evidence_policy:
         said.append(
             f"the baseline was evaluated with evidence policy {baseline.evidence_policy!r}, "

@@ -164,6 +164,11 @@ def library_member_problem(name: str, item: str, library: Library) -> str:
 def _license_problem(license_id: str, library: Library) -> str:
     if license_id in library.licenses:
         return ""
+    model = library.model(license_id)
+    if model is not None:  # a model named where its license is meant: say which license
+        from licheck.modelnames import license_words
+
+        return f"{license_id!r} is a model, not a license: it is under {license_words(model)}"
     return (
         f"license {license_id!r} is not in the library{suggest(license_id, list(library.licenses))}"
     )

@@ -66,5 +66,6 @@ def suggest(name: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
     import difflib  # only when a name is misspelt: not on a run's path
 
-    close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.6)
+    others = sorted(c for c in choices if c != name)  # never "did you mean" the name itself
+    close = difflib.get_close_matches(name, others, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

@@ -64,7 +64,11 @@ class Library:
         return self._index.get(_key(name))
 
     def suggest_model(self, name: str) -> str:
-        return suggest(_key(name), list(self._index))
+        """' (did you mean …?)' for an unknown model name: never resolved to another model, each
+        candidate shown with its license (`licheck.modelnames`)."""
+        from licheck.modelnames import hint
+
+        return hint(name, self.models)
 
 
 def _operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:

@@ -151,6 +151,9 @@ def _diagnostic(
     if kind == "extra_forbidden":
         key = str(path[-1]) if path else "?"
         message = f"unknown key {key!r}{suggest(key, keys)}"
+        if key in keys:  # a key of another part of the format, misplaced
+            message = f"key {key!r} does not belong here"
+            hint = "it is a key of another part of the format (`licheck schema` prints each format)"
     elif kind == "missing":
         key = str(path[-1]) if path else "?"
         message = f"missing required key {key!r}"

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from licheck import __version__
+from licheck.diagnostics import Diagnostic
 from licheck.jsontext import dumps
 from licheck.verdicts import Verdict
 
@@ -218,6 +219,25 @@ class BaselineOut(_Model):
     gone: list[GoneFinding]
 
 
+class ErrorOut(_Model):
+    """A manifest that could not be read or evaluated, located (`licheck check` goes on with the
+    others); `line` and `column` are 1-based, 0 when unknown."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    hint: str | None = None
+
+
+def errors_out(diagnostics: Sequence[Diagnostic]) -> list[ErrorOut]:
+    """Located problems as the report lists them: sorted, each once."""
+    return [
+        ErrorOut(file=d.file, line=d.line, column=d.column, message=d.message, hint=d.hint or None)
+        for d in sorted(set(diagnostics))
+    ]
+
+
 class Report(_Model):
     schema_version: Literal["1.0"] = "1.0"
     tool: str = "licheck"
@@ -229,6 +249,10 @@ class Report(_Model):
     products: list[ProductOut]
     waivers: list[WaiverStatus] = []
     baseline: BaselineOut | None = None  # with --baseline: the comparison
+
+    # Manifests that could not be read or evaluated: each is reported here, every other one is
+    # evaluated; any makes the run exit 2 (`exit_code`).
+    errors: list[ErrorOut] = []
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
@@ -287,6 +311,13 @@ def fails(verdict: Verdict, fail_on: FailOn) -> bool:
     return verdict.severity >= floor.severity
 
 
+BROKEN_INPUT = 2  # the exit code when a manifest could not be read or evaluated
+
+
 def exit_code(report: Report, fail_on: FailOn) -> int:
-    """0 when no finding that is not waived is at or above the policy, 1 otherwise."""
+    """2 when any manifest could not be read (whatever the gate and --fail-on: its findings are
+    unknown, so a pass would be false comfort and a plain failure would hide that the input
+    needs fixing); else 1 when a finding that is not waived is at or above the policy; else 0."""
+    if report.errors:
+        return BROKEN_INPUT
     return 1 if fails(report.summary.gate_verdict, fail_on) else 0

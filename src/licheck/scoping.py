@@ -18,6 +18,7 @@ from licheck.facts import FactState
 from licheck.library import incorporated
 from licheck.manifest import CandidateBases, Component, FactSpec, ModelRef, entry_models
 from licheck.model import CatalogModel
+from licheck.modelnames import hint
 from licheck.vocabulary import suggest
 
 
@@ -129,10 +130,15 @@ def _scope_id(derive: Derivation, key: str, raw: str, within: list[str], path: P
         scope_id, what = raw.strip().lower(), "license"
     if scope_id in within:
         return scope_id
+    if key == "by_model":  # a model offered with its license, never passed off as the one meant
+        lineage = [m for m in derive.library.models if m.id in within]
+        near = hint(raw, lineage)
+    else:
+        near = suggest(raw, within)
     derive.problems.append(
         derive.document.error(
             path,
-            f"{what} {raw!r} is not in this component's lineage{suggest(raw, within)}",
+            f"{what} {raw!r} is not in this component's lineage{near}",
             f"the {what}s of its lineage: {', '.join(within) or 'none known'}",
         )
     )

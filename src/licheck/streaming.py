@@ -26,15 +26,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
 
-from licheck.diagnostics import Diagnostic, InputError
+from licheck.diagnostics import Diagnostic
 from licheck.evaluation import ProductResult
 from licheck.formats import Context, Document, Format, Piece, open_document
 from licheck.formats.jsonreport import product_bytes
 from licheck.portfolio import Item
-from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus
+from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, errors_out
 from licheck.reporting import ReportMemo, product_data
 from licheck.verdicts import Verdict
-from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking
+from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking, noting_unread
 
 COPY_CHUNK = 1 << 18  # bytes copied from the spill at a time
 Holes = tuple[tuple[int, str], ...]  # (byte offset, name) in a part's body
@@ -159,10 +159,8 @@ class Stream:
 
     def add(self, item: Item[Part]) -> None:
         part = item.result
-        if part is None:
+        if part is None:  # reported at the end; the other manifests are evaluated all the same
             self.problems.extend(item.problems)
-            return
-        if self.problems:  # no report will be written: only the problems matter now
             return
         index = self.products
         self.products += 1
@@ -206,10 +204,10 @@ class Stream:
 
     def finish(self) -> Report:
         """Every waiver's status and the deferred products rendered; the report without its
-        products (`top`: the totals).  `InputError` with every problem of every file, if any."""
-        if self.problems:
-            raise InputError(self.problems)
+        products (`top`: the totals, and every problem of every manifest that could not be
+        read)."""
         statuses = self.ledger.statuses(self.today) if self.ledger is not None else []
+        errors = errors_out(self.problems)
         if self.deferred:
             self._resolve(statuses)
         self.top = Report(
@@ -223,7 +221,8 @@ class Stream:
                 gate_verdict=self.gate,
             ),
             products=[],
-            waivers=statuses,
+            waivers=noting_unread(statuses, errors),
+            errors=errors,
         )
         return self.top
 
@@ -317,7 +316,7 @@ def _gate(product: ProductOut) -> Verdict:
 def stream(
     items: Iterable[Item[Part]], context: Context, waivers: Waivers | None, today: dt.date
 ) -> Stream:
-    """Spill every item; `InputError` (and nothing kept) when any file had problems."""
+    """Spill every item (a manifest that could not be read is listed in the report's errors)."""
     result = Stream(context, waivers, today)
     try:
         for item in items:

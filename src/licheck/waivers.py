@@ -30,6 +30,7 @@ from licheck.manifest import FactSpec
 from licheck.model import Amount, Date, Identifier, RawValue, Strict, Text, require_unique
 from licheck.report import (
     Counts,
+    ErrorOut,
     FindingOut,
     ProductOut,
     Report,
@@ -449,3 +450,15 @@ def _mark(product: ProductOut, refs: dict[int, WaiverRef]) -> ProductOut:
     return product.model_copy(
         update={"findings": findings, "counts": Counts(**counts.model_dump())}
     )
+
+
+def noting_unread(statuses: list[WaiverStatus], errors: Sequence[ErrorOut]) -> list[WaiverStatus]:
+    """The statuses; when manifests could not be read, an unmatched waiver's message says that
+    it may name one of their products (removing the waiver would be the wrong fix)."""
+    if not errors:
+        return statuses
+    note = "; or it names a product of a manifest that could not be read: fix that first"
+    return [
+        s.model_copy(update={"message": s.message + note}) if s.status == "unmatched" else s
+        for s in statuses
+    ]

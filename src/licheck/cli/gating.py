@@ -211,6 +211,7 @@ def emit(
     code = exit_code(report, options.fail_on)
     with _gate_stands(code):
         write_output(render(report, Format(fmt), options), output, inputs)
+    say_unread(report)
     raise click.exceptions.Exit(code)
 
 
@@ -237,7 +238,25 @@ def emit_stream(
             waivers = streamed.waivers
             extra = Path(waivers.file) if waivers else None
             write_stream(streamed.write_text, output, (*inputs, extra))
+    say_unread(streamed.top)
     raise click.exceptions.Exit(code)
+
+
+def say_unread(top: Report) -> None:
+    """The manifests that could not be read, on stderr as every bad input is (the report lists
+    them too), and that the others were evaluated."""
+    if not top.errors:
+        return
+    from licheck.cli.common import located
+    from licheck.diagnostics import Diagnostic
+    from licheck.formats.summary import plural, unread
+
+    for e in top.errors:
+        say(located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "")))
+    say(
+        f"licheck: {plural(len(top.errors), 'problem')} in the input: {unread(top)}; every "
+        "other manifest was evaluated (exit 2)"
+    )
 
 
 def warn_sarif_cap(top: Report, formats: Sequence[str]) -> None:

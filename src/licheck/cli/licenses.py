@@ -14,6 +14,7 @@ from licheck.cli.common import PathParam, library_option, use_color
 if TYPE_CHECKING:
     from licheck.coverage import Totals
     from licheck.library import Library, LicenseEntry
+    from licheck.model import CatalogModel
 
 
 @click.group()
@@ -89,44 +90,110 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
 
 
 @licenses.command()
-@click.argument("license_id")
+@click.argument("license_id", metavar="LICENSE_OR_MODEL")
 @click.option(
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @library_option
 def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
-    """Show one license: its source, and each clause with its quote and its rule.
+    """Show one license (by license id, or by the id or alias of a catalog model): its source,
+    and each clause with its quote and its rule.
 
     \b
     Example:
       licheck licenses show kimi-k2.5-modified-mit
+      licheck licenses show moonshotai/Kimi-K2.5
     """
-    from licheck.diagnostics import LicheckError
     from licheck.library import load_library
-    from licheck.vocabulary import suggest
 
     library = load_library(licenses_dir)
     entry = library.licenses.get(license_id)
-    if entry is None:
-        raise LicheckError(
-            f"no license {license_id!r} in the library"
-            f"{suggest(license_id, list(library.licenses))}; see `licheck "
-            "licenses list`"
-        )
-    lic = entry.license
-    if fmt == "json":
-        click.echo(
-            json.dumps(
-                lic.model_dump(mode="json", by_alias=True, exclude_none=True),
-                indent=2,
-                ensure_ascii=False,
+    model = library.model(license_id)
+    if entry is not None:
+        if model is not None and [license_id] != _license_ids(model):  # the name is both
+            from licheck.escape import line
+            from licheck.modelnames import license_words
+
+            click.echo(
+                line(
+                    f"licheck: note: this is the license {license_id}; the catalog model "
+                    f"{model.id} is under {license_words(model)}"
+                ),
+                err=True,
             )
+        _print_licenses([entry], fmt, library)
+        return
+    if model is None:
+        raise _not_found(license_id, library)
+    entries = _licenses_of_model(model, library)
+    if fmt == "json":
+        documents = [_document(e) for e in entries]
+        click.echo(
+            json.dumps({"model": model.id, "licenses": documents}, indent=2, ensure_ascii=False)
         )
+        return
+    from licheck.escape import terminal
+    from licheck.modelnames import license_words
+
+    click.echo(terminal(f"model {license_id} is under {license_words(model)}"))
+    click.echo()
+    _print_licenses(entries, fmt, library)
+
+
+def _licenses_of_model(model: CatalogModel, library: Library) -> list[LicenseEntry]:
+    """The entries of every license a catalog model is under; `LicheckError` when any is not in
+    the library (a model's license is never shown in part)."""
+    from licheck.diagnostics import LicheckError
+
+    named = _license_ids(model)
+    if not all(n in library.licenses for n in named):
+        note = f": {model.license_note}" if model.license_note else ""
+        raise LicheckError(
+            f"model {model.id!r} is in the catalog, but its license is not in the library{note}"
+        )
+    return [library.licenses[n] for n in named]
+
+
+def _license_ids(model: CatalogModel) -> list[str]:
+    """Every license a catalog model is under ('' when its license is not in the catalog)."""
+    return [d.license for d in model.license_history] or [model.license or ""]
+
+
+def _not_found(name: str, library: Library) -> Exception:
+    """Neither a license id nor a catalog model: suggestions of both kinds, labelled, each model
+    with its license."""
+    import difflib
+
+    from licheck.diagnostics import LicheckError
+    from licheck.modelnames import LIMIT, SPELT_ALIKE, candidates, describe
+
+    lines = [f"no license or model {name!r} in the library"]
+    near = difflib.get_close_matches(name, sorted(library.licenses), n=LIMIT, cutoff=SPELT_ALIKE)
+    if near:
+        listed = " or ".join(filter(None, [", ".join(map(repr, near[:-1])), repr(near[-1])]))
+        lines.append(f"licenses: did you mean {listed}?")
+    models = describe(candidates(name, library.models)).removeprefix(" (").removesuffix(")")
+    if models:
+        lines.append(f"models: {models}")
+    lines.append("see `licheck licenses list` and `licheck licenses models`")
+    return LicheckError("; ".join(lines))
+
+
+def _document(entry: LicenseEntry) -> object:
+    return entry.license.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _print_licenses(entries: list[LicenseEntry], fmt: str, library: Library) -> None:
+    if fmt == "json":
+        click.echo(json.dumps(_document(entries[0]), indent=2, ensure_ascii=False))
         return
     from rich.console import Console
 
     console = Console(no_color=use_color() is False, highlight=False)
-    console.print(_describe(entry, library), end="")
+    for index, entry in enumerate(entries):
+        if index:
+            console.print()
+        console.print(_describe(entry, library), end="")
 
 
 def _describe(entry: LicenseEntry, library: Library) -> str:

@@ -18,6 +18,7 @@ from licheck.formats.summary import (
     gate_line,
     is_problem,
 )
+from licheck.formats.unread import error_lines
 from licheck.report import FailOn, FindingOut, ProductOut, Report
 
 
@@ -58,6 +59,7 @@ class CompactDocument(Plain):
             for s in top.waivers
             if s.status != "applied"
         ]
+        lines += error_lines(top)
         lines += [counts_line(top), *(terminal(b) for b in baseline_lines(top))]
         lines.append(gate_line(top, self.fail_on))
         return ("\n" if pieces else "") + "\n".join(lines) + "\n"

@@ -28,7 +28,8 @@ from licheck.formats.summary import (
     is_problem,
     plural,
 )
-from licheck.report import FailOn, FindingOut, ProductOut, Report
+from licheck.formats.unread import TITLE, message
+from licheck.report import ErrorOut, FailOn, FindingOut, ProductOut, Report
 
 DEFAULT_LIMIT = 10  # annotations of one kind GitHub shows per step
 KINDS = {"error": "error", "warning": "warning", "note": "notice"}
@@ -94,6 +95,7 @@ class GithubDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         annotations = [a for index in sorted(self._taken) for a in self._taken[index]]
+        unread = [_unread(e) for e in top.errors]  # first, and never cut by the limit
         for status in top.waivers:
             if status.status != "applied":
                 where = f"{status.file}:{status.line}:{status.column}"
@@ -109,7 +111,7 @@ class GithubDocument(Plain):
                     ("warning", text, terminal(f"{where}: warning: {status.message}"))
                 )
         shown = dict.fromkeys(KINDS.values(), 0)
-        lines, rest = [], []
+        lines, rest = [text for _, text, _ in unread], []
         for kind, text, summary in annotations:
             if shown[kind] < self.limit:
                 shown[kind] += 1
@@ -127,6 +129,14 @@ class GithubDocument(Plain):
         lines += [f"licheck: {terminal(b.strip())}" for b in baseline_lines(top)]
         lines.append(f"licheck: {gate_line(top, self.fail_on)}")
         return "\n".join(lines) + "\n"
+
+
+def _unread(error: ErrorOut) -> Annotation:
+    """A manifest that could not be read: an error at its file, line and column."""
+    place: dict[str, str | int] = {"file": error.file}
+    if error.line:
+        place |= {"line": error.line, "col": error.column}
+    return "error", command("error", message(error), **place, title=TITLE), ""
 
 
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION, limit: int = DEFAULT_LIMIT) -> str:

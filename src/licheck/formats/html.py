@@ -16,7 +16,8 @@ from licheck.escape import xml_text as esc
 from licheck.formats import Piece, Plain
 from licheck.formats.html_style import CSS
 from licheck.formats.html_svg import evidence_of, lineage_svg, timeline_svg
-from licheck.formats.summary import counts_line, gate_line, waiver_lines
+from licheck.formats.summary import baseline_lines, counts_line, gate_line, unread, waiver_lines
+from licheck.formats.unread import message, where
 from licheck.report import EvidenceOut, FactOut, FailOn, FindingOut, ProductOut, Report
 from licheck.verdicts import Verdict
 
@@ -86,6 +87,7 @@ class HtmlDocument(Plain):
         if notes:
             out.append('<ul class="waivers">' + "".join(f"<li>{esc(n)}</li>" for n in notes))
             out.append("</ul>")
+        out += _unread_and_baseline(top)
         if len(self._contents) > 1:
             out.append(_contents(sorted(self._contents)))
         out.append("</header>\n<main>\n")
@@ -93,6 +95,22 @@ class HtmlDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         return "</main>\n</body>\n</html>\n"
+
+
+def _unread_and_baseline(top: Report) -> list[str]:
+    """The manifests that could not be read (located), and the comparison with a baseline."""
+    out = []
+    if top.errors:
+        items = "".join(
+            f"<li><code>{esc(where(e))}</code>: {esc(message(e))}</li>" for e in top.errors
+        )
+        heading = f"{unread(top)} (the others were evaluated; exit 2)"
+        out.append(f'<section class="unread"><h2>{esc(heading)}</h2><ul>{items}</ul></section>')
+    compared = baseline_lines(top)
+    if compared:
+        items = "".join(f"<li>{esc(text.strip())}</li>" for text in compared)
+        out.append(f'<ul class="baseline">{items}</ul>')
+    return out
 
 
 def _subject(top: Report, contents: list[tuple[int, str, str, str]]) -> str:

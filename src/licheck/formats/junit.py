@@ -137,21 +137,61 @@ class JunitDocument(Plain):
         for key, value in extra.items():
             self._totals[key] += value
 
-    def _root(self, pieces: int) -> tuple[str, str]:
+    def _root(self, pieces: int, more: dict[str, int]) -> tuple[str, str]:
         """The root element's tags, as ElementTree writes them (its attributes are a name and
-        numbers: nothing to escape)."""
+        numbers: nothing to escape); `more`: counts to add to the pieces' totals."""
         totals = "".join(  # no `skipped`: Jenkins' xUnit schema has none on <testsuites>
-            f' {key}="{value}"' for key, value in self._totals.items() if key != "skipped"
+            f' {key}="{value + more.get(key, 0)}"'
+            for key, value in self._totals.items()
+            if key != "skipped"
         )
         start = f'{PROLOG}<testsuites name="licheck"{totals} time="0"'
         return (start + ">", "</testsuites>") if pieces else (start + " />", "")
 
+    def _root_of(self, top: Report, pieces: int) -> tuple[str, str]:
+        """The root's tags, its totals counting a manifest that could not be read as a test in
+        error."""
+        files = len({e.file for e in top.errors})
+        return self._root(pieces + files, {"tests": files, "errors": files})
+
     def head(self, top: Report, pieces: int) -> str:
-        before = self._root(pieces)[0]
-        return before + self.separator if pieces else before + "\n"
+        opened = pieces or top.errors
+        before = self._root_of(top, pieces)[0]
+        return before + self.separator if opened else before + "\n"
 
     def tail(self, top: Report, pieces: int) -> str:
-        return "\n" + self._root(pieces)[1] + "\n" if pieces else ""
+        unread = self.separator.join(_unread_suites(top))
+        if not (pieces or unread):
+            return ""
+        between = self.separator if pieces and unread else ""
+        return between + unread + "\n" + self._root_of(top, pieces)[1] + "\n"
+
+
+def _unread_suites(top: Report) -> list[str]:
+    """A manifest that could not be read: its own suite, with one testcase in error whose text
+    lists each problem at file:line:column."""
+    from licheck.formats.unread import message, where
+
+    suites = []
+    for file in dict.fromkeys(e.file for e in top.errors):
+        errors = [e for e in top.errors if e.file == file]
+        suite = ET.Element(
+            "testsuite",
+            {"name": file, "tests": "1", "failures": "0", "errors": "1", "skipped": "0"},
+        )
+        suite.set("time", "0")
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {"classname": f"licheck.{file}", "name": "manifest could not be read", "time": "0"},
+        )
+        error = ET.SubElement(
+            case, "error", {"message": message(errors[0]), "type": "manifest_not_read"}
+        )
+        error.text = "\n".join(f"{where(e)}: error: {message(e)}" for e in errors)
+        ET.indent(suite, space="  ", level=1)
+        suites.append(xml_chars(ET.tostring(suite, encoding="unicode")))
+    return suites
 
 
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:

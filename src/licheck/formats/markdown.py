@@ -18,7 +18,9 @@ from licheck.formats.summary import (
     gate_line,
     is_problem,
     plural,
+    unread,
 )
+from licheck.formats.unread import message, where
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
 from licheck.verdicts import Verdict
 
@@ -148,14 +150,16 @@ class MarkdownDocument(Plain):
 
     def head(self, top: Report, pieces: int) -> str:
         gate = top.summary.gate_verdict
-        title = "fails" if fails(gate, self.fail_on) else "passes"
+        title = "fails" if fails(gate, self.fail_on) or top.errors else "passes"
+        heading = f"❌ {cell(unread(top))}" if top.errors else f"{ICONS[gate]} {gate.label}"
         out = [
-            f"### licheck: {ICONS[gate]} {gate.label} — gate {title}",
+            f"### licheck: {heading} — gate {title}",
             "",
             f"{counts_line(top)}.  ",
             f"{gate_line(top, self.fail_on)}.",
             "",
         ]
+        out += _unread_section(top)
         compared = baseline_lines(top)
         if compared:
             out += [cell(compared[0]), ""]
@@ -194,6 +198,15 @@ class MarkdownDocument(Plain):
             policy += f", evidence as of {top.as_of}"
         out.append(f"<sub>licheck {top.tool_version} · {policy}</sub>")
         return "\n".join(out) + "\n"
+
+
+def _unread_section(top: Report) -> list[str]:
+    """The manifests that could not be read, each at its file:line:column."""
+    if not top.errors:
+        return []
+    out = [f"**❌ {cell(unread(top))}** (the others were evaluated):"]
+    out += [f"- `{code(where(e))}` {cell(message(e))}" for e in top.errors]
+    return [*out, ""]
 
 
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:

@@ -34,8 +34,9 @@ from urllib.parse import quote
 from licheck import __version__
 from licheck.formats import Piece, Plain, RenderOptions
 from licheck.formats.summary import UNKNOWN_RULES, fingerprint, is_problem, rule_id
+from licheck.formats.unread import message
 from licheck.jsontext import Encoder, Hole, dumps, join
-from licheck.report import FindingOut, ProductOut, Report, WaiverStatus
+from licheck.report import ErrorOut, FindingOut, ProductOut, Report, WaiverStatus
 from licheck.verdicts import Verdict
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -186,6 +187,46 @@ def _notification(status: WaiverStatus, options: RenderOptions) -> dict[str, Any
     }
 
 
+UNREAD_RULE: dict[str, Any] = {
+    "id": "licheck/manifest-not-read",
+    "name": "ManifestNotRead",
+    "shortDescription": {"text": "Manifest could not be read"},
+    "fullDescription": {
+        "text": "The manifest could not be read or evaluated, so its findings are unknown; "
+        "the other manifests were evaluated, and licheck exits 2."
+    },
+    "help": {"text": "Fix the manifest at the location given, then run licheck check again."},
+    "defaultConfiguration": {"level": "error"},
+    "properties": {"tags": ["input"]},
+}
+
+
+def _unread_result(error: ErrorOut, index: int, options: RenderOptions) -> dict[str, Any]:
+    """A manifest that could not be read, as an error result at its file:line:column."""
+    location = _location(error.file, error.line, error.column, options.root, options.cwd)
+    uri = location["physicalLocation"]["artifactLocation"]["uri"]
+    key = "\0".join((uri, error.message))
+    return {
+        "ruleId": UNREAD_RULE["id"],
+        "ruleIndex": index,
+        "level": "error",
+        "message": {"text": message(error)},
+        "locations": [location],
+        "partialFingerprints": {
+            "primaryLocationLineHash": hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+        },
+    }
+
+
+def _unread_notification(error: ErrorOut, options: RenderOptions) -> dict[str, Any]:
+    return {
+        "descriptor": {"id": "manifest-not-read"},
+        "level": "error",
+        "message": {"text": message(error)},
+        "locations": [_location(error.file, error.line, error.column, options.root, options.cwd)],
+    }
+
+
 class SarifDocument(Plain):
     """The log, product by product: each product's results are encoded where it was evaluated,
     with a hole for their rule's index (known once every product's rules are); the rules,
@@ -235,10 +276,23 @@ class SarifDocument(Plain):
 
     def head(self, top: Report, pieces: int) -> str:
         rules = [self._rules[rid][1] for rid in sorted(self._rules)]
-        return self._split(top, rules)[0] + ("[" + INDENT if pieces else "[]")
+        if top.errors:  # last, so that the findings' rule indexes (filled apart) still hold
+            rules.append(UNREAD_RULE)
+        opened = pieces or top.errors
+        return self._split(top, rules)[0] + ("[" + INDENT if opened else "[]")
 
     def tail(self, top: Report, pieces: int) -> str:
-        return ("\n      ]" if pieces else "") + self._split(top, [])[1]
+        index = len(self._rules)  # the manifests not read: their rule is after the findings'
+        results = [_unread_result(e, index, self.options) for e in top.errors]  # kept alive:
+        parts: list[str | Hole] = []  # the encoder knows the values it wrote by their ids
+        encoder = Encoder(parts)
+        for result in results:
+            if parts or pieces:
+                parts.append(self.separator)
+            encoder.value(result, INDENT)
+        unread = join(parts).text
+        closing = "\n      ]" if pieces or unread else ""
+        return unread + closing + self._split(top, [])[1]
 
     def _split(self, top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
         """The log's text before and after its (empty) results array."""
@@ -283,6 +337,10 @@ class SarifDocument(Plain):
                     },
                 }
             ]
+        if top.errors:
+            invocation.setdefault("toolExecutionNotifications", []).extend(
+                _unread_notification(e, self.options) for e in top.errors
+            )
         notes = [_notification(s, self.options) for s in top.waivers if s.status != "applied"]
         if notes:
             invocation["toolConfigurationNotifications"] = notes

@@ -58,9 +58,20 @@ def counts_line(report: Report) -> str:
     )
 
 
+def unread(report: Report) -> str:
+    """'N manifests could not be read', or '' when every one was."""
+    files = len({e.file for e in report.errors})
+    return f"{plural(files, 'manifest')} could not be read" if files else ""
+
+
 def gate_line(report: Report, fail_on: FailOn) -> str:
     gate = report.summary.gate_verdict
     worst = "worst new or worse finding" if report.baseline else "worst finding"
+    if report.errors:  # exit 2 whatever the policy: what was not read cannot pass
+        return (
+            f"Gate (--fail-on {fail_on.value}): FAILS: {unread(report)}, exit 2 ({worst} "
+            f"not waived in the others: {gate.label})"
+        )
     if fail_on is FailOn.NEVER:
         return f"Gate (--fail-on never): passes ({worst} not waived: {gate.label})"
     result = "FAILS" if fails(gate, fail_on) else "passes"

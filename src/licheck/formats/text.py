@@ -93,7 +93,9 @@ class TextDocument(Plain):
         return self._draw(draw)
 
     def tail(self, top: Report, pieces: int) -> str:
-        text = self.overall(top.verdict, top.summary.products)
+        from licheck.formats.unread import block
+
+        text = self.overall(top.verdict, top.summary.products) + block(top)
         if self.context.options.summary or top.waivers or top.baseline:
             from licheck.formats.summary import summary_text
 
