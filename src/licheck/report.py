@@ -155,6 +155,23 @@ class ProductOut(_Model):
     findings: list[FindingOut]
 
 
+class ReplacementOut(_Model):
+    """A library entry a layer replaced: the layer's file now defines the id."""
+
+    kind: Literal["license", "model"]
+    id: str
+    file: str
+    replaced: str  # the file of the entry it replaced ("built-in NAME" for the shipped library)
+
+
+class LibraryOut(_Model):
+    """The rule library of a run that layered folders over the built-in one (or left it out)."""
+
+    builtin: bool  # whether the built-in library is the base
+    layers: list[str]  # the folders, in order, each over those before
+    replaced: list[ReplacementOut]
+
+
 class Report(_Model):
     schema_version: Literal["1.0"] = "1.0"
     tool: str = "licheck"
@@ -165,6 +182,8 @@ class Report(_Model):
     summary: Summary
     products: list[ProductOut]
     waivers: list[WaiverStatus] = []
+    # present only when the run read more, or other, than the built-in library
+    library: LibraryOut | None = None
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
@@ -201,7 +220,12 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
 def to_json(report: Report) -> str:
     """The report as `json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False)`
     writes it, plus a line break."""
-    return dumps(report.model_dump(mode="json")).text + "\n"
+    return dumps(report_data(report)).text + "\n"
+
+
+def report_data(report: Report) -> dict[str, object]:
+    """The report as JSON data; `library` only when the run layered rule folders."""
+    return report.model_dump(mode="json", exclude={"library"} if report.library is None else None)
 
 
 class FailOn(StrEnum):

@@ -224,6 +224,7 @@ class Stream:
             ),
             products=[],
             waivers=statuses,
+            library=self.context.library,
         )
         return self.top
 

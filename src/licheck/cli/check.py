@@ -21,6 +21,7 @@ from licheck.cli.gating import (
 
 if TYPE_CHECKING:
     from licheck.formats import RenderOptions
+    from licheck.librarysource import LibrarySource
 
 EPILOG = """\b
 Exit codes:
@@ -81,7 +82,7 @@ def check(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """Gate a release: evaluate every product manifest in PATHS (files, and folders searched
     recursively) and fail by policy.
@@ -132,7 +133,7 @@ def _check_streamed(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """One format, streamed: the report is never held."""
     from licheck.api import check_stream, resolve_policy
@@ -155,7 +156,7 @@ def _check_streamed(
         today,
         progress=for_terminal(),
     ) as streamed:
-        emit_stream(streamed, output, inputs=(*paths, waivers_file, licenses_dir))
+        emit_stream(streamed, output, inputs=(*paths, waivers_file, *licenses_dir.folders))
 
 
 def _check_once(
@@ -173,7 +174,7 @@ def _check_once(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """Several formats from one evaluation (the report is held in memory): each --also file,
     the step summary, then the main format and the gate's exit code."""
@@ -184,7 +185,7 @@ def _check_once(
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    inputs = (*paths, waivers_file, licenses_dir, Path(waivers.file) if waivers else None)
+    inputs = (*paths, waivers_file, *licenses_dir.folders, Path(waivers.file) if waivers else None)
     outputs = [("--output", output), *(("--also", file) for _, file in also)]
     refuse_outputs(outputs, inputs)
     report = check_files(list(paths), policy, as_of, licenses_dir, waivers, today)

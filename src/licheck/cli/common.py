@@ -14,6 +14,7 @@ import click
 
 if TYPE_CHECKING:
     from licheck.diagnostics import Diagnostic
+    from licheck.librarysource import LibrarySource
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -198,12 +199,43 @@ def evidence_options(function: F) -> F:
     return function
 
 
+NO_BUILTIN = "licheck.no_builtin_licenses"  # ctx.meta: --no-builtin-licenses, read by --licenses
+
+
+def _no_builtin(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    ctx.meta[NO_BUILTIN] = value  # an eager option: processed before --licenses reads it
+    return value
+
+
+def _library_source(
+    ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None
+) -> LibrarySource:
+    from licheck.librarysource import LibrarySource
+
+    return LibrarySource(tuple(value or ()), builtin=not ctx.meta.get(NO_BUILTIN, False))
+
+
 def library_option(function: F) -> F:
+    """--licenses DIR (repeatable) and --no-builtin-licenses: the command gets `licenses_dir`, a
+    `LibrarySource`."""
+    function = click.option(
+        "--no-builtin-licenses",
+        is_flag=True,
+        is_eager=True,
+        expose_value=False,
+        callback=_no_builtin,
+        help="Leave out the built-in rule library: the first --licenses folder is the base.",
+    )(function)
     return click.option(
         "--licenses",
         "licenses_dir",
+        multiple=True,
         type=PathParam(file_okay=False, path_type=Path),
-        help="Use this rule library folder instead of the built-in one.",
+        callback=_library_source,
+        metavar="DIR",
+        help="Layer the rule files and catalog in DIR over the built-in library (repeatable, "
+        "in order): new licenses and models are added, one with an id already present "
+        "replaces it, and the report says so.",
     )(function)
 
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs
 from licheck.cli.gating import emit, load_waivers, report_options
+
+if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
 
 
 @click.command()
@@ -30,7 +34,7 @@ def evaluate(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """Evaluate product MANIFESTS against the licenses of the models they are built on.
 
@@ -42,9 +46,14 @@ def evaluate(
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    refuse_outputs([("--output", output)], (*manifests, waivers_file, licenses_dir))
+    refuse_outputs([("--output", output)], (*manifests, waivers_file, *licenses_dir.folders))
     report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)
-    inputs = (*manifests, waivers_file, licenses_dir, Path(waivers.file) if waivers else None)
+    inputs = (
+        *manifests,
+        waivers_file,
+        *licenses_dir.folders,
+        Path(waivers.file) if waivers else None,
+    )
     emit(
         report,
         fmt,

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from licheck.cli.common import PathParam, library_option, refuse_outputs, write_output
+
+if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
 
 OUTPUT = click.option(
     "--output",
@@ -30,15 +34,15 @@ def import_() -> None:
 @click.argument("file", type=PathParam(dir_okay=False, path_type=Path))
 @OUTPUT
 @library_option
-def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> None:
+def cyclonedx(file: Path, output: Path | None, licenses_dir: LibrarySource) -> None:
     """From a CycloneDX 1.6 / 1.7 JSON BOM (components of type machine-learning-model)."""
     from licheck.importers import cyclonedx as importer
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
 
-    refuse_outputs([("--output", output)], (file, licenses_dir))
+    refuse_outputs([("--output", output)], (file, *licenses_dir.folders))
     bom = importer.read(file, str(file))
     write_output(
-        importer.to_manifest(bom, load_library(licenses_dir)), output, (file, licenses_dir)
+        importer.to_manifest(bom, load_library(licenses_dir)), output, (file, *licenses_dir.folders)
     )
 
 
@@ -51,15 +55,15 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
 )
 @OUTPUT
 @library_option
-def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Path | None) -> None:
+def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: LibrarySource) -> None:
     """From a Hugging Face model card (README.md with YAML front matter)."""
     from licheck.importers import hf as importer
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
 
-    refuse_outputs([("--output", output)], (file, licenses_dir))
+    refuse_outputs([("--output", output)], (file, *licenses_dir.folders))
     document = importer.front_matter(file, str(file))
     write_output(
         importer.to_manifest(document, load_library(licenses_dir), str(file), model_id),
         output,
-        (file, licenses_dir),
+        (file, *licenses_dir.folders),
     )

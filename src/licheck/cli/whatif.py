@@ -19,6 +19,7 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
     from licheck.whatif.report import WhatIfReport
 
 SET_HELP = (
@@ -88,7 +89,7 @@ def whatif(
     fmt: str,
     plot: Path | None,
     output: Path | None,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """Ask what-if questions of MANIFEST: set facts, sweep them, swap a base model, go back in
     time. Shows the baseline's verdicts beside the scenario's, which findings flip and why,
@@ -96,7 +97,7 @@ def whatif(
     """
     from licheck.api import resolve_policy
     from licheck.evaluation import Options
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.loading import load_manifest
     from licheck.whatif import Scenario, ScenarioError, Subject, analyse
     from licheck.whatif.report import build
@@ -104,7 +105,7 @@ def whatif(
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
-    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, licenses_dir))
+    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, *licenses_dir.folders))
     if plot is not None and not plot.resolve().parent.is_dir():
         raise click.BadParameter(
             f"folder {plot.resolve().parent} does not exist", param_hint="--plot"
@@ -123,8 +124,8 @@ def whatif(
     if plot is not None:
         from licheck.formats.whatif_svg import render as render_svg
 
-        write_output(render_svg(report), plot, (manifest, licenses_dir))
-    write_output(_render(report, fmt, output), output, (manifest, licenses_dir, plot))
+        write_output(render_svg(report), plot, (manifest, *licenses_dir.folders))
+    write_output(_render(report, fmt, output), output, (manifest, *licenses_dir.folders, plot))
 
 
 def _render(report: WhatIfReport, fmt: str, output: Path | None) -> str:

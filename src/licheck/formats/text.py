@@ -92,12 +92,29 @@ class TextDocument(Plain):
         return self._draw(draw)
 
     def tail(self, top: Report, pieces: int) -> str:
-        text = self.overall(top.verdict, top.summary.products)
+        text = self.overall(top.verdict, top.summary.products) + _library_text(top)
         if self.context.options.summary or top.waivers:
             from licheck.formats.summary import summary_text
 
             text += summary_text(top, self.context.options.fail_on)
         return text
+
+
+def _library_text(top: Report) -> str:
+    """Which rule folders were layered, and each entry they replaced ("" for the built-in
+    library alone)."""
+    library = top.library
+    if library is None:
+        return ""
+    from licheck.escape import terminal
+
+    base = ["built-in"] if library.builtin else []
+    lines = ["", "Rule library: " + " + ".join(base + [terminal(f) for f in library.layers])]
+    lines += [
+        f"  {terminal(r.file)} replaces {r.kind} {terminal(r.id)} (from {terminal(r.replaced)})"
+        for r in library.replaced
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def render(
