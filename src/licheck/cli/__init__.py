@@ -17,12 +17,13 @@ import gc
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from licheck import __version__
-from licheck.cli.common import run_guarded
+from licheck.cli.common import PathParam, run_guarded
 
 # name -> a function that imports the command: each runs only when its command runs or `--help`
 # lists it.  To add a command, write its loader below and add one line to COMMANDS.  Imports are
@@ -35,6 +36,12 @@ def _check() -> click.Command:
     from licheck.cli.check import check
 
     return check
+
+
+def _config() -> click.Command:
+    from licheck.cli.config import config
+
+    return config
 
 
 def _evaluate() -> click.Command:
@@ -75,6 +82,7 @@ def _whatif() -> click.Command:
 
 COMMANDS: dict[str, Callable[[], click.Command]] = {
     "check": _check,
+    "config": _config,
     "evaluate": _evaluate,
     "import": _import,
     "licenses": _licenses,
@@ -113,11 +121,29 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="licheck")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@click.option(
+    "--config",
+    "config_file",
+    type=PathParam(dir_okay=False, path_type=Path),
+    envvar="LICHECK_CONFIG",
+    metavar="FILE",
+    help="Read the settings from FILE (.licheck.yaml, or a .toml file's [tool.licheck]) "
+    "instead of searching from here up to the repository root (env: LICHECK_CONFIG).",
+)
+@click.option("--no-config", is_flag=True, help="Read no configuration file.")
 @click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
-    """Check AI products against the licenses of the models they are built on."""
+def cli(ctx: click.Context, debug: bool, config_file: Path | None, no_config: bool) -> None:
+    """Check AI products against the licenses of the models they are built on.
+
+    Settings in `[tool.licheck]` of pyproject.toml or in .licheck.yaml, found from here up to
+    the repository root, are the commands' defaults; options typed here win (licheck config
+    shows each setting and where it came from).
+    """
+    from licheck.cli.configuring import configure
+
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    configure(ctx, config_file, no_config)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
