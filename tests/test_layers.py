@@ -79,7 +79,12 @@ def test_a_catalog_only_layer_adds_one_mit_model(
     report = json.loads(out)
     licenses = {f["license"] for f in report["products"][0]["findings"]}
     assert licenses == {"mit"}
-    assert report["library"] == {"builtin": True, "layers": [str(layer)], "replaced": []}
+    assert report["library"] == {
+        "builtin": True,
+        "layers": [str(layer)],
+        "policies": [],
+        "replaced": [],
+    }
     code, out, err = run(capsys, "evaluate", str(product))
     assert code == 2 and "unknown model 'acme/coder-7b'" in err
 

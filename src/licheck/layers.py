@@ -29,6 +29,7 @@ from licheck.library import (
 from licheck.librarysource import LibrarySource, Origin, Replacement
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel
+from licheck.orgpolicy import load_policies
 from licheck.report import LibraryOut, ReplacementOut
 
 
@@ -38,6 +39,8 @@ def load(source: LibrarySource | Path | None = None) -> Library:
     built-in one), as before layers existed; None is the built-in library."""
     if source is None or isinstance(source, Path):
         return load_library(source)
+    if not source.layered:
+        return load_library()
     if not source.builtin and not source.folders:
         raise LicheckError("--no-builtin-licenses needs at least one --licenses DIR")
     overlays = source.folders if source.builtin else source.folders[1:]
@@ -53,7 +56,9 @@ def load(source: LibrarySource | Path | None = None) -> Library:
             dataclasses.replace(r, replaced=_builtin_name(r.replaced, builtin))
             for r in replacements
         ]
-    return dataclasses.replace(library, origin=Origin(source, tuple(replacements)))
+    policies = load_policies(source.policies) if source.policies else ()
+    origin = Origin(source, tuple(replacements))
+    return dataclasses.replace(library, origin=origin, policies=policies)
 
 
 def _builtin_name(file: str, builtin: Path) -> str:
@@ -180,6 +185,7 @@ def described(library: Library) -> LibraryOut | None:
     return LibraryOut(
         builtin=origin.source.builtin,
         layers=[str(folder) for folder in origin.source.folders],
+        policies=[str(path) for path in origin.source.policies],
         replaced=[
             ReplacementOut(kind=r.kind, id=r.id, file=r.file, replaced=r.replaced)
             for r in origin.replacements

@@ -61,6 +61,8 @@ class Library:
     operands: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
     # The layers it was read from and what they replaced (`licheck.layers`); None: one library.
     origin: Origin | None = field(default=None, compare=False)
+    # Organisation policies (`licheck.orgpolicy`): rules judged for every model of a lineage.
+    policies: tuple[LicenseEntry, ...] = field(default=(), compare=False)
 
     def model(self, name: str) -> CatalogModel | None:
         """A catalog model by id or alias, case-insensitively."""

@@ -22,11 +22,12 @@ class LibrarySource:
 
     folders: tuple[Path, ...] = ()
     builtin: bool = True
+    policies: tuple[Path, ...] = ()  # organisation policy files (`licheck.orgpolicy`)
 
     @property
     def layered(self) -> bool:
         """Whether anything besides the built-in library alone is read."""
-        return bool(self.folders) or not self.builtin
+        return bool(self.folders) or not self.builtin or bool(self.policies)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from licheck import __version__
 from licheck.jsontext import dumps
@@ -169,6 +169,7 @@ class LibraryOut(_Model):
 
     builtin: bool  # whether the built-in library is the base
     layers: list[str]  # the folders, in order, each over those before
+    policies: list[str] = []  # organisation policy files (their rules: policy/ORG/RULE)
     replaced: list[ReplacementOut]
 
 
@@ -183,7 +184,7 @@ class Report(_Model):
     products: list[ProductOut]
     waivers: list[WaiverStatus] = []
     # present only when the run read more, or other, than the built-in library
-    library: LibraryOut | None = None
+    library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
@@ -220,12 +221,7 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
 def to_json(report: Report) -> str:
     """The report as `json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False)`
     writes it, plus a line break."""
-    return dumps(report_data(report)).text + "\n"
-
-
-def report_data(report: Report) -> dict[str, object]:
-    """The report as JSON data; `library` only when the run layered rule folders."""
-    return report.model_dump(mode="json", exclude={"library"} if report.library is None else None)
+    return dumps(report.model_dump(mode="json")).text + "\n"
 
 
 class FailOn(StrEnum):

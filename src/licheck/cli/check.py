@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs, say
+from licheck.cli.common import (
+    INPUT_PATH,
+    evidence_options,
+    library_option,
+    policy_option,
+    refuse_outputs,
+    say,
+)
 from licheck.cli.gating import (
     FORMAT_CHOICES,
     emit,
@@ -67,6 +74,7 @@ def parse_also(
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Text: detail not-applicable findings too.")
 @library_option
+@policy_option
 def check(
     paths: tuple[Path, ...],
     fmt: str,

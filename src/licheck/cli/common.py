@@ -207,12 +207,40 @@ def _no_builtin(ctx: click.Context, _param: click.Parameter, value: bool) -> boo
     return value
 
 
+POLICIES = "licheck.policy_files"  # ctx.meta: --policy FILE..., read by --licenses
+
+
+def _policies(ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None) -> None:
+    ctx.meta[POLICIES] = tuple(value or ())  # an eager option: processed before --licenses
+
+
 def _library_source(
     ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None
 ) -> LibrarySource:
     from licheck.librarysource import LibrarySource
 
-    return LibrarySource(tuple(value or ()), builtin=not ctx.meta.get(NO_BUILTIN, False))
+    return LibrarySource(
+        tuple(value or ()),
+        builtin=not ctx.meta.get(NO_BUILTIN, False),
+        policies=ctx.meta.get(POLICIES, ()),
+    )
+
+
+def policy_option(function: F) -> F:
+    """--policy FILE (repeatable): organisation policy files, carried by the command's
+    `LibrarySource` (with `library_option`)."""
+    return click.option(
+        "--policy",
+        "policy_files",
+        multiple=True,
+        type=PathParam(dir_okay=False, path_type=Path),
+        is_eager=True,
+        expose_value=False,
+        callback=_policies,
+        metavar="FILE",
+        help="Judge the organisation's own rules in FILE too (repeatable): each rule is "
+        "reported as policy/ORG/RULE, like a license clause, and can be waived.",
+    )(function)
 
 
 def library_option(function: F) -> F:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
-from licheck.cli.common import INPUT_PATH, PathParam, library_option
+from licheck.cli.common import INPUT_PATH, PathParam, library_option, policy_option
 from licheck.cli.configuring import CONFIG_ENV
 
 if TYPE_CHECKING:
@@ -29,13 +29,11 @@ Example:
 @click.option("--fail-on", type=click.Choice(["violation", "risk", "never"]), default="violation")
 @click.option("--evidence", default="default", metavar="POLICY")
 @click.option("--waivers", "waivers_file", type=PathParam(dir_okay=False, path_type=Path))
-@click.option(
-    "--policy", "policy_files", multiple=True, type=PathParam(dir_okay=False, path_type=Path)
-)
 @click.option("--verbose", "-v", is_flag=True)
 @click.option("--annotations", type=click.IntRange(min=0), default=10, metavar="N")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path))
 @library_option
+@policy_option
 @click.option(
     "--format",
     "-f",
@@ -97,6 +95,8 @@ def _row(ctx: click.Context, setting: Setting, loaded: Config | None) -> dict[st
         value: Any = library.builtin
     elif setting.key == "licenses":
         value = [str(folder) for folder in library.folders]
+    elif setting.key == "policy":
+        value = [str(path) for path in library.policies]
     else:
         value = ctx.params[setting.param]
         if isinstance(value, tuple):

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs
+from licheck.cli.common import (
+    INPUT_PATH,
+    evidence_options,
+    library_option,
+    policy_option,
+    refuse_outputs,
+)
 from licheck.cli.gating import emit, load_waivers, report_options
 
 if TYPE_CHECKING:
@@ -21,6 +27,7 @@ if TYPE_CHECKING:
 @evidence_options
 @click.option("--verbose", "-v", is_flag=True, help="Detail not-applicable findings too.")
 @library_option
+@policy_option
 def evaluate(
     manifests: tuple[Path, ...],
     fmt: str,

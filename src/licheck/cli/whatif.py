@@ -13,6 +13,7 @@ from licheck.cli.common import (
     evidence_options,
     library_option,
     parse_as_of,
+    policy_option,
     refuse_outputs,
     use_color,
     write_output,
@@ -78,6 +79,7 @@ SET_HELP = (
     help="Write the report to FILE (atomically) instead of standard output.",
 )
 @library_option
+@policy_option
 def whatif(
     manifest: Path,
     sets: tuple[str, ...],

@@ -9,7 +9,7 @@ from pydantic_core import to_json
 
 from licheck.formats import Piece, Plain
 from licheck.jsontext import Hole, Lasting, dumps
-from licheck.report import ProductOut, Report, report_data
+from licheck.report import ProductOut, Report
 
 INDENT = "\n    "  # a product's level in the report's `products` array
 
@@ -44,7 +44,7 @@ class JsonDocument(Plain):
 
 def _split(top: Report) -> tuple[str, str]:
     """The report's text before and after its products array."""
-    data = report_data(top)
+    data = top.model_dump(mode="json")
     data["products"] = Hole("products")
     before, after = dumps(data).split()
     return before, after + "\n"
