@@ -250,3 +250,23 @@ def test_whatif_sets_the_audience(tmp_path: Path, capsys: pytest.CaptureFixture[
     code, out, err = run(capsys, *argv, "-f", "json")
     assert code == 0, err
     assert RULES[0] in out and "violation" in out
+
+
+def test_a_sweep_finds_a_policy_threshold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What-if sweeps find the thresholds of policy rules as they do a license clause's."""
+    policy = tmp_path / "users.yaml"
+    policy.write_text(
+        "policy: acme\nname: Acme\nclauses:\n  - id: contract-above-50m\n"
+        "    kind: restriction\n    title: A contract above 50M users\n"
+        "    text: Products with 50 million monthly users or more use contracted models.\n"
+        "    trigger: {fact: mau, at_least: 50M}\n"
+        "    requirement: {fact: model_license, in: [contract]}\n",
+        encoding="utf-8",
+    )
+    manifest = _product(tmp_path, "glm-4.6")
+    argv = ["whatif", str(manifest), "--policy", str(policy), "--sweep", "mau=1M..200M"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "50M: mau ≥ 50M  [policy/acme/contract-above-50m]" in out
