@@ -149,7 +149,8 @@ def find(start: Path) -> Path | None:
 def _is_config(path: Path) -> bool:
     """`.licheck.yaml`, or a `pyproject.toml` with a `[tool.licheck]` table (parsed only when
     its text names licheck: most projects' pyproject.toml do not).  A pyproject.toml that names
-    licheck but is not valid TOML counts, so that its error is reported, not skipped."""
+    licheck but is not valid TOML, or cannot be read, counts, so that its error is reported,
+    not skipped."""
     if not path.is_file():
         return False
     if path.name == YAML_FILE:
@@ -159,7 +160,7 @@ def _is_config(path: Path) -> bool:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return False
+        return True  # it may configure licheck: reading it says why it cannot be read
     if "licheck" not in text:
         return False
     try:

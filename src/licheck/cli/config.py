@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from licheck.config import Config, Setting
     from licheck.librarysource import LibrarySource
 
+SAME = "As for evaluate and check."
 EXAMPLE = """\b
 Example:
   licheck config                       # the settings a run here would use
@@ -26,12 +27,19 @@ Example:
 
 @click.command(epilog=EXAMPLE)
 @click.argument("paths", nargs=-1, type=INPUT_PATH)
-@click.option("--fail-on", type=click.Choice(["violation", "risk", "never"]), default="violation")
-@click.option("--evidence", default="default", metavar="POLICY")
-@click.option("--waivers", "waivers_file", type=PathParam(dir_okay=False, path_type=Path))
-@click.option("--verbose", "-v", is_flag=True)
-@click.option("--annotations", type=click.IntRange(min=0), default=10, metavar="N")
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--fail-on",
+    type=click.Choice(["violation", "risk", "never"]),
+    default="violation",
+    help=SAME,
+)
+@click.option("--evidence", default="default", metavar="POLICY", help=SAME)
+@click.option(
+    "--waivers", "waivers_file", type=PathParam(dir_okay=False, path_type=Path), help=SAME
+)
+@click.option("--verbose", "-v", is_flag=True, help=SAME)
+@click.option("--annotations", type=click.IntRange(min=0), default=10, metavar="N", help=SAME)
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), help=SAME)
 @library_option
 @policy_option
 @click.option(
