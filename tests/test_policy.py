@@ -270,3 +270,16 @@ def test_a_sweep_finds_a_policy_threshold(
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     assert "50M: mau ≥ 50M  [policy/acme/contract-above-50m]" in out
+
+
+def test_validate_and_schema_know_policy_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "validate", str(EXAMPLE))
+    assert (code, out) == (0, f"ok: {EXAMPLE} (policy)\n"), err
+    code, out, _ = run(capsys, "schema", "policy")
+    assert code == 0 and json.loads(out)["title"] == "PolicyFile"
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("policy: acme\nname: A\nclauses: []\n", encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(broken))
+    assert code == 2 and f"{broken}:3:" in err

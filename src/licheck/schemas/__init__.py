@@ -43,6 +43,11 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return WaiverFile
 
+    def policy() -> type[BaseModel]:
+        from licheck.orgpolicy import PolicyFile
+
+        return PolicyFile
+
     def whatif() -> type[BaseModel]:
         from licheck.whatif.report import WhatIfReport
 
@@ -55,17 +60,18 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
         "report": report,
         "waivers": waivers,
         "whatif": whatif,
+        "policy": policy,
     }
 
 
-NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif")
+NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif", "policy")
 OUTPUTS = ("report", "whatif")  # machine output: its schema describes what is serialised
 
 
 def generate(name: str) -> dict[str, Any]:
     """The JSON Schema of one format, from its model."""
     model = _models()[name]()
-    if name in ("license", "manifest", "catalog"):
+    if name in ("license", "manifest", "catalog", "policy"):
         from licheck import manifest as manifest_models
         from licheck import model as rule_models
 
