@@ -283,3 +283,15 @@ def test_validate_and_schema_know_policy_files(
     broken.write_text("policy: acme\nname: A\nclauses: []\n", encoding="utf-8")
     code, _, err = run(capsys, "validate", str(broken))
     assert code == 2 and f"{broken}:3:" in err
+
+
+def test_the_text_report_names_the_policy_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "evaluate", str(_product(tmp_path, "glm-4.6")))
+    assert code == 0 and "Policies:" not in out, err
+    code, out, err = run(
+        capsys, "evaluate", str(_product(tmp_path, "glm-4.6")), "--policy", str(EXAMPLE)
+    )
+    assert code == 0, err
+    assert out.endswith(f"Rule library: built-in\nPolicies: {EXAMPLE}\n")

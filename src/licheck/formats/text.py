@@ -114,6 +114,8 @@ def _library_text(top: Report) -> str:
         f"  {terminal(r.file)} replaces {r.kind} {terminal(r.id)} (from {terminal(r.replaced)})"
         for r in library.replaced
     ]
+    if library.policies:
+        lines.append("Policies: " + ", ".join(terminal(p) for p in library.policies))
     return "\n".join(lines) + "\n"
 
 
