@@ -270,3 +270,15 @@ def test_a_large_portfolio_with_layers_uses_them_in_every_worker(
     assert report["summary"]["products"] == count
     assert {f["license"] for p in report["products"] for f in p["findings"]} == {"mit"}
     assert report["library"]["layers"] == [str(layer)]
+
+
+def test_an_empty_layer_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder with nothing licheck reads is a mistake (a mistyped path, .yml files), not an
+    empty layer."""
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "catalog.yml").write_text(ONE_MIT_MODEL, encoding="utf-8")
+    code, _, err = run(
+        capsys, "evaluate", str(_product(tmp_path, "kimi-k2.5")), "--licenses", str(folder)
+    )
+    assert code == 2 and f"{folder}: error: the license library layer holds no rule file" in err

@@ -80,6 +80,18 @@ def overlay(
     (each model's catalog file, by id) is brought up to date."""
     if not folder.is_dir():
         raise InputError([Diagnostic(str(folder), 0, 0, "the license library folder is missing")])
+    if not any(folder.glob("*.yaml")):  # a mistyped folder, or files named .yml: not silence
+        raise InputError(
+            [
+                Diagnostic(
+                    str(folder),
+                    0,
+                    0,
+                    "the license library layer holds no rule file (*.yaml) and no catalog.yaml",
+                    "name the folder that holds them (licheck reads *.yaml files only)",
+                )
+            ]
+        )
     problems: list[Diagnostic] = []
     licenses = dict(library.licenses)
     replaced: list[Replacement] = []
