@@ -282,3 +282,19 @@ def test_an_empty_layer_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixtur
         capsys, "evaluate", str(_product(tmp_path, "kimi-k2.5")), "--licenses", str(folder)
     )
     assert code == 2 and f"{folder}: error: the license library layer holds no rule file" in err
+
+
+def test_the_streamed_report_and_the_held_one_say_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`check` streams its report, or holds it for --also: the library section is the same."""
+    layer = _kimi_layer(tmp_path)
+    product = str(_product(tmp_path, "kimi-k2.5"))
+    held = tmp_path / "held.json"
+    argv = ["check", product, "--licenses", str(layer), "-f", "json"]
+    code, streamed, err = run(capsys, *argv)
+    assert code == 0, err
+    code, _, err = run(capsys, *argv, "--also", f"json={held}")
+    assert code == 0, err
+    assert json.loads(streamed) == json.loads(held.read_text(encoding="utf-8"))
+    assert json.loads(streamed)["library"]["replaced"][0]["id"] == "kimi-k2.5-modified-mit"
