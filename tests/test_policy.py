@@ -295,3 +295,16 @@ def test_the_text_report_names_the_policy_files(
     )
     assert code == 0, err
     assert out.endswith(f"Rule library: built-in\nPolicies: {EXAMPLE}\n")
+
+
+def test_an_output_never_overwrites_a_policy_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    policy = tmp_path / "policy.yaml"
+    text = EXAMPLE.read_text(encoding="utf-8")
+    policy.write_text(text, encoding="utf-8")
+    manifest = str(_product(tmp_path, "glm-4.6"))
+    for command in ("evaluate", "check"):
+        code, _, err = run(capsys, command, manifest, "--policy", str(policy), "-o", str(policy))
+        assert code == 2 and "policy.yaml" in err, err
+        assert policy.read_text(encoding="utf-8") == text

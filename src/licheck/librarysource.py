@@ -25,6 +25,11 @@ class LibrarySource:
     policies: tuple[Path, ...] = ()  # organisation policy files (`licheck.orgpolicy`)
 
     @property
+    def inputs(self) -> tuple[Path, ...]:
+        """The files and folders the user named: no output may overwrite them."""
+        return (*self.folders, *self.policies)
+
+    @property
     def layered(self) -> bool:
         """Whether anything besides the built-in library alone is read."""
         return bool(self.folders) or not self.builtin or bool(self.policies)

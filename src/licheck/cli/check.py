@@ -164,7 +164,7 @@ def _check_streamed(
         today,
         progress=for_terminal(),
     ) as streamed:
-        emit_stream(streamed, output, inputs=(*paths, waivers_file, *licenses_dir.folders))
+        emit_stream(streamed, output, inputs=(*paths, waivers_file, *licenses_dir.inputs))
 
 
 def _check_once(
@@ -193,7 +193,7 @@ def _check_once(
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    inputs = (*paths, waivers_file, *licenses_dir.folders, Path(waivers.file) if waivers else None)
+    inputs = (*paths, waivers_file, *licenses_dir.inputs, Path(waivers.file) if waivers else None)
     outputs = [("--output", output), *(("--also", file) for _, file in also)]
     refuse_outputs(outputs, inputs)
     report = check_files(list(paths), policy, as_of, licenses_dir, waivers, today)

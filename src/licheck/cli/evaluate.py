@@ -53,12 +53,12 @@ def evaluate(
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    refuse_outputs([("--output", output)], (*manifests, waivers_file, *licenses_dir.folders))
+    refuse_outputs([("--output", output)], (*manifests, waivers_file, *licenses_dir.inputs))
     report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)
     inputs = (
         *manifests,
         waivers_file,
-        *licenses_dir.folders,
+        *licenses_dir.inputs,
         Path(waivers.file) if waivers else None,
     )
     emit(

@@ -39,10 +39,10 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: LibrarySource) -> N
     from licheck.importers import cyclonedx as importer
     from licheck.layers import load as load_library
 
-    refuse_outputs([("--output", output)], (file, *licenses_dir.folders))
+    refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     bom = importer.read(file, str(file))
     write_output(
-        importer.to_manifest(bom, load_library(licenses_dir)), output, (file, *licenses_dir.folders)
+        importer.to_manifest(bom, load_library(licenses_dir)), output, (file, *licenses_dir.inputs)
     )
 
 
@@ -60,10 +60,10 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Libr
     from licheck.importers import hf as importer
     from licheck.layers import load as load_library
 
-    refuse_outputs([("--output", output)], (file, *licenses_dir.folders))
+    refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     document = importer.front_matter(file, str(file))
     write_output(
         importer.to_manifest(document, load_library(licenses_dir), str(file), model_id),
         output,
-        (file, *licenses_dir.folders),
+        (file, *licenses_dir.inputs),
     )

@@ -107,7 +107,7 @@ def whatif(
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
-    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, *licenses_dir.folders))
+    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, *licenses_dir.inputs))
     if plot is not None and not plot.resolve().parent.is_dir():
         raise click.BadParameter(
             f"folder {plot.resolve().parent} does not exist", param_hint="--plot"
@@ -126,8 +126,8 @@ def whatif(
     if plot is not None:
         from licheck.formats.whatif_svg import render as render_svg
 
-        write_output(render_svg(report), plot, (manifest, *licenses_dir.folders))
-    write_output(_render(report, fmt, output), output, (manifest, *licenses_dir.folders, plot))
+        write_output(render_svg(report), plot, (manifest, *licenses_dir.inputs))
+    write_output(_render(report, fmt, output), output, (manifest, *licenses_dir.inputs, plot))
 
 
 def _render(report: WhatIfReport, fmt: str, output: Path | None) -> str:
