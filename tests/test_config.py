@@ -235,3 +235,16 @@ def test_an_empty_mapping_sets_nothing_and_an_empty_file_is_refused(
     (project / ".licheck.yaml").write_text("", encoding="utf-8")
     code, _, err = run(capsys, "config")
     assert code == 2 and "../.licheck.yaml:1:1: error: the file is empty" in err
+
+
+def test_an_output_never_overwrites_the_configuration(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = project / ".licheck.yaml"
+    config.write_text("fail-on: never\n", encoding="utf-8")
+    for command in ("evaluate", "check"):
+        code, _, err = run(capsys, command, str(COMPOSER), "-o", str(config))
+        assert code == 2 and ".licheck.yaml" in err, err
+        assert config.read_text(encoding="utf-8") == "fail-on: never\n"
+    code, _, err = run(capsys, "whatif", str(COMPOSER), "-o", str(config))
+    assert code == 2 and config.read_text(encoding="utf-8") == "fail-on: never\n"

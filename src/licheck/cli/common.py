@@ -280,7 +280,15 @@ def refuse_outputs(
     """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
     from licheck.safeio import refuse_overwrite
 
-    refuse_overwrite(outputs, inputs)
+    refuse_overwrite(outputs, [*inputs, config_file()])
+
+
+def config_file() -> Path | None:
+    """The configuration file this run read (`licheck.cli.configuring`): an input too."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    config = root.obj.get("config") if root is not None and isinstance(root.obj, dict) else None
+    return config.file if config is not None else None
 
 
 def write_stream(
@@ -310,7 +318,7 @@ def write_stream(
         return
     from licheck.safeio import refuse_overwrite, write_atomic
 
-    refuse_overwrite([("--output", output)], inputs)
+    refuse_overwrite([("--output", output)], [*inputs, config_file()])
     write_atomic(output, produce)
 
 
