@@ -248,3 +248,13 @@ def test_an_output_never_overwrites_the_configuration(
         assert config.read_text(encoding="utf-8") == "fail-on: never\n"
     code, _, err = run(capsys, "whatif", str(COMPOSER), "-o", str(config))
     assert code == 2 and config.read_text(encoding="utf-8") == "fail-on: never\n"
+
+
+def test_a_broken_file_still_lets_a_command_show_its_help(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / ".licheck.yaml").write_text("fail-on: riks\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--help")
+    assert code == 0 and "Usage: licheck check" in out
+    code, _, err = run(capsys, "check", str(COMPOSER))
+    assert code == 2 and "../.licheck.yaml:1:10: error:" in err

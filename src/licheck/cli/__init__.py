@@ -101,6 +101,9 @@ A reader of standard output that goes away (| head) makes the run exit 1, never 
 """
 
 
+COMMAND_ARGS = "licheck.command_args"  # ctx.meta: the arguments after the command's name
+
+
 def load_command(name: str) -> click.Command:
     """Import the command registered as `name`."""
     return COMMANDS[name]()
@@ -116,6 +119,14 @@ class LazyGroup(click.Group):
         if cmd_name in self.commands or cmd_name not in COMMANDS:
             return self.commands.get(cmd_name)
         return load_command(cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        # the command's arguments, for the group's callback (which runs after this): a
+        # command's --help is shown even when the configuration file is broken
+        ctx.meta[COMMAND_ARGS] = tuple(args[1:])
+        return super().resolve_command(ctx, args)
 
 
 @click.group(cls=LazyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})

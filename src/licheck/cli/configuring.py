@@ -30,7 +30,21 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
     if path is None:
         return
     from licheck.configfile import read
+    from licheck.diagnostics import InputError
 
-    config = read(path)
+    try:
+        config = read(path)
+    except InputError:
+        if _asks_for_help(ctx):  # a command's help needs no settings: show it anyway
+            return
+        raise
     ctx.obj["config"] = config
     ctx.default_map = config.default_map()
+
+
+def _asks_for_help(ctx: click.Context) -> bool:
+    """Whether the command line asks a command for its help (`licheck check --help`)."""
+    from licheck.cli import COMMAND_ARGS
+
+    args = ctx.meta.get(COMMAND_ARGS, ())
+    return any(arg in ctx.help_option_names for arg in args)
