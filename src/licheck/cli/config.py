@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
 
 SAME = "As for evaluate and check."
+ABOUT = "the configuration file read: --config, LICHECK_CONFIG, or found from here up"
 EXAMPLE = """\b
 Example:
   licheck config                       # the settings a run here would use
@@ -83,21 +84,22 @@ def _file_row(ctx: click.Context, loaded: Config | None) -> dict[str, Any]:
     source = parent.get_parameter_source("config_file")
     if loaded is None:
         why = "--no-config" if parent.params.get("no_config") else "none found up to the repository"
-        return {"key": "config", "value": None, "source": why}
+        return {"key": "config", "value": None, "source": why, "about": ABOUT}
     if source is ParameterSource.ENVIRONMENT:
         why = f"environment ({CONFIG_ENV})"
     elif source is ParameterSource.COMMANDLINE:
         why = "command line (--config)"
     else:
         why = "found from the working folder up"
-    return {"key": "config", "value": shown(loaded.file), "source": why}
+    return {"key": "config", "value": shown(loaded.file), "source": why, "about": ABOUT}
 
 
 def _row(ctx: click.Context, setting: Setting, loaded: Config | None) -> dict[str, Any]:
     if setting.key == "format":  # the report format: not an option of this command
         in_file = loaded is not None and "format" in loaded.values
         fmt = loaded.values["format"] if loaded is not None and in_file else "text"
-        return {"key": "format", "value": fmt, "source": _where(loaded, "format", in_file)}
+        where = _where(loaded, "format", in_file)
+        return {"key": "format", "value": fmt, "source": where, "about": setting.meaning}
     library: LibrarySource = ctx.params["licenses_dir"]
     if setting.key == "builtin-licenses":
         value: Any = library.builtin
@@ -112,7 +114,8 @@ def _row(ctx: click.Context, setting: Setting, loaded: Config | None) -> dict[st
         elif isinstance(value, Path):
             value = str(value)
     source = ctx.get_parameter_source(setting.param)
-    return {"key": setting.key, "value": value, "source": _source(source, loaded, setting.key)}
+    where = _source(source, loaded, setting.key)
+    return {"key": setting.key, "value": value, "source": where, "about": setting.meaning}
 
 
 def _source(source: ParameterSource | None, loaded: Config | None, key: str) -> str:
