@@ -81,7 +81,7 @@ def test_config_text_lists_every_setting(project: Path, capsys: pytest.CaptureFi
     assert code == 0, err
     keys = [line.split()[0] for line in out.splitlines()]
     assert keys == ["config", *(setting.key for setting in SETTINGS)]
-    assert out.splitlines()[0].endswith("(none found up to the repository)")
+    assert out.splitlines()[0].endswith("(none found from here up to the repository root)")
 
 
 def test_paths_in_the_file_are_relative_to_its_folder(

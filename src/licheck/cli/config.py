@@ -83,7 +83,8 @@ def _file_row(ctx: click.Context, loaded: Config | None) -> dict[str, Any]:
     parent = ctx.find_root()
     source = parent.get_parameter_source("config_file")
     if loaded is None:
-        why = "--no-config" if parent.params.get("no_config") else "none found up to the repository"
+        nowhere = "none found from here up to the repository root"
+        why = "--no-config" if parent.params.get("no_config") else nowhere
         return {"key": "config", "value": None, "source": why, "about": ABOUT}
     if source is ParameterSource.ENVIRONMENT:
         why = f"environment ({CONFIG_ENV})"
