@@ -11,7 +11,10 @@ from licheck.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.discovery import discover
 from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
 from licheck.facts import EvidencePolicy, policy_named
-from licheck.library import Library, load_library
+from licheck.layers import described
+from licheck.layers import load as load_layers
+from licheck.library import Library
+from licheck.librarysource import LibrarySource
 from licheck.loading import load_manifest
 from licheck.report import ProductOut, Report, assemble, errors_out
 from licheck.reporting import build, product_out
@@ -58,13 +61,14 @@ def evaluate_files(
     paths: Sequence[Path],
     policy: EvidencePolicy,
     as_of: dt.date | None = None,
-    licenses_dir: Path | None = None,
+    licenses_dir: LibrarySource | Path | None = None,
     waivers: Waivers | None = None,
     today: dt.date | None = None,
 ) -> Report:
-    library = load_library(licenses_dir)
+    library = load_layers(licenses_dir)
     results = evaluate_paths(paths, Options(policy, as_of), library)
-    return apply_waivers(build(results, policy.name, as_of), waivers, today)
+    report = build(results, policy.name, as_of).model_copy(update={"library": described(library)})
+    return apply_waivers(report, waivers, today)
 
 
 def check_products(
@@ -89,18 +93,21 @@ def check_files(
     paths: Sequence[Path],
     policy: EvidencePolicy,
     as_of: dt.date | None = None,
-    licenses_dir: Path | None = None,
+    licenses_dir: LibrarySource | Path | None = None,
     waivers: Waivers | None = None,
     today: dt.date | None = None,
 ) -> Report:
     """`licheck check`: find the manifests in files and folders, evaluate, apply waivers; a
     manifest that cannot be read is listed in the report's `errors`, the others evaluated."""
     manifests = discover(paths)
-    library = load_library(licenses_dir)
+    library = load_layers(licenses_dir)
     from licheck.waivers import noting_unread
 
     products, problems = check_products(manifests, Options(policy, as_of), library)
-    report = apply_waivers(assemble(products, policy.name, as_of), waivers, today)
+    report = assemble(products, policy.name, as_of).model_copy(
+        update={"library": described(library)}
+    )
+    report = apply_waivers(report, waivers, today)
     errors = errors_out(problems)
     statuses = noting_unread(report.waivers, errors)
     return report.model_copy(update={"errors": errors, "waivers": statuses})
@@ -112,7 +119,7 @@ def check_stream(
     fmt: Format,
     options: RenderOptions,
     as_of: dt.date | None = None,
-    licenses_dir: Path | None = None,
+    licenses_dir: LibrarySource | Path | None = None,
     waivers: Waivers | None = None,
     today: dt.date | None = None,
     *,
@@ -128,10 +135,10 @@ def check_stream(
     from licheck.portfolio import iter_mapped
     from licheck.streaming import Encoder, stream
 
-    context = Context(fmt, options, policy.name, as_of.isoformat() if as_of else None)
-
     manifests = discover(paths)
-    library = load_library(licenses_dir)
+    library = load_layers(licenses_dir)
+    as_of_text = as_of.isoformat() if as_of else None
+    context = Context(fmt, options, policy.name, as_of_text, described(library))
     items = iter_mapped(
         manifests, Options(policy, as_of), library, Encoder(context, waivers), jobs=jobs
     )

@@ -40,6 +40,7 @@ from licheck.lineageview import component_lineage
 from licheck.manifest import Component, Manifest, ModelRef, Owner
 from licheck.measurement import Occasion
 from licheck.model import CatalogModel
+from licheck.policyjudging import judge_policies
 from licheck.scoping import Relation, Scopes, relations, scopes
 from licheck.verdicts import worst
 from licheck.yamlsafe import Document
@@ -152,11 +153,13 @@ def _findings_for(
     model_facts.update(stated.by_model.get(model.id, {}))
     model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
     readings = Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
-    by_license = {
-        c.license: _judge_license(c.license, derive, owner, place, readings, stated)
-        for c in known
-        if c.license is not None
-    }
+    by_license: dict[str, list[Finding]] = {}
+    for candidate in known:
+        if candidate.license is not None:
+            own = _judge_license(candidate.license, derive, owner, place, readings, stated)
+            # the organisation's policies, judged under this license too
+            own += judge_policies(library, candidate.license, own, derive, place, readings)
+            by_license[candidate.license] = own
     if len(known) == 1:
         found.extend(next(iter(by_license.values())))
     else:

@@ -22,6 +22,7 @@ from licheck.binding import bind
 from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import MAX_SET_MEMBERS, Rule
+from licheck.librarysource import Origin
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel, Clause, ClauseKind, License
 from licheck.tables import Compiled
@@ -58,6 +59,10 @@ class Library:
     # Each fact's string operands over every clause (what clauses read of a set fact), worked
     # out once when the library is compiled: agreements narrow waivers and grants to these.
     operands: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
+    # The layers it was read from and what they replaced (`licheck.layers`); None: one library.
+    origin: Origin | None = field(default=None, compare=False)
+    # Organisation policies (`licheck.orgpolicy`): rules judged for every model of a lineage.
+    policies: tuple[LicenseEntry, ...] = field(default=(), compare=False)
 
     def model(self, name: str) -> CatalogModel | None:
         """A catalog model by id or alias, case-insensitively."""

@@ -25,7 +25,10 @@ from typing import Any, Generic, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
-from licheck.library import Library, load_library
+from licheck.layers import load as load_layers
+from licheck.layers import source_of
+from licheck.library import Library
+from licheck.librarysource import LibrarySource
 from licheck.loading import load_manifest
 from licheck.verdicts import Verdict
 
@@ -128,7 +131,7 @@ PARENT_POLL = 0.5  # seconds between a worker's checks that its parent is alive
 def _start_worker(
     options: Options,
     library: Library | None,
-    directory: Path,
+    source: LibrarySource,
     transform: Callable[[ProductResult], Any],
 ) -> None:
     """Forked workers inherit the parent's library; spawned ones load it again, once each."""
@@ -137,9 +140,7 @@ def _start_worker(
     if hasattr(signal, "pthread_sigmask"):  # blocked when it was forked (a pending one is now
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # dropped, being ignored)
     _watch_parent(os.getppid())
-    _this_worker = _Worker(
-        options, library or load_library(directory), transform, EvaluationContext()
-    )
+    _this_worker = _Worker(options, library or load_layers(source), transform, EvaluationContext())
     # What a worker holds from its start (code, the library) lives as long as it does: keep it
     # out of the collector's scans, and collect less often, as a manifest's garbage is short-lived
     # and mostly free of cycles (the collector was the largest single cost left per manifest).
@@ -190,7 +191,7 @@ def _parallel(
     context = multiprocessing.get_context("fork" if fork else None)
     chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
-    start = (options, library if fork else None, library.directory, transform)
+    start = (options, library if fork else None, source_of(library), transform)
     # Workers are made with Ctrl-C blocked (they inherit the mask) until their initializer
     # ignores it; here it is held back until the pool is in its block, then raised if it came.
     held = _hold_sigint()

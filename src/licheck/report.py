@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from licheck import __version__
 from licheck.diagnostics import Diagnostic
@@ -238,6 +238,24 @@ def errors_out(diagnostics: Sequence[Diagnostic]) -> list[ErrorOut]:
     ]
 
 
+class ReplacementOut(_Model):
+    """A library entry a layer replaced: the layer's file now defines the id."""
+
+    kind: Literal["license", "model"]
+    id: str
+    file: str
+    replaced: str  # the file of the entry it replaced ("built-in NAME" for the shipped library)
+
+
+class LibraryOut(_Model):
+    """The rule library of a run that layered folders over the built-in one (or left it out)."""
+
+    builtin: bool  # whether the built-in library is the base
+    layers: list[str]  # the folders, in order, each over those before
+    policies: list[str] = []  # organisation policy files (their rules: policy/ORG/RULE)
+    replaced: list[ReplacementOut]
+
+
 class Report(_Model):
     schema_version: Literal["1.0"] = "1.0"
     tool: str = "licheck"
@@ -253,6 +271,8 @@ class Report(_Model):
     # Manifests that could not be read or evaluated: each is reported here, every other one is
     # evaluated; any makes the run exit 2 (`exit_code`).
     errors: list[ErrorOut] = []
+    # present only when the run read more, or other, than the built-in library
+    library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:

@@ -223,6 +223,7 @@ class Stream:
             products=[],
             waivers=noting_unread(statuses, errors),
             errors=errors,
+            library=self.context.library,
         )
         return self.top
 

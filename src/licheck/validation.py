@@ -15,6 +15,8 @@ from licheck.manifest import Manifest
 
 
 def detect_kind(data: object) -> str:
+    if isinstance(data, dict) and "policy" in data and "clauses" in data:
+        return "policy"
     if isinstance(data, dict) and "clauses" in data:
         return "license"
     if isinstance(data, dict) and "models" in data and "components" not in data:
@@ -36,6 +38,10 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
             file_kind = detect_kind(document.data) if kind == "auto" else kind
             if file_kind == "license":
                 load_license_file(path, shown)
+            elif file_kind == "policy":
+                from licheck.orgpolicy import load_policy
+
+                load_policy(path)
             elif file_kind == "waivers":
                 from licheck import waivers
 

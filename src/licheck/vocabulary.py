@@ -303,6 +303,51 @@ FACTS: Final = _facts(
         "how, where the license asks for it)",
     ),
     *DUTY_FACTS,
+    # -- added for organisation policies (issue 16): what a policy rule reads of a component's
+    # model and its license (`licheck.policyjudging` supplies them), and one product fact
+    FactDef(
+        "customer_facing",
+        FactType.BOOLEAN,
+        "the product is offered to customers outside the organisation (organisation "
+        "policies read it)",
+    ),
+    FactDef(
+        "model_license",
+        FactType.STRING,
+        "the id of the license the model in the lineage is under, as the rule library names "
+        "it (for organisation policies)",
+        implicit=True,
+    ),
+    FactDef(
+        "model_family",
+        FactType.STRING,
+        "the model family the catalog gives for the model in the lineage (for organisation "
+        "policies; unknown where the catalog does not say)",
+        implicit=True,
+    ),
+    FactDef(
+        "license_thresholds",
+        FactType.SET,
+        "what the model's license (or a rule file it incorporates) has thresholds on: revenue "
+        "when a clause's trigger compares an amount of money, users when it compares a count "
+        "of users (for organisation policies)",
+        implicit=True,
+        members=frozenset({"revenue", "users"}),
+    ),
+    FactDef(
+        "ungranted_gate",
+        FactType.BOOLEAN,
+        "a gate of the model's license is crossed without the licensor's grant recorded: true "
+        "when a gate clause is a violation, false when none is a violation or a governance "
+        "risk (for organisation policies)",
+        implicit=True,
+    ),
+)
+
+# The facts added for organisation policies: documented in docs/policy.md (README.md's fact table
+# gains them when the README's tables move to docs/).
+POLICY_FACTS: Final = frozenset(
+    {"customer_facing", "model_license", "model_family", "license_thresholds", "ungranted_gate"}
 )
 
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)

@@ -88,14 +88,20 @@ Day = Annotated[
 Pin = PinSpec | RawValue
 
 
+# A license id, or `policy/ORG` for an organisation policy's rules (`licheck.orgpolicy`).
+PolicyId = Annotated[StrictStr, Field(pattern=r"^policy/[a-z0-9][a-z0-9._-]*$", max_length=127)]
+RuleSource = Identifier | PolicyId
+
+
 class Waiver(Strict):
     id: Identifier = Field(description="a stable name for the waiver, unique in the file")
     product: Text = Field(
         description="the product's name (its manifest's `product:`), or the "
         "manifest's path as licheck reports it"
     )
-    license: Identifier = Field(
-        description="the license id (or `unknown` for a finding about an unknown license)"
+    license: RuleSource = Field(
+        description="the license id (or `unknown` for a finding about an unknown license, or "
+        "policy/ORG for a rule of an organisation's policy)"
     )
     clause: Identifier = Field(description="the clause id")
     component: Identifier | None = Field(

@@ -17,12 +17,13 @@ import gc
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from licheck import __version__
-from licheck.cli.common import run_guarded
+from licheck.cli.common import PathParam, run_guarded
 
 # name -> a function that imports the command: each runs only when its command runs or `--help`
 # lists it.  To add a command, write its loader below and add one line to COMMANDS.  Imports are
@@ -41,6 +42,12 @@ def _discover() -> click.Command:
     from licheck.cli.discover import discover
 
     return discover
+
+
+def _config() -> click.Command:
+    from licheck.cli.config import config
+
+    return config
 
 
 def _evaluate() -> click.Command:
@@ -99,6 +106,7 @@ def _whatif() -> click.Command:
 
 COMMANDS: dict[str, Callable[[], click.Command]] = {
     "check": _check,
+    "config": _config,
     "discover": _discover,
     "evaluate": _evaluate,
     "facts": _facts,
@@ -121,6 +129,9 @@ A reader of standard output that goes away (| head) makes the run exit 1, never 
 """
 
 
+COMMAND_ARGS = "licheck.command_args"  # ctx.meta: the arguments after the command's name
+
+
 def load_command(name: str) -> click.Command:
     """Import the command registered as `name`."""
     return COMMANDS[name]()
@@ -137,23 +148,49 @@ class LazyGroup(click.Group):
             return self.commands.get(cmd_name)
         return load_command(cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        # the command's arguments, for the group's callback (which runs after this): a
+        # command's --help is shown even when the configuration file is broken
+        ctx.meta[COMMAND_ARGS] = tuple(args[1:])
+        return super().resolve_command(ctx, args)
+
 
 @click.group(cls=LazyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="licheck")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@click.option(
+    "--config",
+    "config_file",
+    type=PathParam(dir_okay=False, path_type=Path),
+    envvar="LICHECK_CONFIG",
+    metavar="FILE",
+    help="Read the settings from FILE (.licheck.yaml, or a .toml file's [tool.licheck]) "
+    "instead of searching from here up to the repository root (env: LICHECK_CONFIG).",
+)
+@click.option("--no-config", is_flag=True, help="Read no configuration file.")
 @click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
+def cli(ctx: click.Context, debug: bool, config_file: Path | None, no_config: bool) -> None:
     """Check AI products against the licenses of the models they are built on.
+
+    Settings in `[tool.licheck]` of pyproject.toml or in .licheck.yaml, found from here up to
+    the repository root, are the commands' defaults; options typed here win (licheck config
+    shows each setting and where it came from).
 
     \b
     Example:
       licheck evaluate products/composer2.yaml
       licheck check products/ --fail-on risk
       licheck facts monthly_revenue
+      licheck config
       licheck COMMAND --help        (each command, with an example)
     """
+    from licheck.cli.configuring import configure
+
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    configure(ctx, config_file, no_config)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

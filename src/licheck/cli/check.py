@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs, say
+from licheck.cli.common import (
+    INPUT_PATH,
+    evidence_options,
+    library_option,
+    policy_option,
+    refuse_outputs,
+    say,
+)
 from licheck.cli.gating import (
     FORMAT_CHOICES,
     baseline_option,
@@ -22,6 +29,7 @@ from licheck.cli.gating import (
 
 if TYPE_CHECKING:
     from licheck.formats import RenderOptions
+    from licheck.librarysource import LibrarySource
 
 EPILOG = """\b
 Exit codes:
@@ -69,6 +77,7 @@ def parse_also(
 @click.option("--verbose", "-v", is_flag=True, help="Text: detail not-applicable findings too.")
 @library_option
 @baseline_option
+@policy_option
 def check(
     paths: tuple[Path, ...],
     fmt: str,
@@ -84,7 +93,7 @@ def check(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
     baseline_file: Path | None,
 ) -> None:
     """Gate a release: evaluate every product manifest in PATHS (files, and folders searched
@@ -141,7 +150,7 @@ def _check_streamed(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """One format, streamed: the report is never held."""
     from licheck.api import check_stream, resolve_policy
@@ -164,7 +173,7 @@ def _check_streamed(
         today,
         progress=for_terminal(),
     ) as streamed:
-        emit_stream(streamed, output, inputs=(*paths, waivers_file, licenses_dir))
+        emit_stream(streamed, output, inputs=(*paths, waivers_file, *licenses_dir.inputs))
 
 
 def _check_once(
@@ -182,7 +191,7 @@ def _check_once(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
     baseline_file: Path | None = None,
 ) -> None:
     """Several formats from one evaluation (the report is held in memory): each --also file,
@@ -195,8 +204,12 @@ def _check_once(
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
     inputs = (
-        *paths, waivers_file, licenses_dir, Path(waivers.file) if waivers else None, baseline_file
-    )  # fmt: skip
+        *paths,
+        waivers_file,
+        *licenses_dir.inputs,
+        Path(waivers.file) if waivers else None,
+        baseline_file,
+    )
     outputs = [("--output", output), *(("--also", file) for _, file in also)]
     refuse_outputs(outputs, inputs)
     baseline = load_baseline(baseline_file)

@@ -14,6 +14,7 @@ import click
 
 if TYPE_CHECKING:
     from licheck.diagnostics import Diagnostic
+    from licheck.librarysource import LibrarySource
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -198,12 +199,71 @@ def evidence_options(function: F) -> F:
     return function
 
 
+NO_BUILTIN = "licheck.no_builtin_licenses"  # ctx.meta: --no-builtin-licenses, read by --licenses
+
+
+def _no_builtin(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    ctx.meta[NO_BUILTIN] = value  # an eager option: processed before --licenses reads it
+    return value
+
+
+POLICIES = "licheck.policy_files"  # ctx.meta: --policy FILE..., read by --licenses
+
+
+def _policies(ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None) -> None:
+    ctx.meta[POLICIES] = tuple(value or ())  # an eager option: processed before --licenses
+
+
+def _library_source(
+    ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None
+) -> LibrarySource:
+    from licheck.librarysource import LibrarySource
+
+    return LibrarySource(
+        tuple(value or ()),
+        builtin=not ctx.meta.get(NO_BUILTIN, False),
+        policies=ctx.meta.get(POLICIES, ()),
+    )
+
+
+def policy_option(function: F) -> F:
+    """--policy FILE (repeatable): organisation policy files, carried by the command's
+    `LibrarySource` (with `library_option`)."""
+    return click.option(
+        "--policy",
+        "policy_files",
+        multiple=True,
+        type=PathParam(dir_okay=False, path_type=Path),
+        is_eager=True,
+        expose_value=False,
+        callback=_policies,
+        metavar="FILE",
+        help="Judge the organisation's own rules in FILE too (repeatable): each rule is "
+        "reported as policy/ORG/RULE, like a license clause, and can be waived.",
+    )(function)
+
+
 def library_option(function: F) -> F:
+    """--licenses DIR (repeatable) and --no-builtin-licenses: the command gets `licenses_dir`, a
+    `LibrarySource`."""
+    function = click.option(
+        "--no-builtin-licenses",
+        is_flag=True,
+        is_eager=True,
+        expose_value=False,
+        callback=_no_builtin,
+        help="Leave out the built-in rule library: the first --licenses folder is the base.",
+    )(function)
     return click.option(
         "--licenses",
         "licenses_dir",
+        multiple=True,
         type=PathParam(file_okay=False, path_type=Path),
-        help="Use this rule library folder instead of the built-in one.",
+        callback=_library_source,
+        metavar="DIR",
+        help="Layer the rule files and catalog in DIR over the built-in library (repeatable, "
+        "in order): new licenses and models are added, one with an id already present "
+        "replaces it, and the report says so.",
     )(function)
 
 
@@ -220,7 +280,15 @@ def refuse_outputs(
     """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
     from licheck.safeio import refuse_overwrite
 
-    refuse_overwrite(outputs, inputs)
+    refuse_overwrite(outputs, [*inputs, config_file()])
+
+
+def config_file() -> Path | None:
+    """The configuration file this run read (`licheck.cli.configuring`): an input too."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    config = root.obj.get("config") if root is not None and isinstance(root.obj, dict) else None
+    return config.file if config is not None else None
 
 
 def write_stream(
@@ -250,7 +318,7 @@ def write_stream(
         return
     from licheck.safeio import refuse_overwrite, write_atomic
 
-    refuse_overwrite([("--output", output)], inputs)
+    refuse_overwrite([("--output", output)], [*inputs, config_file()])
     write_atomic(output, produce)
 
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from licheck.cli.common import INPUT_PATH, PathParam, library_option, refuse_outputs, write_output
+
+if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
 
 
 @click.command()
@@ -47,7 +51,7 @@ def discover(
     fail_on_undeclared: bool,
     fmt: str,
     output: Path | None,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """List the model ids a code base or its configuration names, and which of them no
     product manifest declares.
@@ -65,10 +69,10 @@ def discover(
     """
     from licheck.declared import found_models, load_declarations
     from licheck.formats.discovered import json_text, text
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.modelscan import scan
 
-    refuse_outputs([("--output", output)], (*paths, *manifest_paths, licenses_dir))
+    refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
     library = load_library(licenses_dir)
     manifests = _manifests(paths, manifest_paths)
     declared = load_declarations(manifests, library)

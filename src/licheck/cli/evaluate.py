@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs
+from licheck.cli.common import (
+    INPUT_PATH,
+    evidence_options,
+    library_option,
+    policy_option,
+    refuse_outputs,
+)
 from licheck.cli.gating import (
     baseline_option,
     compare_baseline,
@@ -17,6 +24,9 @@ from licheck.cli.gating import (
     report_options,
 )
 
+if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
+
 
 @click.command()
 @click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH)
@@ -25,6 +35,7 @@ from licheck.cli.gating import (
 @click.option("--verbose", "-v", is_flag=True, help="Detail not-applicable findings too.")
 @library_option
 @baseline_option
+@policy_option
 def evaluate(
     manifests: tuple[Path, ...],
     fmt: str,
@@ -38,7 +49,7 @@ def evaluate(
     evidence: str,
     as_of: dt.date | None,
     verbose: bool,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
     baseline_file: Path | None,
 ) -> None:
     """Evaluate product MANIFESTS against the licenses of the models they are built on.
@@ -56,7 +67,7 @@ def evaluate(
 
     policy = resolve_policy(evidence)
     waivers = load_waivers(waivers_file, no_waivers)
-    inputs = (*manifests, waivers_file, licenses_dir, baseline_file)
+    inputs = (*manifests, waivers_file, *licenses_dir.inputs, baseline_file)
     refuse_outputs([("--output", output)], inputs)
     baseline = load_baseline(baseline_file)
     report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)

@@ -7,7 +7,6 @@ import os
 import shutil
 import sys
 import textwrap
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -16,6 +15,7 @@ from licheck.cli.common import library_option, use_color
 
 if TYPE_CHECKING:
     from licheck.factinfo import FactInfo
+    from licheck.librarysource import LibrarySource
 
 HELP = """Print the fact vocabulary, or one fact in full.
 
@@ -43,7 +43,7 @@ Example:
     help="markdown: the table of docs/facts.md (without NAME).",
 )
 @library_option
-def facts(name: str | None, fmt: str, licenses_dir: Path | None) -> None:
+def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
     from licheck import factinfo
 
     if name is None:
@@ -64,11 +64,11 @@ def facts(name: str | None, fmt: str, licenses_dir: Path | None) -> None:
         click.echo("\n".join(_describe(info, _width() or 100)))
 
 
-def _look_up(name: str, licenses_dir: Path | None) -> FactInfo:
+def _look_up(name: str, licenses_dir: LibrarySource) -> FactInfo:
     """The fact, with the clauses of the library that read it; exit 2 with a did-you-mean."""
     from licheck import factinfo
     from licheck.diagnostics import LicheckError
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.vocabulary import FACTS, suggest
 
     if name not in FACTS:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from licheck.cli.common import PathParam, library_option, refuse_outputs, write_output
+
+if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
 
 OUTPUT = click.option(
     "--output",
@@ -35,7 +39,7 @@ def import_() -> None:
 @click.argument("file", type=PathParam(dir_okay=False, path_type=Path))
 @OUTPUT
 @library_option
-def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> None:
+def cyclonedx(file: Path, output: Path | None, licenses_dir: LibrarySource) -> None:
     """From a CycloneDX 1.6 / 1.7 JSON BOM (components of type machine-learning-model).
 
     \b
@@ -43,12 +47,12 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
       licheck import cyclonedx bom.json -o products/my-product.yaml
     """
     from licheck.importers import cyclonedx as importer
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
 
-    refuse_outputs([("--output", output)], (file, licenses_dir))
+    refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     bom = importer.read(file, str(file))
     write_output(
-        importer.to_manifest(bom, load_library(licenses_dir)), output, (file, licenses_dir)
+        importer.to_manifest(bom, load_library(licenses_dir)), output, (file, *licenses_dir.inputs)
     )
 
 
@@ -61,7 +65,7 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: Path | None) -> Non
 )
 @OUTPUT
 @library_option
-def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Path | None) -> None:
+def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: LibrarySource) -> None:
     """From a Hugging Face model card (README.md with YAML front matter).
 
     \b
@@ -69,12 +73,12 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Path
       licheck import hf README.md --model-id acme/acme-coder -o products/acme-coder.yaml
     """
     from licheck.importers import hf as importer
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
 
-    refuse_outputs([("--output", output)], (file, licenses_dir))
+    refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     document = importer.front_matter(file, str(file))
     write_output(
         importer.to_manifest(document, load_library(licenses_dir), str(file), model_id),
         output,
-        (file, licenses_dir),
+        (file, *licenses_dir.inputs),
     )

@@ -14,6 +14,7 @@ from licheck.cli.common import PathParam, library_option, use_color
 if TYPE_CHECKING:
     from licheck.coverage import Totals
     from licheck.library import Library, LicenseEntry
+    from licheck.librarysource import LibrarySource
     from licheck.model import CatalogModel
 
 
@@ -33,14 +34,14 @@ def licenses() -> None:
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @library_option
-def list_(fmt: str, licenses_dir: Path | None) -> None:
+def list_(fmt: str, licenses_dir: LibrarySource) -> None:
     """List the encoded licenses.
 
     \b
     Example:
       licheck licenses list --format json
     """
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
 
     library = load_library(licenses_dir)
     rows = []
@@ -95,7 +96,7 @@ def list_(fmt: str, licenses_dir: Path | None) -> None:
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @library_option
-def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
+def show(license_id: str, fmt: str, licenses_dir: LibrarySource) -> None:
     """Show one license (by license id, or by the id or alias of a catalog model): its source,
     and each clause with its quote and its rule.
 
@@ -104,7 +105,7 @@ def show(license_id: str, fmt: str, licenses_dir: Path | None) -> None:
       licheck licenses show kimi-k2.5-modified-mit
       licheck licenses show moonshotai/Kimi-K2.5
     """
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
 
     library = load_library(licenses_dir)
     entry = library.licenses.get(license_id)
@@ -283,14 +284,14 @@ def _show(node: object) -> str:
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @library_option
-def models(fmt: str, licenses_dir: Path | None) -> None:
+def models(fmt: str, licenses_dir: LibrarySource) -> None:
     """List the model catalog: each model's license, release date and source.
 
     \b
     Example:
       licheck licenses models
     """
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
 
     library = load_library(licenses_dir)
     rows = [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in library.models]
@@ -317,7 +318,7 @@ def models(fmt: str, licenses_dir: Path | None) -> None:
     help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
 )
 @library_option
-def verify(texts: Path, licenses_dir: Path | None) -> None:
+def verify(texts: Path, licenses_dir: LibrarySource) -> None:
     """Check each rule file against its canonical text: the text's SHA-256 and every quote.
 
     Exits 1 naming each drifted license and clause.
@@ -327,7 +328,7 @@ def verify(texts: Path, licenses_dir: Path | None) -> None:
       licheck licenses verify --texts ../shared/reference/licenses
     """
     from licheck.escape import line
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.textcheck import verify as run_verify
 
     library = load_library(licenses_dir)
@@ -410,7 +411,7 @@ def _shorten(text: str, limit: int = 160) -> str:
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @library_option
-def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
+def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None:
     """How much of each license text the rule files account for.
 
     Counts the sentences of each text that impose a duty, a condition, a prohibition or an
@@ -423,7 +424,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: Path | None) -> None:
       licheck licenses coverage --texts ../shared/reference/licenses --format json
     """
     from licheck.coverage import Coverage, coverage, totals
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.textcheck import read_canonical
 
     if texts is None or not texts.is_dir():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +16,9 @@ from licheck.cli.common import (
     refuse_outputs,
     write_output,
 )
+
+if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
 
 
 @click.command()
@@ -42,7 +46,7 @@ def notices(
     output: Path | None,
     evidence: str,
     as_of: dt.date | None,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """List what the licenses ask the products in MANIFESTS (files, or folders searched as
     `licheck check` does) to carry: the strings to display and where, the Notice texts the
@@ -60,15 +64,17 @@ def notices(
     from licheck.discovery import discover
     from licheck.evaluation import Options
     from licheck.formats.notices import json_text, markdown
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.notices import product_duties
 
     policy = resolve_policy(evidence)
-    refuse_outputs([("--output", output)], (*manifests, licenses_dir))
+    refuse_outputs([("--output", output)], (*manifests, *licenses_dir.inputs))
     paths = discover(list(manifests))
     library = load_library(licenses_dir)
     results = evaluate_paths(paths, Options(policy, as_of), library)
     products = [product_duties(result, library) for result in results]
     shown_as_of = as_of.isoformat() if as_of else None
     render = json_text if fmt == "json" else markdown
-    write_output(render(products, policy.name, shown_as_of), output, (*manifests, licenses_dir))
+    write_output(
+        render(products, policy.name, shown_as_of), output, (*manifests, *licenses_dir.inputs)
+    )

@@ -8,7 +8,16 @@ import click
 
 from licheck.cli.common import INPUT_PATH
 
-SCHEMA_NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif", "timeline")
+SCHEMA_NAMES = (
+    "license",
+    "manifest",
+    "catalog",
+    "report",
+    "waivers",
+    "whatif",
+    "timeline",
+    "policy",
+)
 
 
 @click.command()
@@ -29,11 +38,11 @@ def schema(name: str) -> None:
 @click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
 @click.option(
     "--kind",
-    type=click.Choice(["auto", "manifest", "license", "catalog", "waivers"]),
+    type=click.Choice(["auto", "manifest", "license", "catalog", "waivers", "policy"]),
     default="auto",
     show_default=True,
-    help="What the files are; auto tells a license (clauses), a catalog (models) and a "
-    "waiver file (waivers) from a manifest.",
+    help="What the files are; auto tells a license (clauses), a catalog (models), a "
+    "waiver file (waivers) and a policy (policy and clauses) from a manifest.",
 )
 def validate(files: tuple[Path, ...], kind: str) -> None:
     """Check manifests and rule files; report every problem with file:line:column.

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from licheck.cli.common import PathParam, library_option, refuse_outputs, use_color, write_output
+
+if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
 
 
 @click.command()
@@ -37,7 +41,7 @@ from licheck.cli.common import PathParam, library_option, refuse_outputs, use_co
 )
 @library_option
 def timeline(
-    manifest: Path, evidence: str, fmt: str, output: Path | None, licenses_dir: Path | None
+    manifest: Path, evidence: str, fmt: str, output: Path | None, licenses_dir: LibrarySource
 ) -> None:
     """What licheck would have said of MANIFEST on each day its evidence changed: a source
     dated, a retraction, a license text coming into force. Each day shows the product's
@@ -50,12 +54,12 @@ def timeline(
       licheck timeline products/composer2.yaml --format json -o timeline.json
     """
     from licheck.api import resolve_policy
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.loading import load_manifest
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 
-    refuse_outputs([("--output", output)], (manifest, licenses_dir))
+    refuse_outputs([("--output", output)], (manifest, *licenses_dir.inputs))
     policy = resolve_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
     report = build(loaded, document, load_library(licenses_dir), policy)
@@ -65,4 +69,4 @@ def timeline(
         from licheck.formats.timeline_text import render
 
         text = render(report, color=use_color() if output is None else False)
-    write_output(text, output, (manifest, licenses_dir))
+    write_output(text, output, (manifest, *licenses_dir.inputs))

@@ -13,12 +13,14 @@ from licheck.cli.common import (
     evidence_options,
     library_option,
     parse_as_of,
+    policy_option,
     refuse_outputs,
     use_color,
     write_output,
 )
 
 if TYPE_CHECKING:
+    from licheck.librarysource import LibrarySource
     from licheck.whatif.report import WhatIfReport
 
 SET_HELP = (
@@ -77,6 +79,7 @@ SET_HELP = (
     help="Write the report to FILE (atomically) instead of standard output.",
 )
 @library_option
+@policy_option
 def whatif(
     manifest: Path,
     sets: tuple[str, ...],
@@ -88,7 +91,7 @@ def whatif(
     fmt: str,
     plot: Path | None,
     output: Path | None,
-    licenses_dir: Path | None,
+    licenses_dir: LibrarySource,
 ) -> None:
     """Ask what-if questions of MANIFEST: set facts, sweep them, swap a base model, go back in
     time. Shows the baseline's verdicts beside the scenario's, which findings flip and why,
@@ -101,7 +104,7 @@ def whatif(
     """
     from licheck.api import resolve_policy
     from licheck.evaluation import Options
-    from licheck.library import load_library
+    from licheck.layers import load as load_library
     from licheck.loading import load_manifest
     from licheck.whatif import Scenario, ScenarioError, Subject, analyse
     from licheck.whatif.report import build
@@ -109,7 +112,7 @@ def whatif(
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
-    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, licenses_dir))
+    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, *licenses_dir.inputs))
     if plot is not None and not plot.resolve().parent.is_dir():
         raise click.BadParameter(
             f"folder {plot.resolve().parent} does not exist", param_hint="--plot"
@@ -128,8 +131,8 @@ def whatif(
     if plot is not None:
         from licheck.formats.whatif_svg import render as render_svg
 
-        write_output(render_svg(report), plot, (manifest, licenses_dir))
-    write_output(_render(report, fmt, output), output, (manifest, licenses_dir, plot))
+        write_output(render_svg(report), plot, (manifest, *licenses_dir.inputs))
+    write_output(_render(report, fmt, output), output, (manifest, *licenses_dir.inputs, plot))
 
 
 def _render(report: WhatIfReport, fmt: str, output: Path | None) -> str:

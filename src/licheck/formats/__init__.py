@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from licheck.report import FailOn, ProductOut, Report
+from licheck.report import FailOn, LibraryOut, ProductOut, Report
 
 
 class Format(StrEnum):
@@ -57,6 +57,7 @@ class Context:
     options: RenderOptions
     evidence_policy: str
     as_of: str | None
+    library: LibraryOut | None = None  # the layered rule library, for the report's top
 
 
 @dataclass(frozen=True, slots=True)

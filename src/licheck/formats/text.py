@@ -95,12 +95,31 @@ class TextDocument(Plain):
     def tail(self, top: Report, pieces: int) -> str:
         from licheck.formats.unread import block
 
-        text = self.overall(top.verdict, top.summary.products) + block(top)
+        text = self.overall(top.verdict, top.summary.products) + block(top) + _library_text(top)
         if self.context.options.summary or top.waivers or top.baseline:
             from licheck.formats.summary import summary_text
 
             text += summary_text(top, self.context.options.fail_on)
         return text
+
+
+def _library_text(top: Report) -> str:
+    """Which rule folders were layered, and each entry they replaced ("" for the built-in
+    library alone)."""
+    library = top.library
+    if library is None:
+        return ""
+    from licheck.escape import terminal
+
+    base = ["built-in"] if library.builtin else []
+    lines = ["", "Rule library: " + " + ".join(base + [terminal(f) for f in library.layers])]
+    lines += [
+        f"  {terminal(r.file)} replaces {r.kind} {terminal(r.id)} (from {terminal(r.replaced)})"
+        for r in library.replaced
+    ]
+    if library.policies:
+        lines.append("Policies: " + ", ".join(terminal(p) for p in library.policies))
+    return "\n".join(lines) + "\n"
 
 
 def render(

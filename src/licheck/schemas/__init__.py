@@ -43,6 +43,11 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return WaiverFile
 
+    def policy() -> type[BaseModel]:
+        from licheck.orgpolicy import PolicyFile
+
+        return PolicyFile
+
     def whatif() -> type[BaseModel]:
         from licheck.whatif.report import WhatIfReport
 
@@ -61,10 +66,11 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
         "waivers": waivers,
         "whatif": whatif,
         "timeline": timeline,
+        "policy": policy,
     }
 
 
-NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif", "timeline")
+NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif", "timeline", "policy")
 # machine output: its schema describes what is serialised
 OUTPUTS = ("report", "whatif", "timeline")
 
@@ -72,7 +78,7 @@ OUTPUTS = ("report", "whatif", "timeline")
 def generate(name: str) -> dict[str, Any]:
     """The JSON Schema of one format, from its model."""
     model = _models()[name]()
-    if name in ("license", "manifest", "catalog"):
+    if name in ("license", "manifest", "catalog", "policy"):
         from licheck import manifest as manifest_models
         from licheck import model as rule_models
 

@@ -121,8 +121,10 @@ def _check_sweeps(scenario: Scenario, sweeps: Sequence[SweepSpec]) -> None:
 def binding_rules(subject: Subject, result: ProductResult) -> ClauseRules:
     """The rule of every clause with a finding for the product."""
     rules: list[tuple[str, Rule]] = []
+    library = subject.library
+    policies = {policy.license.id: policy for policy in library.policies}
     for finding in result.findings:
-        entry = subject.library.licenses.get(finding.license)
+        entry = library.licenses.get(finding.license) or policies.get(finding.license)
         rules.extend(
             (f"{finding.license}/{finding.clause}", compiled.rule)
             for compiled in (entry.clauses if entry else ())

@@ -1,0 +1,50 @@
+"""Reading the configuration file into click: the group's `--config` and `--no-config`, and each
+command's option defaults (click's `default_map`), so that options typed on the command line win.
+
+Light at the top: a run with no configuration file imports nothing of the core here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+CONFIG_ENV = "LICHECK_CONFIG"
+
+
+def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> None:
+    """Find and read the configuration (unless `no_config`), keep it in `ctx.obj["config"]` and
+    make its settings the defaults of every command's options."""
+    source = ctx.get_parameter_source("config_file")
+    if no_config and config_file is not None and source is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--config and --no-config exclude each other")
+    ctx.obj["config"] = None
+    if no_config:
+        return
+    from licheck.config import find
+
+    try:
+        path = config_file if config_file is not None else find(Path.cwd())
+    except FileNotFoundError:  # the working folder was deleted under the shell: nothing to find
+        path = None
+    if path is None:
+        return
+    from licheck.configfile import read
+    from licheck.diagnostics import InputError
+
+    try:
+        config = read(path)
+    except InputError:
+        if _asks_for_help(ctx):  # a command's help needs no settings: show it anyway
+            return
+        raise
+    ctx.obj["config"] = config
+    ctx.default_map = config.default_map()
+
+
+def _asks_for_help(ctx: click.Context) -> bool:
+    """Whether the command line asks a command for its help (`licheck check --help`)."""
+    from licheck.cli import COMMAND_ARGS
+
+    args = ctx.meta.get(COMMAND_ARGS, ())
+    return any(arg in ctx.help_option_names for arg in args)

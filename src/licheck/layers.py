@@ -1,0 +1,205 @@
+"""A layered rule library: the built-in library, then each folder the user names, in order.
+
+A layer folder holds rule files and/or a `catalog.yaml`, as the built-in library does, but need
+not be complete: a layer with only a catalog adds models under licenses of the layers below it
+(`license: mit`).  An entry whose id is already present replaces the earlier one, and the
+replacement is recorded on the library (`Library.origin`), so that the report says so.  Every
+layer is read and checked afresh on each run, like any input the user names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from licheck import yamlsafe
+from licheck.diagnostics import Diagnostic, InputError, LicheckError
+from licheck.library import (
+    CATALOG_FILE,
+    Library,
+    LicenseEntry,
+    _catalog_entries,
+    _check_incorporated,
+    _key,
+    _operands,
+    default_directory,
+    load_library,
+    load_license_file,
+)
+from licheck.librarysource import LibrarySource, Origin, Replacement
+from licheck.loading import validate
+from licheck.model import Catalog, CatalogModel
+from licheck.orgpolicy import load_policies
+from licheck.report import LibraryOut, ReplacementOut
+
+
+def load(source: LibrarySource | Path | None = None) -> Library:
+    """The library `source` names, every layer checked and compiled; `InputError` lists the
+    problems of a layer.  A bare folder is read alone (the library it holds replaces the
+    built-in one), as before layers existed; None is the built-in library."""
+    if source is None or isinstance(source, Path):
+        return load_library(source)
+    if not source.layered:
+        return load_library()
+    if not source.builtin and not source.folders:
+        raise LicheckError("--no-builtin-licenses needs at least one --licenses DIR")
+    overlays = source.folders if source.builtin else source.folders[1:]
+    library = load_library(None if source.builtin else source.folders[0])
+    replacements: list[Replacement] = []
+    model_files = dict.fromkeys((_key(m.id) for m in library.models), _catalog_file(library))
+    for folder in overlays:
+        library, replaced = overlay(library, folder, model_files)
+        replacements += replaced
+    if source.builtin:  # name the built-in files by name, not by where they are installed
+        builtin = default_directory()
+        replacements = [
+            dataclasses.replace(r, replaced=_builtin_name(r.replaced, builtin))
+            for r in replacements
+        ]
+    policies = load_policies(source.policies) if source.policies else ()
+    origin = Origin(source, tuple(replacements))
+    return dataclasses.replace(library, origin=origin, policies=policies)
+
+
+def _builtin_name(file: str, builtin: Path) -> str:
+    path = Path(file)
+    return f"built-in {path.name}" if path.parent == builtin else file
+
+
+def source_of(library: Library) -> LibrarySource:
+    """The source to load `library` again from (a worker process that does not inherit it)."""
+    if library.origin is not None:
+        return library.origin.source
+    return LibrarySource((library.directory,), builtin=False)
+
+
+def overlay(
+    library: Library, folder: Path, model_files: dict[str, str]
+) -> tuple[Library, list[Replacement]]:
+    """`library` with the rule files and catalog of `folder` layered over it; `model_files`
+    (each model's catalog file, by id) is brought up to date."""
+    if not folder.is_dir():
+        raise InputError([Diagnostic(str(folder), 0, 0, "the license library folder is missing")])
+    if not any(folder.glob("*.yaml")):  # a mistyped folder, or files named .yml: not silence
+        raise InputError(
+            [
+                Diagnostic(
+                    str(folder),
+                    0,
+                    0,
+                    "the license library layer holds no rule file (*.yaml) and no catalog.yaml",
+                    "name the folder that holds them (licheck reads *.yaml files only)",
+                )
+            ]
+        )
+    problems: list[Diagnostic] = []
+    licenses = dict(library.licenses)
+    replaced: list[Replacement] = []
+    for entry in _layer_licenses(folder, problems):
+        below = licenses.get(entry.license.id)
+        if below is not None:
+            replaced.append(Replacement("license", entry.license.id, entry.file, below.file))
+        licenses[entry.license.id] = entry
+    problems += _check_incorporated(licenses) if not problems else []
+    models: tuple[CatalogModel, ...] = library.models
+    index = dict(_index_of(library))
+    catalog = folder / CATALOG_FILE
+    if not problems and catalog.exists():
+        try:
+            models, index, found = _layer_catalog(catalog, licenses, library, model_files)
+            replaced += found
+        except InputError as exc:
+            problems += exc.diagnostics
+    if problems:
+        raise InputError(problems)
+    return Library(licenses, models, library.directory, index, _operands(licenses)), replaced
+
+
+def _layer_licenses(folder: Path, problems: list[Diagnostic]) -> list[LicenseEntry]:
+    """The layer's rule files, checked and compiled; two with one id are a problem."""
+    entries: dict[str, LicenseEntry] = {}
+    for path in sorted(p for p in folder.glob("*.yaml") if p.name != CATALOG_FILE):
+        try:
+            entry = load_license_file(path)
+        except InputError as exc:
+            problems += exc.diagnostics
+            continue
+        earlier = entries.get(entry.license.id)
+        if earlier is not None:
+            problems.append(
+                Diagnostic(
+                    entry.file,
+                    1,
+                    1,
+                    f"license id {entry.license.id!r} is also defined in {earlier.file}",
+                )
+            )
+        entries[entry.license.id] = entry
+    return list(entries.values())
+
+
+def _index_of(library: Library) -> dict[str, CatalogModel]:
+    index: dict[str, CatalogModel] = {}
+    for model in library.models:
+        for name in (model.id, *model.aliases):
+            index[_key(name)] = model
+    return index
+
+
+def _layer_catalog(
+    path: Path, licenses: dict[str, LicenseEntry], below: Library, model_files: dict[str, str]
+) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel], list[Replacement]]:
+    """The models of `below` with the layer's catalog over them: a model with an id already
+    present replaces it (its aliases with it); a new id or alias that names another model of the
+    library is a located problem."""
+    document = yamlsafe.load(path)
+    layer, _ = _catalog_entries(validate(document, Catalog), document, licenses)
+    by_id = {_key(model.id): model for model in below.models}
+    replaced = [
+        Replacement("model", model.id, str(path), model_files.get(_key(model.id), ""))
+        for model in layer
+        if _key(model.id) in by_id
+    ]
+    for model in layer:
+        by_id[_key(model.id)] = model  # in place when it replaces one, else appended
+        model_files[_key(model.id)] = str(path)
+    models = tuple(by_id.values())
+    index: dict[str, CatalogModel] = {}
+    problems: list[Diagnostic] = []
+    numbers = {_key(model.id): number for number, model in enumerate(layer)}
+    for model in models:
+        for name in (model.id, *model.aliases):
+            other = index.get(_key(name))
+            if other is not None and other is not model:
+                number = numbers.get(_key(model.id), numbers.get(_key(other.id), 0))
+                problems.append(
+                    document.error(
+                        ("models", number),
+                        f"{name!r} names both {other.id!r} and {model.id!r}",
+                        "give the layer's model another alias, or the id of the model it replaces",
+                    )
+                )
+            index[_key(name)] = model
+    if problems:
+        raise InputError(problems)
+    return models, index, replaced
+
+
+def _catalog_file(library: Library) -> str:
+    return str(library.directory / CATALOG_FILE)
+
+
+def described(library: Library) -> LibraryOut | None:
+    """The report's `library` section: None for the built-in library alone."""
+    origin = library.origin
+    if origin is None or not origin.source.layered:
+        return None
+    return LibraryOut(
+        builtin=origin.source.builtin,
+        layers=[str(folder) for folder in origin.source.folders],
+        policies=[str(path) for path in origin.source.policies],
+        replaced=[
+            ReplacementOut(kind=r.kind, id=r.id, file=r.file, replaced=r.replaced)
+            for r in origin.replacements
+        ],
+    )

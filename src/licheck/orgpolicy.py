@@ -1,0 +1,183 @@
+"""Organisation policies: an organisation's own rules, in the format of license clauses.
+
+A policy file names the organisation (`policy: acme`) and lists rules as `clauses`, each with an
+id, a kind, a title, the rule in the organisation's own words (`text`, shown where a license
+clause shows its quote), and a trigger, a requirement and exceptions over the same facts as
+license clauses, plus what a policy reads of the component's model and license
+(`model_license`, `model_family`, `license_thresholds`, `ungranted_gate`).  A rule binds every
+model a component is built on (`applies_to: [use]` by default: derivative or not) and is judged
+like a clause; its findings carry the rule's id, `policy/ORG` and the rule id, and waivers name
+them so.
+
+A policy file is compiled into a rule file of the library's kind (a `License` whose id is
+`policy/ORG`), so the engine, the reports and the waivers treat its rules as clauses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from licheck import yamlsafe
+from licheck.diagnostics import Diagnostic, InputError
+from licheck.library import LicenseEntry, _license_entry
+from licheck.loading import validate
+from licheck.model import (
+    ALWAYS,
+    AllOf,
+    AnyOf,
+    Clause,
+    ClauseKind,
+    Condition,
+    FactTest,
+    Identifier,
+    License,
+    NotOf,
+    Reach,
+    Strict,
+    Text,
+    TextSource,
+    require_unique,
+)
+from licheck.vocabulary import FACTS
+
+PREFIX = "policy/"  # a policy's rules are reported as policy/ORG/RULE
+
+
+class PolicyRule(Strict):
+    """One rule of an organisation's policy: a clause with the organisation's own text."""
+
+    id: Identifier
+    kind: Literal[ClauseKind.OBLIGATION, ClauseKind.RESTRICTION] = Field(
+        description="obligation (what must be done) or restriction (what must not be)"
+    )
+    title: Text
+    text: Text = Field(description="the rule in the organisation's words: shown as its quote")
+    summary: Text | None = None
+    trigger: Condition = Field(ALWAYS, description="when the rule binds")
+    requirement: Condition = Field(description="what must then hold")
+    exceptions: list[Condition] = Field(default_factory=list)
+    applies_to: tuple[Reach, ...] = Field(
+        (Reach.USE,),
+        min_length=1,
+        description="the relations to a model the rule binds: use (built on its weights, "
+        "the default), derivatives, outputs",
+    )
+    note: Text | None = None
+
+
+class PolicyFile(Strict):
+    policy: Identifier = Field(description="the organisation: its rules are policy/ORG/RULE")
+    name: Text
+    clauses: list[PolicyRule] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_rule_ids(self) -> PolicyFile:
+        require_unique("rule", (rule.id for rule in self.clauses))
+        return self
+
+
+def load_policy(path: Path) -> LicenseEntry:
+    """A policy file, checked and compiled as a rule file whose id is `policy/ORG`."""
+    document = yamlsafe.load(path)
+    policy = validate(document, PolicyFile)
+    problems = list(_unknown_members(policy, document))
+    if problems:
+        raise InputError(problems)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    license_ = License.model_construct(
+        id=PREFIX + policy.policy,
+        name=policy.name,
+        version="organisation policy",
+        licensor=None,
+        text=TextSource.model_construct(file=path.name, sha256=digest),
+        summary=None,
+        unverified=False,
+        clauses=[_as_clause(rule) for rule in policy.clauses],
+        incorporates=[],
+        not_encoded=[],
+    )
+    return _license_entry(license_, document, str(path))
+
+
+def _unknown_members(policy: PolicyFile, document: yamlsafe.Document) -> Iterator[Diagnostic]:
+    """A string a rule tests a closed set fact for that the fact never holds (a misspelt
+    `revnue` would never match, and a `not` over it would always hold)."""
+    for index, rule in enumerate(policy.clauses):
+        base: tuple[str | int, ...] = ("clauses", index)
+        conditions: list[tuple[tuple[str | int, ...], object]] = [
+            (("trigger",), rule.trigger),
+            (("requirement",), rule.requirement),
+            *((("exceptions", i), e) for i, e in enumerate(rule.exceptions)),
+        ]
+        for where, condition in conditions:
+            for path, test in _fact_tests(condition, (*base, *where)):
+                definition = FACTS.get(test.fact)
+                operand = test.operand
+                items = operand if isinstance(operand, list) else [operand]
+                for item in items:
+                    if definition is not None and isinstance(item, str):
+                        problem = definition.unknown_member(item)
+                        if problem:
+                            yield document.error(path, problem)
+
+
+def _fact_tests(
+    condition: object, path: tuple[str | int, ...]
+) -> Iterator[tuple[tuple[str | int, ...], FactTest]]:
+    if isinstance(condition, FactTest):
+        yield path, condition
+    elif isinstance(condition, AllOf | AnyOf):
+        items = condition.all if isinstance(condition, AllOf) else condition.any
+        key = "all" if isinstance(condition, AllOf) else "any"
+        for i, item in enumerate(items):
+            yield from _fact_tests(item, (*path, key, i))
+    elif isinstance(condition, NotOf):
+        yield from _fact_tests(condition.not_, (*path, "not"))
+
+
+def _as_clause(rule: PolicyRule) -> Clause:
+    return Clause.model_construct(
+        id=rule.id,
+        kind=rule.kind,
+        title=rule.title,
+        quote=rule.text,
+        summary=rule.summary,
+        trigger=rule.trigger,
+        requirement=rule.requirement,
+        exceptions=rule.exceptions,
+        applies_to=rule.applies_to,
+        note=rule.note,
+    )
+
+
+def load_policies(paths: tuple[Path, ...]) -> tuple[LicenseEntry, ...]:
+    """Every policy file, in order; two files of one organisation are a located problem."""
+    entries: dict[str, LicenseEntry] = {}
+    problems: list[Diagnostic] = []
+    for path in paths:
+        try:
+            entry = load_policy(path)
+        except InputError as exc:
+            problems += exc.diagnostics
+            continue
+        earlier = entries.get(entry.license.id)
+        if earlier is not None:
+            problems.append(
+                Diagnostic(
+                    entry.file,
+                    1,
+                    1,
+                    f"policy {entry.license.id.removeprefix(PREFIX)!r} is also defined in "
+                    f"{earlier.file}",
+                    "give each organisation's rules one file, or another policy id",
+                )
+            )
+        entries[entry.license.id] = entry
+    if problems:
+        raise InputError(problems)
+    return tuple(entries.values())
