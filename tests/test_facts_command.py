@@ -99,7 +99,9 @@ def test_a_fact_read_by_no_rule_file_says_so(
     library = tmp_path / "lib"
     library.mkdir()
     (library / "catalog.yaml").write_text("models: []\n", encoding="utf-8")
-    code, out, err = run(capsys, "facts", "mau", "--licenses", str(library))
+    code, out, err = run(
+        capsys, "facts", "mau", "--no-builtin-licenses", "--licenses", str(library)
+    )
     assert code == 0, err
     assert "read by  no clause of the library" in out
 

@@ -72,9 +72,10 @@ def _look_up(name: str, licenses_dir: LibrarySource) -> FactInfo:
     from licheck.vocabulary import FACTS, suggest
 
     if name not in FACTS:
+        key = name.strip().lower()  # `MAU` is `mau`: say so (suggest never offers the name itself)
+        hint = f" (did you mean {key!r}?)" if key in FACTS else suggest(key, FACTS)
         raise LicheckError(
-            f"no fact {name!r} in the vocabulary{suggest(name.strip().lower(), FACTS)}; "
-            "run `licheck facts` for the list"
+            f"no fact {name!r} in the vocabulary{hint}; run `licheck facts` for the list"
         )
     found = factinfo.one_fact(name, factinfo.clauses_of(load_library(licenses_dir)))
     assert found is not None  # the name is in the vocabulary
