@@ -2,56 +2,32 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import click
 
-from licheck.cli.common import INPUT_PATH, evidence_options, library_option, refuse_outputs
-from licheck.cli.gating import emit, load_waivers, report_options
+from licheck.cli.common import INPUT_PATH, refuse_outputs
+from licheck.cli.request import ReportRequest, request_options
 
 
 @click.command()
 @click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH)
-@report_options
-@evidence_options
-@click.option("--verbose", "-v", is_flag=True, help="Detail not-applicable findings too.")
-@library_option
-def evaluate(
-    manifests: tuple[Path, ...],
-    fmt: str,
-    output: Path | None,
-    fail_on: str,
-    waivers_file: Path | None,
-    no_waivers: bool,
-    today: dt.date | None,
-    root: Path | None,
-    annotations: int,
-    evidence: str,
-    as_of: dt.date | None,
-    verbose: bool,
-    licenses_dir: Path | None,
-) -> None:
+@request_options("Detail not-applicable findings too.")
+def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     """Evaluate product MANIFESTS against the licenses of the models they are built on.
 
     Each clause that could bind a component is reported as satisfied, violation, not
     applicable, or governance risk (the verdict depends on missing or weakly evidenced facts;
     the report names them and what each would change).
     """
-    from licheck.api import evaluate_files, resolve_policy
+    from licheck.api import evaluate_files
 
-    policy = resolve_policy(evidence)
-    waivers = load_waivers(waivers_file, no_waivers)
-    refuse_outputs([("--output", output)], (*manifests, waivers_file, licenses_dir))
-    report = evaluate_files(list(manifests), policy, as_of, licenses_dir, waivers, today)
-    inputs = (*manifests, waivers_file, licenses_dir, Path(waivers.file) if waivers else None)
-    emit(
-        report,
-        fmt,
-        fail_on,
-        output,
-        verbose=verbose,
-        inputs=inputs,
-        root=root,
-        annotations=annotations,
+    waivers = request.waivers()
+    refuse_outputs(
+        [("--output", request.output)], (*manifests, request.waivers_file, request.licenses_dir)
     )
+    report = evaluate_files(
+        list(manifests), request.policy(), request.as_of, request.licenses_dir, waivers,
+        request.today,
+    )  # fmt: skip
+    request.emit(report, request.inputs(manifests, waivers))

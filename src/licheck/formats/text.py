@@ -7,6 +7,7 @@ rich is imported here only, so machine formats never pay for it.
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Callable
 
 from rich.console import Console, Group
@@ -45,7 +46,7 @@ class TextDocument(Plain):
 
     def __init__(self, context: Context, width: int | None = None) -> None:
         self.context = context
-        self.width = width or 100
+        self.width = width or context.options.width
         self.separator = self._draw(lambda console: console.rule(style="dim"))
 
     def _draw(self, draw: Callable[[Console], None]) -> str:
@@ -74,6 +75,7 @@ class TextDocument(Plain):
                     context.evidence_policy,
                     context.as_of,
                     context.options.verbose,
+                    "-vv" if context.options.summary else "--verbose",
                 )
             )
         )
@@ -96,8 +98,21 @@ class TextDocument(Plain):
         if self.context.options.summary or top.waivers:
             from licheck.formats.summary import summary_text
 
-            text += summary_text(top, self.context.options.fail_on)
+            summary = summary_text(top, self.context.options.fail_on)
+            text += "\n".join(fit(line, self.width) for line in summary.split("\n"))
         return text
+
+
+def fit(line: str, width: int) -> str:
+    """A plain line wrapped at spaces to `width`, continued lines indented; a word longer than
+    a line is folded, never cut.  A `::` is shown escaped (`escape.rich`): a wrapped line
+    must not start a CI workflow command."""
+    line = plain(line)
+    if len(line) <= width:
+        return line
+    return textwrap.fill(
+        line, width, subsequent_indent="    ", break_on_hyphens=False, break_long_words=True
+    )
 
 
 def render(
@@ -120,7 +135,12 @@ def render(
 
 
 def _product(
-    console: Console, product: ProductOut, evidence_policy: str, as_of: str | None, verbose: bool
+    console: Console,
+    product: ProductOut,
+    evidence_policy: str,
+    as_of: str | None,
+    verbose: bool,
+    more: str = "--verbose",
 ) -> None:
     header = Text.assemble(
         (plain(product.product), "bold"),
@@ -135,7 +155,7 @@ def _product(
     console.print()
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     for column in ("Component", "Model", "License", "Clause", "Verdict"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # an id cut short names nothing
     for f in product.findings:
         table.add_row(
             escape(f.component),
@@ -154,7 +174,7 @@ def _product(
         console.print()
         console.print(
             Text(
-                f"{len(quiet)} not applicable (use --verbose for details): "
+                f"{len(quiet)} not applicable (use {more} for details): "
                 + plain(", ".join(f"{f.license}/{f.clause}" for f in quiet)),
                 style="dim",
             )
@@ -228,7 +248,7 @@ def _as_condition(value: str) -> str:
 
 def _missing_table(missing: list[MissingFactOut]) -> Group:
     table = Table(show_edge=False, pad_edge=False, box=None, show_header=False)
-    table.add_column("fact", style="bold", no_wrap=True)
+    table.add_column("fact", style="bold", overflow="fold")
     table.add_column("outcomes", overflow="fold")
     for m in missing:
         outcome = Text()
@@ -262,8 +282,8 @@ def _facts_table(facts: list[FactOut]) -> Table:
         title_justify="left",
         title_style="bold",
     )
-    table.add_column("fact")
-    table.add_column("status")
+    table.add_column("fact", overflow="fold")
+    table.add_column("status", overflow="fold")
     table.add_column("value", overflow="fold")  # a member name cut short says nothing
     table.add_column("evidence", overflow="fold")
     for fact in facts:
