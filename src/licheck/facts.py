@@ -114,6 +114,7 @@ class FactState:
     path: tuple[str | int, ...] = ()
     series: tuple[tuple[str, FactState], ...] = ()  # by month (YYYY-MM), ascending
     reading: str | None = None  # how a clause reads it, where not as stated (a date, a bound)
+    written: str | None = None  # a quantity as written, where normalising changed it (ARR, EUR)
     # Kept by a run's memo table and used by many products: what is made of it may be kept too.
     lasting: bool = field(default=False, compare=False)
 
@@ -367,6 +368,7 @@ def resolve(
         path,
         series,
         reading=reading,
+        written=own_read.written() if own_read is not None else None,
     )
 
 

@@ -290,6 +290,8 @@ def _facts_table(facts: list[FactOut]) -> Table:
         value = fact.stated if fact.status != "established" else fact.value
         if fact.likely and fact.status != "likely":
             value += f" (likely {fact.likely})"
+        if fact.written:
+            value += f" (as written: {fact.written})"
         evidence = (
             "; ".join(
                 f"{e.kind.replace('_', ' ')}"
