@@ -24,12 +24,13 @@ Span = tuple[str, str]  # text, and its SGR style ("" for none)
 
 
 def wrap(spans: list[Span], width: int, indent: str = INDENT) -> list[list[Span]]:
-    """The words of `spans`, greedily filled into lines of at most `width` columns; a line
-    after the first starts with `indent`; a word too long for a line is folded."""
+    """The words of `spans` (a styled span, such as "GOVERNANCE RISK", is one word), greedily
+    filled into lines of at most `width` columns; a line after the first starts with `indent`;
+    a word too long for a line is folded."""
     lines: list[list[Span]] = [[]]
     used = 0
     for text, style in spans:
-        for word in text.split():
+        for word in [text] if style else text.split():  # a styled span is one word
             gap = 1 if lines[-1] else 0
             if used + gap + len(word) > width and lines[-1]:
                 lines.append([(indent, "")])
