@@ -5,11 +5,13 @@ normalised one.  Over the Kimi K2.5 display duty (more than 20M USD a month in r
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from licheck.units import rate_text
 from tests.clirun import run
 from tests.conftest import PRODUCTS
 
@@ -164,3 +166,42 @@ def test_composer2_likely_revenue_lies_above_the_threshold(
         "≈166.67M USD/month (as written: 2B USD/year), which is > 20M USD/month; "
         "agreement_waives and mau would still be open)" in found["explanation"]
     )
+
+
+def test_a_range_in_another_currency_names_its_rate_once_and_in_full(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.yaml"
+    text = MANIFEST.format(revenue="    at_least: 10M CNY\n    at_most: 200M CNY")
+    path.write_text(text.replace("EUR: 1.08", "CNY: 0.1389"), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
+    assert revenue_fact(found)["written"] == (
+        "10M CNY/month to 200M CNY/month, at the manifest's rate of 0.1389 USD per CNY"
+    )
+    assert "≈0.14" not in found["explanation"]  # a rate is never rounded to cents
+
+
+def test_figures_stated_by_evidence_are_shown_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(
+        capsys, tmp_path, "evidence:\n  - {source: press, value: 30M EUR, note: an estimate}"
+    )
+    fact = revenue_fact(found)
+    assert fact["status"] == "likely"
+    assert fact["written"] == "30M EUR/month, at the manifest's rate of 1.08 USD per EUR"
+
+
+@pytest.mark.parametrize(
+    ("rate", "shown"),
+    [(Fraction(108, 100), "1.08"), (Fraction(1389, 10000), "0.1389"), (Fraction(7), "7")],
+)
+def test_rate_text_keeps_every_digit(rate: Fraction, shown: str) -> None:
+    assert rate_text(rate) == shown
+
+
+def test_rate_text_marks_a_rate_it_cannot_write_exactly() -> None:
+    assert rate_text(Fraction(1, 3)) == "≈0.333333333333"

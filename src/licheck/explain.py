@@ -204,13 +204,15 @@ def _against(state: FactState, domain: Interval, branches: Sequence[Branch], lik
     for branch in branches:
         region = branch.region
         if isinstance(region, Interval) and not region.intersect(domain).is_empty():
-            return f"{state.name} {verb} {range_words(domain)}{written}, which is {branch.label}"
+            where = "which is" if branch.label[:1] in "<≤>≥" else "within"
+            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.label}"
     return ""
 
 
 def range_words(domain: Interval) -> str:
     """'between 15M and 30M USD/month'; a point or an open range as the domain shows it."""
-    if domain.hi is None or domain.lo == domain.hi or (domain.lo == 0 and domain.lo_closed):
+    closed = domain.lo_closed and domain.hi_closed  # "between" would hide an open end
+    if domain.hi is None or domain.lo == domain.hi or domain.lo == 0 or not closed:
         return str(domain)
     return f"between {format_number(domain.lo)} and {format_amount(domain.hi, domain.dimension)}"
 

@@ -321,6 +321,7 @@ def resolve(
     suggested: list[Domain] = []
     averages: list[Domain] = []  # a year's total for a monthly fact: likely, never decisive
     readings: dict[str, None] = {}
+    written: dict[str, None] = {}  # the figures as written, of the pieces that count
     for index, piece in enumerate(pieces):
         kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
         claims = _claims(piece)
@@ -336,6 +337,7 @@ def resolve(
                 averages.append(read.average)
         if read is not None and not counted.startswith("ignored"):
             readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
+            written.update(dict.fromkeys(filter(None, [read.written()])))
         views.append(
             EvidenceView(
                 _source_title(piece, context.sources),
@@ -368,7 +370,7 @@ def resolve(
         path,
         series,
         reading=reading,
-        written=own_read.written() if own_read is not None else None,
+        written="; ".join(written) or None,
     )
 
 

@@ -46,7 +46,10 @@ class QuantityReading:
         the normalised claim (`units.Stated.as_written`); None where it does not."""
         if not any(s.converted() for s in self.stated):
             return None
-        return " to ".join(s.as_written() for s in self.stated)
+        rates = {s.rate_words() for s in self.stated}
+        if len(rates) > 1:  # two currencies: each with its own rate
+            return " to ".join(s.as_written() for s in self.stated)
+        return " to ".join(s.figure() for s in self.stated) + rates.pop()
 
     def reading(self, name: str) -> str | None:
         """The figures as written beside the normalised ones, where they differ, and why a

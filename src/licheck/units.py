@@ -98,18 +98,24 @@ class Stated:
         """The figure in the currency and period it was stated in, and the rate it converted
         at: '40M USD/year (ARR)', '19M EUR/month, at the manifest's rate of 1.08 USD per EUR'.
         """
+        return self.figure() + self.rate_words()
+
+    def figure(self) -> str:
+        """The figure in its own currency and period: '40M USD/year (ARR)', '19M EUR/month'."""
         original = self.quantity.amount * self.months / (self.rate or 1)
         period = _PERIOD_WORDS.get(self.months, f"{self.months} months")
         text = f"{format_number(original)} {self.currency}/{period}"
-        if self.recurring:
-            text += " (ARR)"
-        if self.rate is not None:
-            text += f", at the manifest's rate of {rate_text(self.rate)} USD per {self.currency}"
-        return text
+        return text + " (ARR)" if self.recurring else text
+
+    def rate_words(self) -> str:
+        """', at the manifest's rate of 1.08 USD per EUR' ('' for US dollars)."""
+        if self.rate is None:
+            return ""
+        return f", at the manifest's rate of {rate_text(self.rate)} USD per {self.currency}"
 
     def __str__(self) -> str:
         """'150M CNY/month at 0.14 USD per CNY'."""
-        rate = f" at {_decimal(self.rate)} USD per {self.currency}" if self.rate else ""
+        rate = f" at {rate_text(self.rate)} USD per {self.currency}" if self.rate else ""
         return f"{self.text.strip()}{rate}"
 
 
