@@ -4,12 +4,14 @@ FORCE_COLOR say, and readable text on a stdout that is not UTF-8."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
 
 import pytest
 
+from licheck.cli.common import resolve_color, terminal_width
 from licheck.formats.brief import draw, wrap
 from licheck.readable import readable
 from tests.clirun import run
@@ -190,3 +192,35 @@ def test_a_non_utf8_stdout_reads_correctly(encoding: str, verbosity: tuple[str, 
         if verbosity:
             assert "166.67M USD/month" in text
             assert "~166.67M" in text  # "≈" is in neither encoding
+
+
+@pytest.mark.parametrize(
+    ("columns", "width"),
+    [("80", 80), (" 120 ", 120), ("abc", 100), ("-5", 100), ("0", 100), ("", 100),
+     ("10", 40), ("99999", 1000), ("1e3", 100)],
+)  # fmt: skip
+def test_terminal_width_from_columns(
+    monkeypatch: pytest.MonkeyPatch, columns: str, width: int
+) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_width(io.StringIO()) == width  # not a terminal: COLUMNS or 100
+
+
+def test_resolve_color() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("NO_COLOR", raising=False)
+        patch.delenv("FORCE_COLOR", raising=False)
+        assert resolve_color("auto", Terminal()) is True
+        assert resolve_color("auto", io.StringIO()) is False
+        assert resolve_color("never", Terminal()) is False
+        assert resolve_color("always", io.StringIO()) is True
+        patch.setenv("NO_COLOR", "1")
+        assert resolve_color("auto", Terminal()) is False
+        patch.setenv("NO_COLOR", "")  # empty: as if unset
+        assert resolve_color("auto", Terminal()) is True
+        patch.setenv("FORCE_COLOR", "1")
+        assert resolve_color("auto", io.StringIO()) is True

@@ -278,6 +278,7 @@ def use_color() -> bool | None:
 COLOR_CHOICES = ("auto", "always", "never")
 DEFAULT_WIDTH = 100  # columns, when neither COLUMNS nor a terminal says
 MINIMUM_WIDTH = 40  # narrower, tables cannot be laid out at all: lines run over instead
+MAXIMUM_WIDTH = 1000  # no terminal is wider; a stray COLUMNS=99999 would draw 99999-wide rules
 
 
 def resolve_color(choice: str, stream: object = None) -> bool:
@@ -312,7 +313,7 @@ def color_option(function: F) -> F:
 
 def terminal_width(stream: TextIO | None = None) -> int:
     """The width to lay text out in: COLUMNS when set (also when piped: it wins), else the
-    terminal's, else 100 columns; never below 40."""
+    terminal's, else 100 columns; between 40 and 1000."""
     columns = os.environ.get("COLUMNS", "").strip()
     width = int(columns) if columns.isdigit() and len(columns) < 6 else 0
     if not width:
@@ -320,4 +321,4 @@ def terminal_width(stream: TextIO | None = None) -> int:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             if target.isatty():
                 width = os.get_terminal_size(target.fileno()).columns
-    return max(width or DEFAULT_WIDTH, MINIMUM_WIDTH)
+    return min(max(width or DEFAULT_WIDTH, MINIMUM_WIDTH), MAXIMUM_WIDTH)
