@@ -216,7 +216,8 @@ def _finding(f: FindingOut) -> Group:
     if f.facts:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
     if f.missing_facts:
-        parts.append(Padding(_missing_table(f.missing_facts), (0, 0, 0, 2)))
+        written = {fact.name: fact.written for fact in f.facts if fact.written}
+        parts.append(Padding(_missing_table(f.missing_facts, written), (0, 0, 0, 2)))
     if f.settled_by:
         parts.append(Padding(_settlements(f), (0, 0, 0, 2)))
     return Group(*parts)  # type: ignore[arg-type]
@@ -246,14 +247,16 @@ def _as_condition(value: str) -> str:
     return value
 
 
-def _missing_table(missing: list[MissingFactOut]) -> Group:
+def _missing_table(missing: list[MissingFactOut], written: dict[str, str]) -> Group:
+    """Each missing fact and what it would change; a likely figure also as written."""
     table = Table(show_edge=False, pad_edge=False, box=None, show_header=False)
     table.add_column("fact", style="bold", overflow="fold")
     table.add_column("outcomes", overflow="fold")
     for m in missing:
         outcome = Text()
         if m.likely:
-            outcome.append(plain(f"likely {m.likely}. "), style="yellow")
+            as_written = f" (as written: {written[m.fact]})" if m.fact in written else ""
+            outcome.append(plain(f"likely {m.likely}{as_written}. "), style="yellow")
         if m.decides_alone:
             for index, branch in enumerate(m.outcomes):
                 if index:
