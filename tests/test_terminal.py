@@ -161,6 +161,7 @@ def test_stand_ins_are_readable() -> None:
     assert readable("≈166.67M → risk … “q” · ≤ 5") == '~166.67M -> risk ... "q" - <= 5'
     assert readable("┃━╇│─") == "|-+|-"
     assert readable("Café") == "Cafe"
+    assert readable("🛑 violation — ⚠️ risk") == "[x] violation -- ! risk"  # Markdown's marks
     assert readable("模型") == "\\u6a21\\u578b"  # no stand-in: its escape, never "?"
 
 

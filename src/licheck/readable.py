@@ -45,6 +45,9 @@ STAND_INS = {
     "✗": "x",
     "✘": "x",
     "⚠": "!",
+    "✅": "[ok]",  # the Markdown report's marks
+    "🛑": "[x]",
+    "🔕": "[-]",
     "\u00a0": " ",  # no-break space
     "\u200b": "",  # zero-width space
     "\ufe0f": "",  # emoji presentation selector (after ⚠)
