@@ -225,3 +225,20 @@ def test_resolve_color() -> None:
         assert resolve_color("auto", Terminal()) is True
         patch.setenv("FORCE_COLOR", "1")
         assert resolve_color("auto", io.StringIO()) is True
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+@pytest.mark.parametrize("width", [60, 80])
+@pytest.mark.parametrize("brief", [True, False], ids=["brief", "detailed"])
+def test_stand_ins_are_laid_out_within_the_width(encoding: str, width: int, brief: bool) -> None:
+    """`→` shown as `->` is a column wider: the text is laid out with the stand-ins."""
+    from licheck.api import evaluate_files, resolve_policy
+    from licheck.formats import Format, RenderOptions, render
+
+    report = evaluate_files(sorted(PRODUCTS.glob("*.yaml")), resolve_policy("default"))
+    options = RenderOptions(summary=True, brief=brief, verbose=True, width=width, encoding=encoding)
+    text = render(report, Format.TEXT, options)
+    text.encode(encoding)  # nothing left that the encoding lacks
+    assert widest(text) <= width
+    if not brief:
+        assert "≈" not in text and "~166.67M USD/month" in text

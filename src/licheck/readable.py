@@ -92,3 +92,15 @@ def register() -> str:
     """Register the handler (idempotent: a codec registry entry, not state of ours); its name."""
     codecs.register_error(HANDLER, _handle)
     return HANDLER
+
+
+def encodable(text: str, encoding: str) -> str:
+    """`text` as `encoding` can show it: the characters it lacks replaced by stand-ins (and
+    nothing else changed), so that text can be laid out as it will be printed.  An encoding
+    Python does not know leaves `text` as it is (the stream's handler still applies)."""
+    if encoding.lower().replace("-", "").replace("_", "") == "utf8":
+        return text
+    try:
+        return text.encode(encoding, register()).decode(encoding)
+    except LookupError:
+        return text

@@ -154,10 +154,18 @@ def render_options(
         summary=summary,
         brief=brief and fmt == "text",
         width=terminal_width(),
+        encoding=_encoding(output) if fmt == "text" else "utf-8",
         annotations=annotations,
         root=top.as_posix(),
         cwd=cwd.as_posix(),
     )
+
+
+def _encoding(output: Path | None) -> str:
+    """What the text is written in: standard output's encoding, or UTF-8 (a file)."""
+    if output is not None:
+        return "utf-8"
+    return getattr(sys.stdout, "encoding", None) or "utf-8"
 
 
 def emit(

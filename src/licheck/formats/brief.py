@@ -12,6 +12,7 @@ from __future__ import annotations
 from licheck.escape import rich as escape
 from licheck.formats import Piece, Plain, RenderOptions
 from licheck.formats.summary import counts_line, gate_line, is_problem, waiver_lines
+from licheck.readable import encodable
 from licheck.report import FindingOut, ProductOut, Report
 from licheck.verdicts import Verdict
 
@@ -46,9 +47,11 @@ def wrap(spans: list[Span], width: int, indent: str = INDENT) -> list[list[Span]
     return lines
 
 
-def draw(spans: list[Span], width: int, color: bool) -> str:
-    """`spans` wrapped to `width` as text, coloured when `color`."""
+def draw(spans: list[Span], width: int, color: bool, encoding: str = "utf-8") -> str:
+    """`spans` wrapped to `width` as text, coloured when `color`; characters `encoding` lacks
+    replaced by their stand-ins before wrapping, so that the lines fit as shown."""
     out = []
+    spans = [(encodable(text, encoding), style) for text, style in spans]
     for line in wrap(spans, width):
         parts = []
         for text, style in line:
@@ -89,7 +92,7 @@ class BriefDocument(Plain):
         width, color = self.options.width, bool(self.options.color)
         return Piece(
             "\n".join(
-                draw(finding_spans(product, f), width, color)
+                draw(finding_spans(product, f), width, color, self.options.encoding)
                 for f in product.findings
                 if is_problem(f)
             )
@@ -104,5 +107,6 @@ class BriefDocument(Plain):
         ]
         if pieces:
             lines.append(HINT)
-        text = "\n".join(draw([(line, "")], width, color) for line in lines)
+        encoding = self.options.encoding
+        text = "\n".join(draw([(line, "")], width, color, encoding) for line in lines)
         return ("\n\n" if pieces else "") + text + "\n"

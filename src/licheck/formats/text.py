@@ -7,6 +7,7 @@ rich is imported here only, so machine formats never pay for it.
 from __future__ import annotations
 
 import io
+import re
 import textwrap
 from collections.abc import Callable
 
@@ -19,6 +20,7 @@ from licheck.escape import markup as escape
 from licheck.escape import rich as plain
 from licheck.formats import Context, Piece, Plain
 from licheck.model import Provenance
+from licheck.readable import encodable
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 from licheck.verdicts import Verdict
 
@@ -28,6 +30,9 @@ STYLES = {
     Verdict.SATISFIED: "green",
     Verdict.NOT_APPLICABLE: "dim",
 }
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the colour codes rich writes: no width
+MINIMUM = 20  # columns: narrower, rich cannot lay a table out
+
 STATUS_STYLES = {
     "established": "green",
     "likely": "yellow",
@@ -50,11 +55,25 @@ class TextDocument(Plain):
         self.separator = self._draw(lambda console: console.rule(style="dim"))
 
     def _draw(self, draw: Callable[[Console], None]) -> str:
+        """What `draw` prints, as it will be shown: where the output's encoding lacks some
+        characters, their stand-ins (`→` is `->`) may make a line wider, so it is drawn again
+        narrower until every line fits."""
+        encoding = self.context.options.encoding
+        width = self.width
+        for _ in range(4):
+            text = encodable(self._drawn(draw, width), encoding)
+            over = max(len(_ANSI.sub("", line)) for line in text.split("\n")) - self.width
+            if over <= 0 or width - over < MINIMUM:
+                break
+            width -= over
+        return text
+
+    def _drawn(self, draw: Callable[[Console], None], width: int) -> str:
         color = self.context.options.color
         buffer = io.StringIO()
         console = Console(
             file=buffer,
-            width=self.width,
+            width=width,
             force_terminal=bool(color),
             no_color=color is False,
             color_system="standard" if color else None,
@@ -99,6 +118,7 @@ class TextDocument(Plain):
             from licheck.formats.summary import summary_text
 
             summary = summary_text(top, self.context.options.fail_on)
+            summary = encodable(summary, self.context.options.encoding)
             text += "\n".join(fit(line, self.width) for line in summary.split("\n"))
         return text
 
