@@ -61,7 +61,10 @@ class TextDocument(Plain):
         encoding = self.context.options.encoding
         width = self.width
         for _ in range(4):
-            text = encodable(self._drawn(draw, width), encoding)
+            drawn = self._drawn(draw, width)
+            text = encodable(drawn, encoding)
+            if text is drawn:  # UTF-8: every character as drawn
+                break
             over = max(len(_ANSI.sub("", line)) for line in text.split("\n")) - self.width
             if over <= 0 or width - over < MINIMUM:
                 break
