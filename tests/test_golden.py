@@ -34,10 +34,38 @@ def test_golden(
 ) -> None:
     monkeypatch.chdir(ROOT)
     code, out, err = run(
-        capsys, "check", "products/composer2.yaml", "--fail-on", "risk", "-f", fmt, *CASES[case]
+        capsys,
+        "check",
+        "products/composer2.yaml",
+        "--fail-on",
+        "risk",
+        "-f",
+        fmt,
+        *CASES[case],
+        *DETAILED.get(fmt, ()),
     )
     assert (code, err) == (EXPECTED_EXIT[case], "")
     assert_golden(f"{case}.{fmt}", out, update_golden)
+
+
+# The text goldens hold the detailed report (`-v`, what `check` printed by default before it
+# printed a line a finding); the brief one has goldens of its own (`.brief`).
+DETAILED = {"text": ("-v",)}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_brief(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    update_golden: bool,
+    case: str,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(
+        capsys, "check", "products/composer2.yaml", "--fail-on", "risk", *CASES[case]
+    )
+    assert (code, err) == (EXPECTED_EXIT[case], "")
+    assert_golden(f"{case}.brief", out, update_golden)
 
 
 ACME = """\
@@ -73,9 +101,13 @@ def test_golden_portfolio(
     (tmp_path / "portfolio" / "acme.yaml").write_text(ACME, encoding="utf-8")
     shutil.copy(ROOT / "products" / "composer2.yaml", tmp_path / "portfolio")
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, "check", "portfolio", "-f", fmt)
+    code, out, err = run(capsys, "check", "portfolio", "-f", fmt, *DETAILED.get(fmt, ()))
     assert (code, err) == (1, "")
     assert_golden(f"portfolio.{fmt}", out, update_golden)
+    if fmt == "text":
+        code, out, err = run(capsys, "check", "portfolio")
+        assert (code, err) == (1, "")
+        assert_golden("portfolio.brief", out, update_golden)
     schema = REFERENCE / "schemas" / "sarif-schema-2.1.0.json"
     if fmt == "sarif" and schema.is_file():
         from jsonschema import Draft4Validator

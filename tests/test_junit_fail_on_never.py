@@ -77,8 +77,9 @@ name="chat: kimi-k2.5-modified-mit/ui-attribution" time="0">
       <skipped message="governance risk (does not fail --fail-on never): {TITLE}">\
 low.yaml:6:3: governance risk: kimi-k2.5-modified-mit/ui-attribution
 Why: Governance risk, not a violation: the verdict depends on facts that are missing or only \
-weakly evidenced — whether the clause is triggered is not settled (mau established). Where the \
-clause is triggered and not lifted, its requirement fails.
+weakly evidenced — whether the clause is triggered is not settled (mau is ≥ 50M: the threshold \
+100M lies inside, so it is unsettled). Where the clause is triggered and not lifted, its \
+requirement fails.
 The license says: “{QUOTE.replace("&quot;", '"')}”
 Missing fact mau: if [50M, 100M]: not applicable; if &gt; 100M: violation</skipped>
     </testcase>

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
+
+from licheck.domains import Interval
+from licheck.engine import Branch
 from licheck.facts import FactState, Status
 from licheck.findings import Finding
+from licheck.units import format_amount, format_number
 from licheck.verdicts import Verdict
 
 
@@ -36,16 +42,22 @@ def fact_phrase(state: FactState) -> str:
     if scope.startswith(("model:", "license:")):  # the narrower statements say so
         kinds.append(f"stated for {scope.replace(':', ' ')}")
     basis = f" ({', '.join(kinds)})" if kinds else ""
+    written = f" (as written: {state.written})" if state.written else ""
     match state.status:
         case Status.ESTABLISHED:
-            return f"{state.name} is {state.domain}{basis}"
+            return f"{state.name} is {_value(state.domain)}{written}{basis}"
         case Status.LIKELY:
-            return f"{state.name} is likely {state.likely}{basis}, not established"
+            return f"{state.name} is likely {_value(state.likely)}{written}{basis}, not established"
         case Status.DISPUTED:
             return f"{state.name} is disputed: the counting evidence contradicts itself"
         case Status.UNKNOWN:
             return f"{state.name} is unknown"
     raise AssertionError(state.status)  # pragma: no cover
+
+
+def _value(domain: object) -> str:
+    """A value in words: a quantity's range as 'between 15M and 30M USD/month'."""
+    return range_words(domain) if isinstance(domain, Interval) else str(domain)
 
 
 def explain(finding: Finding) -> str:
@@ -140,23 +152,69 @@ def _risk(finding: Finding) -> str:
             "Weaker evidence suggests: "
             + "; ".join(fact_phrase(s) for s in likely)
             + f". Counting it, the verdict would be {finding.likely_verdict.label}"
-            + (
-                f" (the clause would be triggered{_still(finding)})"
-                if finding.likely_verdict is finding.verdict
-                else ""
-            )
+            + (f" ({_still(finding)})" if finding.likely_verdict is finding.verdict else "")
             + "."
         )
     return " ".join(sentences)
 
 
 def _still(finding: Finding) -> str:
-    others = [
-        m.fact.name
-        for m in finding.missing
-        if m.fact.status is not Status.LIKELY and m.fact.name not in ("mau", "monthly_revenue")
+    """Why weak evidence leaves the verdict as it is: where each likely figure lies against the
+    clause's thresholds (inside a range: unsettled), and the facts still open without it."""
+    parts = []
+    for missing in finding.missing:
+        state = missing.fact
+        if state.status is Status.LIKELY and isinstance(state.likely, Interval):
+            parts.append(_against(state, state.likely, missing.branches, likely=True))
+    others = [m.fact.name for m in finding.missing if m.fact.status is not Status.LIKELY]
+    if others:
+        names = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+        parts.append(f"{names} would still be open")
+    return "; ".join(p for p in parts if p) or "the weaker evidence settles nothing more"
+
+
+def thresholds(domain: Interval, branches: Sequence[Branch]) -> list[Fraction]:
+    """The clause's thresholds inside `domain`: the bounds between the cells (`branches`, in
+    order) that `domain` reaches into.  None: the clause reads the whole range alike."""
+    reached = [
+        b.region
+        for b in branches
+        if isinstance(b.region, Interval) and not b.region.intersect(domain).is_empty()
     ]
-    return f", but {', '.join(others)} would still be open" if others else ""
+    found: dict[Fraction, None] = {}
+    for left in reached[:-1]:
+        if left.hi is not None:
+            found[left.hi] = None
+    return list(found)
+
+
+def _against(state: FactState, domain: Interval, branches: Sequence[Branch], likely: bool) -> str:
+    """'monthly_revenue is likely between 15M and 30M USD/month: the threshold 20M USD/month
+    lies inside, so it is unsettled', or where the figure lies ('> 20M USD/month')."""
+    inside = thresholds(domain, branches)
+    verb = "is likely" if likely else "is"
+    written = f" (as written: {state.written})" if state.written else ""
+    if inside:
+        named = " and ".join(format_amount(t, domain.dimension) for t in inside)
+        which = f"thresholds {named} lie" if len(inside) > 1 else f"threshold {named} lies"
+        return (
+            f"{state.name} {verb} {range_words(domain)}{written}: the {which} inside, so it is "
+            "unsettled"
+        )
+    for branch in branches:
+        region = branch.region
+        if isinstance(region, Interval) and not region.intersect(domain).is_empty():
+            where = "which is" if branch.label[:1] in "<≤>≥" else "within"
+            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.label}"
+    return ""
+
+
+def range_words(domain: Interval) -> str:
+    """'between 15M and 30M USD/month'; a point or an open range as the domain shows it."""
+    closed = domain.lo_closed and domain.hi_closed  # "between" would hide an open end
+    if domain.hi is None or domain.lo == domain.hi or domain.lo == 0 or not closed:
+        return str(domain)
+    return f"between {format_number(domain.lo)} and {format_amount(domain.hi, domain.dimension)}"
 
 
 def _open(finding: Finding, names: tuple[str, ...]) -> str:
@@ -165,9 +223,21 @@ def _open(finding: Finding, names: tuple[str, ...]) -> str:
 
 
 def _trigger_open(finding: Finding) -> str:
-    names = {m.fact.name for m in finding.missing} - {"lineage", "derivative", "agreement_waives"}
-    states = [s for s in finding.facts if s.name in names]
-    return ", ".join(f"{s.name} {s.status.value}" for s in states) or "see the missing facts"
+    """Each fact that leaves the trigger open, and how: a known range that a threshold lies
+    inside says so (it is not 'established' in any useful sense)."""
+    skip = {"lineage", "derivative", "agreement_waives"}
+    open_ = {m.fact.name: m for m in finding.missing if m.fact.name not in skip}
+    parts = []
+    for state in finding.facts:
+        missing = open_.get(state.name)
+        if missing is None:
+            continue
+        domain = state.domain
+        if state.status is Status.ESTABLISHED and isinstance(domain, Interval):
+            parts.append(_against(state, domain, missing.branches, likely=False))
+        else:
+            parts.append(f"{state.name} {state.status.value}")
+    return ", ".join(p for p in parts if p) or "see the missing facts"
 
 
 def _exception_open(finding: Finding) -> str:

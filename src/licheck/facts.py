@@ -114,6 +114,7 @@ class FactState:
     path: tuple[str | int, ...] = ()
     series: tuple[tuple[str, FactState], ...] = ()  # by month (YYYY-MM), ascending
     reading: str | None = None  # how a clause reads it, where not as stated (a date, a bound)
+    written: str | None = None  # a quantity as written, where normalising changed it (ARR, EUR)
     # Kept by a run's memo table and used by many products: what is made of it may be kept too.
     lasting: bool = field(default=False, compare=False)
 
@@ -320,6 +321,7 @@ def resolve(
     suggested: list[Domain] = []
     averages: list[Domain] = []  # a year's total for a monthly fact: likely, never decisive
     readings: dict[str, None] = {}
+    written: dict[str, None] = {}  # the figures as written, of the pieces that count
     for index, piece in enumerate(pieces):
         kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
         claims = _claims(piece)
@@ -335,6 +337,7 @@ def resolve(
                 averages.append(read.average)
         if read is not None and not counted.startswith("ignored"):
             readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
+            written.update(dict.fromkeys(filter(None, [read.written()])))
         views.append(
             EvidenceView(
                 _source_title(piece, context.sources),
@@ -367,6 +370,7 @@ def resolve(
         path,
         series,
         reading=reading,
+        written="; ".join(written) or None,
     )
 
 

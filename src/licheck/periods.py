@@ -41,6 +41,16 @@ class QuantityReading:
         """The claim, normalised, as the report states it (and a waiver pins it)."""
         return str(self.domain) if self.average is None else f"{self.average} on average"
 
+    def written(self) -> str | None:
+        """The figures in the currency and period they were stated in, where that differs from
+        the normalised claim (`units.Stated.as_written`); None where it does not."""
+        if not any(s.converted() for s in self.stated):
+            return None
+        rates = {s.rate_words() for s in self.stated}
+        if len(rates) > 1:  # two currencies: each with its own rate
+            return " to ".join(s.as_written() for s in self.stated)
+        return " to ".join(s.figure() for s in self.stated) + rates.pop()
+
     def reading(self, name: str) -> str | None:
         """The figures as written beside the normalised ones, where they differ, and why a
         yearly figure for a monthly fact is a bound, not a point."""

@@ -46,6 +46,9 @@ class FactOut(_Model):
     stated: str  # as the manifest states it
     likely: str | None
     note: str | None
+    # a quantity in the currency and period the manifest states it in, and the rate it
+    # converted at, where normalising (to USD a month) changed it: "40M USD/year (ARR)"
+    written: str | None = None
     # where it was found: product, component, model:ID, license:ID, lineage, or licheck
     scope: str
     evidence: list[EvidenceOut]

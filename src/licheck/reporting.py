@@ -82,6 +82,7 @@ def _fact(state: FactState, memo: ReportMemo, local: Local) -> Data:
         "stated": state.shown,
         "likely": str(state.likely) if state.likely is not None else None,
         "note": state.note,
+        "written": state.written,
         "scope": fact_scope(state),
         "evidence": [
             {

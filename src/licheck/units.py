@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
@@ -93,9 +94,28 @@ class Stated:
         """Whether the figure as written differs from the normalised one."""
         return self.rate is not None or self.months != 1 or self.recurring
 
+    def as_written(self) -> str:
+        """The figure in the currency and period it was stated in, and the rate it converted
+        at: '40M USD/year (ARR)', '19M EUR/month, at the manifest's rate of 1.08 USD per EUR'.
+        """
+        return self.figure() + self.rate_words()
+
+    def figure(self) -> str:
+        """The figure in its own currency and period: '40M USD/year (ARR)', '19M EUR/month'."""
+        original = self.quantity.amount * self.months / (self.rate or 1)
+        period = _PERIOD_WORDS.get(self.months, f"{self.months} months")
+        text = f"{format_number(original)} {self.currency}/{period}"
+        return text + " (ARR)" if self.recurring else text
+
+    def rate_words(self) -> str:
+        """', at the manifest's rate of 1.08 USD per EUR' ('' for US dollars)."""
+        if self.rate is None:
+            return ""
+        return f", at the manifest's rate of {rate_text(self.rate)} USD per {self.currency}"
+
     def __str__(self) -> str:
         """'150M CNY/month at 0.14 USD per CNY'."""
-        rate = f" at {_decimal(self.rate)} USD per {self.currency}" if self.rate else ""
+        rate = f" at {rate_text(self.rate)} USD per {self.currency}" if self.rate else ""
         return f"{self.text.strip()}{rate}"
 
 
@@ -297,6 +317,15 @@ def _decimal(value: Fraction) -> str:
     text = "-" * (rounded < 0) + f"{whole}.{cents:02d}".rstrip("0").rstrip(".")
     exact = Fraction(rounded) == value
     return text if exact else "≈" + text
+
+
+def rate_text(rate: Fraction) -> str:
+    """An exchange rate with every digit it was given (up to 12), not rounded to cents."""
+    if rate.denominator == 1:
+        return str(rate.numerator)
+    digits = (Decimal(rate.numerator) / Decimal(rate.denominator)).quantize(Decimal(10) ** -12)
+    text = format(digits.normalize(), "f")
+    return text if Fraction(text) == rate else "≈" + text
 
 
 def to_json_number(value: Fraction) -> int | float:

@@ -2,34 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import (
-    INPUT_PATH,
-    evidence_options,
-    library_option,
-    policy_option,
-    refuse_outputs,
-    say,
-)
-from licheck.cli.gating import (
-    FORMAT_CHOICES,
-    baseline_option,
-    emit,
-    emit_stream,
-    load_waivers,
-    render_options,
-    report_options,
-)
+from licheck.cli.common import INPUT_PATH, refuse_outputs, say
+from licheck.cli.gating import FORMAT_CHOICES, compare_baseline, emit_stream, load_baseline
+from licheck.cli.request import ReportRequest, request_options
 
 if TYPE_CHECKING:
     from licheck.formats import RenderOptions
-    from licheck.librarysource import LibrarySource
 
 EPILOG = """\b
 Exit codes:
@@ -58,7 +42,6 @@ def parse_also(
 
 @click.command(epilog=EPILOG)
 @click.argument("paths", nargs=-1, required=True, type=INPUT_PATH)
-@report_options
 @click.option(
     "--also",
     multiple=True,
@@ -73,28 +56,16 @@ def parse_also(
     help="Pass (exit 0, with a note) when PATHS hold no manifest at all, as in a repository "
     "that has none yet; a manifest that cannot be read still fails.",
 )
-@evidence_options
-@click.option("--verbose", "-v", is_flag=True, help="Text: detail not-applicable findings too.")
-@library_option
-@baseline_option
-@policy_option
+@request_options(
+    "Text: detail each finding (its explanation, facts and what would settle it); -vv "
+    "details not-applicable findings too.  Without it, one line per finding and the summary.",
+    count=True,
+)
 def check(
     paths: tuple[Path, ...],
-    fmt: str,
-    output: Path | None,
-    fail_on: str,
-    waivers_file: Path | None,
-    no_waivers: bool,
-    today: dt.date | None,
-    root: Path | None,
-    annotations: int,
+    request: ReportRequest,
     also: list[tuple[str, Path]],
     allow_no_manifests: bool,
-    evidence: str,
-    as_of: dt.date | None,
-    verbose: bool,
-    licenses_dir: LibrarySource,
-    baseline_file: Path | None,
 ) -> None:
     """Gate a release: evaluate every product manifest in PATHS (files, and folders searched
     recursively) and fail by policy.
@@ -112,19 +83,12 @@ def check(
     """
     from licheck.discovery import NoManifests
 
-    summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if fmt == "github" else None
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if request.fmt == "github" else None
     try:
-        if also or summary_file or baseline_file:  # (a baseline compares the whole report)
-            _check_once(
-                paths, fmt, output, fail_on, waivers_file, no_waivers, today, root, annotations,
-                also, Path(summary_file) if summary_file else None, evidence, as_of, verbose,
-                licenses_dir, baseline_file,
-            )  # fmt: skip
+        if also or summary_file or request.baseline_file:  # (a baseline compares the whole report)
+            _check_once(paths, request, also, Path(summary_file) if summary_file else None)
         else:
-            _check_streamed(
-                paths, fmt, output, fail_on, waivers_file, no_waivers, today, root, annotations,
-                evidence, as_of, verbose, licenses_dir,
-            )  # fmt: skip
+            _check_streamed(paths, request)
     except NoManifests as exc:
         if not allow_no_manifests:
             raise
@@ -137,97 +101,62 @@ def check(
         raise click.exceptions.Exit(130) from None
 
 
-def _check_streamed(
-    paths: tuple[Path, ...],
-    fmt: str,
-    output: Path | None,
-    fail_on: str,
-    waivers_file: Path | None,
-    no_waivers: bool,
-    today: dt.date | None,
-    root: Path | None,
-    annotations: int,
-    evidence: str,
-    as_of: dt.date | None,
-    verbose: bool,
-    licenses_dir: LibrarySource,
-) -> None:
+def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
     """One format, streamed: the report is never held."""
-    from licheck.api import check_stream, resolve_policy
+    from licheck.api import check_stream
     from licheck.cli.progress import for_terminal
     from licheck.formats import Format
 
-    policy = resolve_policy(evidence)
-    waivers = load_waivers(waivers_file, no_waivers)
-    options = render_options(
-        fmt, fail_on, output, verbose=verbose, summary=True, root=root, annotations=annotations
-    )
+    waivers = request.waivers()
+    options = request.render_options(summary=True)
     with check_stream(
         list(paths),
-        policy,
-        Format(fmt),
+        request.policy(),
+        Format(request.fmt),
         options,
-        as_of,
-        licenses_dir,
+        request.as_of,
+        request.licenses_dir,
         waivers,
-        today,
+        request.today,
         progress=for_terminal(),
     ) as streamed:
-        emit_stream(streamed, output, inputs=(*paths, waivers_file, *licenses_dir.inputs))
+        emit_stream(
+            streamed,
+            request.output,
+            inputs=(*paths, request.waivers_file, *request.licenses_dir.inputs),
+        )
 
 
 def _check_once(
     paths: tuple[Path, ...],
-    fmt: str,
-    output: Path | None,
-    fail_on: str,
-    waivers_file: Path | None,
-    no_waivers: bool,
-    today: dt.date | None,
-    root: Path | None,
-    annotations: int,
+    request: ReportRequest,
     also: list[tuple[str, Path]],
     step_summary: Path | None,
-    evidence: str,
-    as_of: dt.date | None,
-    verbose: bool,
-    licenses_dir: LibrarySource,
-    baseline_file: Path | None = None,
 ) -> None:
     """Several formats from one evaluation (the report is held in memory): each --also file,
     the step summary, then the main format and the gate's exit code."""
-    from licheck.api import check_files, resolve_policy
+    from licheck.api import check_files
     from licheck.cli.common import write_output
-    from licheck.cli.gating import compare_baseline, load_baseline, warn_sarif_cap
+    from licheck.cli.gating import warn_sarif_cap
     from licheck.formats import Format, render
 
-    policy = resolve_policy(evidence)
-    waivers = load_waivers(waivers_file, no_waivers)
-    inputs = (
-        *paths,
-        waivers_file,
-        *licenses_dir.inputs,
-        Path(waivers.file) if waivers else None,
-        baseline_file,
-    )
-    outputs = [("--output", output), *(("--also", file) for _, file in also)]
+    waivers = request.waivers()
+    inputs = request.inputs(paths, waivers)
+    outputs = [("--output", request.output), *(("--also", file) for _, file in also)]
     refuse_outputs(outputs, inputs)
-    baseline = load_baseline(baseline_file)
-    report = check_files(list(paths), policy, as_of, licenses_dir, waivers, today)
+    baseline = load_baseline(request.baseline_file)
+    report = check_files(
+        list(paths), request.policy(), request.as_of, request.licenses_dir, waivers, request.today
+    )
     report = compare_baseline(report, baseline)
     for extra_fmt, file in also:
-        options = render_options(
-            extra_fmt, fail_on, file, verbose=verbose, summary=True, root=root,
-            annotations=annotations,
-        )  # fmt: skip
+        options = request.render_options(summary=True, fmt=extra_fmt, output=file)
         warn_sarif_cap(report, [extra_fmt])
         write_output(render(report, Format(extra_fmt), options), file, inputs)
     if step_summary is not None:
-        _append_step_summary(step_summary, render(report, Format.MARKDOWN, options_for(fail_on)))
-    emit(
-        report, fmt, fail_on, output, verbose=verbose, summary=True, inputs=inputs, root=root,
-        annotations=annotations,
-    )  # fmt: skip
+        markdown = render(report, Format.MARKDOWN, options_for(request.fail_on))
+        _append_step_summary(step_summary, markdown)
+    request.emit(report, inputs, summary=True)
 
 
 def options_for(fail_on: str) -> RenderOptions:

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
@@ -158,12 +158,20 @@ def tolerate_encodings() -> None:
         say("licheck: standard output is closed: the report printed there is discarded")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    from licheck.readable import register
+
+    handler = register()
     for stream in (sys.stdout, sys.stderr):
-        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         reconfigure = getattr(stream, "reconfigure", None)
-        if encoding not in ("utf8", "utf_8") and reconfigure is not None:
+        if not is_utf8(stream) and reconfigure is not None:
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                reconfigure(errors="replace")
+                reconfigure(errors=handler)  # readable ASCII stand-ins (`licheck.readable`)
+
+
+def is_utf8(stream: object) -> bool:
+    """Whether a text stream encodes as UTF-8 (so that it takes every character)."""
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    return encoding in ("utf8", "utf_8")
 
 
 def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
@@ -309,12 +317,12 @@ def write_stream(
             pending.append(piece)
             size += len(piece)
             if size >= 1 << 16:
-                click.echo("".join(pending), nl=False)
+                to_stdout("".join(pending))
                 pending.clear()
                 size = 0
 
         produce(gather)
-        click.echo("".join(pending), nl=False)
+        to_stdout("".join(pending))
         return
     from licheck.safeio import refuse_overwrite, write_atomic
 
@@ -322,8 +330,63 @@ def write_stream(
     write_atomic(output, produce)
 
 
+def to_stdout(text: str) -> None:
+    """Write to standard output in its own encoding (with readable stand-ins where it lacks a
+    character: `tolerate_encodings`).  Not click.echo: it re-encodes an ASCII stdout as UTF-8
+    and strips the colour `--color always` asked for; text carries colour only when asked."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
 def use_color() -> bool | None:
-    """Colour on a terminal unless NO_COLOR is set; never when piped."""
+    """Colour on a terminal unless NO_COLOR is set, or when FORCE_COLOR is (`--color auto`)."""
+    return resolve_color("auto")
+
+
+COLOR_CHOICES = ("auto", "always", "never")
+DEFAULT_WIDTH = 100  # columns, when neither COLUMNS nor a terminal says
+MINIMUM_WIDTH = 40  # narrower, tables cannot be laid out at all: lines run over instead
+MAXIMUM_WIDTH = 1000  # no terminal is wider; a stray COLUMNS=99999 would draw 99999-wide rules
+
+
+def resolve_color(choice: str, stream: object = None) -> bool:
+    """Whether to colour text: `always` / `never` as asked; `auto` colours a terminal, unless
+    NO_COLOR is set (non-empty), and anything when FORCE_COLOR is (NO_COLOR wins, as in
+    CPython's own `_colorize`).  An explicit choice wins over both."""
+    if choice != "auto":
+        return choice == "always"
     if os.environ.get("NO_COLOR"):
         return False
-    return sys.stdout.isatty()
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream if stream is not None else sys.stdout, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except (OSError, ValueError):  # a closed stream
+        return False
+
+
+def color_option(function: F) -> F:
+    """--color auto|always|never, for every command that prints text."""
+    return click.option(
+        "--color",
+        "color",
+        type=click.Choice(COLOR_CHOICES),
+        default="auto",
+        show_default=True,
+        help="Colour the text output: auto (on a terminal, unless NO_COLOR is set; "
+        "FORCE_COLOR forces it), always (e.g. for less -R), never.",
+    )(function)
+
+
+def terminal_width(stream: TextIO | None = None) -> int:
+    """The width to lay text out in: COLUMNS when set (also when piped: it wins), else the
+    terminal's, else 100 columns; between 40 and 1000."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    width = int(columns) if columns.isdigit() and len(columns) < 6 else 0
+    if not width:
+        target = stream if stream is not None else sys.stdout
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if target.isatty():
+                width = os.get_terminal_size(target.fileno()).columns
+    return min(max(width or DEFAULT_WIDTH, MINIMUM_WIDTH), MAXIMUM_WIDTH)

@@ -14,9 +14,11 @@ from licheck.cli.common import (
     PIPE_CLOSED,
     PathParam,
     discard_stdout,
+    is_utf8,
     parse_as_of,
+    resolve_color,
     say,
-    use_color,
+    terminal_width,
     write_output,
     write_stream,
 )
@@ -168,24 +170,38 @@ def render_options(
     summary: bool = False,
     root: Path | None = None,
     annotations: int = 10,
+    color: str = "auto",
+    brief: bool = False,
 ) -> RenderOptions:
-    """How to render: colour only for text on a terminal; paths in SARIF relative to the
-    repository's top folder."""
+    """How to render: colour only for text (`--color`: auto on a terminal, not into a file);
+    text as wide as the terminal (or COLUMNS); paths in SARIF relative to the repository's top
+    folder."""
     from licheck.formats import RenderOptions
     from licheck.report import FailOn
 
-    color = use_color() if output is None and fmt == "text" else False
+    wanted = color == "always" or (output is None and resolve_color(color))
+    color_text = wanted if fmt == "text" else False
     cwd = Path.cwd()
     top = root.resolve() if root is not None else repository_root(cwd)
     return RenderOptions(
         fail_on=FailOn(fail_on),
-        color=color,
+        color=color_text,
         verbose=verbose,
         summary=summary,
+        brief=brief and fmt == "text",
+        width=terminal_width(),
+        encoding=_encoding(output) if fmt == "text" else "utf-8",
         annotations=annotations,
         root=top.as_posix(),
         cwd=cwd.as_posix(),
     )
+
+
+def _encoding(output: Path | None) -> str:
+    """What the text is written in: standard output's encoding, or UTF-8 (a file)."""
+    if output is not None:
+        return "utf-8"
+    return getattr(sys.stdout, "encoding", None) or "utf-8"
 
 
 def emit(
@@ -201,12 +217,23 @@ def emit(
     annotations: int = 10,
 ) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
-    from licheck.formats import Format, render
-    from licheck.report import exit_code
-
     options = render_options(
         fmt, fail_on, output, verbose=verbose, summary=summary, root=root, annotations=annotations
     )
+    write_report(report, options, fmt, output, inputs)
+
+
+def write_report(
+    report: Report,
+    options: RenderOptions,
+    fmt: str,
+    output: Path | None,
+    inputs: Sequence[Path | None] = (),
+) -> None:
+    """Render, write (atomically with --output) and exit with the gate's code."""
+    from licheck.formats import Format, render
+    from licheck.report import exit_code
+
     warn_sarif_cap(report, [fmt])
     code = exit_code(report, options.fail_on)
     with _gate_stands(code):
@@ -229,11 +256,12 @@ def emit_stream(
         if output is None:
             sys.stdout.flush()  # anything printed before goes first
             binary = getattr(sys.stdout, "buffer", None)
-            if binary is not None:
+            if binary is not None and is_utf8(sys.stdout):
                 streamed.write(binary)
                 binary.flush()
-            else:  # a text-only stream (an embedding program's)
+            else:  # another encoding (stand-ins where it lacks a character), or text only
                 streamed.write_text(sys.stdout.write)
+                sys.stdout.flush()
         else:
             waivers = streamed.waivers
             extra = Path(waivers.file) if waivers else None

@@ -9,9 +9,17 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from licheck.cli.common import PathParam, library_option, use_color
+from licheck.cli.common import (
+    PathParam,
+    color_option,
+    library_option,
+    resolve_color,
+    terminal_width,
+)
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from licheck.coverage import Totals
     from licheck.library import Library, LicenseEntry
     from licheck.librarysource import LibrarySource
@@ -33,8 +41,9 @@ def licenses() -> None:
 @click.option(
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@color_option
 @library_option
-def list_(fmt: str, licenses_dir: LibrarySource) -> None:
+def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
     """List the encoded licenses.
 
     \b
@@ -67,23 +76,20 @@ def list_(fmt: str, licenses_dir: LibrarySource) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    from rich.console import Console
     from rich.table import Table
 
     from licheck.escape import markup
 
     table = Table(show_edge=False, header_style="bold", box=None)
-    table.add_column("id", no_wrap=True)
-    table.add_column("clauses", justify="right")
-    table.add_column("provenance", no_wrap=True)
-    table.add_column("models", overflow="fold")
+    table.add_column("id", overflow="fold", ratio=3)
+    table.add_column("clauses", justify="right", no_wrap=True)
+    table.add_column("provenance", ratio=2)
+    table.add_column("models", overflow="fold", ratio=5)
     for row in rows:
         provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
         named = ", ".join(cast(list[str], row["models"])) or "—"
         table.add_row(markup(str(row["id"])), str(row["clauses"]), provenance, markup(named))
-    console = Console(
-        no_color=use_color() is False, highlight=False, width=None if use_color() else 120
-    )
+    console = _console(color)
     console.print(table)
     console.print(
         f"{len(rows)} licenses; `licheck licenses show ID` for one, with its clauses and quotes"
@@ -95,8 +101,9 @@ def list_(fmt: str, licenses_dir: LibrarySource) -> None:
 @click.option(
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@color_option
 @library_option
-def show(license_id: str, fmt: str, licenses_dir: LibrarySource) -> None:
+def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> None:
     """Show one license (by license id, or by the id or alias of a catalog model): its source,
     and each clause with its quote and its rule.
 
@@ -122,7 +129,7 @@ def show(license_id: str, fmt: str, licenses_dir: LibrarySource) -> None:
                 ),
                 err=True,
             )
-        _print_licenses([entry], fmt, library)
+        _print_licenses([entry], fmt, color, library)
         return
     if model is None:
         raise _not_found(license_id, library)
@@ -138,7 +145,7 @@ def show(license_id: str, fmt: str, licenses_dir: LibrarySource) -> None:
 
     click.echo(terminal(f"model {license_id} is under {license_words(model)}"))
     click.echo()
-    _print_licenses(entries, fmt, library)
+    _print_licenses(entries, fmt, color, library)
 
 
 def _licenses_of_model(model: CatalogModel, library: Library) -> list[LicenseEntry]:
@@ -184,17 +191,29 @@ def _document(entry: LicenseEntry) -> object:
     return entry.license.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def _print_licenses(entries: list[LicenseEntry], fmt: str, library: Library) -> None:
+def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: Library) -> None:
     if fmt == "json":
         click.echo(json.dumps(_document(entries[0]), indent=2, ensure_ascii=False))
         return
-    from rich.console import Console
-
-    console = Console(no_color=use_color() is False, highlight=False)
+    console = _console(color)
     for index, entry in enumerate(entries):
         if index:
             console.print()
         console.print(_describe(entry, library), end="")
+
+
+def _console(color: str) -> Console:
+    """A console as wide as the terminal (or COLUMNS), coloured as --color says."""
+    from rich.console import Console
+
+    colour = resolve_color(color)
+    return Console(
+        force_terminal=colour,
+        no_color=not colour,
+        color_system="standard" if colour else None,
+        highlight=False,
+        width=terminal_width(),
+    )
 
 
 def _describe(entry: LicenseEntry, library: Library) -> str:

@@ -10,12 +10,14 @@ import click
 
 from licheck.cli.common import (
     PathParam,
+    color_option,
     evidence_options,
     library_option,
     parse_as_of,
     policy_option,
     refuse_outputs,
-    use_color,
+    resolve_color,
+    terminal_width,
     write_output,
 )
 
@@ -78,6 +80,7 @@ SET_HELP = (
     type=PathParam(dir_okay=False, path_type=Path),
     help="Write the report to FILE (atomically) instead of standard output.",
 )
+@color_option
 @library_option
 @policy_option
 def whatif(
@@ -91,6 +94,7 @@ def whatif(
     fmt: str,
     plot: Path | None,
     output: Path | None,
+    color: str,
     licenses_dir: LibrarySource,
 ) -> None:
     """Ask what-if questions of MANIFEST: set facts, sweep them, swap a base model, go back in
@@ -132,10 +136,11 @@ def whatif(
         from licheck.formats.whatif_svg import render as render_svg
 
         write_output(render_svg(report), plot, (manifest, *licenses_dir.inputs))
-    write_output(_render(report, fmt, output), output, (manifest, *licenses_dir.inputs, plot))
+    text = _render(report, fmt, color == "always" or (output is None and resolve_color(color)))
+    write_output(text, output, (manifest, *licenses_dir.inputs, plot))
 
 
-def _render(report: WhatIfReport, fmt: str, output: Path | None) -> str:
+def _render(report: WhatIfReport, fmt: str, color: bool) -> str:
     from licheck.whatif.report import to_json
 
     if fmt == "json":
@@ -150,4 +155,4 @@ def _render(report: WhatIfReport, fmt: str, output: Path | None) -> str:
         return render_html(report)
     from licheck.formats.whatif_text import render
 
-    return render(report, color=use_color() if output is None else False)
+    return render(report, width=terminal_width(), color=color)

@@ -42,6 +42,9 @@ class RenderOptions:
     color: bool | None = False
     verbose: bool = False
     summary: bool = False  # text: append the gate summary (licheck check)
+    brief: bool = False  # text: one line per problem and the summary (`check` without -v)
+    width: int = 100  # text: the columns no line may exceed (the terminal's, or COLUMNS)
+    encoding: str = "utf-8"  # text: what standard output takes (stand-ins laid out for others)
     annotations: int = 10  # github: workflow commands of each kind (GitHub shows 10 per step)
     # sarif: the repository's top folder and the working folder (absolute, "/"-separated), so
     # that URIs are repository-relative; None: relative to the working folder
@@ -137,6 +140,10 @@ def _json(context: Context) -> Document:
 
 
 def _text(context: Context) -> Document:
+    if context.options.brief:
+        from licheck.formats.brief import BriefDocument
+
+        return BriefDocument(context.options)
     from licheck.formats.text import TextDocument
 
     return TextDocument(context)

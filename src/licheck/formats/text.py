@@ -7,6 +7,8 @@ rich is imported here only, so machine formats never pay for it.
 from __future__ import annotations
 
 import io
+import re
+import textwrap
 from collections.abc import Callable
 
 from rich.console import Console, Group
@@ -19,6 +21,7 @@ from licheck.escape import rich as plain
 from licheck.formats import Context, Piece, Plain
 from licheck.formats.summary import baseline_tag
 from licheck.model import Provenance
+from licheck.readable import encodable
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 from licheck.verdicts import Verdict
 
@@ -28,6 +31,9 @@ STYLES = {
     Verdict.SATISFIED: "green",
     Verdict.NOT_APPLICABLE: "dim",
 }
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the colour codes rich writes: no width
+MINIMUM = 20  # columns: narrower, rich cannot lay a table out
+
 STATUS_STYLES = {
     "established": "green",
     "likely": "yellow",
@@ -46,15 +52,32 @@ class TextDocument(Plain):
 
     def __init__(self, context: Context, width: int | None = None) -> None:
         self.context = context
-        self.width = width or 100
+        self.width = width or context.options.width
         self.separator = self._draw(lambda console: console.rule(style="dim"))
 
     def _draw(self, draw: Callable[[Console], None]) -> str:
+        """What `draw` prints, as it will be shown: where the output's encoding lacks some
+        characters, their stand-ins (`→` is `->`) may make a line wider, so it is drawn again
+        narrower until every line fits."""
+        encoding = self.context.options.encoding
+        width = self.width
+        for _ in range(4):
+            drawn = self._drawn(draw, width)
+            text = encodable(drawn, encoding)
+            if text is drawn:  # UTF-8: every character as drawn
+                break
+            over = max(len(_ANSI.sub("", line)) for line in text.split("\n")) - self.width
+            if over <= 0 or width - over < MINIMUM:
+                break
+            width -= over
+        return text
+
+    def _drawn(self, draw: Callable[[Console], None], width: int) -> str:
         color = self.context.options.color
         buffer = io.StringIO()
         console = Console(
             file=buffer,
-            width=self.width,
+            width=width,
             force_terminal=bool(color),
             no_color=color is False,
             color_system="standard" if color else None,
@@ -75,6 +98,7 @@ class TextDocument(Plain):
                     context.evidence_policy,
                     context.as_of,
                     context.options.verbose,
+                    "-vv" if context.options.summary else "--verbose",
                 )
             )
         )
@@ -99,7 +123,9 @@ class TextDocument(Plain):
         if self.context.options.summary or top.waivers or top.baseline:
             from licheck.formats.summary import summary_text
 
-            text += summary_text(top, self.context.options.fail_on)
+            summary = summary_text(top, self.context.options.fail_on)
+            summary = encodable(summary, self.context.options.encoding)
+            text += "\n".join(fit(line, self.width) for line in summary.split("\n"))
         return text
 
 
@@ -122,6 +148,18 @@ def _library_text(top: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
+def fit(line: str, width: int) -> str:
+    """A plain line wrapped at spaces to `width`, continued lines indented; a word longer than
+    a line is folded, never cut.  A `::` is shown escaped (`escape.rich`): a wrapped line
+    must not start a CI workflow command."""
+    line = plain(line)
+    if len(line) <= width:
+        return line
+    return textwrap.fill(
+        line, width, subsequent_indent="    ", break_on_hyphens=False, break_long_words=True
+    )
+
+
 def render(
     report: Report, *, width: int | None = None, color: bool | None = None, verbose: bool = False
 ) -> str:
@@ -142,7 +180,12 @@ def render(
 
 
 def _product(
-    console: Console, product: ProductOut, evidence_policy: str, as_of: str | None, verbose: bool
+    console: Console,
+    product: ProductOut,
+    evidence_policy: str,
+    as_of: str | None,
+    verbose: bool,
+    more: str = "--verbose",
 ) -> None:
     header = Text.assemble(
         (plain(product.product), "bold"),
@@ -157,7 +200,7 @@ def _product(
     console.print()
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     for column in ("Component", "Model", "License", "Clause", "Verdict"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # an id cut short names nothing
     for f in product.findings:
         table.add_row(
             escape(f.component),
@@ -176,7 +219,7 @@ def _product(
         console.print()
         console.print(
             Text(
-                f"{len(quiet)} not applicable (use --verbose for details): "
+                f"{len(quiet)} not applicable (use {more} for details): "
                 + plain(", ".join(f"{f.license}/{f.clause}" for f in quiet)),
                 style="dim",
             )
@@ -222,7 +265,8 @@ def _finding(f: FindingOut) -> Group:
     if f.facts:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
     if f.missing_facts:
-        parts.append(Padding(_missing_table(f.missing_facts), (0, 0, 0, 2)))
+        written = {fact.name: fact.written for fact in f.facts if fact.written}
+        parts.append(Padding(_missing_table(f.missing_facts, written), (0, 0, 0, 2)))
     if f.settled_by:
         parts.append(Padding(_settlements(f), (0, 0, 0, 2)))
     return Group(*parts)  # type: ignore[arg-type]
@@ -252,14 +296,16 @@ def _as_condition(value: str) -> str:
     return value
 
 
-def _missing_table(missing: list[MissingFactOut]) -> Group:
+def _missing_table(missing: list[MissingFactOut], written: dict[str, str]) -> Group:
+    """Each missing fact and what it would change; a likely figure also as written."""
     table = Table(show_edge=False, pad_edge=False, box=None, show_header=False)
-    table.add_column("fact", style="bold", no_wrap=True)
+    table.add_column("fact", style="bold", overflow="fold")
     table.add_column("outcomes", overflow="fold")
     for m in missing:
         outcome = Text()
         if m.likely:
-            outcome.append(plain(f"likely {m.likely}. "), style="yellow")
+            as_written = f" (as written: {written[m.fact]})" if m.fact in written else ""
+            outcome.append(plain(f"likely {m.likely}{as_written}. "), style="yellow")
         if m.decides_alone:
             for index, branch in enumerate(m.outcomes):
                 if index:
@@ -288,14 +334,16 @@ def _facts_table(facts: list[FactOut]) -> Table:
         title_justify="left",
         title_style="bold",
     )
-    table.add_column("fact")
-    table.add_column("status")
+    table.add_column("fact", overflow="fold")
+    table.add_column("status", overflow="fold")
     table.add_column("value", overflow="fold")  # a member name cut short says nothing
     table.add_column("evidence", overflow="fold")
     for fact in facts:
         value = fact.stated if fact.status != "established" else fact.value
         if fact.likely and fact.status != "likely":
             value += f" (likely {fact.likely})"
+        if fact.written:
+            value += f" (as written: {fact.written})"
         evidence = (
             "; ".join(
                 f"{e.kind.replace('_', ' ')}"

@@ -1,0 +1,124 @@
+"""What `evaluate` and `check` are asked besides their inputs, as one value: the options both
+take (`request_options`), gathered by name into a `ReportRequest` that the command receives as
+`request` — one parameter list, not one per function."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from licheck.cli.common import color_option, evidence_options, library_option, policy_option
+
+if TYPE_CHECKING:
+    from licheck.facts import EvidencePolicy
+    from licheck.formats import RenderOptions
+    from licheck.librarysource import LibrarySource
+    from licheck.report import Report
+    from licheck.waivers import Waivers
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRequest:
+    """The report options of a run, as click parsed them (field names are the parameters')."""
+
+    fmt: str
+    output: Path | None
+    fail_on: str
+    waivers_file: Path | None
+    no_waivers: bool
+    today: dt.date | None
+    root: Path | None
+    annotations: int
+    evidence: str
+    as_of: dt.date | None
+    verbose: int  # evaluate: a flag; check: how many -v
+    color: str
+    licenses_dir: LibrarySource
+    baseline_file: Path | None
+
+    def policy(self) -> EvidencePolicy:
+        from licheck.api import resolve_policy
+
+        return resolve_policy(self.evidence)
+
+    def waivers(self) -> Waivers | None:
+        from licheck.cli.gating import load_waivers
+
+        return load_waivers(self.waivers_file, self.no_waivers)
+
+    def inputs(self, paths: Sequence[Path], waivers: Waivers | None) -> tuple[Path | None, ...]:
+        """Every file the run reads: never to be written over."""
+        extra = Path(waivers.file) if waivers else None
+        return (*paths, self.waivers_file, *self.licenses_dir.inputs, extra, self.baseline_file)
+
+    def render_options(
+        self, *, summary: bool = False, fmt: str | None = None, output: Path | None = None
+    ) -> RenderOptions:
+        """How to render: `fmt` and `output` are an --also FORMAT=FILE's (default: --format and
+        --output); `summary` is `check`'s gate summary, and its text is brief (a line a
+        finding) without -v, and details not-applicable findings only with -vv."""
+        from licheck.cli.gating import render_options
+
+        if fmt is None:
+            fmt, output = self.fmt, self.output
+        return render_options(
+            fmt,
+            self.fail_on,
+            output,
+            verbose=self.verbose >= (2 if summary else 1),
+            summary=summary,
+            root=self.root,
+            annotations=self.annotations,
+            color=self.color,
+            brief=summary and not self.verbose,
+        )
+
+    def emit(self, report: Report, inputs: Sequence[Path | None], *, summary: bool = False) -> None:
+        """Render in --format, write to --output or standard output, exit with the gate's
+        code."""
+        from licheck.cli.gating import write_report
+
+        write_report(report, self.render_options(summary=summary), self.fmt, self.output, inputs)
+
+
+FIELDS = tuple(field.name for field in dataclasses.fields(ReportRequest))
+
+
+def request_options(verbose_help: str, *, count: bool = False) -> Callable[[F], F]:
+    """The report options (`gating.report_options`, --evidence, --as-of, --verbose, --color,
+    --licenses, --baseline, --policy), handed to the command as one `request: ReportRequest`."""
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def gathered(*args: Any, **kwargs: Any) -> Any:
+            request = ReportRequest(**{name: kwargs.pop(name) for name in FIELDS})
+            return function(*args, request=request, **kwargs)
+
+        from licheck.cli.gating import report_options
+
+        verbosity: dict[str, Any] = {"count": True} if count else {"is_flag": True}
+        command: Any = gathered
+        from licheck.cli.gating import baseline_option
+
+        for decorator in (
+            policy_option,
+            baseline_option,
+            library_option,
+            color_option,
+            click.option("--verbose", "-v", help=verbose_help, **verbosity),
+            evidence_options,
+            report_options,
+        ):
+            command = decorator(command)
+        return command  # type: ignore[no-any-return]
+
+    return decorate

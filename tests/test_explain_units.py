@@ -1,0 +1,207 @@
+"""Explanations in the user's units: a range is never said to settle a threshold it straddles,
+and every quantity shows the figure as written (with the rate of a currency) beside the
+normalised one.  Over the Kimi K2.5 display duty (more than 20M USD a month in revenue)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from licheck.units import rate_text
+from tests.clirun import run
+from tests.conftest import PRODUCTS
+
+MANIFEST = """\
+product: Acme Chat
+owner: Acme
+agreements: none
+currency_rates:
+  EUR: 1.08
+sources:
+  press: {{title: "Press estimate", kind: press_report, date: 2026-03-01}}
+facts:
+  commercial: {{value: true}}
+  mau: {{value: 5M}}
+  ui_attribution: {{excludes: [Kimi K2.5]}}
+  monthly_revenue:
+{revenue}
+components:
+  - id: chat
+    name: Acme Chat
+    delivery: [hosted_service]
+    lineage:
+      base: kimi-k2.5
+"""
+
+
+def finding(capsys: pytest.CaptureFixture[str], tmp_path: Path, revenue: str) -> dict[str, Any]:
+    """The Kimi display duty's finding for a product whose monthly revenue is `revenue`."""
+    path = tmp_path / "m.yaml"
+    body = "\n".join("    " + line for line in revenue.splitlines())
+    path.write_text(MANIFEST.format(revenue=body), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    return next(f for f in product["findings"] if f["clause"] == "ui-attribution")
+
+
+def revenue_fact(found: dict[str, Any]) -> dict[str, Any]:
+    return next(f for f in found["facts"] if f["name"] == "monthly_revenue")
+
+
+def test_a_range_below_the_threshold_settles_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(capsys, tmp_path, "at_least: 5M USD/month\nat_most: 10M USD/month")
+    assert found["verdict"] == "not_applicable"
+    assert "monthly_revenue is between 5M and 10M USD/month" in found["explanation"]
+    assert "inside" not in found["explanation"]
+
+
+def test_a_range_above_the_threshold_settles_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(capsys, tmp_path, "at_least: 25M USD/month\nat_most: 30M USD/month")
+    assert found["verdict"] == "violation"
+    assert "monthly_revenue is between 25M and 30M USD/month" in found["explanation"]
+
+
+def test_a_straddling_range_is_unsettled_never_triggered(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(capsys, tmp_path, "at_least: 15M USD/month\nat_most: 30M USD/month")
+    assert found["verdict"] == "governance_risk"
+    explanation = found["explanation"]
+    assert (
+        "monthly_revenue is between 15M and 30M USD/month: the threshold 20M USD/month lies "
+        "inside, so it is unsettled" in explanation
+    )
+    assert "would be triggered" not in explanation
+
+
+def test_a_likely_straddling_range_is_unsettled_never_triggered(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The bug of issue 15: weak evidence for a range across 20M was explained as 'the clause
+    would be triggered'."""
+    found = finding(
+        capsys,
+        tmp_path,
+        "at_least: 15M USD/month\nat_most: 30M USD/month\nevidence: [{source: press}]",
+    )
+    assert (found["verdict"], found["likely_verdict"]) == ("governance_risk", "governance_risk")
+    explanation = found["explanation"]
+    assert "would be triggered" not in explanation
+    assert (
+        "Counting it, the verdict would be governance risk (monthly_revenue is likely between "
+        "15M and 30M USD/month: the threshold 20M USD/month lies inside, so it is unsettled)"
+    ) in explanation
+
+
+def test_arr_shows_the_figure_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(capsys, tmp_path, "value: 40M USD ARR")
+    fact = revenue_fact(found)
+    assert fact["value"] == "≥ ≈3.33M USD/month"
+    assert fact["written"] == "40M USD/year (ARR)"
+    assert (
+        "monthly_revenue is ≥ ≈3.33M USD/month (as written: 40M USD/year (ARR)): the threshold "
+        "20M USD/month lies inside, so it is unsettled" in found["explanation"]
+    )
+
+
+def test_a_yearly_figure_shows_the_figure_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(capsys, tmp_path, "value: 300M USD/year")
+    assert revenue_fact(found)["written"] == "300M USD/year"
+    assert (
+        "monthly_revenue is likely 25M USD/month (as written: 300M USD/year)"
+        in found["explanation"]
+    )
+
+
+def test_a_foreign_currency_shows_the_figure_and_the_rate(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(capsys, tmp_path, "value: 19M EUR")
+    assert found["verdict"] == "violation"
+    written = "19M EUR/month, at the manifest's rate of 1.08 USD per EUR"
+    assert revenue_fact(found)["written"] == written
+    assert f"monthly_revenue is 20.52M USD/month (as written: {written})" in found["explanation"]
+
+
+def test_a_figure_in_dollars_a_month_has_nothing_to_add(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(capsys, tmp_path, "value: 25M USD/month")
+    assert revenue_fact(found)["written"] is None
+    assert "as written" not in found["explanation"]
+
+
+def test_the_text_report_shows_the_figure_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(MANIFEST.format(revenue="    value: 19M EUR"), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path))
+    assert code == 1, err
+    assert "as written: 19M EUR/month, at the manifest's rate of 1.08 USD" in " ".join(out.split())
+
+
+def test_composer2_likely_revenue_lies_above_the_threshold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "evaluate", str(PRODUCTS / "composer2.yaml"), "-f", "json")
+    assert code == 0, err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
+    assert (
+        "Counting it, the verdict would be governance risk (monthly_revenue is likely "
+        "≈166.67M USD/month (as written: 2B USD/year), which is > 20M USD/month; "
+        "agreement_waives and mau would still be open)" in found["explanation"]
+    )
+
+
+def test_a_range_in_another_currency_names_its_rate_once_and_in_full(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.yaml"
+    text = MANIFEST.format(revenue="    at_least: 10M CNY\n    at_most: 200M CNY")
+    path.write_text(text.replace("EUR: 1.08", "CNY: 0.1389"), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
+    assert revenue_fact(found)["written"] == (
+        "10M CNY/month to 200M CNY/month, at the manifest's rate of 0.1389 USD per CNY"
+    )
+    assert "≈0.14" not in found["explanation"]  # a rate is never rounded to cents
+
+
+def test_figures_stated_by_evidence_are_shown_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    found = finding(
+        capsys, tmp_path, "evidence:\n  - {source: press, value: 30M EUR, note: an estimate}"
+    )
+    fact = revenue_fact(found)
+    assert fact["status"] == "likely"
+    assert fact["written"] == "30M EUR/month, at the manifest's rate of 1.08 USD per EUR"
+
+
+@pytest.mark.parametrize(
+    ("rate", "shown"),
+    [(Fraction(108, 100), "1.08"), (Fraction(1389, 10000), "0.1389"), (Fraction(7), "7")],
+)
+def test_rate_text_keeps_every_digit(rate: Fraction, shown: str) -> None:
+    assert rate_text(rate) == shown
+
+
+def test_rate_text_marks_a_rate_it_cannot_write_exactly() -> None:
+    assert rate_text(Fraction(1, 3)) == "≈0.333333333333"
