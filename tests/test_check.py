@@ -91,8 +91,9 @@ def test_product_key_after_a_long_header_is_found(tmp_path: Path) -> None:
 
 
 def test_named_non_manifest_is_a_located_error(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # lines read whole: no wrapping
     root = _tree(tmp_path)
     code, out, err = run(capsys, "check", str(root / "ci.yaml"))
     assert code == 2
@@ -102,8 +103,9 @@ def test_named_non_manifest_is_a_located_error(
 
 
 def test_broken_manifest_in_folder_exits_2_with_location(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # lines read whole: no wrapping
     root = _tree(tmp_path)
     (root / "bad.yaml").write_text("product: Bad\nowner: x\ncomponents: []\n", encoding="utf-8")
     code, out, err = run(capsys, "check", str(root), "--fail-on", "never")

@@ -124,6 +124,7 @@ def test_every_valid_manifest_is_evaluated_and_every_broken_one_located(
     fmt: str,
     workers: bool,
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # lines read whole: no wrapping
     folder = _valid(tmp_path)
     monkeypatch.chdir(tmp_path)
     if workers:  # worker processes for a handful of files, one path per task
@@ -156,6 +157,7 @@ def test_workers_in_a_quick_run(
 def test_output_file_and_also_files_all_list_the_broken_manifests(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # lines read whole: no wrapping
     mixed = _break(_valid(tmp_path))
     monkeypatch.chdir(tmp_path)
     extras = {fmt: tmp_path / f"report.{fmt}" for fmt in ("sarif", "junit", "markdown", "text")}

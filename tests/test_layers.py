@@ -98,10 +98,11 @@ def test_the_built_in_library_alone_has_no_library_section(
 
 
 def test_a_layer_replaces_a_license_and_the_report_says_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A layer holding only Kimi's rule file with a 200M threshold decides the verdict (150M
     users no longer trigger attribution), and the text and JSON reports name the replacement."""
+    monkeypatch.setenv("COLUMNS", "1000")  # lines read whole: no wrapping
     layer = _kimi_layer(tmp_path)
     product = _product(tmp_path, "kimi-k2.5")
     code, out, _ = run(capsys, "check", str(product), "-f", "json")

@@ -77,7 +77,12 @@ SETTINGS = (
         True,
     ),
     Setting("format", "fmt", REPORTING[:2], "--format of evaluate and check"),
-    Setting("verbose", "verbose", REPORTING, "--verbose: detail not-applicable findings"),
+    Setting(
+        "verbose",
+        "verbose",
+        REPORTING,
+        "--verbose: check details each finding, evaluate not-applicable ones too",
+    ),
     Setting("annotations", "annotations", REPORTING, "--annotations: github annotations"),
     Setting("root", "root", REPORTING, "--root: SARIF URIs relative to this folder", True),
 )

@@ -38,7 +38,7 @@ Example:
 @click.option(
     "--waivers", "waivers_file", type=PathParam(dir_okay=False, path_type=Path), help=SAME
 )
-@click.option("--verbose", "-v", is_flag=True, help=SAME)
+@click.option("--verbose", "-v", count=True, help=SAME)
 @click.option("--annotations", type=click.IntRange(min=0), default=10, metavar="N", help=SAME)
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), help=SAME)
 @library_option

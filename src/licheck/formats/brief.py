@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from licheck.escape import rich as escape
 from licheck.formats import Piece, Plain, RenderOptions
-from licheck.formats.summary import counts_line, gate_line, is_problem, waiver_lines
+from licheck.formats.summary import (
+    baseline_lines,
+    baseline_tag,
+    counts_line,
+    gate_line,
+    is_problem,
+    waiver_lines,
+)
 from licheck.readable import encodable
 from licheck.report import FindingOut, ProductOut, Report
 from licheck.verdicts import Verdict
@@ -71,7 +78,11 @@ def finding_spans(product: ProductOut, finding: FindingOut) -> list[Span]:
         (finding.verdict.label.upper(), STYLES.get(finding.verdict, "")),
     ]
     if finding.waived:
-        spans.append(("(waived)", DIM))
+        waiver = f"(waived: {finding.waiver.id})" if finding.waiver else "(waived)"
+        spans.append((escape(waiver), DIM))
+    tag = baseline_tag(finding)
+    if tag:
+        spans.append((escape(f"[{tag}]"), DIM))
     spans += [
         (escape(f"{finding.license}/{finding.clause}"), BOLD),
         (escape(f"— {product.product} / {finding.component} ({finding.model_name}):"), ""),
@@ -100,10 +111,16 @@ class BriefDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         width, color = self.options.width, bool(self.options.color)
+        from licheck.formats.text import library_text
+        from licheck.formats.unread import error_lines
+
         lines = [
+            *error_lines(top),
             "Summary: " + counts_line(top),
+            *map(escape, baseline_lines(top)),
             gate_line(top, self.options.fail_on),
             *map(escape, waiver_lines(top)),
+            *library_text(top).strip("\n").splitlines(),
         ]
         if pieces:
             lines.append(HINT)

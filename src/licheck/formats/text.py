@@ -119,7 +119,7 @@ class TextDocument(Plain):
     def tail(self, top: Report, pieces: int) -> str:
         from licheck.formats.unread import block
 
-        text = self.overall(top.verdict, top.summary.products) + block(top) + _library_text(top)
+        text = self.overall(top.verdict, top.summary.products) + block(top) + library_text(top)
         if self.context.options.summary or top.waivers or top.baseline:
             from licheck.formats.summary import summary_text
 
@@ -129,7 +129,7 @@ class TextDocument(Plain):
         return text
 
 
-def _library_text(top: Report) -> str:
+def library_text(top: Report) -> str:
     """Which rule folders were layered, and each entry they replaced ("" for the built-in
     library alone)."""
     library = top.library
