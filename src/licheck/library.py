@@ -64,7 +64,12 @@ class Library:
         return self._index.get(_key(name))
 
     def suggest_model(self, name: str) -> str:
-        return suggest(_key(name), list(self._index))
+        key = _key(name)
+        if any(_extends(key, known) for known in self._index):
+            # A listed model's name extended (a later checkpoint, a variant) is no misspelling:
+            # its license may differ, so the nearest id is not offered (audit m30).
+            return ""
+        return suggest(key, list(self._index))
 
 
 def _operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:
@@ -83,6 +88,12 @@ def _operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:
 
 def _key(name: str) -> str:
     return name.strip().lower()
+
+
+def _extends(name: str, known: str) -> bool:
+    """Whether `name` is `known` with a version or variant suffix ("-0324", ".1", "-coder"),
+    not a letter run on ("glm-4.7x", a likely slip of the keyboard)."""
+    return name.startswith(known) and len(name) > len(known) and not name[len(known)].isalpha()
 
 
 def default_directory() -> Path:
