@@ -117,6 +117,13 @@ def test_every_stand_in_mapping_is_a_model_whose_file_was_not_read() -> None:
     }
 
 
+def test_licenses_show_flags_the_stand_in_models(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "licenses", "show", "mit")
+    assert code == 0
+    shown = " ".join(out.split())
+    assert "glm-4.6 (stand-in text)" in shown and "phi-4 (stand-in text)" in shown
+
+
 # -- m28: Stable Diffusion 3 Medium before the Community License -----------------------------
 
 
