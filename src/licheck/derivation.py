@@ -1,12 +1,12 @@
 """Every fact a manifest implies, as the clauses will read them.
 
 The manifest's own facts are resolved under the run's evidence policy and date; licheck supplies
-the facts that follow from its structure unless stated (`distributes_weights`, `made_available`,
-`model_made_available`, `model_offered` from the delivery and the lineage; `multimodal` from the
-catalog; `derivative` and `received_in_integrated_product` by default); each lineage entry is a
-`lineage` fact with the manifest's evidence for it.  A what-if scenario (`Hypotheses`) is applied
-here and nowhere else: its facts replace the manifest's, and its swapped bases replace lineage
-entries.
+the facts that follow from its structure unless stated (`distributes_weights`, `distributes_code`,
+`made_available`, `model_made_available`, `model_offered` from the delivery and the lineage;
+`multimodal` from the catalog; `derivative` and `received_in_integrated_product` by default);
+each lineage entry is a `lineage` fact with the manifest's evidence for it.  A what-if scenario
+(`Hypotheses`) is applied here and nowhere else: its facts replace the manifest's, and its swapped
+bases replace lineage entries.
 """
 
 from __future__ import annotations
@@ -111,6 +111,7 @@ class Derivation:
         facts.update(self.stated(component.facts, (*path, "facts")))
         facts.update(self.supposed)  # a what-if fact replaces the component's own too
         facts.setdefault("distributes_weights", self._distributes_weights(component, path))
+        facts.setdefault("distributes_code", self._distributes_code(component, path))
         facts.setdefault("modified", self._modified(component))
         facts.setdefault("made_available", self._made_available(component, path))
         facts.setdefault("model_made_available", self._model_made_available(component))
@@ -278,6 +279,14 @@ class Derivation:
         return self._from_delivery(
             component, path, "distributes_weights", "weights" in component.delivery
         )
+
+    def _distributes_code(self, component: Component, path: Path = ()) -> FactState:
+        """Copies of the model's code ship only as the delivery says: a hosted service or an API
+        delivers none (a client app or SDK that includes the code states it); distributed
+        weights or an unstated delivery leave it open."""
+        if not component.delivery or Delivery.WEIGHTS in component.delivery:
+            return self.default("distributes_code", "unknown", None)
+        return self._from_delivery(component, path, "distributes_code", False)
 
     def _made_available(self, component: Component, path: Path = ()) -> FactState:
         """Any delivery (hosted service, API, weights) makes the component available to

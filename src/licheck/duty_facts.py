@@ -142,6 +142,15 @@ DUTY_FACTS: Final = (
         "before it is distributed, displayed or transmitted (FLUX.1 [dev] v1.1.1 2(e)(i))",
     ),
     FactDef(
+        "machine_content_labelled",
+        FactType.BOOLEAN,
+        "information or content generated with the model (text, images, code, posts, "
+        "articles, bot-generated posts) that the product generates or disseminates and places "
+        "in any public context is expressly and conspicuously identified as machine generated "
+        "(Tencent Hunyuan's Acceptable Use Policy item 12; true where the product places none "
+        "in public)",
+    ),
+    FactDef(
         "ai_disclosure_included",
         FactType.BOOLEAN,
         "outputs carry the disclosure (or other indication) that they were generated or "

@@ -137,8 +137,10 @@ def _findings_for(
             document.error(
                 ref_path,
                 f"unknown model {ref.model!r}{library.suggest_model(ref.model)}",
-                "name a model of the catalog (licheck licenses models), or `unknown` if the base "
-                "is undisclosed",
+                "name a model of the catalog (licheck licenses models) only if it is that very "
+                "model: a later checkpoint or a variant of a listed model may be under another "
+                "license, so name such a base `unknown` (a governance risk) rather than the "
+                "nearest id",
             )
         )
         return []

@@ -105,7 +105,7 @@ def judge_clause(compiled: CompiledClause, place: Place, readings: Readings) -> 
         line=line,
         column=column,
         summary=clause.summary,
-        provenance=license_.text.provenance.value,
+        provenance=(place.model.text_provenance or license_.text.provenance).value,
         settlements=_named(judged.settlements, states),
     )
 

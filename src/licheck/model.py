@@ -267,6 +267,7 @@ class Provenance(StrEnum):
     VERBATIM = "verbatim"  # the licensor's own repository
     THIRD_PARTY_COPY = "third-party-copy"  # a verbatim copy found in someone else's repository
     SECONDARY_COPY = "secondary-copy"  # reproduced by a secondary document: unverified
+    STAND_IN = "stand-in"  # the model's own file was not read: a standard text stands in for it
 
     @property
     def caveat(self) -> str | None:
@@ -279,6 +280,9 @@ _CAVEATS = {
     "else's repository), not checked against the licensor's own file",
     Provenance.SECONDARY_COPY: "UNVERIFIED: quoted from a SECONDARY COPY (reproduced by a "
     "secondary document), not checked against the licensor's own file",
+    Provenance.STAND_IN: "STAND-IN: the model's own license file was not read (its license is "
+    "known from its README or secondary sources); the standard text of that license stands in "
+    "for it",
 }
 
 
@@ -414,6 +418,12 @@ class CatalogModel(Strict):
     )
     license_history: list[DatedLicense] = Field(default_factory=list)
     license_note: Text | None = None
+    text_provenance: Provenance | None = Field(
+        None,
+        description="where this model's own license file is not the rule file's text: "
+        "stand-in when that file was not read and the rule's standard text stands in for it "
+        "(findings for the model carry the caveat)",
+    )
     release_date: Date | None = Field(
         None,
         description="the version release date, on which "

@@ -88,6 +88,10 @@ def candidates(name: str, models: Iterable[CatalogModel], limit: int = LIMIT) ->
         found = [Candidate(n, m, why) for n, m in names if normal(n) == wanted]
         if found:
             return _one_per_model(found)[:limit]
+    if any(extends(bare(name), bare(n)) for n, _ in names):
+        # A listed model's name extended (a later checkpoint, a variant) is no misspelling: its
+        # license may differ, so no nearest id is offered (audit m30).
+        return []
     import difflib  # only when a name is misspelt: not on a run's path
 
     by_bare: dict[str, list[tuple[str, CatalogModel]]] = {}
@@ -106,6 +110,12 @@ def _one_per_model(found: Sequence[Candidate]) -> list[Candidate]:
             seen.add(candidate.model.id)
             kept.append(candidate)
     return kept
+
+
+def extends(name: str, known: str) -> bool:
+    """Whether `name` is `known` with a version or variant suffix ("-0324", ".1", "-coder"),
+    not a letter run on ("glm-4.7x", a likely slip of the keyboard)."""
+    return name.startswith(known) and len(name) > len(known) and not name[len(known)].isalpha()
 
 
 def hint(name: str, models: Iterable[CatalogModel]) -> str:

@@ -55,6 +55,15 @@ FACTS: Final = _facts(
         "when not stated)",
     ),
     FactDef(
+        "distributes_code",
+        FactType.BOOLEAN,
+        "copies of the model's own code (its repository's inference, modelling or tokenizer "
+        "code, in whole or substantial part) are distributed, e.g. vendored into an app, SDK "
+        "or container shipped to others (derived when not stated: a hosted service or API "
+        "alone ships none; distributed weights or no delivery leave it open; may be stated "
+        "per model or per license)",
+    ),
+    FactDef(
         "license_copy_included",
         FactType.BOOLEAN,
         "distributed copies include a copy of the license text",
@@ -173,6 +182,14 @@ FACTS: Final = _facts(
         "language model), foundation_model (a foundational generative AI model), other (any "
         "other AI model); list every kind that applies, [] for none",
         members=frozenset({"llm", "foundation_model", "other"}),
+    ),
+    FactDef(
+        "improved_foundation_model_is_llm",
+        FactType.BOOLEAN,
+        "a foundational generative AI model the licensee creates, trains or improves with the "
+        "model or its outputs (improves_other_models foundation_model) is a large language "
+        "model; false for an image, audio or video model (unknown unless stated: bans on "
+        "improving any other large language model read it)",
     ),
     FactDef(
         "use_policy_followed",
@@ -369,6 +386,7 @@ SCOPED: Final = frozenset(
         "derivative",
         "notice_included",
         "license_copy_included",
+        "distributes_code",
         "modification_notices",
         "ip_claims",
         "upstream_notice_file",

@@ -265,11 +265,13 @@ def _models_of(license_id: str, library: Library) -> list[str]:
     found = []
     for model in library.models:
         dated = [d for d in model.license_history if d.license == license_id]
+        # A model whose own license file was not read is flagged (audit m4).
+        text = f" ({model.text_provenance.value} text)" if model.text_provenance else ""
         if dated:
             spans = ", ".join(_span(d.from_, d.until) for d in dated)
-            found.append(f"{model.id} (copies obtained {spans})")
+            found.append(f"{model.id}{text} (copies obtained {spans})")
         elif model.license == license_id and not model.license_history:
-            found.append(model.id)
+            found.append(f"{model.id}{text}")
     return found
 
 
