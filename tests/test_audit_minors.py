@@ -178,7 +178,7 @@ def test_an_unlisted_variant_is_refused_without_offering_the_nearest_id(
 
 
 def test_a_misspelt_id_still_gets_its_suggestion() -> None:
-    assert "did you mean 'deepseek-ai/deepseek-v3'" in LIBRARY.suggest_model(
+    assert "'deepseek-v3' (license deepseek-license-v1.0)" in LIBRARY.suggest_model(
         "deepseek-ai/DeepSek-V3"
     )
     assert LIBRARY.suggest_model("deepseek-ai/DeepSeek-V3-1226") == ""

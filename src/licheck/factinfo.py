@@ -36,6 +36,11 @@ DEFAULTS: dict[str, tuple[str, str]] = {
         "delivery",
         "from the component's delivery: weights means true, any other delivery false, none unknown",
     ),
+    "distributes_code": (
+        "delivery",
+        "from the component's delivery: a hosted service or API alone ships no code (false); "
+        "weights delivered, or no delivery stated, leave it unknown",
+    ),
     "made_available": (
         "delivery",
         "from the component's delivery: any delivery means true, none unknown",

@@ -281,7 +281,7 @@ _CAVEATS = {
     Provenance.SECONDARY_COPY: "UNVERIFIED: quoted from a SECONDARY COPY (reproduced by a "
     "secondary document), not checked against the licensor's own file",
     Provenance.STAND_IN: "STAND-IN: the model's own license file was not read (its license is "
-    "known from its README or secondary sources); the standard text of that license stands in "
+    "known from its model card or secondary sources); the standard text of that license stands in "
     "for it",
 }
 

@@ -88,7 +88,7 @@ def candidates(name: str, models: Iterable[CatalogModel], limit: int = LIMIT) ->
         found = [Candidate(n, m, why) for n, m in names if normal(n) == wanted]
         if found:
             return _one_per_model(found)[:limit]
-    if any(extends(bare(name), bare(n)) for n, _ in names):
+    if extends(bare(name), [bare(n) for n, _ in names]):
         # A listed model's name extended (a later checkpoint, a variant) is no misspelling: its
         # license may differ, so no nearest id is offered (audit m30).
         return []
@@ -112,10 +112,14 @@ def _one_per_model(found: Sequence[Candidate]) -> list[Candidate]:
     return kept
 
 
-def extends(name: str, known: str) -> bool:
-    """Whether `name` is `known` with a version or variant suffix ("-0324", ".1", "-coder"),
-    not a letter run on ("glm-4.7x", a likely slip of the keyboard)."""
-    return name.startswith(known) and len(name) > len(known) and not name[len(known)].isalpha()
+def extends(name: str, known: Iterable[str]) -> bool:
+    """Whether `name` is the longest `known` name it starts with plus a version or variant
+    suffix ("-0324", ".1", "-coder"), not a letter run on ("glm-4.7x", a likely slip of the
+    keyboard, though it also starts with "glm-4")."""
+    prefix = max(
+        (k for k in known if name.startswith(k) and len(name) > len(k)), key=len, default=""
+    )
+    return bool(prefix) and not name[len(prefix)].isalpha()
 
 
 def hint(name: str, models: Iterable[CatalogModel]) -> str:
