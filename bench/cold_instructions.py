@@ -1,0 +1,86 @@
+"""Cold start in instructions executed: the ratios of `bench/cold_start.py`, without the noise.
+
+    python bench/cold_instructions.py [--baseline DIR]
+
+A shared machine moves the time of the same command by 10-25% from one run to the next; the
+number of instructions a process executes (valgrind's callgrind, `PYTHONHASHSEED=0`) moves by
+well under 1%, so a change of a few milliseconds shows.  Instructions are not time (a cache miss
+costs more than an add), so the goals are judged on CPU time (`cold_start.py`); this script says
+whether a change helped, and by how much of the whole.  Needs `valgrind`; each command runs once
+(about 30 s each under callgrind).  `--baseline DIR` adds another checkout's `evaluate --format
+json` (from `DIR/src`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+MANIFEST = "products/composer2.yaml"
+COMMANDS: dict[str, list[str]] = {
+    "import yaml": [PY, "-c", "import yaml"],
+    "licheck --version": [PY, "-m", "licheck", "--version"],
+    "stack floor": [PY, "-c", "import yaml, click; from pydantic import BaseModel"],
+    "floor, no teardown": [
+        PY,
+        "-c",
+        "import yaml, click; from pydantic import BaseModel; import os; os._exit(0)",
+    ],
+    "evaluate --format json": [PY, "-m", "licheck", "evaluate", MANIFEST, "--format", "json"],
+}
+RATIOS = [
+    ("licheck --version", "import yaml", 2.0),
+    ("evaluate --format json", "stack floor", 1.5),
+    ("evaluate --format json", "floor, no teardown", 1.5),
+]
+BASELINE = "evaluate json (baseline)"
+
+
+def instructions(argv: list[str], src: Path) -> int:
+    env = dict(os.environ, PYTHONPATH=str(src), NO_COLOR="1", PYTHONHASHSEED="0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, check=False)  # bytecode
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"{argv}: no instruction count\n{done.stderr[-1000:]}")
+    return int(found[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, metavar="DIR")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed")
+    runs = {name: (argv, ROOT / "src") for name, argv in COMMANDS.items()}
+    if args.baseline is not None:
+        runs[BASELINE] = (COMMANDS["evaluate --format json"], args.baseline.resolve() / "src")
+        RATIOS.append((BASELINE, "stack floor", 1.5))
+        RATIOS.append(("evaluate --format json", BASELINE, 1.0))
+    counts = {name: instructions(argv, src) for name, (argv, src) in runs.items()}
+    print(f"instructions executed (callgrind, {PY}):")
+    for name, count in counts.items():
+        print(f"  {name:26s} {count / 1e6:9.1f} M")
+    print("ratios:")
+    for name, floor, goal in RATIOS:
+        ratio = counts[name] / counts[floor]
+        print(f"  {name} / {floor}: {ratio:.2f}x  (goal <= {goal}x)")
+
+
+if __name__ == "__main__":
+    main()
