@@ -296,3 +296,14 @@ def test_licensors_come_from_the_index_as_from_the_rule_files() -> None:
     assert licensors(shipped.licenses)["kimi-k2.5-modified-mit"] == "moonshot-ai"
     assert isinstance(shipped.licenses, ShippedLicenses)
     assert shipped.licenses.compiled == frozenset()
+
+
+def test_a_portfolio_compiles_every_license_before_its_workers_fork() -> None:
+    """`compile_all` leaves nothing to compile in the workers; the entries are the same."""
+    from licheck.library import ShippedLicenses, compile_all
+
+    shipped = load_library()
+    assert isinstance(shipped.licenses, ShippedLicenses)
+    compile_all(shipped)
+    assert shipped.licenses.compiled == frozenset(shipped.licenses)
+    assert shipped == load_library(default_directory())

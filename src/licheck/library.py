@@ -301,6 +301,13 @@ def _dump(model: Catalog | License) -> dict[str, Any]:
     return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
+def compile_all(library: Library) -> None:
+    """Check and compile every license now (the shipped library does it as each is used): a
+    portfolio does it once before forking its workers, which then share the result."""
+    for _ in library.licenses.values():
+        pass
+
+
 def _incorporates(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[str]:
     if isinstance(licenses, ShippedLicenses):
         return licenses.incorporates[license_id]

@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
-from licheck.library import Library, load_library
+from licheck.library import Library, compile_all, load_library
 from licheck.loading import load_manifest
 from licheck.verdicts import Verdict
 
@@ -191,6 +191,8 @@ def _parallel(
     chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
     start = (options, library if fork else None, library.directory, transform)
+    if fork:
+        compile_all(library)  # once, shared by the workers (and frozen with their start)
     # Workers are made with Ctrl-C blocked (they inherit the mask) until their initializer
     # ignores it; here it is held back until the pool is in its block, then raised if it came.
     held = _hold_sigint()
