@@ -48,8 +48,7 @@ PHASES = {  # cumulative: each runs the code of the ones before it too
     "licheck.model (format models)": "import licheck.model",
     "rest of licheck's imports": "import licheck.api, licheck.report, licheck.reporting, "
     "licheck.cli.evaluate",
-    "load the rule library": "from licheck.library import load_library; "
-    "library = load_library()",
+    "load the rule library": "from licheck.library import load_library; library = load_library()",
     "evaluate composer2": "from licheck.evaluation import Options; "
     "from licheck.facts import POLICIES; from pathlib import Path; "
     "results = licheck.api.evaluate_paths([Path('products/composer2.yaml')], "
