@@ -3,11 +3,11 @@
 The shipped library is part of the package: `library.json`, generated from the repository's
 top-level `licenses/` by `python -m licheck.library` (a test proves it equal to the rule files),
 is checked by the same pydantic models and compiled by the same code as a folder of rule files,
-with no YAML to read; each of its rule files only when a product is under its license.  A folder
-named with `--licenses` is read and checked afresh on every run.  Nothing is cached between runs.
-The rule files themselves are installed too (`licheck/licenses`, copied when the wheel is built),
-for people to read.  `verify` checks the rules against a folder of canonical texts: each text's
-SHA-256, and that every quoted clause occurs in it (white space normalised, nothing else).
+with no YAML to read; each rule file when a product is first under its license.  A `--licenses`
+folder is read and checked afresh on every run; nothing is cached between runs.  The rule files
+are installed too (`licheck/licenses`), for people to read.  `verify` checks the rules against
+canonical texts: each text's SHA-256, and that every quoted clause occurs in it (white space
+normalised, nothing else).
 """
 
 from __future__ import annotations
@@ -173,15 +173,10 @@ def _add(
 
 
 # -- the shipped library -------------------------------------------------------------------
-#
-# `library.json` is JSON Lines, written by `shipped_data`: line 1 an index (each rule file's
-# license id, file name, clause lines, licensor and incorporations, in file-name order, and what
-# the clauses read of each set fact), line 2 the catalog (or null), then one line per rule file
-# (the `License` model's JSON); the last line is a CRC-32 of the others.  A run reads the index
-# and the catalog, and checks (with the `License` model) and compiles a rule file only when
-# something asks for its license: a run pays for the few licenses its products are under, not for
-# all of them.  The index holds only what the generator derived from the checked rule files;
-# `tests/test_library_shipped.py` proves the file equal to what the rule files give.
+# `library.json` is JSON Lines (`shipped_data`): an index (each rule file's license id, file name,
+# clause lines, licensor, incorporations; what clauses read of each set fact), the catalog, one
+# `License` per rule file, and a CRC-32 of the rest.  A rule file is checked by its model and
+# compiled when its license is first looked up.  A test proves the file equal to the rule files.
 
 FORMAT = "licheck-library/2"
 
@@ -191,16 +186,12 @@ class ShippedLicenses(Mapping[str, LicenseEntry]):
     (then kept: the library is loaded once per run)."""
 
     def __init__(self, index: list[dict[str, Any]], texts: list[bytes], root: Path) -> None:
-        pairs = zip(index, texts, strict=True)
-        self._index = {str(item["id"]): (item, text) for item, text in pairs}
+        self._index = {str(i["id"]): (i, t) for i, t in zip(index, texts, strict=True)}
+        pairs = self._index.items()
         self._root = root
         self._compiled: dict[str, LicenseEntry] = {}
-        self.licensors: dict[str, str | None] = {
-            key: item["licensor"] for key, (item, _) in self._index.items()
-        }
-        self.incorporates: dict[str, list[str]] = {
-            key: item["incorporates"] for key, (item, _) in self._index.items()
-        }
+        self.licensors: dict[str, str | None] = {k: i["licensor"] for k, (i, _) in pairs}
+        self.incorporates: dict[str, list[str]] = {k: i["incorporates"] for k, (i, _) in pairs}
 
     def __getitem__(self, license_id: str) -> LicenseEntry:
         entry = self._compiled.get(license_id)
@@ -302,8 +293,7 @@ def _dump(model: Catalog | License) -> dict[str, Any]:
 
 
 def compile_all(library: Library) -> None:
-    """Check and compile every license now (the shipped library does it as each is used): a
-    portfolio does it once before forking its workers, which then share the result."""
+    """Check and compile every license now: a portfolio does so before forking its workers."""
     for _ in library.licenses.values():
         pass
 
