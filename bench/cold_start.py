@@ -5,9 +5,10 @@
 Each command runs `--runs` times as a fresh process, the commands interleaved round by round so
 that a busy machine slows all of them alike; the figures are medians of wall-clock time, and of
 CPU time (user + system of the child), which a machine shared with other work disturbs less.
-`evaluate` loads the shipped library from the package (`licheck/library.json`, checked by the
-models on every run; nothing is cached between runs); the `--licenses` row reads and checks the
-rule files of the repository's `licenses/` folder instead.  The interpreter is `sys.executable`
+`evaluate` loads the shipped library from the package (`licheck/library.json`: its catalog and
+the rule files a run uses checked by the models on every run; nothing is cached between runs);
+the `--licenses` row reads and checks the rule files of the repository's `licenses/` folder
+instead.  The interpreter is `sys.executable`
 itself (not a pyenv shim, which adds a bash start of its own), with bytecode caching on, as in an
 installed package: a warm-up run writes the `.pyc` files first.
 
