@@ -241,3 +241,69 @@ def test_a_damaged_shipped_library_is_an_error_not_a_traceback(
     code, out, err = run(capsys, "evaluate", str(COMPOSER))
     assert code == 2 and out == "" and "Traceback" not in err
     assert str(broken) in err and "built-in license library" in err
+
+
+# -- checked and compiled when used ---------------------------------------------------------------
+
+
+def test_a_stale_shipped_library_fails_the_comparison(tmp_path: Path) -> None:
+    """Edit one threshold of a copy of the rule files: the generated text differs from the
+    shipped one (so the staleness test above fails), and a library loaded from it judges with
+    the edited threshold (the shipped data is what a run reads, not a decoration)."""
+    folder = tmp_path / "licenses"
+    shutil.copytree(LICENSES, folder)
+    rule = folder / KIMI
+    text = rule.read_text(encoding="utf-8")
+    rule.write_text(text.replace("more_than: 100M}", "more_than: 200M}"), encoding="utf-8")
+    edited = shipped_data(folder)
+    assert edited != SHIPPED.read_text(encoding="utf-8")
+    from licheck.library import _load_shipped
+
+    library = _load_shipped(edited.encode(), folder)
+    assert library == load_library(folder)
+    tests = {
+        str(t) for c in library.licenses["kimi-k2.5-modified-mit"].clauses for t in c.rule.tests()
+    }
+    assert any("200M" in t for t in tests) and not any("100M" in t for t in tests)
+
+
+def test_each_rule_file_is_compiled_when_first_used(capsys: pytest.CaptureFixture[str]) -> None:
+    """Loading compiles no rule file; evaluating Composer 2 compiles the licenses it is under
+    (Kimi K2.5's) and not the other forty-odd; the results equal a fully compiled library's."""
+    from licheck.api import evaluate_paths
+    from licheck.evaluation import Options
+    from licheck.facts import POLICIES
+    from licheck.library import ShippedLicenses
+
+    shipped = load_library()
+    licenses = shipped.licenses
+    assert isinstance(licenses, ShippedLicenses)
+    assert licenses.compiled == frozenset() and len(licenses) > 40
+    assert "kimi-k2.5-modified-mit" in licenses and licenses.compiled == frozenset()
+    options = Options(POLICIES["default"])
+    lazily = evaluate_paths([COMPOSER], options, shipped)
+    assert "kimi-k2.5-modified-mit" in licenses.compiled
+    assert len(licenses.compiled) < len(licenses) // 4
+    assert lazily == evaluate_paths([COMPOSER], options, load_library(default_directory()))
+
+
+def test_licensors_come_from_the_index_as_from_the_rule_files() -> None:
+    """Agreements read every license's licensor: the index gives them without compiling."""
+    from licheck.library import ShippedLicenses, licensors
+
+    shipped, fresh = load_library(), load_library(default_directory())
+    assert licensors(shipped.licenses) == licensors(fresh.licenses)
+    assert licensors(shipped.licenses)["kimi-k2.5-modified-mit"] == "moonshot-ai"
+    assert isinstance(shipped.licenses, ShippedLicenses)
+    assert shipped.licenses.compiled == frozenset()
+
+
+def test_a_portfolio_compiles_every_license_before_its_workers_fork() -> None:
+    """`compile_all` leaves nothing to compile in the workers; the entries are the same."""
+    from licheck.library import ShippedLicenses, compile_all
+
+    shipped = load_library()
+    assert isinstance(shipped.licenses, ShippedLicenses)
+    compile_all(shipped)
+    assert shipped.licenses.compiled == frozenset(shipped.licenses)
+    assert shipped == load_library(default_directory())

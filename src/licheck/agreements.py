@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from licheck.domains import Domain, StringSet
-from licheck.library import Library
+from licheck.library import Library, licensors
 from licheck.manifest import Agreement, Evidence, EvidenceKind, FactSpec
 
 D = TypeVar("D", bound=Domain | None)
@@ -30,7 +30,7 @@ def of_licensor(library: Library, licensor: str | None, fact: str) -> set[str]:
     """The members of `fact` that some clause reads and only `licensor` could grant or waive
     (license ids; license-id/clause-id or license-id/*).  Clauses read no other member, so
     ruling these out is as good as ruling out all of that licensor's, and legible."""
-    mine = {i for i, e in library.licenses.items() if e.license.licensor == licensor}
+    mine = {i for i, named in licensors(library.licenses).items() if named == licensor}
     return {item for item in read_by_clauses(library, fact) if item.partition("/")[0] in mine}
 
 
@@ -40,7 +40,7 @@ def read_by_clauses(library: Library, fact: str) -> frozenset[str]:
 
 
 def _licensors(library: Library) -> set[str]:
-    return {e.license.licensor for e in library.licenses.values() if e.license.licensor}
+    return {named for named in licensors(library.licenses).values() if named}
 
 
 def _terms(agreement: Agreement, fact: str) -> list[str] | None:

@@ -122,16 +122,7 @@ def across_versions(
     governance risk, with `obtained` as the missing fact and each candidate's verdict."""
     verdicts = {lid: {f.clause: f.verdict for f in found} for lid, found in by_license.items()}
     likely = {lid: {f.clause: f.likely_verdict for f in found} for lid, found in by_license.items()}
-    obtained = FactState(
-        "obtained",
-        _OBTAINED,
-        Status.UNKNOWN,
-        Strings(None),
-        "not stated",
-        note=f"{model.name}'s license changed over time; the date the weights were obtained "
-        "(lineage: obtained) decides which text applies",
-        path=ref_path,
-    )
+    obtained = _obtained(model, ref_path)
     result: list[Finding] = []
     for found in by_license.values():
         for finding in found:
@@ -144,27 +135,47 @@ def across_versions(
                 if finding.verdict is firm:  # else another text's finding carries it
                     result.append(finding)
                 continue
-            branches = tuple(
-                Branch(_obtained_label(c), v) for c, v in zip(candidates, under, strict=True)
-            )
             likely_under = {
                 likely[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
                 for c in candidates
             }
-            result.append(
-                replace(
-                    finding,
-                    verdict=Verdict.GOVERNANCE_RISK,
-                    scope="depends",
-                    likely_verdict=(
-                        next(iter(likely_under))
-                        if len(likely_under) == 1
-                        else Verdict.GOVERNANCE_RISK
-                    ),
-                    missing=(MissingFact(obtained, branches), *finding.missing),
-                )
-            )
+            result.append(_depends_on_date(finding, obtained, candidates, under, likely_under))
     return result
+
+
+def _obtained(model: CatalogModel, ref_path: tuple[str | int, ...]) -> FactState:
+    """The missing fact where the license a copy is under depends on when it was obtained."""
+    return FactState(
+        "obtained",
+        _OBTAINED,
+        Status.UNKNOWN,
+        Strings(None),
+        "not stated",
+        note=f"{model.name}'s license changed over time; the date the weights were obtained "
+        "(lineage: obtained) decides which text applies",
+        path=ref_path,
+    )
+
+
+def _depends_on_date(
+    finding: Finding,
+    obtained: FactState,
+    candidates: list[Candidate],
+    under: list[Verdict],
+    likely_under: set[Verdict],
+) -> Finding:
+    """A finding whose verdict differs between the texts the copy may be under: a governance
+    risk, with `obtained` as the missing fact and each candidate's verdict."""
+    branches = tuple(Branch(_obtained_label(c), v) for c, v in zip(candidates, under, strict=True))
+    return replace(
+        finding,
+        verdict=Verdict.GOVERNANCE_RISK,
+        scope="depends",
+        likely_verdict=(
+            next(iter(likely_under)) if len(likely_under) == 1 else Verdict.GOVERNANCE_RISK
+        ),
+        missing=(MissingFact(obtained, branches), *finding.missing),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -384,21 +384,7 @@ def settlements(
     and "20M").
     """
     table = table or tabulate(rule, by_fact)
-    position = {name: i for i, name in enumerate(table.names)}
-    # Each coarse group of an open fact: its words, the combinations where the fact is in it,
-    # and a bit of its own, so that a combination of groups is an integer (subsets by AND).
-    coarse: dict[str, list[tuple[str, int, int]]] = {}
-    bit = 1
-    for name in open_facts:
-        p = position[name]
-        groups = []
-        for label, signatures in _coarse(by_fact[name], table.signatures[p]):
-            where = 0
-            for signature in signatures:
-                where |= table.digit[p][table.choices[p].index(signature)]
-            groups.append((label, where, bit))
-            bit <<= 1
-        coarse[name] = groups
+    coarse = _coarse_groups(table, by_fact, open_facts)
     outcomes = list(table.outcomes.items())
     found: list[tuple[int, Settlement]] = []
     for size in range(1, min(limit, len(open_facts)) + 1):
@@ -425,6 +411,27 @@ def settlements(
         (s for _, s in found),
         key=lambda s: (order.get(s.verdict, 3), len(s.conditions), s.conditions),
     )
+
+
+def _coarse_groups(
+    table: Table, by_fact: Mapping[str, Sequence[Cell]], open_facts: Sequence[str]
+) -> dict[str, list[tuple[str, int, int]]]:
+    """Each coarse group of an open fact: its words, the combinations where the fact is in it,
+    and a bit of its own, so that a combination of groups is an integer (subsets by AND)."""
+    position = {name: i for i, name in enumerate(table.names)}
+    coarse: dict[str, list[tuple[str, int, int]]] = {}
+    bit = 1
+    for name in open_facts:
+        p = position[name]
+        groups = []
+        for label, signatures in _coarse(by_fact[name], table.signatures[p]):
+            where = 0
+            for signature in signatures:
+                where |= table.digit[p][table.choices[p].index(signature)]
+            groups.append((label, where, bit))
+            bit <<= 1
+        coarse[name] = groups
+    return coarse
 
 
 def _coarse(

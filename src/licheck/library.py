@@ -3,19 +3,23 @@
 The shipped library is part of the package: `library.json`, generated from the repository's
 top-level `licenses/` by `python -m licheck.library` (a test proves it equal to the rule files),
 is checked by the same pydantic models and compiled by the same code as a folder of rule files,
-with no YAML to read.  A folder named with `--licenses` is read and checked afresh on every run.
-Nothing is cached between runs.  The rule files themselves are installed too
-(`licheck/licenses`, copied when the wheel is built), for people to read.
-`verify` checks the rules against a folder of canonical texts: each text's SHA-256, and that every
-quoted clause occurs in it (white space normalised, nothing else).
+with no YAML to read; each rule file when a product is first under its license.  A `--licenses`
+folder is read and checked afresh on every run; nothing is cached between runs.  The rule files
+are installed too (`licheck/licenses`), for people to read.  `verify` checks the rules against
+canonical texts: each text's SHA-256, and that every quoted clause occurs in it (white space
+normalised, nothing else).
 """
 
 from __future__ import annotations
 
+import json
+import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from licheck import yamlsafe
 from licheck.binding import bind
@@ -52,7 +56,7 @@ class LicenseEntry:
 
 @dataclass(frozen=True, slots=True)
 class Library:
-    licenses: dict[str, LicenseEntry]
+    licenses: Mapping[str, LicenseEntry]
     models: tuple[CatalogModel, ...]
     directory: Path
     _index: dict[str, CatalogModel] = field(default_factory=dict, repr=False)
@@ -178,83 +182,142 @@ def _add(
 
 
 # -- the shipped library -------------------------------------------------------------------
+# `library.json` is JSON Lines (`shipped_data`): an index (each rule file's license id, file name,
+# clause lines, licensor, incorporations; what clauses read of each set fact), the catalog, one
+# `License` per rule file, and a CRC-32 of the rest.  A rule file is checked by its model and
+# compiled when its license is first looked up.  A test proves the file equal to the rule files.
+
+FORMAT = "licheck-library/2"
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+class ShippedLicenses(Mapping[str, LicenseEntry]):
+    """The shipped library's licenses by id, each checked and compiled when first looked up
+    (then kept: the library is loaded once per run)."""
+
+    def __init__(self, index: list[dict[str, Any]], texts: list[bytes], root: Path) -> None:
+        self._index = {str(i["id"]): (i, t) for i, t in zip(index, texts, strict=True)}
+        pairs = self._index.items()
+        self._root = root
+        self._compiled: dict[str, LicenseEntry] = {}
+        self.licensors: dict[str, str | None] = {k: i["licensor"] for k, (i, _) in pairs}
+        self.incorporates: dict[str, list[str]] = {k: i["incorporates"] for k, (i, _) in pairs}
+
+    def __getitem__(self, license_id: str) -> LicenseEntry:
+        entry = self._compiled.get(license_id)
+        if entry is None:
+            item, text = self._index[license_id]
+            entry = self._compiled[license_id] = _shipped_entry(item, text, self._root)
+        return entry
+
+    def __contains__(self, license_id: object) -> bool:
+        return license_id in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    @property
+    def compiled(self) -> frozenset[str]:
+        """The licenses checked and compiled so far."""
+        return frozenset(self._compiled)
 
 
-class ShippedLicense(_Frozen):
-    """One rule file as shipped: its name in the library folder, the line where each clause
-    starts (all that the compiled library keeps of positions), and its checked content."""
-
-    file: str
-    lines: list[int]
-    license: License
-
-
-class Shipped(_Frozen):
-    """The shipped library (`library.json`): every rule file, in file-name order, and the
-    catalog."""
-
-    licenses: list[ShippedLicense]
-    catalog: Catalog | None
-
-
-def _load_shipped(data: bytes, root: Path) -> Library:
-    """The library from `library.json`'s data, checked by the models and compiled as a folder
-    is; its files named as they are in `root`."""
+def _shipped_entry(item: dict[str, Any], text: bytes, root: Path) -> LicenseEntry:
+    """One rule file of `library.json`, checked by the `License` model and compiled."""
     try:
-        shipped = Shipped.model_validate_json(data)
+        license_ = License.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]["msg"]
         raise _damaged(f"is damaged ({exc.error_count()} problem(s); the first: {first})") from None
-    problems: list[Diagnostic] = []
-    licenses: dict[str, LicenseEntry] = {}
-    for item in shipped.licenses:
-        path = root / item.file
-        positions: dict[tuple[str | int, ...], tuple[int, int]] = {
-            ("clauses", index): (line, 1) for index, line in enumerate(item.lines)
-        }
-        document = yamlsafe.Document(str(path), None, positions)
-        try:
-            entry = _license_entry(item.license, document, str(path))
-        except InputError as exc:
-            problems.extend(exc.diagnostics)
-            continue
-        _add(licenses, entry, problems)
-    problems.extend(_check_incorporated(licenses))
+    path = root / item["file"]
+    positions: dict[tuple[str | int, ...], tuple[int, int]] = {
+        ("clauses", index): (line, 1) for index, line in enumerate(item["lines"])
+    }
+    if license_.id != item["id"] or len(item["lines"]) != len(license_.clauses):
+        raise _damaged(f"is damaged (its index does not match license {license_.id!r})")
+    return _license_entry(license_, yamlsafe.Document(str(path), None, positions), str(path))
+
+
+def _load_shipped(data: bytes, root: Path) -> Library:
+    """The library from `library.json`'s data (its files named as they are in `root`): the
+    catalog checked by its model now, each license when it is first looked up."""
+    try:
+        lines = _intact(data).split(b"\n")
+        head = json.loads(lines[0])
+        index, operands = head["licenses"], head["operands"]
+        if head["format"] != FORMAT or len(lines) != len(index) + 3 or lines[-1]:
+            raise ValueError("its index does not match its rule files")
+        catalog = None if lines[1] == b"null" else Catalog.model_validate_json(lines[1])
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]["msg"]
+        raise _damaged(f"is damaged ({exc.error_count()} problem(s); the first: {first})") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise _damaged(f"is damaged ({exc})") from None
+    licenses = ShippedLicenses(index, lines[2:-1], root)
     models: tuple[CatalogModel, ...] = ()
-    index: dict[str, CatalogModel] = {}
-    if shipped.catalog is not None:
+    found: dict[str, CatalogModel] = {}
+    if catalog is not None:
         document = yamlsafe.Document(str(root / CATALOG_FILE), None, {})
-        try:
-            models, index = _catalog_entries(shipped.catalog, document, licenses)
-        except InputError as exc:
-            problems.extend(exc.diagnostics)
-    if problems:
-        raise InputError(problems)
-    return Library(licenses, models, root, index, _operands(licenses))
+        models, found = _catalog_entries(catalog, document, licenses)
+    reads = {fact: frozenset(values) for fact, values in operands.items()}
+    return Library(licenses, models, root, found, reads)
+
+
+def _intact(data: bytes) -> bytes:
+    """`library.json`'s text without its last line, a CRC-32 of the rest: a rule file is checked
+    only when used, so damage anywhere must show at load."""
+    body, _, last = data.rstrip(b"\n").rpartition(b"\n")
+    if last != b"crc32 %d" % zlib.crc32(body + b"\n"):
+        raise ValueError("it is truncated or edited: its checksum does not match")
+    return body + b"\n"
 
 
 def shipped_data(directory: Path) -> str:
-    """The JSON of `library.json` for the rule files and catalog in `directory` (checked and
+    """The text of `library.json` for the rule files and catalog in `directory` (checked and
     compiled first: a library with problems raises `InputError`)."""
     library = _load_folder(directory)
-    shipped = Shipped(
-        licenses=[
-            ShippedLicense(
-                file=Path(entry.file).name,
-                lines=[compiled.line for compiled in entry.clauses],
-                license=entry.license,
-            )
-            for entry in library.licenses.values()
-        ],
-        catalog=(
-            Catalog(models=list(library.models)) if (directory / CATALOG_FILE).exists() else None
-        ),
-    )
-    return shipped.model_dump_json(by_alias=True, exclude_unset=True, indent=1) + "\n"
+    index = [
+        {
+            "id": license_id,
+            "file": Path(entry.file).name,
+            "lines": [compiled.line for compiled in entry.clauses],
+            "licensor": entry.license.licensor,
+            "incorporates": entry.license.incorporates,
+        }
+        for license_id, entry in library.licenses.items()
+    ]
+    operands = {fact: sorted(values) for fact, values in sorted(library.operands.items())}
+    head = {"format": FORMAT, "licenses": index, "operands": operands}
+    catalog = Catalog(models=list(library.models)) if (directory / CATALOG_FILE).exists() else None
+    lines = [head, catalog and _dump(catalog)]
+    lines += [_dump(entry.license) for entry in library.licenses.values()]
+    body = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return body + f"crc32 {zlib.crc32(body.encode())}\n"
+
+
+def _dump(model: Catalog | License) -> dict[str, Any]:
+    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def compile_all(library: Library) -> None:
+    """Check and compile every license now: a portfolio does so before forking its workers."""
+    for _ in library.licenses.values():
+        pass
+
+
+def _incorporates(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[str]:
+    if isinstance(licenses, ShippedLicenses):
+        return licenses.incorporates[license_id]
+    return licenses[license_id].license.incorporates
+
+
+def licensors(licenses: Mapping[str, LicenseEntry]) -> dict[str, str | None]:
+    """Each license's licensor (from the shipped library's index, without compiling)."""
+    if isinstance(licenses, ShippedLicenses):
+        return licenses.licensors
+    return {license_id: entry.license.licensor for license_id, entry in licenses.items()}
 
 
 def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
@@ -279,7 +342,7 @@ def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
     return problems
 
 
-def incorporated(licenses: dict[str, LicenseEntry], license_id: str) -> list[str]:
+def incorporated(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[str]:
     """The license and every rule file it incorporates by reference, transitively, in order."""
     order: list[str] = []
 
@@ -289,7 +352,7 @@ def incorporated(licenses: dict[str, LicenseEntry], license_id: str) -> list[str
         if current in order or current not in licenses:
             return
         order.append(current)
-        for named in licenses[current].license.incorporates:
+        for named in _incorporates(licenses, current):
             visit(named, (*trail, current))
 
     visit(license_id, ())
@@ -399,7 +462,7 @@ def _too_complex(rule: Rule) -> str:
 
 
 def load_catalog_file(
-    path: Path, licenses: dict[str, LicenseEntry], display: str | None = None
+    path: Path, licenses: Mapping[str, LicenseEntry], display: str | None = None
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
     """The model catalog, checked against the licenses it names; its index by id and alias."""
     document = yamlsafe.load(path, display)
@@ -409,7 +472,7 @@ def load_catalog_file(
 def _catalog_entries(
     catalog: Catalog,
     document: yamlsafe.Document,
-    licenses: dict[str, LicenseEntry],
+    licenses: Mapping[str, LicenseEntry],
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
     """A checked catalog against the licenses it names; problems located in its `document`."""
     problems: list[Diagnostic] = []

@@ -27,7 +27,7 @@ from licheck.diagnostics import Diagnostic, InputError
 from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
 from licheck.layers import load as load_layers
 from licheck.layers import source_of
-from licheck.library import Library
+from licheck.library import Library, compile_all
 from licheck.librarysource import LibrarySource
 from licheck.loading import load_manifest
 from licheck.verdicts import Verdict
@@ -192,6 +192,8 @@ def _parallel(
     chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
     start = (options, library if fork else None, source_of(library), transform)
+    if fork:
+        compile_all(library)  # once, shared by the workers (and frozen with their start)
     # Workers are made with Ctrl-C blocked (they inherit the mask) until their initializer
     # ignores it; here it is held back until the pool is in its block, then raised if it came.
     held = _hold_sigint()

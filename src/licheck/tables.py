@@ -10,7 +10,7 @@ with integer AND, OR and XOR: no condition tree is walked per completion.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -109,8 +109,34 @@ def tabulate(rule: Rule | Compiled, by_fact: Mapping[str, Sequence[Cell]]) -> Ta
     lists = [by_fact[n] for n in names]
     signatures = compiled.signatures(lists)
     choices = [_distinct_signatures(s) for s in signatures]
-    # Combination i has, for fact p, the digit (i // strides[p]) % len(choices[p]): the last fact
-    # varies fastest, as in itertools.product.
+    strides, full, digit = _digits(choices)
+
+    def mask(node: Node) -> int:
+        return _mask(node, compiled, choices, digit, full)
+
+    rule = compiled.rule
+    scope, trigger = mask(rule.scope), mask(rule.trigger)
+    # Facts that bound each other (mau ≤ licensee_mau): only combinations some completion has.
+    chains = joint.related(names)
+    possible = joint.feasible(chains, lists, signatures, choices, digit, full) if chains else full
+    outcomes = _outcomes(rule, mask, scope & trigger, full, possible)
+    return Table(
+        names,
+        signatures,
+        choices,
+        digit,
+        strides,
+        possible,
+        scope & possible,
+        trigger & possible,
+        outcomes,
+    )
+
+
+def _digits(choices: list[list[Signature]]) -> tuple[list[int], int, list[list[int]]]:
+    """The strides, the mask of every combination, and for each fact and cell the mask of the
+    combinations with that cell.  Combination i has, for fact p, the digit
+    (i // strides[p]) % len(choices[p]): the last fact varies fastest, as in itertools.product."""
     strides = [1] * len(choices)
     size = 1
     for p in range(len(choices) - 1, -1, -1):
@@ -124,45 +150,53 @@ def tabulate(rule: Rule | Compiled, by_fact: Mapping[str, Sequence[Cell]]) -> Ta
         repeat = full // ((1 << period) - 1) if size else 0
         block = (1 << strides[p]) - 1
         digit.append([(block << (k * strides[p])) * repeat for k in range(len(on_fact))])
+    return strides, full, digit
 
-    def mask(node: Node) -> int:
-        match node:
-            case Test():
-                fact, index = compiled.where[node]
-                result = 0
-                for k, signature in enumerate(choices[fact]):
-                    if signature[index]:
-                        result |= digit[fact][k]
-                return result
-            case All():
-                result = full
-                for item in node.items:
-                    result &= mask(item)
-                return result
-            case Any_():
-                result = 0
-                for item in node.items:
-                    result |= mask(item)
-                return result
-            case Not():
-                return full ^ mask(node.item)
-            case Const():
-                return full if node.value else 0
-        raise AssertionError(node)  # pragma: no cover
 
-    rule = compiled.rule
-    scope, trigger = mask(rule.scope), mask(rule.trigger)
-    triggered = scope & trigger
+def _mask(
+    node: Node,
+    compiled: Compiled,
+    choices: list[list[Signature]],
+    digit: list[list[int]],
+    full: int,
+) -> int:
+    """The combinations in which `node` holds."""
+    match node:
+        case Test():
+            fact, index = compiled.where[node]
+            result = 0
+            for k, signature in enumerate(choices[fact]):
+                if signature[index]:
+                    result |= digit[fact][k]
+            return result
+        case All():
+            result = full
+            for item in node.items:
+                result &= _mask(item, compiled, choices, digit, full)
+            return result
+        case Any_():
+            result = 0
+            for item in node.items:
+                result |= _mask(item, compiled, choices, digit, full)
+            return result
+        case Not():
+            return full ^ _mask(node.item, compiled, choices, digit, full)
+        case Const():
+            return full if node.value else 0
+    raise AssertionError(node)  # pragma: no cover
+
+
+def _outcomes(
+    rule: Rule, mask: Callable[[Node], int], triggered: int, full: int, possible: int
+) -> dict[Outcome, int]:
+    """Each outcome's combinations, among the possible ones (outcomes with none left out)."""
     lifted = 0
     for exception in rule.exceptions:
         lifted |= mask(exception)
     lifted &= triggered
     holds = (triggered ^ lifted) & mask(rule.requirement)
     fails = triggered ^ lifted ^ holds
-    # Facts that bound each other (mau ≤ licensee_mau): only combinations some completion has.
-    chains = joint.related(names)
-    possible = joint.feasible(chains, lists, signatures, choices, digit, full) if chains else full
-    outcomes = {
+    return {
         outcome: where & possible
         for outcome, where in (
             (Outcome.NOT_TRIGGERED, full ^ triggered),
@@ -172,14 +206,3 @@ def tabulate(rule: Rule | Compiled, by_fact: Mapping[str, Sequence[Cell]]) -> Ta
         )
         if where & possible
     }
-    return Table(
-        names,
-        signatures,
-        choices,
-        digit,
-        strides,
-        possible,
-        scope & possible,
-        trigger & possible,
-        outcomes,
-    )
