@@ -29,9 +29,9 @@ NO_GOVERNANCE_RISK: dict[tuple[str, str], str] = {}
 # "DEFECT:".
 DEFECTS: dict[tuple[str, str, str], str] = {
     ("llama-3.3-acceptable-use-policy", "eu-multimodal", VIOLATION): (
-        "DEFECT: `multimodal` comes only from the catalog (a manifest may not state it) and no "
-        "catalog model under llama-3.3-community is multimodal (llama-3.3-70b: false; "
-        "R1-Distill-Llama-70B: unset, so governance_risk at most): the gate can never be breached."
+        "`multimodal` comes only from the catalog and no built-in model under llama-3.3-community "
+        "is multimodal, so no scenario can breach it; a catalog layer listing one does: "
+        "tests/test_eu_multimodal_layer.py asserts violation, governance_risk and not_applicable."
     ),
 }
 
