@@ -11,6 +11,8 @@ that the engine actually gives those verdicts.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from licheck.library import load_library
@@ -23,11 +25,11 @@ GOVERNANCE_RISK = "governance_risk"
 # short and honest: it must be a property of the clause's structure, not a missing scenario.
 NO_GOVERNANCE_RISK: dict[tuple[str, str], str] = {}
 
-# (license, clause, verdict) -> why that verdict can never be reached however the facts are
-# set: a rule that can never fail.  These are defects, reported for a fix and listed here only
-# so the test can pass until the rule (or the catalog) is fixed.  Every reason starts with
-# "DEFECT:".
-DEFECTS: dict[tuple[str, str, str], str] = {
+# (license, clause, verdict) -> where a test outside the scenarios reaches that verdict: the
+# built-in catalog cannot (e.g. no built-in model has the property the clause binds), a catalog
+# layer can.  Each reason names the test file; a rule that can never fail is a defect, and
+# defects are not listed here but fixed.
+PROVED_ELSEWHERE: dict[tuple[str, str, str], str] = {
     ("llama-3.3-acceptable-use-policy", "eu-multimodal", VIOLATION): (
         "`multimodal` comes only from the catalog and no built-in model under llama-3.3-community "
         "is multimodal, so no scenario can breach it; a catalog layer listing one does: "
@@ -56,12 +58,12 @@ def _gaps(license_id: str) -> list[str]:
     for entry in LIBRARY.licenses[license_id].clauses:
         key = (license_id, entry.clause.id)
         verdicts = EXPECTED.get(key, set())
-        if VIOLATION not in verdicts and (*key, VIOLATION) not in DEFECTS:
+        if VIOLATION not in verdicts and (*key, VIOLATION) not in PROVED_ELSEWHERE:
             gaps.append(f"{license_id}/{entry.clause.id}: no scenario expects violation")
         if (
             GOVERNANCE_RISK not in verdicts
             and key not in NO_GOVERNANCE_RISK
-            and (*key, GOVERNANCE_RISK) not in DEFECTS
+            and (*key, GOVERNANCE_RISK) not in PROVED_ELSEWHERE
         ):
             gaps.append(f"{license_id}/{entry.clause.id}: no scenario expects governance_risk")
     return gaps
@@ -82,15 +84,18 @@ def test_allow_lists_name_real_clauses_and_are_not_stale() -> None:
     for key, reason in NO_GOVERNANCE_RISK.items():
         assert key in clauses, f"allow-listed clause not in the library: {key}"
         assert reason.strip(), f"allow-list entry without a reason: {key}"
-        assert (*key, GOVERNANCE_RISK) not in DEFECTS, f"both a defect and allow-listed: {key}"
+        assert (*key, GOVERNANCE_RISK) not in PROVED_ELSEWHERE, (
+            f"both proved elsewhere and allow-listed: {key}"
+        )
         assert GOVERNANCE_RISK not in EXPECTED.get(key, set()), (
             f"{key} is allow-listed as never a governance risk, yet a scenario expects one"
         )
-    for (license_id, clause, verdict), reason in DEFECTS.items():
+    for (license_id, clause, verdict), reason in PROVED_ELSEWHERE.items():
         key = (license_id, clause)
-        assert key in clauses, f"defect names a clause not in the library: {key}"
-        assert verdict in (VIOLATION, GOVERNANCE_RISK), f"defect names no verdict: {key}"
-        assert reason.startswith("DEFECT:"), f"defect entry must be tagged DEFECT: {key}"
+        assert key in clauses, f"entry names a clause not in the library: {key}"
+        assert verdict in (VIOLATION, GOVERNANCE_RISK), f"entry names no verdict: {key}"
+        proof = Path(__file__).parent / reason.split("tests/", 1)[1].split(" ")[0].rstrip(":,.")
+        assert proof.is_file(), f"{key}: the reason names no test file of tests/: {reason}"
         assert verdict not in EXPECTED.get(key, set()), (
             f"{key} is listed as never {verdict}, yet a scenario expects it: remove the entry"
         )
