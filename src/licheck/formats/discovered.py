@@ -33,8 +33,8 @@ def text(found: Sequence[Found], scan: Scan, manifests: Sequence[str]) -> str:
 
 def _model(model: Found) -> list[str]:
     if model.model is not None:
-        license_ = model.license or "its license is not in the library"
-        head = f"{model.id} -> {model.model_name} ({model.model}), license {license_}"
+        license_ = f"license {model.license}" if model.license else "license not in the library"
+        head = f"{model.id} -> {model.model_name} ({model.model}), {license_}"
     else:
         hows = sorted({m.how for m in model.mentions})
         head = (
