@@ -185,6 +185,19 @@ def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None)
         raise click.BadParameter(str(exc)) from None
 
 
+def evidence_option(function: F) -> F:
+    """--evidence POLICY."""
+    return click.option(
+        "--evidence",
+        "evidence",
+        default="default",
+        show_default=True,
+        metavar="POLICY",
+        help="Which evidence counts: default, estimates, strict, or a comma-separated list of "
+        "evidence kinds that establish a fact.",
+    )(function)
+
+
 def evidence_options(function: F) -> F:
     """--evidence and --as-of."""
 
@@ -195,16 +208,30 @@ def evidence_options(function: F) -> F:
         callback=parse_as_of,
         help="Count only evidence that existed, and was not yet retracted, on DATE (YYYY-MM-DD).",
     )(function)
-    function = click.option(
-        "--evidence",
-        "evidence",
-        default="default",
+    return evidence_option(function)
+
+
+def format_option(choices: Sequence[str], help: str) -> Callable[[F], F]:
+    """--format/-f among `choices`, the first the default; the command gets `fmt`."""
+    return click.option(
+        "--format",
+        "-f",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=choices[0],
         show_default=True,
-        metavar="POLICY",
-        help="Which evidence counts: default, estimates, strict, or a comma-separated list of "
-        "evidence kinds that establish a fact.",
-    )(function)
-    return function
+        help=help,
+    )
+
+
+def output_option(what: str = "the output") -> Callable[[F], F]:
+    """--output/-o FILE, written atomically (`write_output`)."""
+    return click.option(
+        "--output",
+        "-o",
+        type=PathParam(dir_okay=False, path_type=Path),
+        help=f"Write {what} to FILE (atomically) instead of standard output.",
+    )
 
 
 NO_BUILTIN = "licheck.no_builtin_licenses"  # ctx.meta: --no-builtin-licenses, read by --licenses

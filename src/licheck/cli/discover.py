@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, PathParam, library_option, refuse_outputs, write_output
+from licheck.cli.common import (
+    INPUT_PATH,
+    format_option,
+    library_option,
+    output_option,
+    refuse_outputs,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
@@ -29,21 +36,8 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Exit 1 when a model named (lower-confidence ones included) is declared by no manifest.",
 )
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
-@click.option(
-    "--output",
-    "-o",
-    type=PathParam(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)
+@format_option(["text", "json"], "Output format.")
+@output_option()
 @library_option
 def discover(
     paths: tuple[Path, ...],

@@ -10,9 +10,10 @@ import click
 
 from licheck.cli.common import (
     INPUT_PATH,
-    PathParam,
     evidence_options,
+    format_option,
     library_option,
+    output_option,
     refuse_outputs,
     write_output,
 )
@@ -23,21 +24,8 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH)
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["markdown", "json"]),
-    default="markdown",
-    show_default=True,
-    help="markdown (a checklist per component) or json.",
-)
-@click.option(
-    "--output",
-    "-o",
-    type=PathParam(dir_okay=False, path_type=Path),
-    help="Write to FILE (atomically) instead of standard output.",
-)
+@format_option(["markdown", "json"], "markdown (a checklist per component) or json.")
+@output_option()
 @evidence_options
 @library_option
 def notices(

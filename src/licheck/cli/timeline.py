@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import PathParam, library_option, refuse_outputs, use_color, write_output
+from licheck.cli.common import (
+    PathParam,
+    evidence_option,
+    format_option,
+    library_option,
+    output_option,
+    refuse_outputs,
+    use_color,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
@@ -15,30 +24,9 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("manifest", type=PathParam(dir_okay=False, path_type=Path))
-@click.option(
-    "--evidence",
-    "evidence",
-    default="default",
-    show_default=True,
-    metavar="POLICY",
-    help="Which evidence counts: default, estimates, strict, or a comma-separated list of "
-    "evidence kinds that establish a fact.",
-)
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format (json: licheck schema timeline).",
-)
-@click.option(
-    "--output",
-    "-o",
-    type=PathParam(dir_okay=False, path_type=Path),
-    help="Write the timeline to FILE (atomically) instead of standard output.",
-)
+@evidence_option
+@format_option(["text", "json"], "Output format (json: licheck schema timeline).")
+@output_option("the timeline")
 @library_option
 def timeline(
     manifest: Path, evidence: str, fmt: str, output: Path | None, licenses_dir: LibrarySource
