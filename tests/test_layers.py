@@ -126,6 +126,16 @@ def test_a_layer_replaces_a_license_and_the_report_says_so(
     assert f"Rule library: built-in + {layer}" in out
     assert f"{layer / KIMI} replaces license kimi-k2.5-modified-mit (from built-in {KIMI})" in out
 
+    for fmt, replaced in (
+        ("markdown", f"{layer / KIMI} replaces license kimi-k2.5-modified-mit"),
+        ("html", f"{layer / KIMI} replaces license kimi-k2.5-modified-mit"),
+        ("compact", None),  # one line a finding, for editors: the library is not its business
+    ):
+        code, out, err = run(capsys, "check", str(product), "--licenses", str(layer), "-f", fmt)
+        assert code == 0, err
+        if replaced is not None:
+            assert replaced in out.replace("\\", ""), fmt  # markdown escapes punctuation
+
 
 def test_later_layers_win_and_name_the_layer_they_replace(tmp_path: Path) -> None:
     first = _catalog_layer(tmp_path, name="first")

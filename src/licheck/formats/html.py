@@ -16,7 +16,14 @@ from licheck.escape import xml_text as esc
 from licheck.formats import Piece, Plain
 from licheck.formats.html_style import CSS
 from licheck.formats.html_svg import evidence_of, lineage_svg, timeline_svg
-from licheck.formats.summary import baseline_lines, counts_line, gate_line, unread, waiver_lines
+from licheck.formats.summary import (
+    baseline_lines,
+    counts_line,
+    gate_line,
+    library_lines,
+    unread,
+    waiver_lines,
+)
 from licheck.formats.unread import message, where
 from licheck.report import EvidenceOut, FactOut, FailOn, FindingOut, ProductOut, Report
 from licheck.verdicts import Verdict
@@ -106,6 +113,10 @@ def _unread_and_baseline(top: Report) -> list[str]:
         )
         heading = f"{unread(top)} (the others were evaluated; exit 2)"
         out.append(f'<section class="unread"><h2>{esc(heading)}</h2><ul>{items}</ul></section>')
+    layered = library_lines(top)
+    if layered:
+        items = "".join(f"<li>{esc(text.strip())}</li>" for text in layered)
+        out.append(f'<ul class="library">{items}</ul>')
     compared = baseline_lines(top)
     if compared:
         items = "".join(f"<li>{esc(text.strip())}</li>" for text in compared)

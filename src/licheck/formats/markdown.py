@@ -17,6 +17,7 @@ from licheck.formats.summary import (
     counts_line,
     gate_line,
     is_problem,
+    library_lines,
     plural,
     unread,
 )
@@ -160,6 +161,11 @@ class MarkdownDocument(Plain):
             "",
         ]
         out += _unread_section(top)
+        layered = library_lines(top)
+        if layered:
+            out += [cell(layered[0]), ""]
+            out += [f"- {cell(text.strip())}" for text in layered[1:]]
+            out += [""] if len(layered) > 1 else []
         compared = baseline_lines(top)
         if compared:
             out += [cell(compared[0]), ""]

@@ -130,3 +130,18 @@ def summary_text(report: Report, fail_on: FailOn) -> str:
         lines.append("Waivers:")
         lines.extend(f"  {line}" for line in notes)
     return "\n".join(lines) + "\n"
+
+
+def library_lines(report: Report) -> list[str]:
+    """Which rule folders were layered over (or instead of) the built-in library, each entry
+    they replaced, and the organisation policies read; [] for the built-in library alone.
+    User text: the caller escapes it as its format needs."""
+    library = report.library
+    if library is None:
+        return []
+    base = ["built-in"] if library.builtin else []
+    lines = ["Rule library: " + " + ".join(base + list(library.layers))]
+    lines += [f"  {r.file} replaces {r.kind} {r.id} (from {r.replaced})" for r in library.replaced]
+    if library.policies:
+        lines.append("Policies: " + ", ".join(library.policies))
+    return lines

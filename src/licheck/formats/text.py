@@ -132,20 +132,11 @@ class TextDocument(Plain):
 def library_text(top: Report) -> str:
     """Which rule folders were layered, and each entry they replaced ("" for the built-in
     library alone)."""
-    library = top.library
-    if library is None:
-        return ""
     from licheck.escape import terminal
+    from licheck.formats.summary import library_lines
 
-    base = ["built-in"] if library.builtin else []
-    lines = ["", "Rule library: " + " + ".join(base + [terminal(f) for f in library.layers])]
-    lines += [
-        f"  {terminal(r.file)} replaces {r.kind} {terminal(r.id)} (from {terminal(r.replaced)})"
-        for r in library.replaced
-    ]
-    if library.policies:
-        lines.append("Policies: " + ", ".join(terminal(p) for p in library.policies))
-    return "\n".join(lines) + "\n"
+    lines = library_lines(top)
+    return "\n".join(["", *map(terminal, lines)]) + "\n" if lines else ""
 
 
 def fit(line: str, width: int) -> str:
