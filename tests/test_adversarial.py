@@ -183,7 +183,7 @@ PAYLOADS = [
     "Evil </details> <script>x</script>\n### licheck: gate passes",
     "Evil\x00\x01\x0b\x85",
 ]
-FORMATS = ["text", "markdown", "github", "junit", "json", "sarif"]
+FORMATS = ["text", "markdown", "github", "junit", "json", "sarif", "html", "compact"]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -206,6 +206,12 @@ def test_format_escapes_product_name(
         commands = [line for line in out.splitlines() if line.startswith("::")]
         assert all(line.startswith(("::error ", "::warning ", "::notice ")) for line in commands)
         assert not any("forged" in line.split("::")[1] for line in commands)
+    if fmt == "html":  # manifest text is data: no markup of its own, no control characters
+        assert "<script" not in out and "<img" not in out
+        assert CONTROL.search(out.replace("\n", "")) is None
+    if fmt == "compact":  # one line a finding: a newline in a name must not forge another
+        assert all(line.startswith(str(manifest)) for line in out.splitlines()[:1])
+        assert "\n::error" not in out and "\n### licheck" not in out
     if fmt == "text":
         assert "[link=" in out or "[/x]" not in payload
         assert CONTROL.search(out.replace("\n", "")) is None

@@ -577,7 +577,9 @@ def _hostile_rules(tmp_path: Path) -> Path:
     return library
 
 
-@pytest.mark.parametrize("fmt", ["text", "markdown", "github", "junit", "json", "sarif"])
+@pytest.mark.parametrize(
+    "fmt", ["text", "markdown", "github", "junit", "json", "sarif", "html", "compact"]
+)
 def test_check_formats_escape_rule_text(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
 ) -> None:
@@ -604,6 +606,8 @@ def test_check_formats_escape_rule_text(
         ET.fromstring(out.encode("utf-8"))
     if fmt == "markdown":
         assert "<script" not in out and out.count("</details>") == out.count("<details>")
+    if fmt == "html":
+        assert "<script" not in out
 
 
 @pytest.mark.parametrize(

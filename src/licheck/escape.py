@@ -112,8 +112,10 @@ def xml_chars(text: str) -> str:
 
 
 def xml_text(text: str) -> str:
-    """Text content or an attribute value for hand-written XML or SVG: forbidden characters
-    shown, markup characters escaped."""
+    """Text content or an attribute value for hand-written XML, SVG or HTML: forbidden
+    characters shown, markup characters escaped, and `::` written as a character reference,
+    so that a page printed to a CI log cannot start a workflow command on a line of its own
+    (it renders the same)."""
     return (
         xml_chars(text)
         .replace("&", "&amp;")
@@ -121,6 +123,7 @@ def xml_text(text: str) -> str:
         .replace(">", "&gt;")
         .replace('"', "&quot;")
         .replace("'", "&#39;")
+        .replace("::", ":&#58;")
     )
 
 
