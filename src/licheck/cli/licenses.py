@@ -14,6 +14,7 @@ from licheck.cli.common import (
     color_option,
     library_option,
     resolve_color,
+    say,
     terminal_width,
 )
 
@@ -122,12 +123,11 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
             from licheck.escape import line
             from licheck.modelnames import license_words
 
-            click.echo(
+            say(
                 line(
                     f"licheck: note: this is the license {license_id}; the catalog model "
                     f"{model.id} is under {license_words(model)}"
-                ),
-                err=True,
+                )
             )
         _print_licenses([entry], fmt, color, library)
         return
@@ -141,9 +141,12 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
         )
         return
     from licheck.escape import terminal
+    from licheck.formats.text import fit
     from licheck.modelnames import license_words
 
-    click.echo(terminal(f"model {license_id} is under {license_words(model)}"))
+    click.echo(
+        fit(terminal(f"model {license_id} is under {license_words(model)}"), terminal_width())
+    )
     click.echo()
     _print_licenses(entries, fmt, color, library)
 
@@ -262,25 +265,19 @@ def _describe(entry: LicenseEntry, library: Library) -> str:
 
 def _models_of(license_id: str, library: Library) -> list[str]:
     """The catalog models under a license, with the dates where it applied to only some copies."""
+    from licheck.formats.library_text import span
+
     found = []
     for model in library.models:
         dated = [d for d in model.license_history if d.license == license_id]
         # A model whose own license file was not read is flagged (audit m4).
         text = f" ({model.text_provenance.value} text)" if model.text_provenance else ""
         if dated:
-            spans = ", ".join(_span(d.from_, d.until) for d in dated)
+            spans = ", ".join(span(d.from_, d.until) for d in dated)
             found.append(f"{model.id}{text} (copies obtained {spans})")
         elif model.license == license_id and not model.license_history:
             found.append(f"{model.id}{text}")
     return found
-
-
-def _span(start: object, end: object) -> str:
-    if start and end:
-        return f"{start} to {end}"
-    if start:
-        return f"on or after {start}"
-    return f"on or before {end}" if end else "at any date"
 
 
 def _show(node: object) -> str:
@@ -319,15 +316,9 @@ def models(fmt: str, licenses_dir: LibrarySource) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    from licheck.escape import terminal
+    from licheck.formats.library_text import models_text
 
-    for model in library.models:
-        license_id = model.license or "unknown (not in the library)"
-        released = f", released {model.release_date}" if model.release_date else ""
-        click.echo(terminal(f"{model.id:<30} {license_id}{released}"))
-        for dated in model.license_history:
-            span = _span(dated.from_, dated.until)
-            click.echo(terminal(f"{'':<32}copies obtained {span}: {dated.license}"))
+    click.echo(models_text(library.models, terminal_width()), nl=False)
 
 
 @licenses.command()
@@ -346,7 +337,8 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
 
     \b
     Example:
-      licheck licenses verify --texts ../shared/reference/licenses
+      licheck licenses verify \\
+        --texts ../shared/reference/licenses
     """
     from licheck.escape import line
     from licheck.layers import load as load_library
@@ -354,29 +346,31 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
 
     library = load_library(licenses_dir)
     problems = run_verify(library, texts)
-    for problem in problems:
+    for problem in problems:  # FILE:LINE first, whole: what problem matchers read
         where = f"{problem.file}:{problem.line}"
         clause = f"/{problem.clause}" if problem.clause else ""
-        click.echo(line(f"{where}: {problem.license}{clause}: {problem.message}"), err=True)
+        say(line(f"{where}: {problem.license}{clause}: {problem.message}"), located_first=True)
     located, warnings = _verify_not_encoded(library, texts)
     for message in located:
-        click.echo(line(message), err=True)
+        say(line(message), located_first=True)
     clauses = sum(len(e.clauses) for e in library.licenses.values())
     entries = sum(len(e.license.not_encoded) for e in library.licenses.values())
     if problems or located:
-        click.echo(
+        say(
             f"licheck: {len(problems) + len(located)} problem(s) in "
-            f"{len(library.licenses)} licenses",
-            err=True,
+            f"{len(library.licenses)} licenses"
         )
         raise click.exceptions.Exit(1)
+    from licheck.formats.text import fit
+
     warned = f"; {len(warnings)} warning(s) below" if warnings else ""
-    click.echo(
+    ok = (
         f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses and {entries} "
         f"not_encoded quotes verified against {line(str(texts))}{warned}"
     )
+    click.echo(fit(ok, terminal_width()))
     for message in warnings:
-        click.echo(line(message), err=True)
+        say(line(message))
 
 
 def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[str]]:
@@ -442,7 +436,8 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
 
     \b
     Example:
-      licheck licenses coverage --texts ../shared/reference/licenses --format json
+      licheck licenses coverage --format json \\
+        --texts ../shared/reference/licenses
     """
     from licheck.coverage import Coverage, coverage, totals
     from licheck.layers import load as load_library
@@ -452,10 +447,9 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
         where = (
             "no --texts folder given" if texts is None else f"the texts folder {texts} is missing"
         )
-        click.echo(
+        say(
             f"licheck: {where}: coverage needs the canonical license texts (e.g. --texts "
-            "../shared/reference/licenses); nothing was measured",
-            err=True,
+            "../shared/reference/licenses); nothing was measured"
         )
         raise click.exceptions.Exit(2)
     library = load_library(licenses_dir)
@@ -489,22 +483,15 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
         }
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        header = ("license", "counted", "encoded", "to encode", "nothing", "unacc.", "enc.", "acc.")
-        click.echo("{:<34} {:>7} {:>7} {:>9} {:>7} {:>6} {:>5} {:>5}".format(*header))
-        for r in results:
-            click.echo(_row(r.license, totals([r])))
-        for license_id, text_file in missing:
-            click.echo(f"{license_id:<34} text {text_file} missing: not measured")
-        click.echo(_row("overall" + (" (partial)" if missing else ""), overall))
-        click.echo(
-            "encoded: of the counted sentences less those with nothing to encode, the share a "
-            "clause quotes; accounted: the share a clause or a not_encoded entry quotes"
-        )
+        from licheck.formats.library_text import coverage_text
+
+        rows = [(r.license, totals([r])) for r in results]
+        named = "overall" + (" (partial)" if missing else "")
+        click.echo(coverage_text(rows, missing, (named, overall), terminal_width()), nl=False)
     if missing:
-        click.echo(
+        say(
             f"licheck: {len(missing)} text(s) missing from {texts}: "
-            + ", ".join(f for _, f in missing),
-            err=True,
+            + ", ".join(f for _, f in missing)
         )
         raise click.exceptions.Exit(2)
 
@@ -518,10 +505,3 @@ def _counts(t: Totals) -> dict[str, int]:
         "nothing_to_encode": t.nothing_to_encode,
         "unaccounted": t.total - t.accounted,
     }
-
-
-def _row(name: str, t: Totals) -> str:
-    return (
-        f"{name:<34} {t.total:>7} {t.encoded:>7} {t.to_encode:>9} {t.nothing_to_encode:>7} "
-        f"{t.total - t.accounted:>6} {t.encoded_fraction:>5.0%} {t.accounted_fraction:>5.0%}"
-    )
