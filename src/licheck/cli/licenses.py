@@ -195,6 +195,8 @@ def _document(entry: LicenseEntry) -> object:
 
 
 def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: Library) -> None:
+    from licheck.formats.library_text import describe
+
     if fmt == "json":
         click.echo(json.dumps(_document(entries[0]), indent=2, ensure_ascii=False))
         return
@@ -202,7 +204,7 @@ def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: 
     for index, entry in enumerate(entries):
         if index:
             console.print()
-        console.print(_describe(entry, library), end="")
+        console.print(describe(entry, library), end="")
 
 
 def _console(color: str) -> Console:
@@ -217,84 +219,6 @@ def _console(color: str) -> Console:
         highlight=False,
         width=terminal_width(),
     )
-
-
-def _describe(entry: LicenseEntry, library: Library) -> str:
-    """One license as text: name, provenance (flagging copies), models, and every clause with its
-    quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
-    from licheck.escape import markup as escape
-    from licheck.textcheck import normalise
-
-    lic, source = entry.license, entry.license.text
-    lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
-    origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
-    lines.append(f"text:       {escape(source.file)}" + (f" — {escape(origin)}" if origin else ""))
-    if source.url:
-        lines.append(f"url:        {escape(source.url)}")
-    lines.append(f"sha256:     {source.sha256}")
-    lines.append(
-        f"provenance: {source.provenance.value}" + (" — UNVERIFIED" if lic.unverified else "")
-    )
-    caveat = source.provenance.caveat
-    if caveat or lic.unverified:
-        warning = caveat or "marked unverified: not checked against the licensor's own file"
-        lines.append(f"[yellow]warning: every quote below is {escape(warning)}[/yellow]")
-    models = _models_of(lic.id, library)
-    lines.append("models:     " + (escape(", ".join(models)) if models else "none in the catalog"))
-    if lic.summary:
-        lines.append(escape(lic.summary))
-    if lic.incorporates:
-        lines.append("incorporates (its clauses bind too): " + escape(", ".join(lic.incorporates)))
-    for compiled in entry.clauses:
-        clause, rule = compiled.clause, compiled.rule
-        lines.append("")
-        title = f"({clause.kind.value}) — {escape(clause.title)}"
-        lines.append(f"[bold]{escape(clause.id)}[/bold] {title}")
-        lines.append(f"  [italic]“{escape(normalise(clause.quote))}”[/italic]")
-        if caveat:
-            lines.append(f"  [yellow](quoted from a {source.provenance.value})[/yellow]")
-        if clause.summary:
-            lines.append(f"  {escape(clause.summary)}")
-        lines.append(f"  trigger:     {escape(_show(rule.trigger))}")
-        lines.append(f"  requirement: {escape(_show(rule.requirement))}")
-        lines.extend(f"  exception:   {escape(_show(e))}" for e in rule.exceptions)
-        if clause.note:
-            lines.append(f"  note:        {escape(clause.note)}")
-    return "\n".join(lines) + "\n"
-
-
-def _models_of(license_id: str, library: Library) -> list[str]:
-    """The catalog models under a license, with the dates where it applied to only some copies."""
-    from licheck.formats.library_text import span
-
-    found = []
-    for model in library.models:
-        dated = [d for d in model.license_history if d.license == license_id]
-        # A model whose own license file was not read is flagged (audit m4).
-        text = f" ({model.text_provenance.value} text)" if model.text_provenance else ""
-        if dated:
-            spans = ", ".join(span(d.from_, d.until) for d in dated)
-            found.append(f"{model.id}{text} (copies obtained {spans})")
-        elif model.license == license_id and not model.license_history:
-            found.append(f"{model.id}{text}")
-    return found
-
-
-def _show(node: object) -> str:
-    from licheck.conditions import All, Any_, Const, Not, Test
-
-    match node:
-        case Test():
-            return str(node)
-        case All():
-            return "(" + " and ".join(_show(i) for i in node.items) + ")"
-        case Any_():
-            return "(" + " or ".join(_show(i) for i in node.items) + ")"
-        case Not():
-            return "not " + _show(node.item)
-        case Const():
-            return "always" if node.value else "never"
-    return str(node)
 
 
 @licenses.command()

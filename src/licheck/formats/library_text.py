@@ -1,14 +1,19 @@
-"""`licheck licenses models` and `licheck licenses coverage` as terminal text, laid out to the
-width: a line that would run over wraps (`fit`), continued under its own column; a license id
-too long for its column gets a line of its own, never cut."""
+"""`licheck licenses show`, `models` and `coverage` as terminal text.  `models` and
+`coverage` are laid out to the width (`show` is printed by a rich console of that width): a line
+that would run over wraps (`fit`), continued under its own column; a license id too long for its
+column gets a line of its own, never cut."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from licheck.coverage import Totals
 from licheck.formats.text import fit
 from licheck.model import CatalogModel
+
+if TYPE_CHECKING:
+    from licheck.library import Library, LicenseEntry
 
 ID_COLUMN = 32  # `licenses models`: where the license starts, on a wide terminal
 NAME_COLUMN = 34  # `licenses coverage`: the license column, on a wide terminal
@@ -76,3 +81,79 @@ def _counts(t: Totals) -> str:
     return COUNTS.format(t.total, t.encoded, t.to_encode, t.nothing_to_encode,
                          t.total - t.accounted, f"{t.encoded_fraction:.0%}",
                          f"{t.accounted_fraction:.0%}")  # fmt: skip
+
+
+def describe(entry: LicenseEntry, library: Library) -> str:
+    """One license as text: name, provenance (flagging copies), models, and every clause with its
+    quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
+    from licheck.escape import markup as escape
+    from licheck.textcheck import normalise
+
+    lic, source = entry.license, entry.license.text
+    lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
+    origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
+    lines.append(f"text:       {escape(source.file)}" + (f" — {escape(origin)}" if origin else ""))
+    if source.url:
+        lines.append(f"url:        {escape(source.url)}")
+    lines.append(f"sha256:     {source.sha256}")
+    lines.append(
+        f"provenance: {source.provenance.value}" + (" — UNVERIFIED" if lic.unverified else "")
+    )
+    caveat = source.provenance.caveat
+    if caveat or lic.unverified:
+        warning = caveat or "marked unverified: not checked against the licensor's own file"
+        lines.append(f"[yellow]warning: every quote below is {escape(warning)}[/yellow]")
+    models = models_of(lic.id, library)
+    lines.append("models:     " + (escape(", ".join(models)) if models else "none in the catalog"))
+    if lic.summary:
+        lines.append(escape(lic.summary))
+    if lic.incorporates:
+        lines.append("incorporates (its clauses bind too): " + escape(", ".join(lic.incorporates)))
+    for compiled in entry.clauses:
+        clause, rule = compiled.clause, compiled.rule
+        lines.append("")
+        title = f"({clause.kind.value}) — {escape(clause.title)}"
+        lines.append(f"[bold]{escape(clause.id)}[/bold] {title}")
+        lines.append(f"  [italic]“{escape(normalise(clause.quote))}”[/italic]")
+        if caveat:
+            lines.append(f"  [yellow](quoted from a {source.provenance.value})[/yellow]")
+        if clause.summary:
+            lines.append(f"  {escape(clause.summary)}")
+        lines.append(f"  trigger:     {escape(show_condition(rule.trigger))}")
+        lines.append(f"  requirement: {escape(show_condition(rule.requirement))}")
+        lines.extend(f"  exception:   {escape(show_condition(e))}" for e in rule.exceptions)
+        if clause.note:
+            lines.append(f"  note:        {escape(clause.note)}")
+    return "\n".join(lines) + "\n"
+
+
+def models_of(license_id: str, library: Library) -> list[str]:
+    """The catalog models under a license, with the dates where it applied to only some copies."""
+    found = []
+    for model in library.models:
+        dated = [d for d in model.license_history if d.license == license_id]
+        # A model whose own license file was not read is flagged (audit m4).
+        text = f" ({model.text_provenance.value} text)" if model.text_provenance else ""
+        if dated:
+            spans = ", ".join(span(d.from_, d.until) for d in dated)
+            found.append(f"{model.id}{text} (copies obtained {spans})")
+        elif model.license == license_id and not model.license_history:
+            found.append(f"{model.id}{text}")
+    return found
+
+
+def show_condition(node: object) -> str:
+    from licheck.conditions import All, Any_, Const, Not, Test
+
+    match node:
+        case Test():
+            return str(node)
+        case All():
+            return "(" + " and ".join(show_condition(i) for i in node.items) + ")"
+        case Any_():
+            return "(" + " or ".join(show_condition(i) for i in node.items) + ")"
+        case Not():
+            return "not " + show_condition(node.item)
+        case Const():
+            return "always" if node.value else "never"
+    return str(node)
