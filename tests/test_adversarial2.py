@@ -314,6 +314,7 @@ WRITERS = {
 }
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 @pytest.mark.parametrize("target", OWN_FILES)
 @pytest.mark.parametrize("writer", WRITERS)
 def test_outputs_never_touch_the_installation(
@@ -745,6 +746,7 @@ EMPTY = {
 }
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 @pytest.mark.parametrize("case", EMPTY)
 def test_an_empty_path_is_not_the_current_folder(
     capsys: pytest.CaptureFixture[str], case: str

@@ -155,6 +155,7 @@ def test_agreements_and_flat_facts_together_are_refused(
     assert "agreement_waives is implied by agreements:" in err and "p.yaml:" in err
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_a_licensor_cannot_grant_anothers_license(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

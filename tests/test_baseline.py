@@ -269,6 +269,7 @@ def test_the_baseline_is_never_overwritten(
     assert base.read_bytes() == before
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_a_baseline_of_other_products_is_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

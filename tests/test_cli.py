@@ -83,6 +83,7 @@ def test_licenses_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and {"kimi-k2.5-modified-mit", "mit", "apache-2.0"} <= {r["id"] for r in rows}
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_licenses_show(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "licenses", "show", "kimi-k2.5-modified-mit")
     assert code == 0 and "ui-attribution" in out and "monthly_revenue > 20M USD/month" in out

@@ -59,6 +59,7 @@ def test_show_lists_models_with_the_dates_a_changed_license_applied() -> None:
     assert "minimax-m2 (copies obtained on or before 2025-11-12)" in out
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_show_an_unknown_license_exits_2_with_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
     code = run_guarded(cli, ["licenses", "show", "tongyi-qianwan"])
     assert code == 2

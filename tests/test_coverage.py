@@ -249,6 +249,7 @@ def test_verify_fails_on_a_not_encoded_quote_missing_from_the_text_at_its_locati
     assert "Traceback" not in err
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 @needs_reference()
 def test_verify_warns_on_an_unaccounted_duty_sentence_without_failing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path

@@ -106,6 +106,7 @@ def test_a_fact_read_by_no_rule_file_says_so(
     assert "read by  no clause of the library" in out
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 @pytest.mark.parametrize(
     ("name", "hint"),
     [("revenue", "did you mean 'monthly_revenue'?"), ("MAU", "did you mean 'mau'?"), ("zzz", "")],

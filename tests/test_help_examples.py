@@ -1,6 +1,7 @@
 """Every command's `--help` carries an example, for every command in the registry (a command
 added later needs one too): an "Example:" paragraph whose lines click keeps as written, each a
-`licheck` command line of that command whose options the command has."""
+`licheck` command line of that command whose options the command has (a long one continued on
+the next line after a trailing ` \\`, as in a shell)."""
 
 from __future__ import annotations
 
@@ -37,11 +38,16 @@ def _examples(text: str) -> list[str]:
     """The lines of the help's "Example:" paragraph."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip() == "Example:")
-    found = []
+    found: list[str] = []
+    continued = False  # the previous line ended with ` \`: this one goes on with it
     for line in lines[start + 1 :]:
         if not line.strip():
             break
-        found.append(line.strip())
+        if continued:
+            found[-1] = found[-1].removesuffix("\\").rstrip() + " " + line.strip()
+        else:
+            found.append(line.strip())
+        continued = line.rstrip().endswith(" \\")
     return found
 
 

@@ -70,6 +70,7 @@ def test_every_corpus_file_has_expectations() -> None:
     assert sorted(EXPECTED) == FILES
 
 
+@pytest.mark.usefixtures("unwrapped")  # parses each hint as one line
 @pytest.mark.parametrize("name", FILES)
 def test_validate(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(INVALID / name)
@@ -79,6 +80,7 @@ def test_validate(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert_expected(name, err, path)
 
 
+@pytest.mark.usefixtures("unwrapped")  # parses each hint as one line
 @pytest.mark.parametrize("name", [n for n in FILES if n.startswith("m-")])
 def test_evaluate(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(INVALID / name)
@@ -102,6 +104,7 @@ def test_rule_file_in_a_library(
     assert_expected(name, err, str(library / "mit.yaml"))
 
 
+@pytest.mark.usefixtures("unwrapped")  # parses each hint as one line
 def test_all_problems_in_all_files_in_one_run(capsys: pytest.CaptureFixture[str]) -> None:
     paths = [str(INVALID / name) for name in FILES]
     code, _, err = run(capsys, "validate", *paths)

@@ -259,6 +259,7 @@ def test_output_file_matches_standard_output(
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_a_failed_write_leaves_the_previous_report_intact(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -101,6 +101,7 @@ def test_show_a_model_whose_license_is_not_in_the_library_says_so(
     assert "model 'qwen2.5-72b' is in the catalog, but its license is not in the library" in err
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_show_an_unknown_name_labels_license_and_model_suggestions(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

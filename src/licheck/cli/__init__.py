@@ -122,9 +122,11 @@ COMMANDS: dict[str, Callable[[], click.Command]] = {
 EPILOG = """\b
 Exit codes:
   0  nothing at or above the --fail-on policy
-  1  findings at or above it (licenses verify: rules that drifted from their texts)
+  1  findings at or above it (licenses verify: rules
+     that drifted from their texts)
   2  bad input or usage
   130  interrupted (Ctrl-C)
+
 A reader of standard output that goes away (| head) makes the run exit 1, never 0.
 """
 
@@ -184,7 +186,7 @@ def cli(ctx: click.Context, debug: bool, config_file: Path | None, no_config: bo
       licheck check products/ --fail-on risk
       licheck facts monthly_revenue
       licheck config
-      licheck COMMAND --help        (each command, with an example)
+      licheck COMMAND --help   (every command has examples)
     """
     from licheck.cli.configuring import configure
 

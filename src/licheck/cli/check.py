@@ -17,10 +17,12 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Exit codes:
-  0  no finding that is not waived is at or above --fail-on
+  0  no finding that is not waived is at or above
+     --fail-on
   1  at least one is
-  2  bad input or usage; a manifest that cannot be read is reported
-     at file:line:column and every other one is evaluated (2 wins over 1)
+  2  bad input or usage; a manifest that cannot be
+     read is reported at file:line:column and every
+     other one is evaluated (2 wins over 1)
   130  interrupted (Ctrl-C)
 """
 STEP_SUMMARY_LIMIT = 1_000_000  # bytes: GitHub takes at most 1 MiB of step summary per step

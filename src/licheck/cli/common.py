@@ -67,19 +67,18 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         return 2
     except InputError as exc:
         for diagnostic in exc.diagnostics:
-            say(located(diagnostic))
+            say(located(diagnostic), located_first=True)
         count = len(exc.diagnostics)
-        click.echo(
+        say(
             f"licheck: {count} problem{'s' if count != 1 else ''} in the input; "
-            "nothing was evaluated",
-            err=True,
+            "nothing was evaluated"
         )
         return 2
     except LicheckError as exc:
         say(f"licheck: error: {_terminal(str(exc))}")
         return 2
     except RecursionError:  # a pathological input the limits did not catch: still not a crash
-        click.echo("licheck: error: the input is nested too deeply to process", err=True)
+        say("licheck: error: the input is nested too deeply to process")
         return 2
     except KeyboardInterrupt:
         say("Interrupted.")
@@ -129,8 +128,21 @@ def discard_stdout() -> None:
         os.close(null)
 
 
-def say(text: str) -> None:
-    """A line on stderr; nothing when stderr is gone."""
+def say(text: str, *, located_first: bool = False) -> None:
+    """Lines on stderr, each wrapped to the width of stderr (`formats.text.fit_lines`);
+    nothing when stderr is gone.  With `located_first`, the first line (`FILE:LINE:COL:
+    error: ...`, what editors and CI problem matchers read) stays whole."""
+    from licheck.formats.text import fit_lines
+    from licheck.readable import encodable
+
+    # laid out as it will be shown: a stand-in (`—` as `--`) may be wider than its character
+    text = encodable(text, getattr(sys.stderr, "encoding", None) or "utf-8")
+    lines = text.split("\n")
+    whole = lines[:1] if located_first else []
+    rest = lines[len(whole) :]
+    if rest:
+        whole.append(fit_lines("\n".join(rest), terminal_width(sys.stderr)))
+    text = "\n".join(whole)
     with contextlib.suppress(OSError, ValueError):
         click.echo(text, err=True)
 

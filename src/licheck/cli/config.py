@@ -20,7 +20,7 @@ SAME = "As for evaluate and check."
 ABOUT = "the configuration file read: --config, LICHECK_CONFIG, or found from here up"
 EXAMPLE = """\b
 Example:
-  licheck config                       # the settings a run here would use
+  licheck config   # the settings a run here would use
   licheck config --fail-on risk -f json
   licheck --config ci/licheck.yaml config
 """
@@ -67,13 +67,17 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
     if out_format == "json":
         click.echo(json.dumps({"settings": rows}, indent=2, ensure_ascii=False))
         return
+    from licheck.cli.common import terminal_width
     from licheck.escape import terminal
+    from licheck.formats.text import fit
 
     width = max(len(row["key"]) for row in rows)
+    columns = terminal_width()
     for row in rows:
-        click.echo(
+        shown = (
             f"{row['key']:<{width}}  {terminal(_text(row['value']))}  ({terminal(row['source'])})"
         )
+        click.echo(fit(shown, columns, " " * (width + 4)))  # continued under the value
 
 
 def _file_row(ctx: click.Context, loaded: Config | None) -> dict[str, Any]:

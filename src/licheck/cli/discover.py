@@ -13,6 +13,8 @@ from licheck.cli.common import (
     library_option,
     output_option,
     refuse_outputs,
+    say,
+    terminal_width,
     write_output,
 )
 
@@ -59,7 +61,7 @@ def discover(
     \b
     Example:
       licheck discover . --fail-on-undeclared
-      licheck discover src/ --manifests products/ --format json
+      licheck discover src/ --manifests products/ -f json
     """
     from licheck.declared import found_models, load_declarations
     from licheck.formats.discovered import json_text, text
@@ -73,10 +75,13 @@ def discover(
     skip = frozenset(path.resolve() for path in manifests)
     scanned = scan(list(paths), library, skip)
     found = found_models(scanned.mentions, declared, library)
-    render = json_text if fmt == "json" else text
-    write_output(render(found, scanned, [str(m) for m in manifests]), output, paths)
+    named = [str(m) for m in manifests]
+    if fmt == "json":
+        write_output(json_text(found, scanned, named), output, paths)
+    else:
+        write_output(text(found, scanned, named, terminal_width()), output, paths)
     if scanned.unread:
-        click.echo(f"licheck: warning: {len(scanned.unread)} file(s) not read", err=True)
+        say(f"licheck: warning: {len(scanned.unread)} file(s) not read")
     if fail_on_undeclared and any(not f.covered_by for f in found):
         raise click.exceptions.Exit(1)
 

@@ -24,7 +24,8 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     \b
     Example:
       licheck evaluate products/composer2.yaml
-      licheck evaluate products/*.yaml --format json --as-of 2026-03-19
+      licheck evaluate products/*.yaml --format json \\
+        --as-of 2026-03-19
     """
     from licheck.api import evaluate_files
 

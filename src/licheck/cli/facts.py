@@ -61,7 +61,9 @@ def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
     elif fmt == "markdown":
         raise click.UsageError("--format markdown prints the whole table: leave NAME out")
     else:
-        click.echo("\n".join(_describe(info, _width() or 100)))
+        from licheck.cli.common import terminal_width
+
+        click.echo("\n".join(_describe(info, terminal_width())))
 
 
 def _look_up(name: str, licenses_dir: LibrarySource) -> FactInfo:
@@ -150,8 +152,22 @@ def _describe(info: FactInfo, width: int) -> list[str]:
     for i, reader in enumerate(_readers(info)):
         lines += _wrap(terminal(reader), width, "  read by  " if i == 0 else " " * 11, " " * 13)
     lines.append("  example")
-    lines += [f"    {line}" for line in info.example.splitlines()]
+    lines += [_example_line(f"    {line}", width) for line in info.example.splitlines()]
     return lines
+
+
+def _example_line(line: str, width: int) -> str:
+    """A line of the YAML example wrapped to `width` so that it stays the same YAML: continued
+    deeper than its own line (inside a flow collection or a plain scalar), and a comment
+    continued as a comment."""
+    from licheck.formats.text import fit
+
+    body = line.lstrip(" ")
+    lead = line[: len(line) - len(body)]
+    if body.startswith("#"):  # deeper than the commented-out line's own indent
+        text = body[1:]
+        lead += "#" + text[: len(text) - len(text.lstrip(" "))]
+    return fit(line, width, lead + "    ")
 
 
 def _readers(info: FactInfo) -> list[str]:

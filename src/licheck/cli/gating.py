@@ -44,6 +44,7 @@ def report_options(function: F) -> F:
             "-f",
             "fmt",
             type=click.Choice(FORMAT_CHOICES),
+            metavar="FORMAT",  # the choices, listed in the help, would run over 60 columns
             default="text",
             show_default=True,
             help="Output format: text (terminal), json (schema'd: licheck schema "
@@ -280,7 +281,10 @@ def say_unread(top: Report) -> None:
     from licheck.formats.summary import plural, unread
 
     for e in top.errors:
-        say(located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "")))
+        say(
+            located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "")),
+            located_first=True,
+        )
     say(
         f"licheck: {plural(len(top.errors), 'problem')} in the input: {unread(top)}; every "
         "other manifest was evaluated (exit 2)"

@@ -30,8 +30,10 @@ def import_() -> None:
 
     \b
     Example:
-      licheck import cyclonedx bom.json -o products/my-product.yaml
-      licheck import hf README.md --model-id acme/acme-coder -o products/acme-coder.yaml
+      licheck import cyclonedx bom.json \\
+        -o products/my-product.yaml
+      licheck import hf README.md --model-id acme/acme-coder \\
+        -o products/acme-coder.yaml
     """
 
 
@@ -44,7 +46,8 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: LibrarySource) -> N
 
     \b
     Example:
-      licheck import cyclonedx bom.json -o products/my-product.yaml
+      licheck import cyclonedx bom.json \\
+        -o products/my-product.yaml
     """
     from licheck.importers import cyclonedx as importer
     from licheck.layers import load as load_library
@@ -70,7 +73,8 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Libr
 
     \b
     Example:
-      licheck import hf README.md --model-id acme/acme-coder -o products/acme-coder.yaml
+      licheck import hf README.md --model-id acme/acme-coder \\
+        -o products/acme-coder.yaml
     """
     from licheck.importers import hf as importer
     from licheck.layers import load as load_library

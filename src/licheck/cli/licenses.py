@@ -14,6 +14,7 @@ from licheck.cli.common import (
     color_option,
     library_option,
     resolve_color,
+    say,
     terminal_width,
 )
 
@@ -122,12 +123,11 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
             from licheck.escape import line
             from licheck.modelnames import license_words
 
-            click.echo(
+            say(
                 line(
                     f"licheck: note: this is the license {license_id}; the catalog model "
                     f"{model.id} is under {license_words(model)}"
-                ),
-                err=True,
+                )
             )
         _print_licenses([entry], fmt, color, library)
         return
@@ -141,9 +141,12 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
         )
         return
     from licheck.escape import terminal
+    from licheck.formats.text import fit
     from licheck.modelnames import license_words
 
-    click.echo(terminal(f"model {license_id} is under {license_words(model)}"))
+    click.echo(
+        fit(terminal(f"model {license_id} is under {license_words(model)}"), terminal_width())
+    )
     click.echo()
     _print_licenses(entries, fmt, color, library)
 
@@ -192,6 +195,8 @@ def _document(entry: LicenseEntry) -> object:
 
 
 def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: Library) -> None:
+    from licheck.formats.library_text import describe
+
     if fmt == "json":
         click.echo(json.dumps(_document(entries[0]), indent=2, ensure_ascii=False))
         return
@@ -199,7 +204,7 @@ def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: 
     for index, entry in enumerate(entries):
         if index:
             console.print()
-        console.print(_describe(entry, library), end="")
+        console.print(describe(entry, library), end="")
 
 
 def _console(color: str) -> Console:
@@ -214,90 +219,6 @@ def _console(color: str) -> Console:
         highlight=False,
         width=terminal_width(),
     )
-
-
-def _describe(entry: LicenseEntry, library: Library) -> str:
-    """One license as text: name, provenance (flagging copies), models, and every clause with its
-    quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
-    from licheck.escape import markup as escape
-    from licheck.textcheck import normalise
-
-    lic, source = entry.license, entry.license.text
-    lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
-    origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
-    lines.append(f"text:       {escape(source.file)}" + (f" — {escape(origin)}" if origin else ""))
-    if source.url:
-        lines.append(f"url:        {escape(source.url)}")
-    lines.append(f"sha256:     {source.sha256}")
-    lines.append(
-        f"provenance: {source.provenance.value}" + (" — UNVERIFIED" if lic.unverified else "")
-    )
-    caveat = source.provenance.caveat
-    if caveat or lic.unverified:
-        warning = caveat or "marked unverified: not checked against the licensor's own file"
-        lines.append(f"[yellow]warning: every quote below is {escape(warning)}[/yellow]")
-    models = _models_of(lic.id, library)
-    lines.append("models:     " + (escape(", ".join(models)) if models else "none in the catalog"))
-    if lic.summary:
-        lines.append(escape(lic.summary))
-    if lic.incorporates:
-        lines.append("incorporates (its clauses bind too): " + escape(", ".join(lic.incorporates)))
-    for compiled in entry.clauses:
-        clause, rule = compiled.clause, compiled.rule
-        lines.append("")
-        title = f"({clause.kind.value}) — {escape(clause.title)}"
-        lines.append(f"[bold]{escape(clause.id)}[/bold] {title}")
-        lines.append(f"  [italic]“{escape(normalise(clause.quote))}”[/italic]")
-        if caveat:
-            lines.append(f"  [yellow](quoted from a {source.provenance.value})[/yellow]")
-        if clause.summary:
-            lines.append(f"  {escape(clause.summary)}")
-        lines.append(f"  trigger:     {escape(_show(rule.trigger))}")
-        lines.append(f"  requirement: {escape(_show(rule.requirement))}")
-        lines.extend(f"  exception:   {escape(_show(e))}" for e in rule.exceptions)
-        if clause.note:
-            lines.append(f"  note:        {escape(clause.note)}")
-    return "\n".join(lines) + "\n"
-
-
-def _models_of(license_id: str, library: Library) -> list[str]:
-    """The catalog models under a license, with the dates where it applied to only some copies."""
-    found = []
-    for model in library.models:
-        dated = [d for d in model.license_history if d.license == license_id]
-        # A model whose own license file was not read is flagged (audit m4).
-        text = f" ({model.text_provenance.value} text)" if model.text_provenance else ""
-        if dated:
-            spans = ", ".join(_span(d.from_, d.until) for d in dated)
-            found.append(f"{model.id}{text} (copies obtained {spans})")
-        elif model.license == license_id and not model.license_history:
-            found.append(f"{model.id}{text}")
-    return found
-
-
-def _span(start: object, end: object) -> str:
-    if start and end:
-        return f"{start} to {end}"
-    if start:
-        return f"on or after {start}"
-    return f"on or before {end}" if end else "at any date"
-
-
-def _show(node: object) -> str:
-    from licheck.conditions import All, Any_, Const, Not, Test
-
-    match node:
-        case Test():
-            return str(node)
-        case All():
-            return "(" + " and ".join(_show(i) for i in node.items) + ")"
-        case Any_():
-            return "(" + " or ".join(_show(i) for i in node.items) + ")"
-        case Not():
-            return "not " + _show(node.item)
-        case Const():
-            return "always" if node.value else "never"
-    return str(node)
 
 
 @licenses.command()
@@ -319,15 +240,9 @@ def models(fmt: str, licenses_dir: LibrarySource) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    from licheck.escape import terminal
+    from licheck.formats.library_text import models_text
 
-    for model in library.models:
-        license_id = model.license or "unknown (not in the library)"
-        released = f", released {model.release_date}" if model.release_date else ""
-        click.echo(terminal(f"{model.id:<30} {license_id}{released}"))
-        for dated in model.license_history:
-            span = _span(dated.from_, dated.until)
-            click.echo(terminal(f"{'':<32}copies obtained {span}: {dated.license}"))
+    click.echo(models_text(library.models, terminal_width()), nl=False)
 
 
 @licenses.command()
@@ -346,7 +261,8 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
 
     \b
     Example:
-      licheck licenses verify --texts ../shared/reference/licenses
+      licheck licenses verify \\
+        --texts ../shared/reference/licenses
     """
     from licheck.escape import line
     from licheck.layers import load as load_library
@@ -354,29 +270,31 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
 
     library = load_library(licenses_dir)
     problems = run_verify(library, texts)
-    for problem in problems:
+    for problem in problems:  # FILE:LINE first, whole: what problem matchers read
         where = f"{problem.file}:{problem.line}"
         clause = f"/{problem.clause}" if problem.clause else ""
-        click.echo(line(f"{where}: {problem.license}{clause}: {problem.message}"), err=True)
+        say(line(f"{where}: {problem.license}{clause}: {problem.message}"), located_first=True)
     located, warnings = _verify_not_encoded(library, texts)
     for message in located:
-        click.echo(line(message), err=True)
+        say(line(message), located_first=True)
     clauses = sum(len(e.clauses) for e in library.licenses.values())
     entries = sum(len(e.license.not_encoded) for e in library.licenses.values())
     if problems or located:
-        click.echo(
+        say(
             f"licheck: {len(problems) + len(located)} problem(s) in "
-            f"{len(library.licenses)} licenses",
-            err=True,
+            f"{len(library.licenses)} licenses"
         )
         raise click.exceptions.Exit(1)
+    from licheck.formats.text import fit
+
     warned = f"; {len(warnings)} warning(s) below" if warnings else ""
-    click.echo(
+    ok = (
         f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses and {entries} "
         f"not_encoded quotes verified against {line(str(texts))}{warned}"
     )
+    click.echo(fit(ok, terminal_width()))
     for message in warnings:
-        click.echo(line(message), err=True)
+        say(line(message))
 
 
 def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[str]]:
@@ -442,7 +360,8 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
 
     \b
     Example:
-      licheck licenses coverage --texts ../shared/reference/licenses --format json
+      licheck licenses coverage --format json \\
+        --texts ../shared/reference/licenses
     """
     from licheck.coverage import Coverage, coverage, totals
     from licheck.layers import load as load_library
@@ -452,10 +371,9 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
         where = (
             "no --texts folder given" if texts is None else f"the texts folder {texts} is missing"
         )
-        click.echo(
+        say(
             f"licheck: {where}: coverage needs the canonical license texts (e.g. --texts "
-            "../shared/reference/licenses); nothing was measured",
-            err=True,
+            "../shared/reference/licenses); nothing was measured"
         )
         raise click.exceptions.Exit(2)
     library = load_library(licenses_dir)
@@ -489,22 +407,15 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
         }
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        header = ("license", "counted", "encoded", "to encode", "nothing", "unacc.", "enc.", "acc.")
-        click.echo("{:<34} {:>7} {:>7} {:>9} {:>7} {:>6} {:>5} {:>5}".format(*header))
-        for r in results:
-            click.echo(_row(r.license, totals([r])))
-        for license_id, text_file in missing:
-            click.echo(f"{license_id:<34} text {text_file} missing: not measured")
-        click.echo(_row("overall" + (" (partial)" if missing else ""), overall))
-        click.echo(
-            "encoded: of the counted sentences less those with nothing to encode, the share a "
-            "clause quotes; accounted: the share a clause or a not_encoded entry quotes"
-        )
+        from licheck.formats.library_text import coverage_text
+
+        rows = [(r.license, totals([r])) for r in results]
+        named = "overall" + (" (partial)" if missing else "")
+        click.echo(coverage_text(rows, missing, (named, overall), terminal_width()), nl=False)
     if missing:
-        click.echo(
+        say(
             f"licheck: {len(missing)} text(s) missing from {texts}: "
-            + ", ".join(f for _, f in missing),
-            err=True,
+            + ", ".join(f for _, f in missing)
         )
         raise click.exceptions.Exit(2)
 
@@ -518,10 +429,3 @@ def _counts(t: Totals) -> dict[str, int]:
         "nothing_to_encode": t.nothing_to_encode,
         "unaccounted": t.total - t.accounted,
     }
-
-
-def _row(name: str, t: Totals) -> str:
-    return (
-        f"{name:<34} {t.total:>7} {t.encoded:>7} {t.to_encode:>9} {t.nothing_to_encode:>7} "
-        f"{t.total - t.accounted:>6} {t.encoded_fraction:>5.0%} {t.accounted_fraction:>5.0%}"
-    )

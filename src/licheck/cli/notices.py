@@ -46,7 +46,8 @@ def notices(
 
     \b
     Example:
-      licheck notices products/composer2.yaml -o NOTICES-CHECKLIST.md
+      licheck notices products/composer2.yaml \\
+        -o NOTICES-CHECKLIST.md
     """
     from licheck.api import evaluate_paths, resolve_policy
     from licheck.discovery import discover

@@ -51,8 +51,10 @@ def validate(files: tuple[Path, ...], kind: str) -> None:
     Example:
       licheck validate products/*.yaml licenses/*.yaml
     """
+    from licheck.cli.common import terminal_width
     from licheck.escape import line
+    from licheck.formats.text import fit
     from licheck.validation import validate_files
 
     for checked in validate_files(list(files), kind):
-        click.echo(line(checked))  # it may start with a file name: user text
+        click.echo(fit(line(checked), terminal_width()))  # it may start with a file name

@@ -14,6 +14,7 @@ from licheck.cli.common import (
     library_option,
     output_option,
     refuse_outputs,
+    terminal_width,
     use_color,
     write_output,
 )
@@ -39,7 +40,8 @@ def timeline(
     \b
     Example:
       licheck timeline products/composer2.yaml
-      licheck timeline products/composer2.yaml --format json -o timeline.json
+      licheck timeline products/composer2.yaml \\
+        --format json -o timeline.json
     """
     from licheck.api import resolve_policy
     from licheck.layers import load as load_library
@@ -56,5 +58,6 @@ def timeline(
     else:
         from licheck.formats.timeline_text import render
 
-        text = render(report, color=use_color() if output is None else False)
+        colour = use_color() if output is None else False
+        text = render(report, width=terminal_width(), color=colour)
     write_output(text, output, (manifest, *licenses_dir.inputs))

@@ -103,8 +103,10 @@ def whatif(
 
     \b
     Example:
-      licheck whatif products/composer2.yaml --set mau=50M --sweep monthly_revenue=1M..100M
-      licheck whatif products/composer2.yaml --swap-base kimi-k2.5=glm-5
+      licheck whatif products/composer2.yaml --set mau=50M \\
+        --sweep monthly_revenue=1M..100M
+      licheck whatif products/composer2.yaml \\
+        --swap-base kimi-k2.5=glm-5
     """
     from licheck.api import resolve_policy
     from licheck.evaluation import Options

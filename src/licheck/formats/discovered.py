@@ -12,7 +12,11 @@ from licheck.formats.summary import plural
 from licheck.modelscan import Scan
 
 
-def text(found: Sequence[Found], scan: Scan, manifests: Sequence[str]) -> str:
+def text(found: Sequence[Found], scan: Scan, manifests: Sequence[str], width: int = 100) -> str:
+    """The models found, each with where it is named and which manifest declares it; lines
+    wrapped to `width`, continued four columns deeper than their own."""
+    from licheck.formats.text import fit_lines
+
     out = [f"Models named in {plural(scan.files, 'file')} read:" if found else ""]
     for model in found:
         out += ["", *_model(model)]
@@ -28,7 +32,7 @@ def text(found: Sequence[Found], scan: Scan, manifests: Sequence[str]) -> str:
             f"(manifests: {where})"
         ),
     ]
-    return "\n".join(out).lstrip("\n") + "\n"
+    return fit_lines("\n".join(out).lstrip("\n"), width) + "\n"
 
 
 def _model(model: Found) -> list[str]:

@@ -139,15 +139,24 @@ def library_text(top: Report) -> str:
     return "\n".join(["", *map(terminal, lines)]) + "\n" if lines else ""
 
 
-def fit(line: str, width: int) -> str:
-    """A plain line wrapped at spaces to `width`, continued lines indented; a word longer than
-    a line is folded, never cut.  A `::` is shown escaped (`escape.rich`): a wrapped line
-    must not start a CI workflow command."""
+def fit(line: str, width: int, indent: str = "    ") -> str:
+    """A plain line wrapped at spaces to `width`, continued lines starting with `indent`; a
+    word longer than a line is folded, never cut.  A `::` is shown escaped (`escape.rich`): a
+    wrapped line must not start a CI workflow command."""
     line = plain(line)
     if len(line) <= width:
         return line
     return textwrap.fill(
-        line, width, subsequent_indent="    ", break_on_hyphens=False, break_long_words=True
+        line, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True
+    )
+
+
+def fit_lines(text: str, width: int, extra: str = "    ") -> str:
+    """Each line of `text` `fit` to `width`, a continued line indented `extra` more than its
+    own line (so a wrapped list item stays under its item)."""
+    return "\n".join(
+        fit(line, width, line[: len(line) - len(line.lstrip(" "))] + extra)
+        for line in text.split("\n")
     )
 
 

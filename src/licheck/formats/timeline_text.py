@@ -74,7 +74,7 @@ def _entry(console: Console, entry: EntryOut) -> None:
     console.print(line)
     rows = Table.grid(padding=(0, 1))
     rows.add_column(width=1)
-    rows.add_column()
+    rows.add_column(overflow="fold")  # a finding id cut short names nothing
     for event in entry.events:
         rows.add_row(*_event(event))
     if not entry.changes:
