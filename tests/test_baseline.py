@@ -381,3 +381,20 @@ def test_products_not_in_the_run_are_not_fixed(
     compared = json.loads(out)["baseline"]
     assert compared["counts"]["fixed"] == 0 and compared["gone"] == []
     assert "2 of the baseline's products with violations or risks are not in this run" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"tool": "licheck", "tool": "other"}', "the key 'tool' twice"),
+        ('{"tool": "licheck", "n": NaN}', "NaN is not JSON"),
+    ],
+)
+def test_duplicate_keys_and_nan_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    base = tmp_path / "base.json"
+    base.write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "evaluate", str(tmp_path / "alpha.yaml"), "--baseline", str(base))
+    assert code == 2 and said in err, err

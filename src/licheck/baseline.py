@@ -188,7 +188,10 @@ def _parse(raw: bytes, name: str) -> Any:
     if not text.strip():
         raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
+    except _Duplicate as exc:
+        message = f"the key {exc.args[0]!r} twice in one object: edited by hand?"
+        raise fail(name, 0, 0, message, REGENERATE) from None
     except json.JSONDecodeError as exc:
         message = f"not valid JSON ({exc.msg}): a damaged report?"
         raise fail(name, exc.lineno, exc.colno, message, REGENERATE) from None
@@ -196,6 +199,25 @@ def _parse(raw: bytes, name: str) -> Any:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
         raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are unique: of a key twice, JSON readers keep either one."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Duplicate(key)
+        data[key] = value
+    return data
+
+
+def _no_constant(word: str) -> Any:
+    """NaN and Infinity are not JSON, and licheck never writes them."""
+    raise ValueError(f"{word} is not JSON")
 
 
 def _check_kind(data: Any, name: str) -> None:
