@@ -17,6 +17,7 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from licheck.diagnostics import Diagnostic
     from licheck.librarysource import LibrarySource
 
 
@@ -61,7 +62,7 @@ def discover(
       licheck discover . --fail-on-undeclared
       licheck discover src/ --manifests products/ --format json
     """
-    from licheck.declared import found_models, load_declarations
+    from licheck.declared import found_models, read_declarations
     from licheck.formats.discovered import json_text, text
     from licheck.layers import load as load_library
     from licheck.modelscan import scan
@@ -69,16 +70,35 @@ def discover(
     refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
     library = load_library(licenses_dir)
     manifests = _manifests(paths, manifest_paths)
-    declared = load_declarations(manifests, library)
+    # a broken manifest does not hide the list (as `check` goes on): it is listed, and exit 2
+    declared, broken = read_declarations(manifests, library)
     skip = frozenset(path.resolve() for path in manifests)
     scanned = scan(list(paths), library, skip)
     found = found_models(scanned.mentions, declared, library)
     render = json_text if fmt == "json" else text
-    write_output(render(found, scanned, [str(m) for m in manifests]), output, paths)
+    write_output(render(found, scanned, [str(m) for m in manifests], broken), output, paths)
     if scanned.unread:
         click.echo(f"licheck: warning: {len(scanned.unread)} file(s) not read", err=True)
+    _say_broken(broken)
     if fail_on_undeclared and any(not f.covered_by for f in found):
         raise click.exceptions.Exit(1)
+
+
+def _say_broken(broken: list[Diagnostic]) -> None:
+    """The manifests that could not be read, located on stderr; exit 2 (what they declare is
+    unknown, so no list of undeclared models can pass)."""
+    if not broken:
+        return
+    from licheck.cli.common import located, say
+
+    for diagnostic in broken:
+        say(located(diagnostic))
+    files = len({d.file for d in broken})
+    say(
+        f"licheck: {files} manifest(s) could not be read: the models they declare are unknown, "
+        "so a model listed as not declared may be declared there; the others were read (exit 2)"
+    )
+    raise click.exceptions.Exit(2)
 
 
 def _manifests(paths: tuple[Path, ...], given: tuple[Path, ...]) -> list[Path]:
