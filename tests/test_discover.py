@@ -236,3 +236,16 @@ def test_a_symlinked_folder_is_listed_not_followed(
     unread = {Path(u["file"]).name: u["why"] for u in data["unread"]}
     assert code == 0 and "symlinked folder" in unread["linked"] and data["models"] == []
     assert "1 file(s) not read" in err
+
+
+def test_a_bom_model_without_a_hub_id_is_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A machine-learning-model component with a name only (no purl, group or property) is a
+    model the BOM names: listed, not dropped."""
+    bom = dict(BOM, components=[{"type": "machine-learning-model", "name": "in-house-7b"}])
+    (tmp_path / "bom.json").write_text(json.dumps(bom, indent=1), encoding="utf-8")
+    code, data = _report(capsys, str(tmp_path), "--fail-on-undeclared")
+    (model,) = data["models"]
+    assert model["id"] == "in-house-7b" and model["confidence"] == "low"
+    assert code == 1
