@@ -398,3 +398,31 @@ def test_duplicate_keys_and_nan_are_refused(
     base.write_text(text, encoding="utf-8")
     code, _, err = run(capsys, "evaluate", str(tmp_path / "alpha.yaml"), "--baseline", str(base))
     assert code == 2 and said in err, err
+
+
+def test_a_baseline_of_another_rule_library_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A baseline evaluated over a layered library, compared with a run over the built-in one
+    (or the other way round): verdicts may differ for that alone, and the run says so."""
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    alpha = str(tmp_path / "alpha.yaml")
+    layer = tmp_path / "layer"
+    layer.mkdir()
+    (layer / "catalog.yaml").write_text(
+        "models:\n  - id: acme-coder\n    name: Acme Coder\n    license: mit\n"
+        "    source: model card\n",
+        encoding="utf-8",
+    )
+    base = str(tmp_path / "base.json")
+    code, _, err = run(
+        capsys, "evaluate", alpha, "--licenses", str(layer), "-f", "json", "-o", base,
+        "--fail-on", "never",
+    )  # fmt: skip
+    assert code == 0, err
+    _, _, err = run(capsys, "evaluate", alpha, "--baseline", base, "--no-waivers")
+    assert "another rule library" in err
+    _, _, err = run(
+        capsys, "evaluate", alpha, "--baseline", base, "--no-waivers", "--licenses", str(layer)
+    )
+    assert "another rule library" not in err

@@ -99,6 +99,7 @@ class _Report(_Read):
     as_of: str | None
     summary: _Summary
     products: list[_Product]
+    library: dict[str, Any] | None = None  # present when layered (or without the built-in one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,7 @@ class Baseline:
     evidence_policy: str
     as_of: str | None
     entries: tuple[Entry, ...]
+    library: dict[str, Any] | None = None  # the report's `library`: its layers and policies
 
 
 def load(path: Path, display: str | None = None) -> Baseline:
@@ -146,7 +148,9 @@ def load(path: Path, display: str | None = None) -> Baseline:
         for p in report.products
         for f in p.findings
     )  # fmt: skip
-    return Baseline(name, report.tool_version, report.evidence_policy, report.as_of, entries)
+    return Baseline(
+        name, report.tool_version, report.evidence_policy, report.as_of, entries, report.library
+    )
 
 
 def _tally(findings: Iterable[_Finding]) -> _Counts:
@@ -416,6 +420,12 @@ def warnings(report: Report, baseline: Baseline) -> list[str]:
         said.append(
             f"the clause text of {reworded} finding(s) differs from the baseline's (another "
             "rule library?): they count as new, since the baseline accepted another text"
+        )
+    library = report.library.model_dump(mode="json") if report.library else None
+    if baseline.library != library:
+        said.append(
+            "the baseline was evaluated with another rule library (layers, policies or the "
+            "built-in one left out): verdicts may differ for that alone"
         )
     if baseline.tool_version != __version__:
         said.append(
