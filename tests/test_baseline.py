@@ -211,10 +211,19 @@ def test_products_match_by_name_not_by_path(
     """The same products checked through another path still match the baseline."""
     folder = portfolio / "products"
     _write(folder, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    _, _, err = run(
+        capsys, "check", f"{folder}/.", "--baseline", str(portfolio / "base.json"), "--no-waivers"
+    )
+    assert "another manifest path" not in err  # the same paths, written otherwise
     moved = portfolio / "moved"
     folder.rename(moved)
     _, report = _json(capsys, "check", str(moved), "--baseline", str(portfolio / "base.json"))
     assert _statuses(report)[("Alpha", "ui-attribution")] == "unchanged"
+    # said, since a product of the same name elsewhere (another team's) would match too
+    _, _, err = run(
+        capsys, "check", str(moved), "--baseline", str(portfolio / "base.json"), "--no-waivers"
+    )
+    assert "at another manifest path than in the baseline: 'Alpha', 'Beta'" in err
 
 
 BAD_BASELINES = [

@@ -415,6 +415,12 @@ def warnings(report: Report, baseline: Baseline) -> list[str]:
             "run (not passed, renamed or deleted): their findings are not compared, and none "
             "is counted fixed"
         )
+    moved = _moved(report, baseline)
+    if moved:
+        said.append(
+            f"matched by product name, at another manifest path than in the baseline: "
+            f"{', '.join(moved)} (moved, or another product of the same name?)"
+        )
     reworded = _reworded(report, ambiguous, before)
     if reworded:
         said.append(
@@ -439,6 +445,23 @@ def warnings(report: Report, baseline: Baseline) -> list[str]:
             "products renamed, or the baseline written for other manifests?)"
         )
     return said
+
+
+def _moved(report: Report, baseline: Baseline) -> list[str]:
+    """The products of this run whose name the baseline gives one other manifest path: their
+    findings are compared by name (a moved manifest), which a product of another team or
+    repository with the same name would also match."""
+    paths: dict[str, set[str]] = {}
+    for e in baseline.entries:
+        paths.setdefault(e.product, set()).add(os.path.normpath(e.file))
+    return sorted(
+        {
+            repr(p.product)
+            for p in report.products
+            if len(paths.get(p.product, ())) == 1
+            and os.path.normpath(p.file) not in paths[p.product]
+        }
+    )
 
 
 def _reworded(report: Report, ambiguous: frozenset[str], before: dict[Key, Entry]) -> int:
