@@ -160,6 +160,9 @@ def test_what_cannot_be_read_is_listed(tree: Path, capsys: pytest.CaptureFixture
     assert "binary" in unread["blob.py"]
     assert "purl" in unread["broken-bom.json"]
     assert code == 0 and "3 file(s) not read" in err
+    # a gate on undeclared models cannot pass over files it did not read: they may name one
+    code, _, err = run(capsys, "discover", str(tree / "big.json"), "--fail-on-undeclared")
+    assert code == 1 and "files not read may name a model" in err
 
 
 def test_bad_input(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 @click.option(
     "--fail-on-undeclared",
     is_flag=True,
-    help="Exit 1 when a model named (lower-confidence ones included) is declared by no manifest.",
+    help="Exit 1 when a model named (lower-confidence ones included) is declared by no "
+    "manifest, or when a file that should be read was not (it may name one).",
 )
 @format_option(["text", "json"], "Output format.")
 @output_option()
@@ -81,6 +82,13 @@ def discover(
         click.echo(f"licheck: warning: {len(scanned.unread)} file(s) not read", err=True)
     _say_broken(broken)
     if fail_on_undeclared and any(not f.covered_by for f in found):
+        raise click.exceptions.Exit(1)
+    if fail_on_undeclared and scanned.unread:  # a model named there is not known declared
+        click.echo(
+            "licheck: --fail-on-undeclared fails: files not read may name a model no manifest "
+            "declares (name narrower PATHS to leave data out, or make them readable)",
+            err=True,
+        )
         raise click.exceptions.Exit(1)
 
 
