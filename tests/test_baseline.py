@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,10 +128,12 @@ def test_exit_codes_under_fail_on(portfolio: Path, capsys: pytest.CaptureFixture
 def test_evaluate_takes_a_baseline(portfolio: Path, capsys: pytest.CaptureFixture[str]) -> None:
     alpha = str(portfolio / "products" / "alpha.yaml")
     base = str(portfolio / "base.json")
-    code, out, _ = run(capsys, "evaluate", alpha, "--baseline", base, "--no-waivers")
+    code, out, err = run(capsys, "evaluate", alpha, "--baseline", base, "--no-waivers")
     assert code == 1
     assert "[worse, was governance risk]" in out
-    assert "Baseline " in out and "1 fixed" in out  # Beta is not evaluated: its risk is gone
+    # Beta is not evaluated: its risk is not compared, so not "fixed" (nor gone)
+    assert "Baseline " in out and "0 fixed" in out and "gone" not in out
+    assert "1 of the baseline's products with violations or risks are not in this run" in err
 
 
 @pytest.mark.parametrize(
@@ -208,10 +211,19 @@ def test_products_match_by_name_not_by_path(
     """The same products checked through another path still match the baseline."""
     folder = portfolio / "products"
     _write(folder, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_UNKNOWN))
+    _, _, err = run(
+        capsys, "check", f"{folder}/.", "--baseline", str(portfolio / "base.json"), "--no-waivers"
+    )
+    assert "another manifest path" not in err  # the same paths, written otherwise
     moved = portfolio / "moved"
     folder.rename(moved)
     _, report = _json(capsys, "check", str(moved), "--baseline", str(portfolio / "base.json"))
     assert _statuses(report)[("Alpha", "ui-attribution")] == "unchanged"
+    # said, since a product of the same name elsewhere (another team's) would match too
+    _, _, err = run(
+        capsys, "check", str(moved), "--baseline", str(portfolio / "base.json"), "--no-waivers"
+    )
+    assert "at another manifest path than in the baseline: 'Alpha', 'Beta'" in err
 
 
 BAD_BASELINES = [
@@ -303,3 +315,124 @@ def test_a_manifest_broken_since_the_baseline_is_not_counted_fixed(
     gone = report["baseline"]["gone"]
     assert not [g for g in gone if g["file"].endswith("beta.yaml")], gone
     assert "could not read" in err
+
+
+def _edit(path: Path, change: object) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)  # type: ignore[operator]
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_hand_written_baseline_accepts_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A violation the baseline never had, added to it by hand (or a whole baseline typed in),
+    is refused, not passed as "unchanged"."""
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    alpha = str(tmp_path / "alpha.yaml")
+    base = tmp_path / "base.json"
+    run(capsys, "evaluate", alpha, "-f", "json", "-o", str(base), "--fail-on", "never")
+
+    def regrade(data: dict[str, Any]) -> None:  # the violation marked as the baseline's
+        for f in data["products"][0]["findings"]:
+            f["verdict"] = "violation"
+
+    ok = tmp_path / "ok.json"
+    run(capsys, "evaluate", alpha, "-f", "json", "-o", str(ok), "--fail-on", "never")
+    _edit(base, regrade)
+    code, _, err = run(capsys, "evaluate", alpha, "--baseline", str(base), "--no-waivers")
+    assert code == 2 and "do not add up to the report's counts" in err, err
+    typed = tmp_path / "typed.json"
+    finding = {"component": "chat", "model": "kimi-k2.5", "license": "kimi-k2.5-modified-mit",
+               "clause": "ui-attribution", "verdict": "violation"}  # fmt: skip
+    typed.write_text(json.dumps({
+        "tool": "licheck", "schema_version": "1.0", "tool_version": "0.1.0",
+        "evidence_policy": "default", "as_of": None,
+        "products": [{"product": "Alpha", "file": "x", "findings": [finding]}],
+    }), encoding="utf-8")  # fmt: skip
+    code, _, err = run(capsys, "evaluate", alpha, "--baseline", str(typed), "--no-waivers")
+    assert code == 2, err
+    code, _, err = run(capsys, "evaluate", alpha, "--baseline", str(ok), "--no-waivers")
+    assert code == 0, err  # the report licheck wrote is read, with a byte-order mark too
+    ok.write_bytes(b"\xef\xbb\xbf" + ok.read_bytes())
+    code, _, err = run(capsys, "evaluate", alpha, "--baseline", str(ok), "--no-waivers")
+    assert code == 0, err
+
+
+def test_a_clause_whose_text_changed_is_new(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The baseline accepted another text of the clause (another rule library): new, said."""
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    alpha = str(tmp_path / "alpha.yaml")
+    base = tmp_path / "base.json"
+    run(capsys, "evaluate", alpha, "-f", "json", "-o", str(base), "--fail-on", "never")
+
+    def reword(data: dict[str, Any]) -> None:
+        for f in data["products"][0]["findings"]:
+            if f["clause"] == "ui-attribution":
+                f["quote"] = f["quote"].replace("100 million", "500 million")
+
+    _edit(base, reword)
+    code, out, err = run(
+        capsys, "evaluate", alpha, "--baseline", str(base), "--no-waivers", "-f", "compact"
+    )
+    assert code == 1 and "violation [new]" in out, out
+    assert "the clause text of 1 finding(s) differs from the baseline's" in err
+
+
+def test_products_not_in_the_run_are_not_fixed(
+    portfolio: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Checking one manifest against a portfolio's baseline: the others are not "fixed"."""
+    gamma = str(portfolio / "products" / "gamma.yaml")
+    base = str(portfolio / "base.json")
+    _, out, err = run(capsys, "check", gamma, "--baseline", base, "-f", "json", "--no-waivers")
+    compared = json.loads(out)["baseline"]
+    assert compared["counts"]["fixed"] == 0 and compared["gone"] == []
+    assert "2 of the baseline's products with violations or risks are not in this run" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"tool": "licheck", "tool": "other"}', "the key 'tool' twice"),
+        ('{"tool": "licheck", "n": NaN}', "NaN is not JSON"),
+    ],
+)
+def test_duplicate_keys_and_nan_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    base = tmp_path / "base.json"
+    base.write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "evaluate", str(tmp_path / "alpha.yaml"), "--baseline", str(base))
+    assert code == 2 and said in err, err
+
+
+def test_a_baseline_of_another_rule_library_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A baseline evaluated over a layered library, compared with a run over the built-in one
+    (or the other way round): verdicts may differ for that alone, and the run says so."""
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    alpha = str(tmp_path / "alpha.yaml")
+    layer = tmp_path / "layer"
+    layer.mkdir()
+    (layer / "catalog.yaml").write_text(
+        "models:\n  - id: acme-coder\n    name: Acme Coder\n    license: mit\n"
+        "    source: model card\n",
+        encoding="utf-8",
+    )
+    base = str(tmp_path / "base.json")
+    code, _, err = run(
+        capsys, "evaluate", alpha, "--licenses", str(layer), "-f", "json", "-o", base,
+        "--fail-on", "never",
+    )  # fmt: skip
+    assert code == 0, err
+    _, _, err = run(capsys, "evaluate", alpha, "--baseline", base, "--no-waivers")
+    assert "another rule library" in err
+    _, _, err = run(
+        capsys, "evaluate", alpha, "--baseline", base, "--no-waivers", "--licenses", str(layer)
+    )
+    assert "another rule library" not in err

@@ -160,14 +160,32 @@ def test_what_cannot_be_read_is_listed(tree: Path, capsys: pytest.CaptureFixture
     assert "binary" in unread["blob.py"]
     assert "purl" in unread["broken-bom.json"]
     assert code == 0 and "3 file(s) not read" in err
+    # a gate on undeclared models cannot pass over files it did not read: they may name one
+    code, _, err = run(capsys, "discover", str(tree / "big.json"), "--fail-on-undeclared")
+    assert code == 1 and "files not read may name a model" in err
 
 
 def test_bad_input(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "discover", str(tree / "nowhere"))
     assert code == 2 and "no such file" in err
+
+
+def test_a_broken_manifest_is_listed_with_what_was_found(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As `check` goes on past a broken manifest: the models are listed, the broken manifest is
+    reported (located, on stderr and in the output), a model no manifest read declares is not
+    called undeclared outright, and the exit is 2 whatever --fail-on-undeclared says."""
     (tree / "products" / "broken.yaml").write_text("product: X\nowner: [\n", encoding="utf-8")
     code, out, err = run(capsys, "discover", str(tree))
-    assert code == 2 and out == "" and "broken.yaml:" in err and "Traceback" not in err
+    assert code == 2 and "broken.yaml:" in err and "Traceback" not in err
+    assert "could not be read" in err
+    assert "acme/secret-model" in out and "Manifests not read" in out and "broken.yaml" in out
+    assert "NOT DECLARED by any manifest read (some could not be read)" in out
+    code, out, _ = run(capsys, "discover", str(tree), "-f", "json", "--fail-on-undeclared")
+    data = json.loads(out)
+    assert code == 2 and [Path(e["file"]).name for e in data["manifest_errors"]] == ["broken.yaml"]
+    assert _models(data)["llama-3.1-8b"]["covered_by"]  # helper.yaml was read
 
 
 def test_the_catalog_index_holds_only_hub_ids() -> None:
@@ -179,3 +197,58 @@ def test_the_catalog_index_holds_only_hub_ids() -> None:
 def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "discover", "--help")
     assert code == 0 and "Example:" in out and "licheck discover ." in out
+
+
+def test_calls_over_several_lines_other_languages_and_text_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A loading call formatted over several lines (a formatter does it), in a notebook's cell
+    too; code in a language whose suffix licheck does not list; a .txt file. Binary files of
+    no listed kind are counted, not read."""
+    (tmp_path / "app.py").write_text(
+        'm = AutoModel.from_pretrained(\n    "acme/split-model",\n    dtype="auto",\n)\n',
+        encoding="utf-8",
+    )
+    cell = ["m = AutoModel.from_pretrained(\n", '    "acme/notebook-model"\n', ")\n"]
+    notebook = {"cells": [{"cell_type": "code", "source": cell}], "nbformat": 4}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    (tmp_path / "Main.java").write_text('load_model("acme/java-model");\n', encoding="utf-8")
+    (tmp_path / "models.txt").write_text("model: acme/txt-model\n", encoding="utf-8")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\x00\x00 acme/not-text")
+    _, data = _report(capsys, str(tmp_path))
+    where = {m["id"]: (Path(m["mentions"][0]["file"]).name, m["mentions"][0]["line"])
+             for m in data["models"]}  # fmt: skip
+    assert where == {
+        "acme/split-model": ("app.py", 2),
+        "acme/notebook-model": ("nb.ipynb", where["acme/notebook-model"][1]),
+        "acme/java-model": ("Main.java", 1),
+        "acme/txt-model": ("models.txt", 1),
+    }
+    assert data["binary_not_read"] == 1
+
+
+def test_a_symlinked_folder_is_listed_not_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "a.py").write_text('from_pretrained("acme/x")\n', encoding="utf-8")
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    code, out, err = run(capsys, "discover", str(tmp_path / "code"), "-f", "json")
+    data = json.loads(out)
+    unread = {Path(u["file"]).name: u["why"] for u in data["unread"]}
+    assert code == 0 and "symlinked folder" in unread["linked"] and data["models"] == []
+    assert "1 file(s) not read" in err
+
+
+def test_a_bom_model_without_a_hub_id_is_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A machine-learning-model component with a name only (no purl, group or property) is a
+    model the BOM names: listed, not dropped."""
+    bom = dict(BOM, components=[{"type": "machine-learning-model", "name": "in-house-7b"}])
+    (tmp_path / "bom.json").write_text(json.dumps(bom, indent=1), encoding="utf-8")
+    code, data = _report(capsys, str(tmp_path), "--fail-on-undeclared")
+    (model,) = data["models"]
+    assert model["id"] == "in-house-7b" and model["confidence"] == "low"
+    assert code == 1

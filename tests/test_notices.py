@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from licheck.library import load_library
+from licheck.notices import _parts
+from licheck.textcheck import normalise, read_canonical, text_sha256
 from tests.clirun import run
-from tests.conftest import PRODUCTS
+from tests.conftest import PRODUCTS, REFERENCE_TEXTS, needs_reference
 
 HEAD = """format: 2
 product: {product}
@@ -167,3 +169,65 @@ def test_a_broken_manifest_is_a_located_error(
 def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "notices", "--help")
     assert code == 0 and "Example:" in out and "licheck notices " in out
+
+
+GEMMA_WEIGHTS = """facts:
+  commercial: {value: true, evidence: [{source: own}]}
+components:
+  - id: coder
+    name: Coder
+    delivery: [weights]
+    lineage:
+      base: {model: gemma-2, obtained: 2025-06-01, evidence: [{source: own}]}
+"""
+
+
+def test_the_gemma_notice_is_its_notice_not_the_words_between_quotes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The clause reads: a "Notice" text file that contains the following notice: "Gemma is
+    provided under ...". The words between the two quoted passages are no notice."""
+    path = _manifest(tmp_path, "g.yaml", "Gemma App", GEMMA_WEIGHTS)
+    notice = _by_clause(_duties(capsys, path))["gemma-terms-of-use/notice-file"]
+    assert notice["text"] == (
+        "Gemma is provided under and subject to the Gemma Terms of Use found at "
+        "ai.google.dev/gemma/terms"
+    )
+
+
+@needs_reference()
+def test_every_notice_text_and_hash_matches_the_reference_texts() -> None:
+    """Each notice text a duty quotes is in the license's canonical text, word for word, and
+    each license copy's SHA-256 is that text's."""
+    library = load_library()
+    checked = 0
+    for license_id, entry in sorted(library.licenses.items()):
+        body = read_canonical(REFERENCE_TEXTS / entry.license.text.file)
+        assert text_sha256(body) == entry.license.text.sha256, license_id
+        for located in entry.clauses:
+            clause = located.clause
+            if clause.requirement is None:
+                continue
+            for part in _parts(clause.requirement, entry.license, clause.quote):
+                if part.copy is not None:
+                    assert part.copy.sha256 == text_sha256(body), license_id
+                if part.text is not None:
+                    assert normalise(part.text) in normalise(body), (license_id, part.text)
+                    checked += 1
+    assert checked >= 10  # the Llama, Gemma, Qwen, ... notice files
+
+
+def test_a_stand_in_text_is_said_not_the_models_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GLM-4.6's own MIT file was not read: the standard MIT text stands in. The checklist says
+    to take the notice from the model's own file."""
+    glm = GEMMA_WEIGHTS.replace("gemma-2", "glm-4.6")
+    path = _manifest(tmp_path, "m.yaml", "GLM App", glm)
+    duty = _by_clause(_duties(capsys, path))["mit/copyright-notice"]
+    assert duty["caveat"] is not None and "STAND-IN" in duty["caveat"]
+    assert "model's own license file" in duty["caveat"]
+    _, out, _ = run(capsys, "notices", str(path))
+    assert "⚠️ STAND-IN" in out
+    llama = _by_clause(_duties(capsys, _manifest(tmp_path, "a.yaml", "Helper", LLAMA)))
+    assert llama["llama-3.1-community/agreement-copy"]["caveat"] is None  # verbatim

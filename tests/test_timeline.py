@@ -248,3 +248,59 @@ def test_titles_cannot_drive_the_terminal(
 def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "timeline", "--help")
     assert code == 0 and "Example:" in out and "licheck timeline products/composer2.yaml" in out
+
+
+def _states_as_of(path: Path, day: dt.date, policy: str) -> dict[str, tuple[Verdict, list[str]]]:
+    """Each finding's verdict and open facts as `evaluate --as-of DAY` gives them."""
+    report = evaluate_files([path], POLICIES[policy], as_of=day)
+    return {
+        f"{f.component}/{f.model}/{f.license}/{f.clause}": (
+            f.verdict,
+            sorted({m.fact for m in f.missing_facts}),
+        )
+        for f in report.products[0].findings
+    }
+
+
+def _assert_each_day_matches_evaluate(path: Path, policy: str = "default") -> None:
+    """Every finding on every day of the timeline, carried over the days it did not change, is
+    what `evaluate --as-of` that day says: verdict and open facts."""
+    manifest, document = load_manifest(path, str(path))
+    report = build(manifest, document, load_library(), POLICIES[policy])
+    assert report.entries
+    states: dict[str, tuple[Verdict | None, list[str]]] = {}
+    for entry in report.entries:
+        for change in entry.changes:
+            states[change.finding] = (change.verdict, change.open_facts)
+        day = dt.date.fromisoformat(entry.date)
+        assert {k: v for k, v in states.items() if v[0] is not None} == _states_as_of(
+            path, day, policy
+        )
+
+
+@pytest.mark.parametrize("policy", ["default", "strict", "estimates"])
+def test_composer2_each_finding_each_day_is_evaluate_as_of(policy: str) -> None:
+    _assert_each_day_matches_evaluate(PRODUCTS / "composer2.yaml", policy)
+
+
+def test_month_year_and_same_day_dates_match_evaluate(tmp_path: Path) -> None:
+    sources = {
+        "year": {"title": "Year only", "kind": "observed", "date": "2025"},
+        "month": {"title": "A month", "kind": "observed", "date": "2026-01"},
+        "gone": {"title": "Gone", "kind": "observed", "date": "2026-03-19",
+                 "retracted_on": "2026-03"},
+        "same": {"title": "Same day", "kind": "observed", "date": "2026-04-01",
+                 "retracted_on": "2026-04-01"},
+    }  # fmt: skip
+    facts = {
+        "commercial": {"value": True, "evidence": [{"source": "year"}]},
+        "mau": {"value": "200M", "evidence": [{"source": "gone"}, {"source": "same"}]},
+        "ui_attribution": {"excludes": ["Kimi K2.5"], "evidence": [{"source": "month"}]},
+    }
+    data = {**kimi_product(facts), "sources": sources}
+    path = write_manifest(tmp_path, data)
+    _assert_each_day_matches_evaluate(path)
+    report = timeline_of(path)
+    # a retraction known only by month is not on the timeline before the source exists
+    retracted = [e.date for e in report.entries for ev in e.events if ev.kind == "retracted"]
+    assert retracted == ["2026-03-19", "2026-03-31", "2026-04-01"]

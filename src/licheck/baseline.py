@@ -10,7 +10,13 @@ not applicable < satisfied < governance risk < violation: `new` (no such finding
 baseline, or the baseline shows it waived: its waiver accepted it, not the baseline), `worse`,
 `unchanged`, `improved`, or `fixed` (a violation or risk that is now satisfied or not
 applicable).  Only new and worse findings count toward `--fail-on`.  The baseline's violations
-and risks that no finding of this run matches are listed as gone (fixed too).
+and risks that no finding of this run matches are listed as gone (fixed too), but only for the
+products this run evaluated: a product the run did not read is not compared at all.  A finding
+whose clause text (its quote) differs from the baseline's is new: the baseline accepted another
+text.
+
+A baseline's findings must add up to its own counts (per product and in the summary), so that a
+finding added to or edited in a report by hand is refused rather than accepted as "unchanged".
 
 A baseline that is not a licheck JSON report, comes from an incompatible report schema, or is
 damaged is an `InputError`, located: never a silent "everything is new".
@@ -27,6 +33,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from licheck import __version__
 from licheck.diagnostics import Diagnostic, InputError, fail
 from licheck.report import (
     SCHEMA_VERSION,
@@ -57,14 +64,31 @@ class _Finding(_Read):
     model: str
     license: str
     clause: str
+    quote: str | None
     verdict: Verdict
     waived: bool = False
+
+
+class _Counts(_Read):
+    violation: int
+    governance_risk: int
+    satisfied: int
+    not_applicable: int
+    waived: int
 
 
 class _Product(_Read):
     product: str
     file: str
+    verdict: Verdict
+    counts: _Counts
     findings: list[_Finding]
+
+
+class _Summary(_Read):
+    products: int
+    findings: int
+    counts: _Counts
 
 
 class _Report(_Read):
@@ -73,7 +97,9 @@ class _Report(_Read):
     tool_version: str
     evidence_policy: str
     as_of: str | None
+    summary: _Summary
     products: list[_Product]
+    library: dict[str, Any] | None = None  # present when layered (or without the built-in one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +114,7 @@ class Entry:
     clause: str
     verdict: Verdict
     waived: bool
+    quote: str | None = None  # the clause's text the baseline judged
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +124,7 @@ class Baseline:
     evidence_policy: str
     as_of: str | None
     entries: tuple[Entry, ...]
+    library: dict[str, Any] | None = None  # the report's `library`: its layers and policies
 
 
 def load(path: Path, display: str | None = None) -> Baseline:
@@ -111,23 +139,63 @@ def load(path: Path, display: str | None = None) -> Baseline:
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         raise InputError([_located(error, name) for error in errors]) from None
+    _check_counts(report, name)
     entries = tuple(
-        Entry(p.product, p.file, f.component, f.model, f.license, f.clause, f.verdict, f.waived)
+        Entry(
+            p.product, p.file, f.component, f.model, f.license, f.clause, f.verdict, f.waived,
+            f.quote,
+        )
         for p in report.products
         for f in p.findings
+    )  # fmt: skip
+    return Baseline(
+        name, report.tool_version, report.evidence_policy, report.as_of, entries, report.library
     )
-    return Baseline(name, report.tool_version, report.evidence_policy, report.as_of, entries)
+
+
+def _tally(findings: Iterable[_Finding]) -> _Counts:
+    counted = dict.fromkeys(_Counts.model_fields, 0)
+    for f in findings:
+        counted[f.verdict.value] += 1
+        counted["waived"] += f.waived
+    return _Counts(**counted)
+
+
+def _check_counts(report: _Report, name: str) -> None:
+    """Refuse a report whose findings do not add up to its counts: a finding added, removed or
+    re-graded by hand would otherwise be accepted as the baseline's."""
+    where = [
+        f"products[{i}] ({p.product})"
+        for i, p in enumerate(report.products)
+        if _tally(p.findings) != p.counts
+        or p.verdict.severity != max((f.verdict.severity for f in p.findings), default=0)
+    ]
+    findings = [f for p in report.products for f in p.findings]
+    summary = report.summary
+    if (summary.products, summary.findings) != (len(report.products), len(findings)) or (
+        _tally(findings) != summary.counts
+    ):
+        where.append("summary")
+    if where:
+        message = (
+            f"the findings do not add up to the report's counts in {', '.join(where)}: "
+            "edited by hand? A baseline accepts only what licheck found"
+        )
+        raise fail(name, 0, 0, message, REGENERATE)
 
 
 def _parse(raw: bytes, name: str) -> Any:
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (an editor's) is no damage
     except UnicodeDecodeError:
         raise fail(name, 0, 0, "not UTF-8 text: not a licheck JSON report", REGENERATE) from None
     if not text.strip():
         raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
+    except _Duplicate as exc:
+        message = f"the key {exc.args[0]!r} twice in one object: edited by hand?"
+        raise fail(name, 0, 0, message, REGENERATE) from None
     except json.JSONDecodeError as exc:
         message = f"not valid JSON ({exc.msg}): a damaged report?"
         raise fail(name, exc.lineno, exc.colno, message, REGENERATE) from None
@@ -135,6 +203,25 @@ def _parse(raw: bytes, name: str) -> Any:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
         raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are unique: of a key twice, JSON readers keep either one."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Duplicate(key)
+        data[key] = value
+    return data
+
+
+def _no_constant(word: str) -> Any:
+    """NaN and Infinity are not JSON, and licheck never writes them."""
+    raise ValueError(f"{word} is not JSON")
 
 
 def _check_kind(data: Any, name: str) -> None:
@@ -205,9 +292,8 @@ def status_of(now: Verdict, before: Entry | None) -> BaselineStatus:
     return status
 
 
-def compare(report: Report, baseline: Baseline) -> Report:
-    """The report with each finding's comparison with the baseline, the gate counting only new
-    and worse findings, and the baseline's problems that are gone."""
+def _index(report: Report, baseline: Baseline) -> tuple[frozenset[str], dict[Key, Entry]]:
+    """The product names to tell apart by path, and the baseline's findings by key."""
     ambiguous = _ambiguous((e.product, e.file) for e in baseline.entries) | _ambiguous(
         (p.product, p.file) for p in report.products
     )
@@ -217,6 +303,20 @@ def compare(report: Report, baseline: Baseline) -> Report:
         # a key twice (a hand-edited baseline): the lesser verdict, so it accepts no more
         if key not in before or e.verdict.severity < before[key].verdict.severity:
             before[key] = e
+    return ambiguous, before
+
+
+def _same_text(finding: FindingOut, entry: Entry | None) -> Entry | None:
+    """The baseline's entry where it judged the same clause text; None where the clause's
+    quote changed since (another library: the baseline accepted another text)."""
+    return entry if entry is not None and entry.quote == finding.quote else None
+
+
+def compare(report: Report, baseline: Baseline) -> Report:
+    """The report with each finding's comparison with the baseline, the gate counting only new
+    and worse findings, and the baseline's problems that are gone (of the products this run
+    evaluated)."""
+    ambiguous, before = _index(report, baseline)
     counts = dict.fromkeys(BaselineCounts.model_fields, 0)
     seen: set[Key] = set()
     products = []
@@ -225,7 +325,7 @@ def compare(report: Report, baseline: Baseline) -> Report:
         for finding in product.findings:
             key = _key(ambiguous, product.product, product.file, *_parts(finding))
             seen.add(key)
-            entry = before.get(key)
+            entry = _same_text(finding, before.get(key))
             status = status_of(finding.verdict, entry)
             if status == "fixed" or finding.verdict in PROBLEMS:
                 counts[status] += 1
@@ -233,10 +333,14 @@ def compare(report: Report, baseline: Baseline) -> Report:
             findings.append(finding.model_copy(update={"baseline": ref}))
         products.append(product.model_copy(update={"findings": findings}))
     unread = _unread_files(report)
+    evaluated = _evaluated(report, ambiguous)
     gone = [
         _gone(e)
         for k, e in before.items()
-        if k not in seen and e.verdict in PROBLEMS and os.path.normpath(e.file) not in unread
+        if k not in seen
+        and e.verdict in PROBLEMS
+        and os.path.normpath(e.file) not in unread
+        and k[0] in evaluated
     ]
     counts["fixed"] += len(gone)
     out = BaselineOut(
@@ -248,6 +352,13 @@ def compare(report: Report, baseline: Baseline) -> Report:
     return report.model_copy(
         update={"products": products, "summary": summarize(products), "baseline": out}
     )
+
+
+def _evaluated(report: Report, ambiguous: frozenset[str]) -> set[str]:
+    """The products this run evaluated, as keys name them: a baseline's product that is not
+    among them was not compared (not passed to this run, or deleted), so nothing of it is
+    "fixed"."""
+    return {_key(ambiguous, p.product, p.file, "", "", "", "")[0] for p in report.products}
 
 
 def _unread_files(report: Report) -> set[str]:
@@ -293,6 +404,40 @@ def warnings(report: Report, baseline: Baseline) -> list[str]:
             f"the baseline counted evidence as of {baseline.as_of or 'its run'}, this run as "
             f"of {report.as_of or 'today'}"
         )
+    ambiguous, before = _index(report, baseline)
+    evaluated = _evaluated(report, ambiguous)
+    absent = {k[0] for k, e in before.items() if k[0] not in evaluated and e.verdict in PROBLEMS}
+    absent -= {_key(ambiguous, e.product, e.file, "", "", "", "")[0] for e in baseline.entries
+               if os.path.normpath(e.file) in unread}  # fmt: skip
+    if absent:
+        said.append(
+            f"{len(absent)} of the baseline's products with violations or risks are not in this "
+            "run (not passed, renamed or deleted): their findings are not compared, and none "
+            "is counted fixed"
+        )
+    moved = _moved(report, baseline)
+    if moved:
+        said.append(
+            f"matched by product name, at another manifest path than in the baseline: "
+            f"{', '.join(moved)} (moved, or another product of the same name?)"
+        )
+    reworded = _reworded(report, ambiguous, before)
+    if reworded:
+        said.append(
+            f"the clause text of {reworded} finding(s) differs from the baseline's (another "
+            "rule library?): they count as new, since the baseline accepted another text"
+        )
+    library = report.library.model_dump(mode="json") if report.library else None
+    if baseline.library != library:
+        said.append(
+            "the baseline was evaluated with another rule library (layers, policies or the "
+            "built-in one left out): verdicts may differ for that alone"
+        )
+    if baseline.tool_version != __version__:
+        said.append(
+            f"the baseline was written by licheck {baseline.tool_version}, this is licheck "
+            f"{__version__}: its rule library may differ"
+        )
     compared = report.baseline
     if compared is not None and baseline.entries and _matched(report) == 0:
         said.append(
@@ -300,6 +445,33 @@ def warnings(report: Report, baseline: Baseline) -> list[str]:
             "products renamed, or the baseline written for other manifests?)"
         )
     return said
+
+
+def _moved(report: Report, baseline: Baseline) -> list[str]:
+    """The products of this run whose name the baseline gives one other manifest path: their
+    findings are compared by name (a moved manifest), which a product of another team or
+    repository with the same name would also match."""
+    paths: dict[str, set[str]] = {}
+    for e in baseline.entries:
+        paths.setdefault(e.product, set()).add(os.path.normpath(e.file))
+    return sorted(
+        {
+            repr(p.product)
+            for p in report.products
+            if len(paths.get(p.product, ())) == 1
+            and os.path.normpath(p.file) not in paths[p.product]
+        }
+    )
+
+
+def _reworded(report: Report, ambiguous: frozenset[str], before: dict[Key, Entry]) -> int:
+    """The findings whose baseline entry judged another clause text."""
+    count = 0
+    for p in report.products:
+        for f in p.findings:
+            entry = before.get(_key(ambiguous, p.product, p.file, *_parts(f)))
+            count += entry is not None and entry.quote != f.quote
+    return count
 
 
 def _matched(report: Report) -> int:

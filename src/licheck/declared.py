@@ -46,6 +46,17 @@ def declared_models(manifest: Manifest) -> set[str]:
 def load_declarations(paths: Sequence[Path], library: Library) -> dict[str, set[str]]:
     """Each manifest's declared models: catalog ids, and the other names as given (lowercased);
     every problem of every manifest raised together."""
+    declared, problems = read_declarations(paths, library)
+    if problems:
+        raise InputError(problems)
+    return declared
+
+
+def read_declarations(
+    paths: Sequence[Path], library: Library
+) -> tuple[dict[str, set[str]], list[Diagnostic]]:
+    """The declarations of the manifests that can be read, and the problems of the others (a
+    model listed as undeclared may be declared in one of those)."""
     declared: dict[str, set[str]] = {}
     problems: list[Diagnostic] = []
     for path in paths:
@@ -56,9 +67,7 @@ def load_declarations(paths: Sequence[Path], library: Library) -> dict[str, set[
             continue
         names = declared_models(manifest)
         declared[str(path)] = {_identity(name, library) for name in names}
-    if problems:
-        raise InputError(problems)
-    return declared
+    return declared, problems
 
 
 def _identity(name: str, library: Library) -> str:

@@ -1,13 +1,17 @@
 """Where models come from: the model ids a code base or its configuration names.
 
-Files are scanned by name (code, configuration, notebooks, Dockerfiles, `.env` files, Markdown
-model cards, JSON BOMs); version-control folders, virtual environments, `node_modules` and
-caches are skipped, and so are symlinked folders (no loops).  In each file:
+Every file is scanned that is text: code, configuration, notebooks, Dockerfiles, `.env` files,
+Markdown model cards and JSON BOMs by name, and any other file whose first 8 KiB hold no NUL
+byte (Go, Java, a `models.txt`: a model named there is not missed for its file's name; other
+binary files are counted, not read).  Version-control folders, virtual environments,
+`node_modules` and caches are skipped; symlinked folders are not followed (no loops) and are
+listed as not read.  In each file:
 
 - any `org/name` token (in a URL or a path too) that is a Hugging Face id the catalog lists —
   a catalog match;
 - an `org/name` string given to a model-loading call (`from_pretrained("...")`, `pipeline(...)`,
-  `snapshot_download(...)`) or to a model key (`model: ...`, `MODEL_ID=...`) that the catalog
+  `snapshot_download(...)`; the call may run over several lines, in a notebook's cell too) or
+  to a model key (`model: ...`, `MODEL_ID=...`) that the catalog
   does not list — lower confidence: it may be a model, or a path;
 - CycloneDX BOMs: each machine-learning-model component's Hub id (`licheck import`'s reading);
 - Hugging Face model cards: the front matter's `base_model`.
@@ -50,9 +54,12 @@ NAMES = frozenset({"Dockerfile", "Containerfile", "Makefile", "Modelfile", "Proc
 TOKEN = re.compile(r"(?<![\w.-])[A-Za-z0-9][\w.-]*(?:/[\w.-]+)+")
 _ID = r"([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)"
 _Q = r"""\\?["']"""  # a quote (escaped inside a notebook's JSON strings)
+# between the parenthesis and the id: white space, and (in a notebook's JSON) the escaped line
+# breaks and the quotes that end one line of a cell's source and start the next
+_BREAK = r"""(?:\s|\\[nrt]|"\s*,\s*")*"""
 LOADING = re.compile(
     r"(?:from_pretrained|snapshot_download|hf_hub_download|pipeline|SentenceTransformer|"
-    rf"InferenceClient|load_model)\s*\(\s*(?:\w+\s*=\s*)?{_Q}{_ID}{_Q}"
+    rf"InferenceClient|load_model)\s*\({_BREAK}(?:\w+\s*=\s*)?{_Q}{_ID}{_Q}"
 )
 KEYED = re.compile(
     r"(?i)(?<![\w-])(?:model|model_id|model_name|base_model|repo_id|\w+_model|\w+_model_id)"
@@ -83,6 +90,7 @@ class Scan:
     mentions: tuple[Mention, ...]
     unread: tuple[Unread, ...]
     files: int  # files read
+    binary: int = 0  # files of no text kind by name that hold binary data: not read
 
 
 def hub_index(library: Library) -> dict[str, CatalogModel]:
@@ -101,9 +109,13 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
     index = hub_index(library)
     mentions: list[Mention] = []
     unread: list[Unread] = []
-    files = 0
+    files = binary = 0
+    named = {path.resolve() for path in paths if not path.is_dir()}
     for file in _files(paths, unread):
         if file.resolve() in skip:
+            continue
+        if not _scanned(file.name) and file.resolve() not in named and _binary(file):
+            binary += 1  # an image, weights, an archive: no text to read
             continue
         try:
             text = _read(file)
@@ -118,7 +130,7 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
             m for m in _in_text(text, str(file), index) if (m.line, m.id.lower()) not in said
         ]
         mentions += structured
-    return Scan(tuple(mentions), tuple(unread), files)
+    return Scan(tuple(mentions), tuple(unread), files, binary)
 
 
 def _files(paths: Sequence[Path], unread: list[Unread]) -> Iterator[Path]:
@@ -145,7 +157,10 @@ def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
         if entry.is_dir(follow_symlinks=False):
             if entry.name not in SKIP_FOLDERS:
                 yield from _walk(path, unread)
-        elif _scanned(entry.name):
+        elif entry.is_symlink() and entry.is_dir() and entry.name not in SKIP_FOLDERS:
+            why = "a symlinked folder: not followed (name its target to scan it)"
+            unread.append(Unread(str(path), why))
+        else:
             try:
                 mode = os.stat(path).st_mode
             except OSError as exc:
@@ -163,6 +178,16 @@ def _scanned(name: str) -> bool:
     )
 
 
+def _binary(file: Path) -> bool:
+    """Whether the file's first 8 KiB hold a NUL byte (False where it cannot be opened: the
+    reading then says why)."""
+    try:
+        with file.open("rb") as stream:
+            return b"\x00" in stream.read(8192)
+    except OSError:
+        return False
+
+
 def _read(file: Path) -> str:
     raw = read_bytes(file, str(file), MAX_SCAN_BYTES)
     if b"\x00" in raw[:8192]:
@@ -170,8 +195,18 @@ def _read(file: Path) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
+def _loading_calls(text: str) -> dict[int, list[str]]:
+    """The ids given to loading calls, by the line the id is on (a call may span lines)."""
+    calls: dict[int, list[str]] = {}
+    for match in LOADING.finditer(text):
+        number = text.count("\n", 0, match.start(1)) + 1
+        calls.setdefault(number, []).append(match.group(1))
+    return calls
+
+
 def _in_text(text: str, file: str, index: dict[str, CatalogModel]) -> Iterator[Mention]:
     """Catalog Hub ids anywhere; uncatalogued ids where code loads a model or a key names one."""
+    calls = _loading_calls(text)
     for number, line in enumerate(text.splitlines(), 1):
         if "/" not in line:
             continue
@@ -184,11 +219,12 @@ def _in_text(text: str, file: str, index: dict[str, CatalogModel]) -> Iterator[M
                 if model is not None and f"{org}/{name}" not in seen:
                     seen.add(f"{org}/{name}")
                     yield Mention(f"{org}/{name}", file, number, "hub id", model)
-        for pattern, how in ((LOADING, "loading call"), (KEYED, "model key")):
-            for found in pattern.findall(line):
-                if found.lower() not in index and found not in seen and _plausible(found):
-                    seen.add(found)
-                    yield Mention(found, file, number, how, None)
+        named = [(found, "loading call") for found in calls.get(number, [])]
+        named += [(found, "model key") for found in KEYED.findall(line)]
+        for found, how in named:
+            if found.lower() not in index and found not in seen and _plausible(found):
+                seen.add(found)
+                yield Mention(found, file, number, how, None)
 
 
 def _plausible(found: str) -> bool:

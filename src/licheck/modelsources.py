@@ -10,19 +10,22 @@ from licheck.modelscan import Mention
 
 
 def bom_models(file: Path, text: str, library: Library) -> list[Mention]:
-    """Each ML model (and pedigree ancestor) of a CycloneDX JSON BOM with a Hub id, a purl or a
-    `licheck:model` property; located at the first line naming it."""
+    """Each ML model (and pedigree ancestor) of a CycloneDX JSON BOM: by its Hub id, purl or
+    `licheck:model` property, else by its plain name (a model is never dropped for lacking an
+    id); located at the first line naming it."""
     from licheck.importers.cyclonedx import model_identities, read
 
     lines = text.splitlines()
     found = []
     for identity in model_identities(read(file, str(file))):
-        if not identity.names:
-            continue
-        name = identity.names[0]
+        how = "CycloneDX BOM"
+        if identity.names:
+            name = identity.names[0]
+        else:  # no Hub id, purl or group: its name as the BOM writes it
+            name, how = identity.shown.strip("'\""), "CycloneDX BOM, no Hub id"
         number = next((n for n, line in enumerate(lines, 1) if name in line), 1)
         model = identity.resolve(library).model
-        found.append(Mention(name, str(file), number, "CycloneDX BOM", model))
+        found.append(Mention(name, str(file), number, how, model))
     return found
 
 

@@ -21,7 +21,7 @@ from enum import StrEnum
 from licheck.explain import explain
 from licheck.findings import Finding, ProductResult
 from licheck.library import Library
-from licheck.model import AllOf, AnyOf, Condition, FactTest, License
+from licheck.model import AllOf, AnyOf, Condition, FactTest, License, Provenance
 from licheck.verdicts import Verdict
 from licheck.vocabulary import FACTS
 
@@ -42,8 +42,10 @@ CARRIED = (
     "ai_disclosure_included",
 )
 # A notice text the license prescribes: a quoted passage of the clause, long enough to be one
-# (not a defined term such as “Notice”).
-_QUOTED = re.compile(r"[“\"]([^”\"]{30,})[”\"]")
+# (not a defined term such as “Notice”).  Straight quotes pair in order (the first with the
+# second), so that the words between `"Notice"` and the next quoted passage are never one.
+_QUOTED = re.compile(r"“([^”]*)”|\"([^\"]*)\"")
+_NOTICE_LENGTH = 30
 
 
 class Kind(StrEnum):
@@ -84,6 +86,9 @@ class Duty:
     places: tuple[str, ...] = ()  # where a display may be (any one of them)
     text: str | None = None  # a notice text the license prescribes, verbatim
     copy: TextCopy | None = None
+    # where the rule file's text is not the model's own license file (a third-party copy, a
+    # stand-in): the quote, notice text and SHA-256 are of that text, not of the model's file
+    caveat: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +162,24 @@ def finding_duties(finding: Finding, library: Library) -> list[Duty]:
             places=part.places,
             text=part.text,
             copy=part.copy,
+            caveat=_caveat(finding.provenance),
         )
         for part in _parts(clause.requirement, entry.license, clause.quote)
     ]
+
+
+def _caveat(provenance: str) -> str | None:
+    """What to check against the model's own license file, for a text that is not it."""
+    try:
+        said = Provenance(provenance).caveat
+    except ValueError:  # a provenance this licheck does not know: not known to be verbatim
+        said = f"the text's provenance {provenance!r} is not known to this licheck"
+    if said is None:
+        return None
+    return (
+        f"{said}. Take the notice and the license copy from the model's own license file: the "
+        "text quoted and its SHA-256 are those of the text licheck encodes, which may differ"
+    )
 
 
 def _status(finding: Finding) -> Status | None:
@@ -253,8 +273,9 @@ def _test(test: FactTest, license_: License, quote: str) -> Part | None:
 
 def _prescribed(quote: str) -> str | None:
     """The notice text a clause prescribes word for word (its longest quoted passage)."""
-    passages = _QUOTED.findall(quote)
-    return max(passages, key=len).strip() if passages else None
+    passages = [curly or straight for curly, straight in _QUOTED.findall(quote)]
+    long = [p for p in passages if len(p) >= _NOTICE_LENGTH]
+    return max(long, key=len).strip() if long else None
 
 
 def _copy(license_: License) -> TextCopy:

@@ -19,6 +19,7 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from licheck.diagnostics import Diagnostic
     from licheck.librarysource import LibrarySource
 
 
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
 @click.option(
     "--fail-on-undeclared",
     is_flag=True,
-    help="Exit 1 when a model named (lower-confidence ones included) is declared by no manifest.",
+    help="Exit 1 when a model named (lower-confidence ones included) is declared by no "
+    "manifest, or when a file that should be read was not (it may name one).",
 )
 @format_option(["text", "json"], "Output format.")
 @output_option()
@@ -63,7 +65,7 @@ def discover(
       licheck discover . --fail-on-undeclared
       licheck discover src/ --manifests products/ -f json
     """
-    from licheck.declared import found_models, load_declarations
+    from licheck.declared import found_models, read_declarations
     from licheck.formats.discovered import json_text, text
     from licheck.layers import load as load_library
     from licheck.modelscan import scan
@@ -71,19 +73,45 @@ def discover(
     refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
     library = load_library(licenses_dir)
     manifests = _manifests(paths, manifest_paths)
-    declared = load_declarations(manifests, library)
+    # a broken manifest does not hide the list (as `check` goes on): it is listed, and exit 2
+    declared, broken = read_declarations(manifests, library)
     skip = frozenset(path.resolve() for path in manifests)
     scanned = scan(list(paths), library, skip)
     found = found_models(scanned.mentions, declared, library)
     named = [str(m) for m in manifests]
     if fmt == "json":
-        write_output(json_text(found, scanned, named), output, paths)
+        write_output(json_text(found, scanned, named, broken), output, paths)
     else:
-        write_output(text(found, scanned, named, terminal_width()), output, paths)
+        write_output(text(found, scanned, named, broken, terminal_width()), output, paths)
     if scanned.unread:
         say(f"licheck: warning: {len(scanned.unread)} file(s) not read")
+    _say_broken(broken)
     if fail_on_undeclared and any(not f.covered_by for f in found):
         raise click.exceptions.Exit(1)
+    if fail_on_undeclared and scanned.unread:  # a model named there is not known declared
+        click.echo(
+            "licheck: --fail-on-undeclared fails: files not read may name a model no manifest "
+            "declares (name narrower PATHS to leave data out, or make them readable)",
+            err=True,
+        )
+        raise click.exceptions.Exit(1)
+
+
+def _say_broken(broken: list[Diagnostic]) -> None:
+    """The manifests that could not be read, located on stderr; exit 2 (what they declare is
+    unknown, so no list of undeclared models can pass)."""
+    if not broken:
+        return
+    from licheck.cli.common import located, say
+
+    for diagnostic in broken:
+        say(located(diagnostic))
+    files = len({d.file for d in broken})
+    say(
+        f"licheck: {files} manifest(s) could not be read: the models they declare are unknown, "
+        "so a model listed as not declared may be declared there; the others were read (exit 2)"
+    )
+    raise click.exceptions.Exit(2)
 
 
 def _manifests(paths: tuple[Path, ...], given: tuple[Path, ...]) -> list[Path]:

@@ -7,35 +7,53 @@ from collections.abc import Sequence
 
 from licheck import __version__
 from licheck.declared import Found
+from licheck.diagnostics import Diagnostic
 from licheck.escape import line as plain
 from licheck.formats.summary import plural
 from licheck.modelscan import Scan
 
 
-def text(found: Sequence[Found], scan: Scan, manifests: Sequence[str], width: int = 100) -> str:
+def text(
+    found: Sequence[Found],
+    scan: Scan,
+    manifests: Sequence[str],
+    broken: Sequence[Diagnostic] = (),
+    width: int = 100,
+) -> str:
     """The models found, each with where it is named and which manifest declares it; lines
     wrapped to `width`, continued four columns deeper than their own."""
     from licheck.formats.text import fit_lines
 
     out = [f"Models named in {plural(scan.files, 'file')} read:" if found else ""]
     for model in found:
-        out += ["", *_model(model)]
+        out += ["", *_model(model, bool(broken))]
     if scan.unread:
         out += ["", "Not read (a model they name would be missed):"]
         out += [plain(f"  {u.file}: {u.why}") for u in scan.unread]
+    if scan.binary:
+        out += ["", f"{plural(scan.binary, 'binary file')} (images, weights, archives) not read."]
+    if broken:
+        out += ["", "Manifests not read (the models they declare are unknown):"]
+        out += [plain(f"  {_where(d)}: {d.message}") for d in broken]
     undeclared = sum(1 for f in found if not f.covered_by)
     where = ", ".join(manifests) if manifests else "none found"
     out += [
         "",
         plain(
             f"{plural(len(found), 'model')} named; {undeclared} not declared by any manifest "
-            f"(manifests: {where})"
+            f"{'read ' if broken else ''}(manifests: {where})"
         ),
     ]
     return fit_lines("\n".join(out).lstrip("\n"), width) + "\n"
 
 
-def _model(model: Found) -> list[str]:
+def _where(diagnostic: Diagnostic) -> str:
+    if diagnostic.line:
+        return f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}"
+    return diagnostic.file
+
+
+def _model(model: Found, broken: bool = False) -> list[str]:
     if model.model is not None:
         license_ = f"license {model.license}" if model.license else "license not in the library"
         head = f"{model.id} -> {model.model_name} ({model.model}), {license_}"
@@ -48,7 +66,7 @@ def _model(model: Found) -> list[str]:
     covered = (
         f"declared by {', '.join(model.covered_by)}"
         if model.covered_by
-        else "NOT DECLARED by any manifest"
+        else "NOT DECLARED by any manifest" + (" read (some could not be read)" if broken else "")
     )
     lines = [plain(f"  {head}"), plain(f"    {covered}")]
     lines += [
@@ -58,7 +76,9 @@ def _model(model: Found) -> list[str]:
     return lines
 
 
-def json_text(found: Sequence[Found], scan: Scan, manifests: Sequence[str]) -> str:
+def json_text(
+    found: Sequence[Found], scan: Scan, manifests: Sequence[str], broken: Sequence[Diagnostic] = ()
+) -> str:
     data = {
         "tool": "licheck",
         "tool_version": __version__,
@@ -81,5 +101,10 @@ def json_text(found: Sequence[Found], scan: Scan, manifests: Sequence[str]) -> s
             for f in found
         ],
         "unread": [{"file": u.file, "why": u.why} for u in scan.unread],
+        "binary_not_read": scan.binary,
+        "manifest_errors": [
+            {"file": d.file, "line": d.line, "column": d.column, "message": d.message}
+            for d in broken
+        ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

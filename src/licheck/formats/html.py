@@ -18,6 +18,7 @@ from licheck.formats.html_style import CSS
 from licheck.formats.html_svg import evidence_of, lineage_svg, timeline_svg
 from licheck.formats.summary import (
     baseline_lines,
+    baseline_tag,
     counts_line,
     gate_line,
     library_lines,
@@ -35,6 +36,12 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 def badge(verdict: Verdict, waived: bool = False) -> str:
     extra = " (waived)" if waived else ""
     return f'<span class="badge v-{verdict.value}">{esc(verdict.label.upper())}{extra}</span>'
+
+
+def compared(finding: FindingOut) -> str:
+    """How the finding compares with the baseline, as every format says it ("" without one)."""
+    tag = baseline_tag(finding)
+    return f' <span class="baseline">[{esc(tag)}]</span>' if tag else ""
 
 
 def anchor(product: ProductOut) -> str:
@@ -162,7 +169,7 @@ def _summary_table(findings: list[FindingOut]) -> str:
     if not findings:
         return "<p>No license of the lineage has a clause to judge.</p>"
     rows = "".join(
-        f"<tr><td>{badge(f.verdict, f.waived)}</td><td>{esc(f.component)}</td>"
+        f"<tr><td>{badge(f.verdict, f.waived)}{compared(f)}</td><td>{esc(f.component)}</td>"
         f"<td>{esc(f.model_name)}</td>"
         f'<td><a href="#{_finding_id(f)}">{esc(f.license)} / {esc(f.clause)}</a></td>'
         f"<td>{esc(f.title)}</td></tr>"
@@ -183,7 +190,7 @@ def _finding(f: FindingOut) -> str:
     where = f"{f.location.file}:{f.location.line}:{f.location.column}"
     out = [
         f'<article class="finding v-{f.verdict.value}" id="{_finding_id(f)}">',
-        f"<h4>{badge(f.verdict, f.waived)} {esc(f.license)} / {esc(f.clause)}</h4>",
+        f"<h4>{badge(f.verdict, f.waived)}{compared(f)} {esc(f.license)} / {esc(f.clause)}</h4>",
         f'<p class="title">{esc(f.title)} — {esc(f.kind)}</p>',
         f'<p class="meta"><code>{esc(where)}</code> · {esc(f.component)} built on '
         f"{esc(f.model_name)} · {esc(f.license_name)}</p>",

@@ -72,7 +72,7 @@ def _component(component: ComponentDuties) -> list[str]:
             assert duty.copy is not None
             lines.append(
                 f"| `{code(duty.license)}` {cell(duty.license_name)} | `{code(duty.copy.source)}`"
-                f" | `{duty.copy.sha256}` |"
+                f" | `{duty.copy.sha256}`{' ⚠️ not the model’s own file' if duty.caveat else ''} |"
             )
     return lines
 
@@ -86,7 +86,8 @@ def _item(duty: Duty) -> str:
             state += ", not known to be met — state " + _facts(duty)
     else:
         state = f"may be required — settle {_facts(duty)}"
-    return f"- {box} **{cell(duty.what)}** — {state} ({where})"
+    item = f"- {box} **{cell(duty.what)}** — {state} ({where})"
+    return item + (f"\n  - ⚠️ {cell(duty.caveat)}" if duty.caveat else "")
 
 
 def _facts(duty: Duty) -> str:

@@ -8,6 +8,7 @@ place of the format is not silently left off the timeline.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -74,7 +75,11 @@ def _evidence_events(piece: Evidence, sources: dict[str, Source]) -> list[Event]
     label = kind.value if kind else None
     events = [_event(date, "dated", title, label)] if date is not None else []
     if retracted is not None:
-        events.append(_event(retracted, "retracted", title, label))
+        retraction = _event(retracted, "retracted", title, label)
+        if date is not None and retraction.day < earliest(date):
+            # retracted in a month the source appeared in: not before it exists
+            retraction = dataclasses.replace(retraction, day=earliest(date))
+        events.append(retraction)
     return events
 
 
