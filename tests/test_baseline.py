@@ -125,6 +125,7 @@ def test_exit_codes_under_fail_on(portfolio: Path, capsys: pytest.CaptureFixture
     assert run(capsys, *args)[0] == 1
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_evaluate_takes_a_baseline(portfolio: Path, capsys: pytest.CaptureFixture[str]) -> None:
     alpha = str(portfolio / "products" / "alpha.yaml")
     base = str(portfolio / "base.json")
@@ -205,6 +206,7 @@ def test_the_verdict_order(before: Verdict, now: Verdict, status: str) -> None:
     assert status_of(now, entry) == status
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_products_match_by_name_not_by_path(
     portfolio: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -381,6 +383,7 @@ def test_a_clause_whose_text_changed_is_new(
     assert "the clause text of 1 finding(s) differs from the baseline's" in err
 
 
+@pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole
 def test_products_not_in_the_run_are_not_fixed(
     portfolio: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
