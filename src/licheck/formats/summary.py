@@ -8,7 +8,15 @@ from __future__ import annotations
 import hashlib
 
 from licheck.escape import line
-from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
+from licheck.report import (
+    FailOn,
+    FindingOut,
+    ProductOut,
+    ReplacementOut,
+    Report,
+    counts_toward_gate,
+    fails,
+)
 from licheck.verdicts import Verdict
 
 UNKNOWN_RULES = {  # findings licheck makes about unknown licenses: fixed rule texts
@@ -132,6 +140,12 @@ def summary_text(report: Report, fail_on: FailOn) -> str:
     return "\n".join(lines) + "\n"
 
 
+def replacement_line(replacement: ReplacementOut) -> str:
+    """ "FILE replaces license ID (from FILE)": one wording for every format.  User text."""
+    r = replacement
+    return f"{r.file} replaces {r.kind} {r.id} (from {r.replaced})"
+
+
 def library_lines(report: Report) -> list[str]:
     """Which rule folders were layered over (or instead of) the built-in library, each entry
     they replaced, and the organisation policies read; [] for the built-in library alone.
@@ -141,7 +155,7 @@ def library_lines(report: Report) -> list[str]:
         return []
     base = ["built-in"] if library.builtin else []
     lines = ["Rule library: " + " + ".join(base + list(library.layers))]
-    lines += [f"  {r.file} replaces {r.kind} {r.id} (from {r.replaced})" for r in library.replaced]
+    lines += [f"  {replacement_line(r)}" for r in library.replaced]
     if library.policies:
         lines.append("Policies: " + ", ".join(library.policies))
     return lines

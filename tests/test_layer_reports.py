@@ -1,0 +1,72 @@
+"""A layer that replaces a built-in entry changes verdicts, so every report format a gate or a
+reviewer reads says so: not only text, JSON, markdown and HTML, but SARIF (run properties and a
+configuration notification), JUnit (a skipped testcase per replacement), GitHub (a warning
+annotation) and compact (the library lines beside the gate)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.clirun import run
+from tests.test_layers import KIMI, _kimi_layer, _product
+
+
+def _replacing_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> tuple[Path, str]:
+    layer = _kimi_layer(tmp_path)
+    product = _product(tmp_path, "kimi-k2.5")
+    code, out, err = run(capsys, "check", str(product), "--licenses", str(layer), "-f", fmt)
+    assert code == 0, err  # the weaker license lets the gate pass: all the more reason to say so
+    return layer, out
+
+
+def test_sarif_names_the_replacement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    layer, out = _replacing_run(tmp_path, capsys, "sarif")
+    run_ = json.loads(out)["runs"][0]
+    replaced = run_["properties"]["library"]["replaced"]
+    assert [(r["kind"], r["id"], r["file"]) for r in replaced] == [
+        ("license", "kimi-k2.5-modified-mit", str(layer / KIMI))
+    ]
+    notes = run_["invocations"][0]["toolConfigurationNotifications"]
+    texts = [n["message"]["text"] for n in notes if n["descriptor"]["id"] == "library-replaced"]
+    assert texts == [
+        f"{layer / KIMI} replaces license kimi-k2.5-modified-mit (from built-in {KIMI})"
+    ]
+
+
+def test_junit_names_the_replacement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    layer, out = _replacing_run(tmp_path, capsys, "junit")
+    root = ET.fromstring(out)
+    suites = [s for s in root.iter("testsuite") if s.get("name") == "rule library"]
+    assert len(suites) == 1
+    skipped = [s.get("message") for s in suites[0].iter("skipped")]
+    assert skipped == [
+        f"{layer / KIMI} replaces license kimi-k2.5-modified-mit (from built-in {KIMI})"
+    ]
+    tests = sum(int(s.get("tests", "0")) for s in root.iter("testsuite"))
+    assert root.get("tests") == str(tests)  # the totals count the library's testcase
+
+
+def test_github_warns_of_the_replacement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    layer, out = _replacing_run(tmp_path, capsys, "github")
+    warnings = [line for line in out.splitlines() if line.startswith("::warning ")]
+    assert any(
+        f"file={layer / KIMI}" in w and "replaces license kimi-k2.5-modified-mit" in w
+        for w in warnings
+    ), out
+    assert f"licheck: Rule library: built-in + {layer}" in out
+
+
+def test_compact_names_the_replacement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    layer, out = _replacing_run(tmp_path, capsys, "compact")
+    assert f"Rule library: built-in + {layer}" in out
+    assert f"{layer / KIMI} replaces license kimi-k2.5-modified-mit (from built-in {KIMI})" in out
