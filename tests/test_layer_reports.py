@@ -64,9 +64,7 @@ def test_github_warns_of_the_replacement(
     assert f"licheck: Rule library: built-in + {layer}" in out
 
 
-def test_compact_names_the_replacement(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_compact_names_the_replacement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     layer, out = _replacing_run(tmp_path, capsys, "compact")
     assert f"Rule library: built-in + {layer}" in out
     assert f"{layer / KIMI} replaces license kimi-k2.5-modified-mit (from built-in {KIMI})" in out
