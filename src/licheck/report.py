@@ -259,6 +259,22 @@ class LibraryOut(_Model):
     replaced: list[ReplacementOut]
 
 
+class ConfigSettingOut(_Model):
+    """A setting of the configuration file that this run used (no option replaced it)."""
+
+    key: str  # as written in the file, e.g. fail-on
+    value: str | int | bool | list[str]
+    at: str  # FILE:LINE:COLUMN where the file sets it
+
+
+class ConfigOut(_Model):
+    """The configuration file a run read, and each of its settings the run used: a setting
+    that weakens the gate (`fail-on: never`) is seen where it came from."""
+
+    file: str
+    settings: list[ConfigSettingOut]
+
+
 class Report(_Model):
     schema_version: Literal["1.0"] = "1.0"
     tool: str = "licheck"
@@ -276,6 +292,8 @@ class Report(_Model):
     errors: list[ErrorOut] = []
     # present only when the run read more, or other, than the built-in library
     library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
+    # present only when a configuration file set some of the run's options
+    config: ConfigOut | None = Field(None, exclude_if=lambda value: value is None)
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:

@@ -358,6 +358,8 @@ class SarifDocument(Plain):
                 _unread_notification(e, self.options) for e in top.errors
             )
         notes = [_notification(s, self.options) for s in top.waivers if s.status != "applied"]
+        if top.config is not None:  # the settings a configuration file gave this run
+            run["properties"]["config"] = top.config.model_dump(mode="json")
         if top.library is not None:  # the layered library changes verdicts: say what it is
             run["properties"]["library"] = top.library.model_dump(mode="json")
             notes += [_replaced_notification(r, self.options) for r in top.library.replaced]

@@ -75,15 +75,23 @@ def unread(report: Report) -> str:
 def gate_line(report: Report, fail_on: FailOn) -> str:
     gate = report.summary.gate_verdict
     worst = "worst new or worse finding" if report.baseline else "worst finding"
+    policy = f"--fail-on {fail_on.value}{_set_at(report, 'fail-on')}"
     if report.errors:  # exit 2 whatever the policy: what was not read cannot pass
         return (
-            f"Gate (--fail-on {fail_on.value}): FAILS: {unread(report)}, exit 2 ({worst} "
+            f"Gate ({policy}): FAILS: {unread(report)}, exit 2 ({worst} "
             f"not waived in the others: {gate.label})"
         )
     if fail_on is FailOn.NEVER:
-        return f"Gate (--fail-on never): passes ({worst} not waived: {gate.label})"
+        return f"Gate ({policy}): passes ({worst} not waived: {gate.label})"
     result = "FAILS" if fails(gate, fail_on) else "passes"
-    return f"Gate (--fail-on {fail_on.value}): {result} ({worst} not waived: {gate.label})"
+    return f"Gate ({policy}): {result} ({worst} not waived: {gate.label})"
+
+
+def _set_at(report: Report, key: str) -> str:
+    """ ", set at FILE:LINE:COLUMN" when the configuration file set `key`, else "": a gate
+    weakened by a file the user did not name is seen where it came from.  User text."""
+    settings = report.config.settings if report.config is not None else []
+    return next((f", set at {s.at}" for s in settings if s.key == key), "")
 
 
 def baseline_tag(finding: FindingOut) -> str:
