@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.clirun import run
-from tests.test_layers import KIMI, _kimi_layer, _product
+from tests.test_layers import KIMI, _catalog_layer, _kimi_layer, _product
 
 
 def _replacing_run(
@@ -68,3 +68,42 @@ def test_compact_names_the_replacement(tmp_path: Path, capsys: pytest.CaptureFix
     layer, out = _replacing_run(tmp_path, capsys, "compact")
     assert f"Rule library: built-in + {layer}" in out
     assert f"{layer / KIMI} replaces license kimi-k2.5-modified-mit (from built-in {KIMI})" in out
+
+
+RELICENSED_KIMI = """\
+models:
+  - id: kimi-k2.5
+    name: Kimi K2.5
+    aliases: [moonshotai/Kimi-K2.5, kimi-k2p5]
+    family: kimi
+    licensor: moonshot
+    license: mit
+    source: "our reading"
+"""
+
+
+def test_a_model_moved_to_a_weaker_license_says_which(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A catalog entry that puts a built-in model under MIT drops Kimi's attribution clause:
+    the report names the change of license, not only that the entry was replaced."""
+    layer = _catalog_layer(tmp_path, RELICENSED_KIMI)
+    product = _product(tmp_path, "kimi-k2.5")
+    code, out, err = run(capsys, "check", str(product), "--licenses", str(layer), "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["library"]["replaced"] == [
+        {
+            "kind": "model",
+            "id": "kimi-k2.5",
+            "file": str(layer / "catalog.yaml"),
+            "replaced": "built-in catalog.yaml",
+            "license_before": "kimi-k2.5-modified-mit",
+            "license_after": "mit",
+        }
+    ]
+    code, out, err = run(capsys, "check", str(product), "--licenses", str(layer), "-f", "compact")
+    assert code == 0, err
+    assert (
+        f"{layer / 'catalog.yaml'} replaces model kimi-k2.5 (from built-in catalog.yaml): its "
+        "license was kimi-k2.5-modified-mit, now mit"
+    ) in out

@@ -248,6 +248,10 @@ class ReplacementOut(_Model):
     id: str
     file: str
     replaced: str  # the file of the entry it replaced ("built-in NAME" for the shipped library)
+    # a model whose replacement changes its license: the license ids before and after ("" for
+    # a license not in the library; dated texts joined by ", ")
+    license_before: str | None = Field(None, exclude_if=lambda value: value is None)
+    license_after: str | None = Field(None, exclude_if=lambda value: value is None)
 
 
 class LibraryOut(_Model):

@@ -151,7 +151,12 @@ def summary_text(report: Report, fail_on: FailOn) -> str:
 def replacement_line(replacement: ReplacementOut) -> str:
     """ "FILE replaces license ID (from FILE)": one wording for every format.  User text."""
     r = replacement
-    return f"{r.file} replaces {r.kind} {r.id} (from {r.replaced})"
+    line = f"{r.file} replaces {r.kind} {r.id} (from {r.replaced})"
+    if r.license_before is not None and r.license_after is not None:
+        before = r.license_before or "a license not in the library"
+        after = r.license_after or "a license not in the library"
+        line += f": its license was {before}, now {after}"
+    return line
 
 
 def library_lines(report: Report) -> list[str]:
