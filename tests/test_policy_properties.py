@@ -34,8 +34,11 @@ PROPERTY = settings(
 )
 
 # Kimi K2.5: thresholds on revenue and users, no gate; Qwen 1.8B: a gate on commercial use;
-# GLM-4.6: MIT, neither.
-MODELS = ("kimi-k2.5", "qwen-1.8b", "glm-4.6")
+# GLM-4.6: MIT, neither; Qwen2.5-72B: a license not in the library; MiniMax-M2: one of two
+# dated texts (the manifest does not say when it was obtained).
+MODELS = ("kimi-k2.5", "qwen-1.8b", "glm-4.6", "qwen2.5-72b", "minimax-m2")
+# A rule may bear the id of a license's clause: it must never stand for it.
+RULE_IDS = ("rule-0", "copyright-notice", "ui-attribution")
 # Each fact a manifest may state, with the values a completion gives it.
 VALUES = {
     "customer_facing": ("true", "false"),
@@ -72,9 +75,9 @@ def conditions() -> st.SearchStrategy[str]:
 @st.composite
 def policies(draw: st.DrawFn) -> str:
     lines = ["policy: acme", "name: Acme", "clauses:"]
-    for number in range(draw(st.integers(1, 3))):
+    for rule in draw(st.lists(st.sampled_from(RULE_IDS), min_size=1, max_size=3, unique=True)):
         lines += [
-            f"  - id: rule-{number}",
+            f"  - id: {rule}",
             f"    kind: {draw(st.sampled_from(['obligation', 'restriction']))}",
             "    title: A rule",
             "    text: A rule.",

@@ -147,21 +147,26 @@ def _findings_for(
     candidates = licenses_for(model, ref, derive.context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
     found = _unknown_license(unknown, model, ref, candidates, known)
-    if not known:
-        return found
     place = Place(component, model, document, line, column)
     model_facts = derive.model_facts(facts, lineage, model)
     model_facts["outputs_lineage"] = relation.outputs
     model_facts.update(stated.by_model.get(model.id, {}))
     model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
     readings = Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
+    # the organisation's policies, judged under each license; when one the copy may be under
+    # is not in the library, once, under a license they know nothing of (never skipped)
+    every_known = len(known) == len(candidates)
+    if not every_known:
+        found += judge_policies(library, None, [], derive, place, readings)
     by_license: dict[str, list[Finding]] = {}
     for candidate in known:
         if candidate.license is not None:
             own = _judge_license(candidate.license, derive, owner, place, readings, stated)
-            # the organisation's policies, judged under this license too
-            own += judge_policies(library, candidate.license, own, derive, place, readings)
+            if every_known:
+                own += judge_policies(library, candidate.license, own, derive, place, readings)
             by_license[candidate.license] = own
+    if not known:
+        return found + unknown.unconfirmed(model)
     if len(known) == 1:
         found.extend(next(iter(by_license.values())))
     else:
