@@ -78,3 +78,36 @@ def test_an_empty_list_of_paths_is_a_located_error(
     code, _, err = run(capsys, "check")
     assert code == 2
     assert "../.licheck.yaml:2:1: error: an empty list: name at least one path" in err
+
+
+VIOLATING = """\
+product: M
+owner: O
+facts:
+  commercial: true
+  notice_included: false
+components:
+  - id: c
+    name: C
+    delivery: [weights]
+    lineage: {base: glm-4.6}
+"""
+
+
+@pytest.mark.parametrize("command", ["evaluate", "check"])
+def test_a_pass_owed_to_the_files_fail_on_is_said_on_stderr(
+    project: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`evaluate`'s text has no gate line: a violation passing because of a `fail-on: never`
+    the user did not type is said on stderr, in every format."""
+    (project / ".licheck.yaml").write_text("fail-on: never\n", encoding="utf-8")
+    (project / "sub" / "m.yaml").write_text(VIOLATING, encoding="utf-8")
+    for fmt in ("text", "json"):
+        code, _, err = run(capsys, command, "m.yaml", "-f", fmt)
+        assert code == 0, err
+        assert (
+            "licheck: note: the gate passes because of fail-on: never, set at "
+            "../.licheck.yaml:1:1 (worst finding not waived: violation" in err
+        ), fmt
+    code, _, err = run(capsys, command, "m.yaml", "--fail-on", "never")  # typed: no note
+    assert code == 0 and "note: the gate passes" not in err

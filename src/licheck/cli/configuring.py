@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from licheck.report import ConfigOut, Report
+    from licheck.report import ConfigOut, FailOn, Report
 
 CONFIG_ENV = "LICHECK_CONFIG"
 
@@ -84,3 +84,22 @@ def applied(ctx: click.Context | None) -> ConfigOut | None:
         and ctx.get_parameter_source(setting.param) is ParameterSource.DEFAULT_MAP
     ]
     return ConfigOut(file=shown(config.file), settings=used)
+
+
+def say_weakened(report: Report, fail_on: FailOn) -> None:
+    """On stderr, when the gate passes only because the configuration file set `fail-on`
+    (a `fail-on: never` a folder or two up): every format and command, `evaluate`'s text too,
+    which has no gate line."""
+    from licheck.report import FailOn, fails
+
+    settings = report.config.settings if report.config is not None else []
+    at = next((s.at for s in settings if s.key == "fail-on"), None)
+    gate = report.summary.gate_verdict
+    if at is None or report.errors or fails(gate, fail_on):
+        return
+    if fails(gate, FailOn.VIOLATION):
+        click.echo(
+            f"licheck: note: the gate passes because of fail-on: {fail_on.value}, set at "
+            f"{at} (worst finding not waived: {gate.label}; --fail-on violation would fail)",
+            err=True,
+        )
