@@ -107,3 +107,24 @@ def test_a_model_moved_to_a_weaker_license_says_which(
         f"{layer / 'catalog.yaml'} replaces model kimi-k2.5 (from built-in catalog.yaml): its "
         "license was kimi-k2.5-modified-mit, now mit"
     ) in out
+
+
+def test_licenses_show_says_the_entry_is_a_layers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Auditing a license with `licenses show` over layers: the replaced license, or the
+    replaced model, is named as the layer's on stderr (the output stays the entry itself)."""
+    layer = _kimi_layer(tmp_path)
+    for name in ("kimi-k2.5-modified-mit", "moonshotai/Kimi-K2.5"):
+        code, _, err = run(capsys, "licenses", "show", name, "--licenses", str(layer))
+        assert code == 0, err
+        assert (
+            f"licheck: note: license kimi-k2.5-modified-mit comes from {layer / KIMI}, which "
+            f"replaces built-in {KIMI}"
+        ) in err, name
+    catalog = _catalog_layer(tmp_path, RELICENSED_KIMI)
+    code, _, err = run(capsys, "licenses", "show", "kimi-k2.5", "--licenses", str(catalog))
+    assert code == 0, err
+    assert f"note: model kimi-k2.5 comes from {catalog / 'catalog.yaml'}" in err
+    code, _, err = run(capsys, "licenses", "show", "kimi-k2.5")
+    assert code == 0 and "note:" not in err

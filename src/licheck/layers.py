@@ -206,6 +206,17 @@ def _catalog_file(library: Library) -> str:
     return str(library.directory / CATALOG_FILE)
 
 
+def replacement_notes(library: Library, kind: str, ids: list[str]) -> list[str]:
+    """A note for each of `ids` (of `kind`: license or model) that a layer replaced, for a
+    command that shows entries of the library (`licenses show`)."""
+    replaced = library.origin.replacements if library.origin is not None else ()
+    return [
+        f"licheck: note: {r.kind} {r.id} comes from {r.file}, which replaces {r.replaced}"
+        for r in replaced
+        if r.kind == kind and r.id in ids
+    ]
+
+
 def described(library: Library) -> LibraryOut | None:
     """The report's `library` section: None for the built-in library alone."""
     origin = library.origin
