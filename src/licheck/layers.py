@@ -56,7 +56,7 @@ def load(source: LibrarySource | Path | None = None) -> Library:
             dataclasses.replace(r, replaced=_builtin_name(r.replaced, builtin))
             for r in replacements
         ]
-    policies = load_policies(source.policies) if source.policies else ()
+    policies = load_policies(source.policies, library) if source.policies else ()
     origin = Origin(source, tuple(replacements))
     return dataclasses.replace(library, origin=origin, policies=policies)
 
