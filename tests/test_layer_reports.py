@@ -9,9 +9,11 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from tests.clirun import run
+from tests.test_ci_platforms import SARIF_SCHEMA, _xunit_problems
 from tests.test_layers import KIMI, _catalog_layer, _kimi_layer, _product
 
 
@@ -32,6 +34,8 @@ def test_sarif_names_the_replacement(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert [(r["kind"], r["id"], r["file"]) for r in replaced] == [
         ("license", "kimi-k2.5-modified-mit", str(layer / KIMI))
     ]
+    if SARIF_SCHEMA.is_file():  # ../shared/reference: absent outside the project's machines
+        jsonschema.validate(json.loads(out), json.loads(SARIF_SCHEMA.read_text("utf-8")))
     notes = run_["invocations"][0]["toolConfigurationNotifications"]
     texts = [n["message"]["text"] for n in notes if n["descriptor"]["id"] == "library-replaced"]
     assert texts == [
@@ -50,6 +54,7 @@ def test_junit_names_the_replacement(tmp_path: Path, capsys: pytest.CaptureFixtu
     ]
     tests = sum(int(s.get("tests", "0")) for s in root.iter("testsuite"))
     assert root.get("tests") == str(tests)  # the totals count the library's testcase
+    assert _xunit_problems(root) == []  # Jenkins' xUnit schema
 
 
 def test_github_warns_of_the_replacement(
