@@ -98,7 +98,8 @@ def test_a_grant_on_record_satisfies_the_gate_rule(
     [
         ("glm-4.6", "satisfied", "satisfied"),
         ("llama-3.1-8b", "violation", "violation"),
-        ("unknown", None, None),  # an undisclosed base: the unknown-license finding says it
+        # an undisclosed base: judged too, its license and family unknown (docs/policy.md)
+        ("unknown", "governance_risk", "governance_risk"),
     ],
 )
 def test_allow_and_deny_lists(

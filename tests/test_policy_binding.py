@@ -82,3 +82,24 @@ def test_a_rule_named_like_a_clause_never_stands_for_it(
     assert {"minimax-m2-mit-original", "minimax-m2-modified-mit"} <= violated
     rules = [f for f in findings if f["license"] == "policy/acme"]
     assert [(f["clause"], f["verdict"]) for f in rules] == [("copyright-notice", "satisfied")]
+
+
+def test_the_policies_bind_an_undisclosed_base_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rule on the product's own facts is violated whatever the base is; a rule on the
+    family of an undisclosed base is a governance risk — neither is skipped."""
+    code, findings = _findings(
+        tmp_path, capsys, "unknown", "notice", "{fact: notice_included, is: true}"
+    )
+    assert code == 1
+    verdicts = {(f["license"], f["clause"]): f["verdict"] for f in findings}
+    assert verdicts == {
+        ("policy/acme", "notice"): "violation",
+        ("unknown", "base-undisclosed"): "governance_risk",
+    }
+    _, findings = _findings(
+        tmp_path, capsys, "unknown", "no-qwen", "{not: {fact: model_family, equals: qwen}}"
+    )
+    verdicts = {(f["license"], f["clause"]): f["verdict"] for f in findings}
+    assert verdicts[("policy/acme", "no-qwen")] == "governance_risk"

@@ -35,8 +35,8 @@ PROPERTY = settings(
 
 # Kimi K2.5: thresholds on revenue and users, no gate; Qwen 1.8B: a gate on commercial use;
 # GLM-4.6: MIT, neither; Qwen2.5-72B: a license not in the library; MiniMax-M2: one of two
-# dated texts (the manifest does not say when it was obtained).
-MODELS = ("kimi-k2.5", "qwen-1.8b", "glm-4.6", "qwen2.5-72b", "minimax-m2")
+# dated texts (the manifest does not say when it was obtained); unknown: an undisclosed base.
+MODELS = ("kimi-k2.5", "qwen-1.8b", "glm-4.6", "qwen2.5-72b", "minimax-m2", "unknown")
 # A rule may bear the id of a license's clause: it must never stand for it.
 RULE_IDS = ("rule-0", "copyright-notice", "ui-attribution")
 # Each fact a manifest may state, with the values a completion gives it.
