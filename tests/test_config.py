@@ -46,7 +46,10 @@ def test_pyproject_settings_are_the_defaults_and_the_command_line_wins(
     )
     code, out, err = run(capsys, "check")  # the paths and the gate from the file
     assert code == 1, err
-    assert "../products/composer2.yaml" in out and "Gate (--fail-on risk): FAILS" in out
+    assert (
+        "../products/composer2.yaml" in out
+        and "Gate (--fail-on risk, set at ../pyproject.toml:6:1): FAILS" in out
+    )
     code, out, err = run(capsys, "check", "--fail-on", "violation")
     assert code == 0, err
     code, _, err = run(capsys, "--no-config", "check")

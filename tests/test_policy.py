@@ -98,7 +98,8 @@ def test_a_grant_on_record_satisfies_the_gate_rule(
     [
         ("glm-4.6", "satisfied", "satisfied"),
         ("llama-3.1-8b", "violation", "violation"),
-        ("unknown", None, None),  # an undisclosed base: the unknown-license finding says it
+        # an undisclosed base: judged too, its license and family unknown (docs/policy.md)
+        ("unknown", "governance_risk", "governance_risk"),
     ],
 )
 def test_allow_and_deny_lists(
@@ -262,7 +263,7 @@ def test_a_sweep_finds_a_policy_threshold(
         "    kind: restriction\n    title: A contract above 50M users\n"
         "    text: Products with 50 million monthly users or more use contracted models.\n"
         "    trigger: {fact: mau, at_least: 50M}\n"
-        "    requirement: {fact: model_license, in: [contract]}\n",
+        "    requirement: {fact: model_license, in: [apache-2.0]}\n",  # GLM-4.6: MIT
         encoding="utf-8",
     )
     manifest = _product(tmp_path, "glm-4.6")

@@ -120,27 +120,37 @@ def across_versions(
     the weights were obtained.  A clause whose verdict is the same under every candidate (a
     clause a license lacks counts as not applicable) keeps it; where they differ the finding is a
     governance risk, with `obtained` as the missing fact and each candidate's verdict."""
-    verdicts = {lid: {f.clause: f.verdict for f in found} for lid, found in by_license.items()}
-    likely = {lid: {f.clause: f.likely_verdict for f in found} for lid, found in by_license.items()}
+    verdicts = {lid: {_same(f): f.verdict for f in found} for lid, found in by_license.items()}
+    likely = {lid: {_same(f): f.likely_verdict for f in found} for lid, found in by_license.items()}
     obtained = _obtained(model, ref_path)
     result: list[Finding] = []
+    policy_rules: set[str] = set()
     for found in by_license.values():
         for finding in found:
-            under = [
-                verdicts[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
-                for c in candidates
-            ]
+            key = _same(finding)
+            if key in policy_rules:  # a policy rule: judged under each text, reported once
+                continue
+            under = [verdicts[c.license or ""].get(key, Verdict.NOT_APPLICABLE) for c in candidates]
             firm = union(under)
+            if firm is not Verdict.GOVERNANCE_RISK and finding.verdict is not firm:
+                continue  # another text's finding carries it
+            if key != finding.clause:
+                policy_rules.add(key)
             if firm is not Verdict.GOVERNANCE_RISK:
-                if finding.verdict is firm:  # else another text's finding carries it
-                    result.append(finding)
+                result.append(finding)
                 continue
             likely_under = {
-                likely[c.license or ""].get(finding.clause, Verdict.NOT_APPLICABLE)
-                for c in candidates
+                likely[c.license or ""].get(key, Verdict.NOT_APPLICABLE) for c in candidates
             }
             result.append(_depends_on_date(finding, obtained, candidates, under, likely_under))
     return result
+
+
+def _same(finding: Finding) -> str:
+    """What a finding is compared with under the other texts: the clause id (a license's texts
+    share their clause ids); for an organisation policy's rule (`policy/ORG`: the only ids with
+    a "/") the policy too, so that a rule named as a license's clause never stands for it."""
+    return f"{finding.license}/{finding.clause}" if "/" in finding.license else finding.clause
 
 
 def _obtained(model: CatalogModel, ref_path: tuple[str | int, ...]) -> FactState:

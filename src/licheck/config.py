@@ -156,10 +156,12 @@ def _is_config(path: Path) -> bool:
     its text names licheck: most projects' pyproject.toml do not).  A pyproject.toml that names
     licheck but is not valid TOML, or cannot be read, counts, so that its error is reported,
     not skipped."""
+    if path.name == YAML_FILE:
+        # present in any form: a link to nothing or a folder is an error, not a file to skip
+        # (the search would go on above it and read another file's settings)
+        return os.path.lexists(path)
     if not path.is_file():
         return False
-    if path.name == YAML_FILE:
-        return True
     import tomllib
 
     try:

@@ -47,6 +47,8 @@ class Settings(BaseModel):
     @field_validator("paths", "licenses", "policy")
     @classmethod
     def _as_list(cls, value: list[str] | str | None) -> list[str] | None:
+        if value == []:  # `paths: []` would leave check nothing to check: a mistake to point at
+            raise ValueError("an empty list: name at least one path, or remove the key")
         return [value] if isinstance(value, str) else value
 
     @field_validator("evidence")

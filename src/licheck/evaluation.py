@@ -130,7 +130,11 @@ def _findings_for(
     line, column = document.locate(ref_path)
     unknown = UnknownLicense(component, ref, lineage, line, column)
     if ref.model.strip().lower() == UNKNOWN_MODEL:
-        return [unknown.undisclosed()]
+        # the organisation's policies bind an undisclosed model too: a rule on the product's
+        # own facts may be violated whatever the model is
+        place = Place(component, UNDISCLOSED, document, line, column)
+        readings = _readings(derive, facts, relation, stated, UNDISCLOSED)
+        return [unknown.undisclosed(), *judge_policies(library, None, [], derive, place, readings)]
     model = library.model(ref.model)
     if model is None:
         derive.problems.append(
@@ -147,26 +151,48 @@ def _findings_for(
     candidates = licenses_for(model, ref, derive.context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
     found = _unknown_license(unknown, model, ref, candidates, known)
-    if not known:
-        return found
     place = Place(component, model, document, line, column)
-    model_facts = derive.model_facts(facts, lineage, model)
-    model_facts["outputs_lineage"] = relation.outputs
-    model_facts.update(stated.by_model.get(model.id, {}))
-    model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
-    readings = Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
+    readings = _readings(derive, facts, relation, stated, model)
+    # the organisation's policies, judged under each license; when one the copy may be under
+    # is not in the library, once, under a license they know nothing of (never skipped)
+    every_known = len(known) == len(candidates)
+    if not every_known:
+        found += judge_policies(library, None, [], derive, place, readings)
     by_license: dict[str, list[Finding]] = {}
     for candidate in known:
         if candidate.license is not None:
             own = _judge_license(candidate.license, derive, owner, place, readings, stated)
-            # the organisation's policies, judged under this license too
-            own += judge_policies(library, candidate.license, own, derive, place, readings)
+            if every_known:
+                own += judge_policies(library, candidate.license, own, derive, place, readings)
             by_license[candidate.license] = own
+    if not known:
+        return found + unknown.unconfirmed(model)
     if len(known) == 1:
         found.extend(next(iter(by_license.values())))
     else:
         found.extend(across_versions(known, by_license, model, ref_path))
     return found + unknown.unconfirmed(model)
+
+
+# What an undisclosed base is judged as by the organisation's policies: no family, no license.
+UNDISCLOSED = CatalogModel.model_construct(
+    id=UNKNOWN_MODEL, name="an undisclosed model", source="the manifest: base unknown"
+)
+
+
+def _readings(
+    derive: Derivation,
+    facts: dict[str, FactState],
+    relation: Relation,
+    stated: Scopes,
+    model: CatalogModel,
+) -> Readings:
+    """The facts one model of a component's lineage is judged on."""
+    model_facts = derive.model_facts(facts, relation.lineage, model)
+    model_facts["outputs_lineage"] = relation.outputs
+    model_facts.update(stated.by_model.get(model.id, {}))
+    model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
+    return Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
 
 
 def _unknown_license(

@@ -56,7 +56,7 @@ def load(source: LibrarySource | Path | None = None) -> Library:
             dataclasses.replace(r, replaced=_builtin_name(r.replaced, builtin))
             for r in replacements
         ]
-    policies = load_policies(source.policies) if source.policies else ()
+    policies = load_policies(source.policies, library) if source.policies else ()
     origin = Origin(source, tuple(replacements))
     return dataclasses.replace(library, origin=origin, policies=policies)
 
@@ -156,7 +156,13 @@ def _layer_catalog(
     layer, _ = _catalog_entries(validate(document, Catalog), document, licenses)
     by_id = {_key(model.id): model for model in below.models}
     replaced = [
-        Replacement("model", model.id, str(path), model_files.get(_key(model.id), ""))
+        Replacement(
+            "model",
+            model.id,
+            str(path),
+            model_files.get(_key(model.id), ""),
+            _license_change(by_id[_key(model.id)], model),
+        )
         for model in layer
         if _key(model.id) in by_id
     ]
@@ -185,8 +191,30 @@ def _layer_catalog(
     return models, index, replaced
 
 
+def _license_change(before: CatalogModel, after: CatalogModel) -> tuple[str, str] | None:
+    """The licenses a replaced model was and is under (its dated texts too), when they differ."""
+
+    def licenses(model: CatalogModel) -> str:
+        dated = [entry.license or "" for entry in model.license_history]
+        return ", ".join(dict.fromkeys([*dated, model.license or ""]))
+
+    was, now = licenses(before), licenses(after)
+    return None if was == now else (was, now)
+
+
 def _catalog_file(library: Library) -> str:
     return str(library.directory / CATALOG_FILE)
+
+
+def replacement_notes(library: Library, kind: str, ids: list[str]) -> list[str]:
+    """A note for each of `ids` (of `kind`: license or model) that a layer replaced, for a
+    command that shows entries of the library (`licenses show`)."""
+    replaced = library.origin.replacements if library.origin is not None else ()
+    return [
+        f"licheck: note: {r.kind} {r.id} comes from {r.file}, which replaces {r.replaced}"
+        for r in replaced
+        if r.kind == kind and r.id in ids
+    ]
 
 
 def described(library: Library) -> LibraryOut | None:
@@ -199,7 +227,14 @@ def described(library: Library) -> LibraryOut | None:
         layers=[str(folder) for folder in origin.source.folders],
         policies=[str(path) for path in origin.source.policies],
         replaced=[
-            ReplacementOut(kind=r.kind, id=r.id, file=r.file, replaced=r.replaced)
+            ReplacementOut(
+                kind=r.kind,
+                id=r.id,
+                file=r.file,
+                replaced=r.replaced,
+                license_before=r.licenses[0] if r.licenses else None,
+                license_after=r.licenses[1] if r.licenses else None,
+            )
             for r in origin.replacements
         ],
     )

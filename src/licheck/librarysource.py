@@ -43,6 +43,9 @@ class Replacement:
     id: str
     file: str  # the layer's file that defines it now
     replaced: str  # the file the replaced entry came from
+    # a model's licenses (ids, or "" when not in the library) before and after, when its
+    # replacement changes them: the change that moves verdicts
+    licenses: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ A policy file is compiled into a rule file of the library's kind (a `License` wh
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +25,7 @@ from pydantic import Field, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.library import LicenseEntry, _license_entry
+from licheck.library import Library, LicenseEntry, _license_entry
 from licheck.loading import validate
 from licheck.model import (
     ALWAYS,
@@ -43,6 +44,7 @@ from licheck.model import (
     TextSource,
     require_unique,
 )
+from licheck.nearmatch import normal
 from licheck.vocabulary import FACTS
 
 PREFIX = "policy/"  # a policy's rules are reported as policy/ORG/RULE
@@ -81,11 +83,15 @@ class PolicyFile(Strict):
         return self
 
 
-def load_policy(path: Path) -> LicenseEntry:
-    """A policy file, checked and compiled as a rule file whose id is `policy/ORG`."""
+def load_policy(path: Path, library: Library | None = None) -> LicenseEntry:
+    """A policy file, checked and compiled as a rule file whose id is `policy/ORG`; with the
+    `library` it is judged against, the license ids and families its rules name are checked
+    too."""
     document = yamlsafe.load(path)
     policy = validate(document, PolicyFile)
     problems = list(_unknown_members(policy, document))
+    if library is not None:
+        problems += _unknown_names(policy, document, library)
     if problems:
         raise InputError(problems)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -126,6 +132,55 @@ def _unknown_members(policy: PolicyFile, document: yamlsafe.Document) -> Iterato
                             yield document.error(path, problem)
 
 
+def _unknown_names(
+    policy: PolicyFile, document: yamlsafe.Document, library: Library
+) -> Iterator[Diagnostic]:
+    """A license id or a model family a rule names that the library has not: a misspelt
+    `kimi-k2.5-modifed-mit` in a deny list would never match, and the rule would always hold."""
+    known = {
+        "model_license": ("license", sorted(library.licenses)),
+        "model_family": ("family", sorted({m.family for m in library.models if m.family})),
+    }
+    for index, rule in enumerate(policy.clauses):
+        for where, condition in _conditions(rule):
+            for path, test in _fact_tests(condition, ("clauses", index, *where)):
+                if test.fact not in known:
+                    continue
+                kind, names = known[test.fact]
+                operand = test.operand
+                for item in operand if isinstance(operand, list) else [operand]:
+                    if not isinstance(item, str):
+                        continue
+                    if _names_one(test.operator, item, names):
+                        continue
+                    near = difflib.get_close_matches(item, names, n=1)
+                    hint = f" (did you mean {near[0]!r}?)" if near else ""
+                    yield document.error(
+                        path,
+                        f"no {kind} {item!r} in the library{hint}: the rule would never match it",
+                        "see `licheck licenses list`"
+                        if kind == "license"
+                        else "see `licheck licenses models`",
+                    )
+
+
+def _names_one(operator: str, item: str, names: list[str]) -> bool:
+    """Whether `item` names one of `names` as the engine compares strings (near-matches)."""
+    wanted = normal(item)
+    if operator == "starts_with":
+        return any(normal(name).startswith(wanted) for name in names)
+    return any(normal(name) == wanted for name in names)
+
+
+def _conditions(rule: PolicyRule) -> list[tuple[tuple[str | int, ...], object]]:
+    """Each condition of a rule, with its path in the rule."""
+    return [
+        (("trigger",), rule.trigger),
+        (("requirement",), rule.requirement),
+        *((("exceptions", i), e) for i, e in enumerate(rule.exceptions)),
+    ]
+
+
 def _fact_tests(
     condition: object, path: tuple[str | int, ...]
 ) -> Iterator[tuple[tuple[str | int, ...], FactTest]]:
@@ -155,13 +210,16 @@ def _as_clause(rule: PolicyRule) -> Clause:
     )
 
 
-def load_policies(paths: tuple[Path, ...]) -> tuple[LicenseEntry, ...]:
-    """Every policy file, in order; two files of one organisation are a located problem."""
+def load_policies(
+    paths: tuple[Path, ...], library: Library | None = None
+) -> tuple[LicenseEntry, ...]:
+    """Every policy file, in order, checked against `library`; two files of one organisation
+    are a located problem."""
     entries: dict[str, LicenseEntry] = {}
     problems: list[Diagnostic] = []
     for path in paths:
         try:
-            entry = load_policy(path)
+            entry = load_policy(path, library)
         except InputError as exc:
             problems += exc.diagnostics
             continue

@@ -29,14 +29,15 @@ THRESHOLDS = {Dimension.MONEY: "revenue", Dimension.COUNT: "users"}
 
 def judge_policies(
     library: Library,
-    license_id: str,
+    license_id: str | None,
     license_findings: list[Finding],
     derive: Derivation,
     place: Place,
     readings: Readings,
 ) -> list[Finding]:
     """A finding for every rule of every organisation policy, for the model at `place` under
-    `license_id` (whose own findings are `license_findings`)."""
+    `license_id` (whose own findings are `license_findings`); None: a license licheck does not
+    know, so what the rules read of it is unknown (a rule on the model's family still binds)."""
     if not library.policies:
         return []
     facts = dict(readings.facts)
@@ -73,17 +74,20 @@ def ungranted_gate(license_findings: list[Finding]) -> bool | None:
 
 def _license_facts(
     library: Library,
-    license_id: str,
+    license_id: str | None,
     license_findings: list[Finding],
     derive: Derivation,
     model: CatalogModel,
 ) -> dict[str, FactState]:
     source = f"licheck's rule library: {license_id}"
-    gate = ungranted_gate(license_findings)
+    gate = ungranted_gate(license_findings) if license_id is not None else None
     facts = {
-        "model_license": _certain("model_license", license_id, source, derive),
+        "model_license": _certain("model_license", license_id or "unknown", source, derive),
         "license_thresholds": _certain(
-            "license_thresholds", thresholds(library, license_id), source, derive
+            "license_thresholds",
+            thresholds(library, license_id) if license_id is not None else "unknown",
+            source,
+            derive,
         ),
         "ungranted_gate": _certain(
             "ungranted_gate",

@@ -248,6 +248,10 @@ class ReplacementOut(_Model):
     id: str
     file: str
     replaced: str  # the file of the entry it replaced ("built-in NAME" for the shipped library)
+    # a model whose replacement changes its license: the license ids before and after ("" for
+    # a license not in the library; dated texts joined by ", ")
+    license_before: str | None = Field(None, exclude_if=lambda value: value is None)
+    license_after: str | None = Field(None, exclude_if=lambda value: value is None)
 
 
 class LibraryOut(_Model):
@@ -257,6 +261,22 @@ class LibraryOut(_Model):
     layers: list[str]  # the folders, in order, each over those before
     policies: list[str] = []  # organisation policy files (their rules: policy/ORG/RULE)
     replaced: list[ReplacementOut]
+
+
+class ConfigSettingOut(_Model):
+    """A setting of the configuration file that this run used (no option replaced it)."""
+
+    key: str  # as written in the file, e.g. fail-on
+    value: str | int | bool | list[str]
+    at: str  # FILE:LINE:COLUMN where the file sets it
+
+
+class ConfigOut(_Model):
+    """The configuration file a run read, and each of its settings the run used: a setting
+    that weakens the gate (`fail-on: never`) is seen where it came from."""
+
+    file: str
+    settings: list[ConfigSettingOut]
 
 
 class Report(_Model):
@@ -276,6 +296,8 @@ class Report(_Model):
     errors: list[ErrorOut] = []
     # present only when the run read more, or other, than the built-in library
     library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
+    # present only when a configuration file set some of the run's options
+    config: ConfigOut | None = Field(None, exclude_if=lambda value: value is None)
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:

@@ -139,6 +139,7 @@ def _check_once(
     the step summary, then the main format and the gate's exit code."""
     from licheck.api import check_files
     from licheck.cli.common import write_output
+    from licheck.cli.configuring import with_config
     from licheck.cli.gating import warn_sarif_cap
     from licheck.formats import Format, render
 
@@ -150,7 +151,7 @@ def _check_once(
     report = check_files(
         list(paths), request.policy(), request.as_of, request.licenses_dir, waivers, request.today
     )
-    report = compare_baseline(report, baseline)
+    report = with_config(compare_baseline(report, baseline))
     for extra_fmt, file in also:
         options = request.render_options(summary=True, fmt=extra_fmt, output=file)
         warn_sarif_cap(report, [extra_fmt])

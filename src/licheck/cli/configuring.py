@@ -6,8 +6,12 @@ Light at the top: a run with no configuration file imports nothing of the core h
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from licheck.report import ConfigOut, FailOn, Report
 
 CONFIG_ENV = "LICHECK_CONFIG"
 
@@ -48,3 +52,54 @@ def _asks_for_help(ctx: click.Context) -> bool:
 
     args = ctx.meta.get(COMMAND_ARGS, ())
     return any(arg in ctx.help_option_names for arg in args)
+
+
+def with_config(report: Report) -> Report:
+    """`report` with the configuration settings the running command used (`Report.config`),
+    so that the report says where a setting such as `fail-on: never` came from."""
+    if report.config is not None:
+        return report
+    used = applied(click.get_current_context(silent=True))
+    return report if used is None else report.model_copy(update={"config": used})
+
+
+def applied(ctx: click.Context | None) -> ConfigOut | None:
+    """The configuration file read, and each of its settings that is the default of one of the
+    command's options that the command line did not give; None without a file."""
+    root = ctx.find_root() if ctx is not None else None
+    config = root.obj.get("config") if root is not None and isinstance(root.obj, dict) else None
+    if ctx is None or config is None:
+        return None
+    from click.core import ParameterSource
+
+    from licheck.config import SETTINGS, shown
+    from licheck.report import ConfigOut, ConfigSettingOut
+
+    used = [
+        ConfigSettingOut(
+            key=setting.key, value=config.values[setting.key], at=config.where(setting.key)
+        )
+        for setting in SETTINGS
+        if setting.key in config.values
+        and ctx.get_parameter_source(setting.param) is ParameterSource.DEFAULT_MAP
+    ]
+    return ConfigOut(file=shown(config.file), settings=used)
+
+
+def say_weakened(report: Report, fail_on: FailOn) -> None:
+    """On stderr, when the gate passes only because the configuration file set `fail-on`
+    (a `fail-on: never` a folder or two up): every format and command, `evaluate`'s text too,
+    which has no gate line."""
+    from licheck.report import FailOn, fails
+
+    settings = report.config.settings if report.config is not None else []
+    at = next((s.at for s in settings if s.key == "fail-on"), None)
+    gate = report.summary.gate_verdict
+    if at is None or report.errors or fails(gate, fail_on):
+        return
+    if fails(gate, FailOn.VIOLATION):
+        click.echo(
+            f"licheck: note: the gate passes because of fail-on: {fail_on.value}, set at "
+            f"{at} (worst finding not waived: {gate.label}; --fail-on violation would fail)",
+            err=True,
+        )

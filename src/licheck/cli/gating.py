@@ -232,14 +232,17 @@ def write_report(
     inputs: Sequence[Path | None] = (),
 ) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
+    from licheck.cli.configuring import say_weakened, with_config
     from licheck.formats import Format, render
     from licheck.report import exit_code
 
+    report = with_config(report)  # the report says which settings came from the file
     warn_sarif_cap(report, [fmt])
     code = exit_code(report, options.fail_on)
     with _gate_stands(code):
         write_output(render(report, Format(fmt), options), output, inputs)
     say_unread(report)
+    say_weakened(report, options.fail_on)
     raise click.exceptions.Exit(code)
 
 
@@ -251,6 +254,9 @@ def emit_stream(
     from licheck.report import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
+    from licheck.cli.configuring import say_weakened, with_config
+
+    streamed.top = with_config(streamed.top)  # its head and tail are written from `top`
     warn_sarif_cap(streamed.top, [streamed.context.fmt.value])
     code = exit_code(streamed.top, streamed.context.options.fail_on)
     with _gate_stands(code):
@@ -268,6 +274,7 @@ def emit_stream(
             extra = Path(waivers.file) if waivers else None
             write_stream(streamed.write_text, output, (*inputs, extra))
     say_unread(streamed.top)
+    say_weakened(streamed.top, streamed.context.options.fail_on)
     raise click.exceptions.Exit(code)
 
 

@@ -113,14 +113,19 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
       licheck licenses show kimi-k2.5-modified-mit
       licheck licenses show moonshotai/Kimi-K2.5
     """
+    from licheck.escape import line
     from licheck.layers import load as load_library
+    from licheck.layers import replacement_notes
 
     library = load_library(licenses_dir)
     entry = library.licenses.get(license_id)
     model = library.model(license_id)
+    shown = [license_id] if entry is not None else _license_ids(model) if model else []
+    notes = replacement_notes(library, "model", [model.id] if model and not entry else [])
+    for note in notes + replacement_notes(library, "license", shown):  # a layer's, not built in
+        click.echo(line(note), err=True)
     if entry is not None:
         if model is not None and [license_id] != _license_ids(model):  # the name is both
-            from licheck.escape import line
             from licheck.modelnames import license_words
 
             say(

@@ -17,6 +17,7 @@ from licheck.formats.summary import (
     counts_line,
     gate_line,
     is_problem,
+    library_lines,
 )
 from licheck.formats.unread import error_lines
 from licheck.report import FailOn, FindingOut, ProductOut, Report
@@ -62,4 +63,6 @@ class CompactDocument(Plain):
         lines += error_lines(top)
         lines += [counts_line(top), *(terminal(b) for b in baseline_lines(top))]
         lines.append(gate_line(top, self.fail_on))
+        # a layer that replaced an entry may be why the gate passes: say so beside it
+        lines += [terminal(text) for text in library_lines(top)]
         return ("\n" if pieces else "") + "\n".join(lines) + "\n"

@@ -26,7 +26,9 @@ from licheck.formats.summary import (
     counts_line,
     gate_line,
     is_problem,
+    library_lines,
     plural,
+    replacement_line,
 )
 from licheck.formats.unread import TITLE, message
 from licheck.report import ErrorOut, FailOn, FindingOut, ProductOut, Report
@@ -111,7 +113,8 @@ class GithubDocument(Plain):
                     ("warning", text, terminal(f"{where}: warning: {status.message}"))
                 )
         shown = dict.fromkeys(KINDS.values(), 0)
-        lines, rest = [text for _, text, _ in unread], []
+        # first, and never cut: what could not be read, and what a layer replaced
+        lines, rest = [text for _, text, _ in unread] + _replacements(top), []
         for kind, text, summary in annotations:
             if shown[kind] < self.limit:
                 shown[kind] += 1
@@ -128,7 +131,16 @@ class GithubDocument(Plain):
         lines.append(f"licheck: {counts_line(top)}")
         lines += [f"licheck: {terminal(b.strip())}" for b in baseline_lines(top)]
         lines.append(f"licheck: {gate_line(top, self.fail_on)}")
+        lines += [f"licheck: {terminal(text)}" for text in library_lines(top)]
         return "\n".join(lines) + "\n"
+
+
+def _replacements(top: Report) -> list[str]:
+    """A warning at the layer's file for each entry it replaced: the replaced license or model
+    changes verdicts, and may be why the gate passes."""
+    replaced = top.library.replaced if top.library is not None else []
+    title = "licheck rule library: entry replaced"
+    return [command("warning", replacement_line(r), file=r.file, title=title) for r in replaced]
 
 
 def _unread(error: ErrorOut) -> Annotation:

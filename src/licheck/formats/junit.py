@@ -25,7 +25,7 @@ import xml.etree.ElementTree as ET
 
 from licheck.escape import xml_chars
 from licheck.formats import Piece, Plain
-from licheck.formats.summary import baseline_tag
+from licheck.formats.summary import baseline_tag, replacement_line
 from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
 from licheck.verdicts import Verdict
 
@@ -152,19 +152,44 @@ class JunitDocument(Plain):
         """The root's tags, its totals counting a manifest that could not be read as a test in
         error."""
         files = len({e.file for e in top.errors})
-        return self._root(pieces + files, {"tests": files, "errors": files})
+        replaced = len(top.library.replaced) if top.library is not None else 0
+        suites = files + (1 if replaced else 0)
+        return self._root(pieces + suites, {"tests": files + replaced, "errors": files})
 
     def head(self, top: Report, pieces: int) -> str:
-        opened = pieces or top.errors
+        opened = pieces or top.errors or (top.library is not None and top.library.replaced)
         before = self._root_of(top, pieces)[0]
         return before + self.separator if opened else before + "\n"
 
     def tail(self, top: Report, pieces: int) -> str:
-        unread = self.separator.join(_unread_suites(top))
+        unread = self.separator.join(_unread_suites(top) + _library_suite(top))
         if not (pieces or unread):
             return ""
         between = self.separator if pieces and unread else ""
         return between + unread + "\n" + self._root_of(top, pieces)[1] + "\n"
+
+
+def _library_suite(top: Report) -> list[str]:
+    """The entries a layer replaced, as a suite of skipped testcases: a replacement changes
+    verdicts (it may be why the build passes), so a reader of the test view sees it."""
+    replaced = top.library.replaced if top.library is not None else []
+    if not replaced:
+        return []
+    count = str(len(replaced))
+    suite = ET.Element(
+        "testsuite",
+        {"name": "rule library", "tests": count, "failures": "0", "errors": "0", "skipped": count},
+    )
+    suite.set("time", "0")
+    for r in replaced:
+        name = f"replaced: {r.kind} {r.id}"
+        case = ET.SubElement(
+            suite, "testcase", {"classname": "licheck.library", "name": name, "time": "0"}
+        )
+        skipped = ET.SubElement(case, "skipped", {"message": replacement_line(r)})
+        skipped.text = replacement_line(r)  # GitLab shows the text: it starts at the file
+    ET.indent(suite, space="  ", level=1)
+    return [xml_chars(ET.tostring(suite, encoding="unicode"))]
 
 
 def _unread_suites(top: Report) -> list[str]:

@@ -33,10 +33,16 @@ from urllib.parse import quote
 
 from licheck import __version__
 from licheck.formats import Piece, Plain, RenderOptions
-from licheck.formats.summary import UNKNOWN_RULES, fingerprint, is_problem, rule_id
+from licheck.formats.summary import (
+    UNKNOWN_RULES,
+    fingerprint,
+    is_problem,
+    replacement_line,
+    rule_id,
+)
 from licheck.formats.unread import message
 from licheck.jsontext import Encoder, Hole, dumps, join
-from licheck.report import ErrorOut, FindingOut, ProductOut, Report, WaiverStatus
+from licheck.report import ErrorOut, FindingOut, ProductOut, ReplacementOut, Report, WaiverStatus
 from licheck.verdicts import Verdict
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -184,6 +190,16 @@ def _notification(status: WaiverStatus, options: RenderOptions) -> dict[str, Any
         "locations": [
             _location(status.file, status.line, status.column, options.root, options.cwd)
         ],
+    }
+
+
+def _replaced_notification(replacement: ReplacementOut, options: RenderOptions) -> dict[str, Any]:
+    """An entry a layer replaced: a warning at the layer's file, since it changes verdicts."""
+    return {
+        "descriptor": {"id": "library-replaced"},
+        "level": "warning",
+        "message": {"text": replacement_line(replacement)},
+        "locations": [_location(replacement.file, 1, 0, options.root, options.cwd)],
     }
 
 
@@ -342,6 +358,11 @@ class SarifDocument(Plain):
                 _unread_notification(e, self.options) for e in top.errors
             )
         notes = [_notification(s, self.options) for s in top.waivers if s.status != "applied"]
+        if top.config is not None:  # the settings a configuration file gave this run
+            run["properties"]["config"] = top.config.model_dump(mode="json")
+        if top.library is not None:  # the layered library changes verdicts: say what it is
+            run["properties"]["library"] = top.library.model_dump(mode="json")
+            notes += [_replaced_notification(r, self.options) for r in top.library.replaced]
         if notes:
             invocation["toolConfigurationNotifications"] = notes
         if len(invocation) > 1:

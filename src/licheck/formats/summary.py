@@ -8,7 +8,15 @@ from __future__ import annotations
 import hashlib
 
 from licheck.escape import line
-from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
+from licheck.report import (
+    FailOn,
+    FindingOut,
+    ProductOut,
+    ReplacementOut,
+    Report,
+    counts_toward_gate,
+    fails,
+)
 from licheck.verdicts import Verdict
 
 UNKNOWN_RULES = {  # findings licheck makes about unknown licenses: fixed rule texts
@@ -67,15 +75,23 @@ def unread(report: Report) -> str:
 def gate_line(report: Report, fail_on: FailOn) -> str:
     gate = report.summary.gate_verdict
     worst = "worst new or worse finding" if report.baseline else "worst finding"
+    policy = f"--fail-on {fail_on.value}{_set_at(report, 'fail-on')}"
     if report.errors:  # exit 2 whatever the policy: what was not read cannot pass
         return (
-            f"Gate (--fail-on {fail_on.value}): FAILS: {unread(report)}, exit 2 ({worst} "
+            f"Gate ({policy}): FAILS: {unread(report)}, exit 2 ({worst} "
             f"not waived in the others: {gate.label})"
         )
     if fail_on is FailOn.NEVER:
-        return f"Gate (--fail-on never): passes ({worst} not waived: {gate.label})"
+        return f"Gate ({policy}): passes ({worst} not waived: {gate.label})"
     result = "FAILS" if fails(gate, fail_on) else "passes"
-    return f"Gate (--fail-on {fail_on.value}): {result} ({worst} not waived: {gate.label})"
+    return f"Gate ({policy}): {result} ({worst} not waived: {gate.label})"
+
+
+def _set_at(report: Report, key: str) -> str:
+    """ ", set at FILE:LINE:COLUMN" when the configuration file set `key`, else "": a gate
+    weakened by a file the user did not name is seen where it came from.  User text."""
+    settings = report.config.settings if report.config is not None else []
+    return next((f", set at {s.at}" for s in settings if s.key == key), "")
 
 
 def baseline_tag(finding: FindingOut) -> str:
@@ -132,6 +148,17 @@ def summary_text(report: Report, fail_on: FailOn) -> str:
     return "\n".join(lines) + "\n"
 
 
+def replacement_line(replacement: ReplacementOut) -> str:
+    """ "FILE replaces license ID (from FILE)": one wording for every format.  User text."""
+    r = replacement
+    line = f"{r.file} replaces {r.kind} {r.id} (from {r.replaced})"
+    if r.license_before is not None and r.license_after is not None:
+        before = r.license_before or "a license not in the library"
+        after = r.license_after or "a license not in the library"
+        line += f": its license was {before}, now {after}"
+    return line
+
+
 def library_lines(report: Report) -> list[str]:
     """Which rule folders were layered over (or instead of) the built-in library, each entry
     they replaced, and the organisation policies read; [] for the built-in library alone.
@@ -141,7 +168,7 @@ def library_lines(report: Report) -> list[str]:
         return []
     base = ["built-in"] if library.builtin else []
     lines = ["Rule library: " + " + ".join(base + list(library.layers))]
-    lines += [f"  {r.file} replaces {r.kind} {r.id} (from {r.replaced})" for r in library.replaced]
+    lines += [f"  {replacement_line(r)}" for r in library.replaced]
     if library.policies:
         lines.append("Policies: " + ", ".join(library.policies))
     return lines
