@@ -20,6 +20,12 @@ from typing import Any, Final
 from licheck import territory
 from licheck.context import EvaluationContext
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
+
+# the evidence policies are defined apart; importers of licheck.facts keep finding them here
+from licheck.evidencepolicy import POLICIES as POLICIES
+from licheck.evidencepolicy import POLICY_HELP as POLICY_HELP
+from licheck.evidencepolicy import EvidencePolicy as EvidencePolicy
+from licheck.evidencepolicy import policy_named as policy_named
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Source
 from licheck.model import earliest
 from licheck.periods import FactError as FactError
@@ -28,54 +34,6 @@ from licheck.units import Dimension
 from licheck.vocabulary import FACTS, TERRITORIAL, FactDef, FactType
 
 K = EvidenceKind
-
-
-@dataclass(frozen=True, slots=True)
-class EvidencePolicy:
-    """Which evidence kinds establish a fact, and which only make it likely."""
-
-    name: str
-    establishing: frozenset[EvidenceKind]
-    suggestive: frozenset[EvidenceKind]
-
-    def tier(self, kind: EvidenceKind) -> str:
-        if kind in self.establishing:
-            return "establishes"
-        if kind in self.suggestive:
-            return "suggests"
-        return "ignored"
-
-
-_STRONG = frozenset({K.OBSERVED, K.OFFICIAL_STATEMENT, K.LICENSOR_STATEMENT})
-_WEAK = frozenset({K.PRESS_REPORT, K.COMMUNITY_INFERENCE})
-POLICIES: Final = {
-    "default": EvidencePolicy("default", _STRONG | {K.DECLARED}, _WEAK),
-    "estimates": EvidencePolicy("estimates", _STRONG | {K.DECLARED} | _WEAK, frozenset()),
-    "strict": EvidencePolicy("strict", _STRONG, _WEAK | {K.DECLARED}),
-}
-POLICY_HELP: Final = (
-    "default: observed facts, official and licensor statements (and unsourced facts the "
-    "manifest declares) establish a fact; press reports and community inference make it likely. "
-    "estimates: press reports and community inference establish too. strict: only sourced "
-    "observed facts and official or licensor statements. Or a comma-separated list of kinds "
-    "that establish. Rumours and retracted evidence never count."
-)
-
-
-def policy_named(text: str) -> EvidencePolicy:
-    """A preset by name, or a comma-separated list of establishing kinds."""
-    if text in POLICIES:
-        return POLICIES[text]
-    kinds = [part.strip() for part in text.split(",") if part.strip()]
-    valid = {k.value for k in EvidenceKind}
-    bad = [k for k in kinds if k not in valid]
-    if bad or not kinds:
-        raise ValueError(
-            f"unknown evidence policy {text!r}: use one of {', '.join(POLICIES)} or a "
-            f"comma-separated list of {', '.join(sorted(valid - {'rumour'}))}"
-        )
-    chosen = frozenset(EvidenceKind(k) for k in kinds) - {K.RUMOUR}
-    return EvidencePolicy(text, chosen, (_STRONG | _WEAK | {K.DECLARED}) - chosen)
 
 
 class Status(StrEnum):

@@ -23,14 +23,15 @@ from pydantic import ValidationError
 
 from licheck import yamlsafe
 from licheck.binding import bind
-from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
+from licheck.clausechecks import requirement_of, too_complex
+from licheck.conditions import ConditionError, compile_condition, tests_in
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.engine import MAX_SET_MEMBERS, Rule
+from licheck.engine import Rule
 from licheck.librarysource import Origin
 from licheck.loading import validate
-from licheck.model import Catalog, CatalogModel, Clause, ClauseKind, License
+from licheck.model import Catalog, CatalogModel, Clause, License
 from licheck.tables import Compiled
-from licheck.vocabulary import FACTS, FactType, suggest
+from licheck.vocabulary import suggest
 
 CATALOG_FILE = "catalog.yaml"
 SHIPPED = Path(__file__).resolve().parent / "library.json"
@@ -237,7 +238,7 @@ def _shipped_entry(item: dict[str, Any], text: bytes, root: Path) -> LicenseEntr
     }
     if license_.id != item["id"] or len(item["lines"]) != len(license_.clauses):
         raise _damaged(f"is damaged (its index does not match license {license_.id!r})")
-    return _license_entry(license_, yamlsafe.Document(str(path), None, positions), str(path))
+    return license_entry(license_, yamlsafe.Document(str(path), None, positions), str(path))
 
 
 def _load_shipped(data: bytes, root: Path) -> Library:
@@ -362,10 +363,10 @@ def incorporated(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[
 def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:
     """One rule file, checked and compiled."""
     document = yamlsafe.load(path, display)
-    return _license_entry(validate(document, License), document, str(path))
+    return license_entry(validate(document, License), document, str(path))
 
 
-def _license_entry(license_: License, document: yamlsafe.Document, file: str) -> LicenseEntry:
+def license_entry(license_: License, document: yamlsafe.Document, file: str) -> LicenseEntry:
     """A checked rule file (`file`) compiled; problems located in its `document`."""
     compiled: list[CompiledClause] = []
     problems: list[Diagnostic] = []
@@ -374,7 +375,7 @@ def _license_entry(license_: License, document: yamlsafe.Document, file: str) ->
         try:
             rule = Rule(
                 compile_condition(clause.trigger, (*base, "trigger")),
-                _requirement(license_.id, clause, base),
+                requirement_of(license_.id, clause, base),
                 tuple(
                     compile_condition(e, (*base, "exceptions", i))
                     for i, e in enumerate(clause.exceptions)
@@ -383,7 +384,7 @@ def _license_entry(license_: License, document: yamlsafe.Document, file: str) ->
         except ConditionError as exc:
             problems.append(document.error(exc.path, str(exc), exc.hint))
             continue
-        too_many = _too_complex(rule)
+        too_many = too_complex(rule)
         if too_many:
             problems.append(document.error(base, too_many, "split the clause"))
             continue
@@ -394,71 +395,6 @@ def _license_entry(license_: License, document: yamlsafe.Document, file: str) ->
     if problems:
         raise InputError(problems)
     return LicenseEntry(license_, tuple(compiled), file)
-
-
-def _requirement(license_id: str, clause: Clause, base: tuple[str | int, ...]) -> Node:
-    """A clause's requirement; a gate's is the licensor's grant unless it says otherwise.
-
-    A gate withdraws every right once crossed, and only the licensor can restore them, so its
-    requirement must test `license_granted`: that keeps gates apart from obligations (which a
-    display or a notice satisfies)."""
-    path = (*base, "requirement")
-    if clause.requirement is None:
-        if clause.kind is not ClauseKind.GATE:
-            raise ConditionError(
-                f"clause {clause.id!r} is {clause.kind.value}: it needs a "
-                "requirement (only a gate defaults to the licensor's grant)",
-                base,
-            )
-        return Test("license_granted", "contains", license_id)
-    node = compile_condition(clause.requirement, path)
-    if clause.kind is ClauseKind.GATE and "license_granted" not in {t.fact for t in tests_in(node)}:
-        raise ConditionError(
-            f"gate {clause.id!r}: its requirement must test license_granted "
-            "(only the licensor's grant restores the rights a gate withdraws)",
-            path,
-        )
-    return node
-
-
-# Each clause is judged by enumerating every combination of its facts' cells: keep that finite in
-# practice too (real clauses have a few hundred; a hostile or generated rule file could ask for
-# billions and hang the run).
-MAX_COMPLETIONS = 50_000
-
-
-def _too_complex(rule: Rule) -> str:
-    """Why the engine could not enumerate this clause's completions quickly, or ''."""
-    tests: dict[str, list[Test]] = {}
-    for test in rule.tests():
-        tests.setdefault(test.fact, []).append(test)
-    total = 1
-    for fact, on_fact in sorted(tests.items()):
-        strings: set[str] = set()
-        for test in on_fact:
-            operand = test.operand
-            if isinstance(operand, frozenset):
-                strings |= operand
-            elif isinstance(operand, str):
-                strings.add(operand)
-        kind = FACTS[fact].type
-        if kind is FactType.SET and len(strings) > MAX_SET_MEMBERS:
-            return (
-                f"the clause tests {len(strings)} strings of the set fact {fact}; the limit "
-                f"is {MAX_SET_MEMBERS}"
-            )
-        total *= {
-            FactType.QUANTITY: 2 * len({t.operand for t in on_fact}) + 1,
-            FactType.BOOLEAN: 2,
-            FactType.STRING: 2 * len(strings) + 1,
-            FactType.SET: 2 ** len(strings),
-        }[kind]
-    if total > MAX_COMPLETIONS:
-        return (
-            f"the clause has too many combinations of facts to judge exactly (about "
-            f"{total:,}; the limit is {MAX_COMPLETIONS:,})"
-        )
-    return ""
 
 
 def load_catalog_file(

@@ -25,7 +25,7 @@ from pydantic import Field, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.library import Library, LicenseEntry, _license_entry
+from licheck.library import Library, LicenseEntry, license_entry
 from licheck.loading import validate
 from licheck.model import (
     ALWAYS,
@@ -107,7 +107,7 @@ def load_policy(path: Path, library: Library | None = None) -> LicenseEntry:
         incorporates=[],
         not_encoded=[],
     )
-    return _license_entry(license_, document, str(path))
+    return license_entry(license_, document, str(path))
 
 
 def _unknown_members(policy: PolicyFile, document: yamlsafe.Document) -> Iterator[Diagnostic]:
