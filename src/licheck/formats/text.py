@@ -73,20 +73,9 @@ class TextDocument(Plain):
         return text
 
     def _drawn(self, draw: Callable[[Console], None], width: int) -> str:
-        color = self.context.options.color
-        buffer = io.StringIO()
-        console = Console(
-            file=buffer,
-            width=width,
-            force_terminal=bool(color),
-            no_color=color is False,
-            color_system="standard" if color else None,
-            highlight=False,
-            emoji=False,
-        )
-        draw(console)
+        text = drawn(draw, width, self.context.options.color)
         # rich pads lines to the console width; trailing blanks help nobody (and break goldens).
-        return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
+        return "\n".join(line.rstrip() for line in text.split("\n"))
 
     def piece(self, product: ProductOut) -> Piece:
         context = self.context
@@ -127,6 +116,23 @@ class TextDocument(Plain):
             summary = encodable(summary, self.context.options.encoding)
             text += "\n".join(fit(line, self.width) for line in summary.split("\n"))
         return text
+
+
+def drawn(draw: Callable[[Console], None], width: int, color: bool | None) -> str:
+    """What `draw` prints on a console `width` columns wide, coloured only when `color` is
+    true (plain when None or False)."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        force_terminal=bool(color),
+        no_color=color is False,
+        color_system="standard" if color else None,
+        highlight=False,
+        emoji=False,
+    )
+    draw(console)
+    return buffer.getvalue()
 
 
 def library_text(top: Report) -> str:

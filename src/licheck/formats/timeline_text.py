@@ -3,15 +3,13 @@ the product's verdict then, and each finding whose verdict (or the facts it hang
 
 from __future__ import annotations
 
-import io
-
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from licheck.escape import rich as _t
-from licheck.formats.text import STYLES
+from licheck.formats.text import STYLES, drawn
 from licheck.timeline.report import EntryOut, EventOut, FindingStateOut, TimelineReport
 from licheck.verdicts import Verdict
 
@@ -21,16 +19,12 @@ EVENT_WORDS = {"dated": "", "retracted": "retracted: ", "license": "license text
 
 def render(report: TimelineReport, *, width: int | None = None, color: bool | None = None) -> str:
     """The timeline as terminal text; `color` None follows the terminal and NO_COLOR."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width or 100,
-        force_terminal=bool(color),
-        no_color=color is False,
-        color_system="standard" if color else None,
-        highlight=False,
-        emoji=False,
-    )
+    # the grid pads its cells to the width: keep no trailing blanks
+    text = drawn(lambda console: _draw(console, report), width or 100, color)
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
+
+
+def _draw(console: Console, report: TimelineReport) -> None:
     head = Text(_t(report.product), style="bold")
     head.append(f" — {_t(report.owner)}   {_t(report.file)}", style="")
     console.print(head)
@@ -46,8 +40,6 @@ def render(report: TimelineReport, *, width: int | None = None, color: bool | No
     for entry in report.entries:
         console.print()
         _entry(console, entry)
-    # the grid pads its cells to the width: keep no trailing blanks
-    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
 def _undated(console: Console, report: TimelineReport) -> None:

@@ -4,7 +4,6 @@ and what to find out next."""
 
 from __future__ import annotations
 
-import io
 from fractions import Fraction
 
 from rich.console import Console
@@ -13,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.escape import rich as _t
-from licheck.formats.text import STYLES, verdict_text
+from licheck.formats.text import STYLES, drawn, verdict_text
 from licheck.formats.whatif_scale import Scale, exact, grid, locate
 from licheck.units import format_number
 from licheck.verdicts import Verdict
@@ -44,16 +43,10 @@ MAP_WIDTH, MAP_HEIGHT, BAR_WIDTH = 60, 16, 60
 
 def render(report: WhatIfReport, *, width: int | None = None, color: bool | None = None) -> str:
     """The report as terminal text; `color` None follows the terminal and NO_COLOR."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width or 100,
-        force_terminal=bool(color),
-        no_color=color is False,
-        color_system="standard" if color else None,
-        highlight=False,
-        emoji=False,
-    )
+    return drawn(lambda console: _draw(console, report), width or 100, color)
+
+
+def _draw(console: Console, report: WhatIfReport) -> None:
     _header(console, report)
     _table(console, report)
     _changes(console, report.changes)
@@ -64,7 +57,6 @@ def render(report: WhatIfReport, *, width: int | None = None, color: bool | None
         else:
             _map(console, report.sweep)
     _next(console, report)
-    return buffer.getvalue()
 
 
 def scenario_words(report: WhatIfReport) -> str:
