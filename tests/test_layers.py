@@ -308,3 +308,18 @@ def test_the_streamed_report_and_the_held_one_say_the_same(
     assert code == 0, err
     assert json.loads(streamed) == json.loads(held.read_text(encoding="utf-8"))
     assert json.loads(streamed)["library"]["replaced"][0]["id"] == "kimi-k2.5-modified-mit"
+
+
+def test_a_model_listed_twice_in_a_layer_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    layer = tmp_path / "twice"
+    layer.mkdir()
+    entry = (
+        "  - id: acme-7b\n    name: Acme 7B\n    license: mit\n"
+        "    release_date: 2025-01-01\n    source: a test\n"
+    )
+    (layer / "catalog.yaml").write_text("models:\n" + entry + entry, encoding="utf-8")
+    code, _, err = run(capsys, "licenses", "models", "--licenses", str(layer))
+    assert code == 2
+    assert "catalog.yaml:7:5: error: model 'acme-7b' is listed twice in the catalog" in err

@@ -18,13 +18,14 @@ from licheck.library import (
     CATALOG_FILE,
     Library,
     LicenseEntry,
-    _catalog_entries,
-    _check_incorporated,
-    _key,
-    _operands,
+    catalog_entries,
+    check_incorporated,
+    clash,
     default_directory,
     load_library,
     load_license_file,
+    model_key,
+    set_operands,
 )
 from licheck.librarysource import LibrarySource, Origin, Replacement
 from licheck.loading import validate
@@ -46,7 +47,7 @@ def load(source: LibrarySource | Path | None = None) -> Library:
     overlays = source.folders if source.builtin else source.folders[1:]
     library = load_library(None if source.builtin else source.folders[0])
     replacements: list[Replacement] = []
-    model_files = dict.fromkeys((_key(m.id) for m in library.models), _catalog_file(library))
+    model_files = dict.fromkeys((model_key(m.id) for m in library.models), _catalog_file(library))
     for folder in overlays:
         library, replaced = overlay(library, folder, model_files)
         replacements += replaced
@@ -100,7 +101,7 @@ def overlay(
         if below is not None:
             replaced.append(Replacement("license", entry.license.id, entry.file, below.file))
         licenses[entry.license.id] = entry
-    problems += _check_incorporated(licenses) if not problems else []
+    problems += check_incorporated(licenses) if not problems else []
     models: tuple[CatalogModel, ...] = library.models
     index = dict(_index_of(library))
     catalog = folder / CATALOG_FILE
@@ -112,7 +113,7 @@ def overlay(
             problems += exc.diagnostics
     if problems:
         raise InputError(problems)
-    return Library(licenses, models, library.directory, index, _operands(licenses)), replaced
+    return Library(licenses, models, library.directory, index, set_operands(licenses)), replaced
 
 
 def _layer_licenses(folder: Path, problems: list[Diagnostic]) -> list[LicenseEntry]:
@@ -142,7 +143,7 @@ def _index_of(library: Library) -> dict[str, CatalogModel]:
     index: dict[str, CatalogModel] = {}
     for model in library.models:
         for name in (model.id, *model.aliases):
-            index[_key(name)] = model
+            index[model_key(name)] = model
     return index
 
 
@@ -153,39 +154,39 @@ def _layer_catalog(
     present replaces it (its aliases with it); a new id or alias that names another model of the
     library is a located problem."""
     document = yamlsafe.load(path)
-    layer, _ = _catalog_entries(validate(document, Catalog), document, licenses)
-    by_id = {_key(model.id): model for model in below.models}
+    layer, _ = catalog_entries(validate(document, Catalog), document, licenses)
+    by_id = {model_key(model.id): model for model in below.models}
     replaced = [
         Replacement(
             "model",
             model.id,
             str(path),
-            model_files.get(_key(model.id), ""),
-            _license_change(by_id[_key(model.id)], model),
+            model_files.get(model_key(model.id), ""),
+            _license_change(by_id[model_key(model.id)], model),
         )
         for model in layer
-        if _key(model.id) in by_id
+        if model_key(model.id) in by_id
     ]
     for model in layer:
-        by_id[_key(model.id)] = model  # in place when it replaces one, else appended
-        model_files[_key(model.id)] = str(path)
+        by_id[model_key(model.id)] = model  # in place when it replaces one, else appended
+        model_files[model_key(model.id)] = str(path)
     models = tuple(by_id.values())
     index: dict[str, CatalogModel] = {}
     problems: list[Diagnostic] = []
-    numbers = {_key(model.id): number for number, model in enumerate(layer)}
+    numbers = {model_key(model.id): number for number, model in enumerate(layer)}
     for model in models:
         for name in (model.id, *model.aliases):
-            other = index.get(_key(name))
+            other = index.get(model_key(name))
             if other is not None and other is not model:
-                number = numbers.get(_key(model.id), numbers.get(_key(other.id), 0))
+                number = numbers.get(model_key(model.id), numbers.get(model_key(other.id), 0))
                 problems.append(
                     document.error(
                         ("models", number),
-                        f"{name!r} names both {other.id!r} and {model.id!r}",
+                        clash(name, other, model),
                         "give the layer's model another alias, or the id of the model it replaces",
                     )
                 )
-            index[_key(name)] = model
+            index[model_key(name)] = model
     if problems:
         raise InputError(problems)
     return models, index, replaced

@@ -71,7 +71,7 @@ class Library:
 
     def model(self, name: str) -> CatalogModel | None:
         """A catalog model by id or alias, case-insensitively."""
-        return self._index.get(_key(name))
+        return self._index.get(model_key(name))
 
     def suggest_model(self, name: str) -> str:
         """' (did you mean …?)' for an unknown model name: never resolved to another model, each
@@ -81,7 +81,7 @@ class Library:
         return hint(name, self.models)
 
 
-def _operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:
+def set_operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     for entry in licenses.values():
         for clause in entry.clauses:
@@ -95,7 +95,7 @@ def _operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:
     return {fact: frozenset(values) for fact, values in found.items()}
 
 
-def _key(name: str) -> str:
+def model_key(name: str) -> str:
     return name.strip().lower()
 
 
@@ -152,7 +152,7 @@ def _load_folder(root: Path) -> Library:
             problems.extend(exc.diagnostics)
             continue
         _add(licenses, entry, problems)
-    problems.extend(_check_incorporated(licenses))
+    problems.extend(check_incorporated(licenses))
     models: tuple[CatalogModel, ...] = ()
     index: dict[str, CatalogModel] = {}
     catalog_path = root / CATALOG_FILE
@@ -163,7 +163,7 @@ def _load_folder(root: Path) -> Library:
             problems.extend(exc.diagnostics)
     if problems:
         raise InputError(problems)
-    return Library(licenses, models, root, index, _operands(licenses))
+    return Library(licenses, models, root, index, set_operands(licenses))
 
 
 def _add(
@@ -261,7 +261,7 @@ def _load_shipped(data: bytes, root: Path) -> Library:
     found: dict[str, CatalogModel] = {}
     if catalog is not None:
         document = yamlsafe.Document(str(root / CATALOG_FILE), None, {})
-        models, found = _catalog_entries(catalog, document, licenses)
+        models, found = catalog_entries(catalog, document, licenses)
     reads = {fact: frozenset(values) for fact, values in operands.items()}
     return Library(licenses, models, root, found, reads)
 
@@ -321,7 +321,7 @@ def licensors(licenses: Mapping[str, LicenseEntry]) -> dict[str, str | None]:
     return {license_id: entry.license.licensor for license_id, entry in licenses.items()}
 
 
-def _check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
+def check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
     """Every incorporated rule file exists, and none incorporates itself, even indirectly."""
     problems: list[Diagnostic] = []
     for license_id, entry in sorted(licenses.items()):
@@ -402,10 +402,10 @@ def load_catalog_file(
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
     """The model catalog, checked against the licenses it names; its index by id and alias."""
     document = yamlsafe.load(path, display)
-    return _catalog_entries(validate(document, Catalog), document, licenses)
+    return catalog_entries(validate(document, Catalog), document, licenses)
 
 
-def _catalog_entries(
+def catalog_entries(
     catalog: Catalog,
     document: yamlsafe.Document,
     licenses: Mapping[str, LicenseEntry],
@@ -427,18 +427,20 @@ def _catalog_entries(
         )
         # (a license_history range that ends before it starts is refused by the model itself)
         for name in (model.id, *model.aliases):
-            key = _key(name)
+            key = model_key(name)
             if key in index and index[key] is not model:
-                problems.append(
-                    document.error(
-                        ("models", number),
-                        f"{name!r} names both {index[key].id!r} and {model.id!r}",
-                    )
-                )
+                problems.append(document.error(("models", number), clash(name, index[key], model)))
             index[key] = model
     if problems:
         raise InputError(problems)
     return tuple(catalog.models), index
+
+
+def clash(name: str, first: CatalogModel, second: CatalogModel) -> str:
+    """Why one name cannot stand for two catalog entries (the same id twice, or an alias)."""
+    if first.id == second.id:
+        return f"model {name!r} is listed twice in the catalog: keep one entry"
+    return f"{name!r} names both {first.id!r} and {second.id!r}"
 
 
 if __name__ == "__main__":  # python -m licheck.library: regenerate the shipped library
