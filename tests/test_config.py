@@ -91,6 +91,7 @@ def test_paths_in_the_file_are_relative_to_its_folder(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (project / "ci").mkdir()
+    (project / "ci" / "waivers.yaml").write_text("waivers: []\n", encoding="utf-8")
     (project / "ci" / "licheck.yaml").write_text(
         "paths: ../products\nwaivers: waivers.yaml\n", encoding="utf-8"
     )
@@ -264,3 +265,17 @@ def test_a_broken_file_still_lets_a_command_show_its_help(
     assert code == 0 and "Usage: licheck check" in out
     code, _, err = run(capsys, "check", str(COMPOSER))
     assert code == 2 and "../.licheck.yaml:1:10: error:" in err
+
+
+def test_a_path_the_file_names_that_does_not_exist_is_located_in_the_file(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every missing path is reported at its setting's line, not later as a path the user never
+    typed (and not only the first)."""
+    (project / ".licheck.yaml").write_text(
+        "licenses: [nope]\nwaivers: missing.yaml\n", encoding="utf-8"
+    )
+    code, _, err = run(capsys, "check", "products")
+    assert code == 2
+    assert ".licheck.yaml:1:1: error: licenses: nope does not exist" in err
+    assert ".licheck.yaml:2:1: error: waivers: missing.yaml does not exist" in err

@@ -66,13 +66,27 @@ def read(path: Path) -> Config:
     document = _toml(path) if path.suffix == ".toml" else yamlsafe.load(path, shown(path))
     settings = validate(document, Settings)
     values: dict[str, Any] = settings.model_dump(by_alias=True, exclude_none=True)
-    folder = path.parent
-    for key, value in values.items():
-        if BY_KEY[key].path:
-            values[key] = _relative(folder, value)
     positions = {
         key: document.key_positions.get((key,)) or document.locate((key,)) for key in values
     }
+    folder = path.parent
+    missing = [
+        Diagnostic(
+            shown(path),
+            *positions[key],
+            f"{key}: {item} does not exist (paths in the file are relative to its folder)",
+            "fix the path, or remove the setting",
+        )
+        for key, value in values.items()
+        if BY_KEY[key].path
+        for item in (value if isinstance(value, list) else [value])
+        if not (folder / item).exists()
+    ]
+    if missing:  # said here, at the setting, not later as a path the user never typed
+        raise InputError(missing)
+    for key, value in values.items():
+        if BY_KEY[key].path:
+            values[key] = _relative(folder, value)
     return Config(path, values, positions)
 
 
