@@ -163,7 +163,9 @@ def test_a_broken_manifest_is_a_located_error(
 ) -> None:
     broken = _manifest(tmp_path, "b.yaml", "Broken", LLAMA.replace("weights]", "wheels]"))
     code, out, err = run(capsys, "notices", str(broken))
-    assert code == 2 and out == "" and "b.yaml:" in err and "Traceback" not in err
+    # listed as unknown, never a checklist that reads as "nothing to carry"
+    assert code == 2 and "## Broken" not in out and "Manifests not read" in out
+    assert "b.yaml:" in err and "Traceback" not in err
 
 
 def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
@@ -231,3 +233,25 @@ def test_a_stand_in_text_is_said_not_the_models_own(
     assert "⚠️ STAND-IN" in out
     llama = _by_clause(_duties(capsys, _manifest(tmp_path, "a.yaml", "Helper", LLAMA)))
     assert llama["llama-3.1-community/agreement-copy"]["caveat"] is None  # verbatim
+
+
+def test_a_broken_manifest_is_listed_and_the_others_carry_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As `check` does: every readable manifest gets its checklist, the broken one is listed
+    (located) as unknown, and the run exits 2."""
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "composer2.yaml").write_text(
+        (PRODUCTS / "composer2.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (folder / "bad.yaml").write_text("format: 2\nproduct: [x\n", encoding="utf-8")
+    code, out, err = run(capsys, "notices", str(folder))
+    assert code == 2
+    assert "## Composer 2" in out and "Kimi K2.5" in out
+    assert "Manifests not read: what these products must carry is unknown" in out
+    assert "bad.yaml:3:1: error:" in err and "could not be read" in err
+    code, out, _ = run(capsys, "notices", str(folder), "-f", "json")
+    report = json.loads(out)
+    assert code == 2 and [p["product"] for p in report["products"]] == ["Composer 2"]
+    assert [(e["file"].endswith("bad.yaml"), e["line"]) for e in report["errors"]] == [(True, 3)]

@@ -43,6 +43,19 @@ def evaluate_paths(
 ) -> list[ProductResult]:
     """Evaluate every manifest; all problems in all files are raised together.  `context`: the
     run's memo tables (one for all the paths when not given)."""
+    results, problems = evaluate_readable(paths, options, library, context)
+    if problems:
+        raise InputError(problems)
+    return results
+
+
+def evaluate_readable(
+    paths: Sequence[Path],
+    options: Options,
+    library: Library,
+    context: EvaluationContext | None = None,
+) -> tuple[list[ProductResult], list[Diagnostic]]:
+    """Evaluate every manifest that can be read; the problems of the others, located."""
     context = context if context is not None else EvaluationContext()
     results: list[ProductResult] = []
     problems: list[Diagnostic] = []
@@ -52,9 +65,7 @@ def evaluate_paths(
             results.append(evaluate_manifest(manifest, document, library, options, context))
         except InputError as exc:
             problems.extend(exc.diagnostics)
-    if problems:
-        raise InputError(problems)
-    return results
+    return results, problems
 
 
 def evaluate_files(

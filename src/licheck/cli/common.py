@@ -429,3 +429,19 @@ def terminal_width(stream: TextIO | None = None) -> int:
             if target.isatty():
                 width = os.get_terminal_size(target.fileno()).columns
     return min(max(width or DEFAULT_WIDTH, MINIMUM_WIDTH), MAXIMUM_WIDTH)
+
+
+def exit_unread(unread: Sequence[Diagnostic], consequence: str) -> None:
+    """After a command has written what it could from the manifests it read: the ones it could
+    not read, located on stderr, what that leaves unknown, and exit 2 (nothing can pass on
+    what was not read)."""
+    if not unread:
+        return
+    for diagnostic in unread:
+        say(located(diagnostic), located_first=True)
+    files = len({d.file for d in unread})
+    say(
+        f"licheck: {files} manifest(s) could not be read: {consequence}; the others were read "
+        "(exit 2)"
+    )
+    raise click.exceptions.Exit(2)

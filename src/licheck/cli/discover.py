@@ -9,6 +9,7 @@ import click
 
 from licheck.cli.common import (
     INPUT_PATH,
+    exit_unread,
     format_option,
     library_option,
     output_option,
@@ -19,7 +20,6 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from licheck.diagnostics import Diagnostic
     from licheck.librarysource import LibrarySource
 
 
@@ -85,7 +85,11 @@ def discover(
         write_output(text(found, scanned, named, broken, terminal_width()), output, paths)
     if scanned.unread:
         say(f"licheck: warning: {len(scanned.unread)} file(s) not read")
-    _say_broken(broken)
+    exit_unread(
+        broken,
+        "the models they declare are unknown, so a model listed as not declared may be "
+        "declared there",
+    )
     if fail_on_undeclared and any(not f.covered_by for f in found):
         raise click.exceptions.Exit(1)
     if fail_on_undeclared and scanned.unread:  # a model named there is not known declared
@@ -95,23 +99,6 @@ def discover(
             err=True,
         )
         raise click.exceptions.Exit(1)
-
-
-def _say_broken(broken: list[Diagnostic]) -> None:
-    """The manifests that could not be read, located on stderr; exit 2 (what they declare is
-    unknown, so no list of undeclared models can pass)."""
-    if not broken:
-        return
-    from licheck.cli.common import located, say
-
-    for diagnostic in broken:
-        say(located(diagnostic))
-    files = len({d.file for d in broken})
-    say(
-        f"licheck: {files} manifest(s) could not be read: the models they declare are unknown, "
-        "so a model listed as not declared may be declared there; the others were read (exit 2)"
-    )
-    raise click.exceptions.Exit(2)
 
 
 def _manifests(paths: tuple[Path, ...], given: tuple[Path, ...]) -> list[Path]:

@@ -11,6 +11,7 @@ import click
 from licheck.cli.common import (
     INPUT_PATH,
     evidence_options,
+    exit_unread,
     format_option,
     library_option,
     output_option,
@@ -49,7 +50,7 @@ def notices(
       licheck notices products/composer2.yaml \\
         -o NOTICES-CHECKLIST.md
     """
-    from licheck.api import evaluate_paths, resolve_policy
+    from licheck.api import evaluate_readable, resolve_policy
     from licheck.discovery import discover
     from licheck.evaluation import Options
     from licheck.formats.notices import json_text, markdown
@@ -60,10 +61,10 @@ def notices(
     refuse_outputs([("--output", output)], (*manifests, *licenses_dir.inputs))
     paths = discover(list(manifests))
     library = load_library(licenses_dir)
-    results = evaluate_paths(paths, Options(policy, as_of), library)
+    results, unread = evaluate_readable(paths, Options(policy, as_of), library)
     products = [product_duties(result, library) for result in results]
     shown_as_of = as_of.isoformat() if as_of else None
     render = json_text if fmt == "json" else markdown
-    write_output(
-        render(products, policy.name, shown_as_of), output, (*manifests, *licenses_dir.inputs)
-    )
+    text = render(products, policy.name, shown_as_of, unread)
+    write_output(text, output, (*manifests, *licenses_dir.inputs))
+    exit_unread(unread, "what those products must carry is unknown")

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 
 from licheck import __version__, escape
+from licheck.diagnostics import Diagnostic
 from licheck.notices import ComponentDuties, Duty, Kind, ProductDuties, Status
 
 cell = escape.markdown
@@ -18,7 +19,12 @@ NOTHING = (
 )
 
 
-def markdown(products: Sequence[ProductDuties], policy: str, as_of: str | None) -> str:
+def markdown(
+    products: Sequence[ProductDuties],
+    policy: str,
+    as_of: str | None,
+    unread: Sequence[Diagnostic] = (),
+) -> str:
     lines = [
         "# What the licenses ask the products to carry",
         "",
@@ -27,6 +33,13 @@ def markdown(products: Sequence[ProductDuties], policy: str, as_of: str | None) 
         "manifest's facts; an open one is not met, or not known to be.",
         "",
     ]
+    if unread:
+        lines += [
+            "## ❌ Manifests not read: what these products must carry is unknown",
+            "",
+            *(f"- `{code(str(d))}`" for d in unread),
+            "",
+        ]
     for product in products:
         lines += _product(product)
     evidence = f"evidence policy `{code(policy)}`" + (f", as of {as_of}" if as_of else "")
@@ -94,12 +107,22 @@ def _facts(duty: Duty) -> str:
     return ", ".join(f"`{code(name)}`" for name in duty.settle) or "the facts it reads"
 
 
-def json_text(products: Sequence[ProductDuties], policy: str, as_of: str | None) -> str:
+def json_text(
+    products: Sequence[ProductDuties],
+    policy: str,
+    as_of: str | None,
+    unread: Sequence[Diagnostic] = (),
+) -> str:
     data = {
         "tool": "licheck",
         "tool_version": __version__,
         "evidence_policy": policy,
         "as_of": as_of,
         "products": [dataclasses.asdict(p) for p in products],
+        # manifests that could not be read: what those products must carry is unknown
+        "errors": [
+            {"file": d.file, "line": d.line, "column": d.column, "message": d.message}
+            for d in unread
+        ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
