@@ -230,6 +230,8 @@ def _value(fact: FactOut) -> str:
     value = fact.stated if fact.status != "established" else fact.value
     if fact.likely and fact.status != "likely":
         value += f" (likely {fact.likely})"
+    if fact.written:  # the figure in the user's units, beside the normalised one
+        value += f" (as written: {fact.written})"
     return value
 
 
