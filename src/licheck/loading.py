@@ -18,7 +18,7 @@ from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.facts import FactError, claim_domain
 from licheck.manifest import Fact, FactSpec, Manifest
-from licheck.model import CONDITION_TAGS, Catalog, License
+from licheck.model import CONDITION_TAGS
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, FactDef, suggest
 
@@ -367,11 +367,3 @@ def _fact_adapter() -> TypeAdapter[FactSpec]:
     from pydantic import TypeAdapter  # its module is not needed on a well-formed run's path
 
     return TypeAdapter(Fact)
-
-
-def load_license(path: Path, display: str | None = None) -> tuple[License, yamlsafe.Document]:
-    return load_model(path, License, display)
-
-
-def load_catalog(path: Path, display: str | None = None) -> tuple[Catalog, yamlsafe.Document]:
-    return load_model(path, Catalog, display)

@@ -16,7 +16,7 @@ product's piece is empty and its commands travel in its extra.
 
 from __future__ import annotations
 
-from licheck.escape import terminal
+from licheck.escape import github_data, github_property, terminal
 from licheck.formats import Piece, Plain
 from licheck.formats.compact import level
 from licheck.formats.compact import line as compact_line
@@ -39,11 +39,11 @@ KINDS = {"error": "error", "warning": "warning", "note": "notice"}
 
 def escape_data(text: str) -> str:
     # then no escape sequence reaches the log: other control characters are shown escaped
-    return terminal(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+    return terminal(github_data(text))
 
 
 def escape_property(text: str) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    return terminal(github_property(text))
 
 
 def command(kind: str, message: str, **properties: str | int) -> str:
