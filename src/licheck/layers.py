@@ -22,6 +22,7 @@ from licheck.library import (
     check_incorporated,
     clash,
     default_directory,
+    load_each,
     load_library,
     load_license_file,
     model_key,
@@ -118,25 +119,15 @@ def overlay(
 
 def _layer_licenses(folder: Path, problems: list[Diagnostic]) -> list[LicenseEntry]:
     """The layer's rule files, checked and compiled; two with one id are a problem."""
-    entries: dict[str, LicenseEntry] = {}
-    for path in sorted(p for p in folder.glob("*.yaml") if p.name != CATALOG_FILE):
-        try:
-            entry = load_license_file(path)
-        except InputError as exc:
-            problems += exc.diagnostics
-            continue
-        earlier = entries.get(entry.license.id)
-        if earlier is not None:
-            problems.append(
-                Diagnostic(
-                    entry.file,
-                    1,
-                    1,
-                    f"license id {entry.license.id!r} is also defined in {earlier.file}",
-                )
-            )
-        entries[entry.license.id] = entry
-    return list(entries.values())
+    files = sorted(p for p in folder.glob("*.yaml") if p.name != CATALOG_FILE)
+    entries, found = load_each(files, load_license_file, _same_license)
+    problems += found
+    return entries
+
+
+def _same_license(entry: LicenseEntry, earlier: LicenseEntry) -> Diagnostic:
+    message = f"license id {entry.license.id!r} is also defined in {earlier.file}"
+    return Diagnostic(entry.file, 1, 1, message)
 
 
 def _index_of(library: Library) -> dict[str, CatalogModel]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -358,6 +358,28 @@ def incorporated(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[
 
     visit(license_id, ())
     return order
+
+
+def load_each(
+    paths: Iterable[Path],
+    load: Callable[[Path], LicenseEntry],
+    clash: Callable[[LicenseEntry, LicenseEntry], Diagnostic],
+) -> tuple[list[LicenseEntry], list[Diagnostic]]:
+    """Each file loaded (rule or policy files), in order, one entry per id; the problems of
+    every file, and `clash(entry, earlier)` for an id defined twice."""
+    entries: dict[str, LicenseEntry] = {}
+    problems: list[Diagnostic] = []
+    for path in paths:
+        try:
+            entry = load(path)
+        except InputError as exc:
+            problems += exc.diagnostics
+            continue
+        earlier = entries.get(entry.license.id)
+        if earlier is not None:
+            problems.append(clash(entry, earlier))
+        entries[entry.license.id] = entry
+    return list(entries.values()), problems
 
 
 def load_license_file(path: Path, display: str | None = None) -> LicenseEntry:

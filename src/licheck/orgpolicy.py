@@ -25,7 +25,7 @@ from pydantic import Field, model_validator
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.library import Library, LicenseEntry, license_entry
+from licheck.library import Library, LicenseEntry, license_entry, load_each
 from licheck.loading import validate
 from licheck.model import (
     ALWAYS,
@@ -215,27 +215,17 @@ def load_policies(
 ) -> tuple[LicenseEntry, ...]:
     """Every policy file, in order, checked against `library`; two files of one organisation
     are a located problem."""
-    entries: dict[str, LicenseEntry] = {}
-    problems: list[Diagnostic] = []
-    for path in paths:
-        try:
-            entry = load_policy(path, library)
-        except InputError as exc:
-            problems += exc.diagnostics
-            continue
-        earlier = entries.get(entry.license.id)
-        if earlier is not None:
-            problems.append(
-                Diagnostic(
-                    entry.file,
-                    1,
-                    1,
-                    f"policy {entry.license.id.removeprefix(PREFIX)!r} is also defined in "
-                    f"{earlier.file}",
-                    "give each organisation's rules one file, or another policy id",
-                )
-            )
-        entries[entry.license.id] = entry
+    entries, problems = load_each(paths, lambda path: load_policy(path, library), _same_policy)
     if problems:
         raise InputError(problems)
-    return tuple(entries.values())
+    return tuple(entries)
+
+
+def _same_policy(entry: LicenseEntry, earlier: LicenseEntry) -> Diagnostic:
+    return Diagnostic(
+        entry.file,
+        1,
+        1,
+        f"policy {entry.license.id.removeprefix(PREFIX)!r} is also defined in {earlier.file}",
+        "give each organisation's rules one file, or another policy id",
+    )
