@@ -254,3 +254,19 @@ def test_the_parser_rejects_a_made_up_option_and_command() -> None:
         _parse(["licenses", "shw", "kimi-k2.5-modified-mit"])
     with pytest.raises(click.BadParameter):
         _parse(["check", "products/", "--fail-on", "sometimes"])
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md lists every module of the package and every command of `licheck`."""
+    from licheck.cli import COMMANDS
+
+    page = _text(DOCS / "architecture.md")
+    package = Path(licheck.__file__).parent
+    for path in sorted(package.glob("*.py")) + sorted(package.glob("cli/*.py")):
+        if path.stem not in ("__init__", "__main__"):
+            assert f"`{path.name}`" in page, f"architecture.md does not name {path.name}"
+    for folder in sorted(p for p in package.iterdir() if (p / "__init__.py").exists()):
+        assert f"`{folder.name}/`" in page, f"architecture.md does not name {folder.name}/"
+    listed = re.search(r"^Commands \(`licheck --help`\): (.*?)\.$", page, re.M | re.S)
+    assert listed is not None
+    assert set(re.findall(r"`([\w-]+)`", listed.group(1))) == set(COMMANDS)
