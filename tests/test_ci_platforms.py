@@ -361,3 +361,39 @@ def test_action_and_hook_definitions() -> None:
     assert "${{" not in scripts  # inputs only through env
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
     assert "--format compact" in hook["entry"] and "--allow-no-manifests" in hook["entry"]
+
+
+def _action_gate_argv(tmp_path: Path, **inputs: str) -> list[str]:
+    """The arguments the action's gate step passes to licheck for INPUTS (the others empty),
+    run with bash and a stand-in for licheck that records them."""
+    import subprocess
+
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
+    gate = next(s for s in action["runs"]["steps"] if s.get("id") == "gate")
+    recorder = tmp_path / "record.sh"
+    recorder.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$RECORD"\n', encoding="utf-8")
+    recorder.chmod(0o755)
+    env: dict[str, str] = dict.fromkeys(gate["env"], "")
+    env.update(inputs)
+    env.update(
+        LICHECK_PYTHON=str(recorder),
+        RECORD=str(tmp_path / "argv"),
+        GITHUB_OUTPUT=str(tmp_path / "output"),
+        PATH="/usr/bin:/bin",
+    )
+    subprocess.run(["bash", "-c", gate["run"]], env=env, check=True)
+    return (tmp_path / "argv").read_text("utf-8").splitlines()
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the action's steps are bash scripts")
+def test_the_action_leaves_the_repository_configuration_in_force(tmp_path: Path) -> None:
+    # an empty fail-on or evidence input passes no option, so `fail-on: risk` in the
+    # repository's .licheck.yaml is not silently weakened to the action's own default
+    argv = _action_gate_argv(tmp_path, PATHS="products/", ANNOTATIONS="10")
+    assert "--fail-on" not in argv and "--evidence" not in argv
+    assert argv[-2:] == ["--", "products/"]
+    argv = _action_gate_argv(tmp_path, PATHS=".", FAIL_ON="risk", EVIDENCE="strict")
+    assert argv[argv.index("--fail-on") + 1] == "risk"
+    assert argv[argv.index("--evidence") + 1] == "strict"

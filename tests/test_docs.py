@@ -10,9 +10,11 @@ import re
 import shlex
 from pathlib import Path
 
+import click
 import pytest
 
 import licheck
+from licheck.cli import cli
 from tests.clirun import run
 from tests.conftest import ROOT
 
@@ -177,3 +179,94 @@ def test_the_format_hint_names_a_page_that_has_the_section(tmp_path: Path) -> No
         (Path(licheck.__file__).parent / "schemas" / "manifest.schema.json").read_text()
     )
     assert FORMAT_DOC in json.dumps(schema)
+
+
+# A documented command line is parsed, not run: the command and every option it names must exist.
+PLACEHOLDERS = {
+    # a word in capitals stands for what the reader supplies (`licheck check -v PATHS`)
+    "PATHS": "products/",
+    "FILE": "products/composer2.yaml",
+}
+UNPARSEABLE = {
+    # generic forms that name no option: `licheck COMMAND ...` and `licheck --config FILE COMMAND`
+    "COMMAND",
+}
+
+
+def _documented_commands() -> list[tuple[str, str]]:
+    """(page:line, command) for each `licheck …` line of the pages' ```sh blocks (and `$ licheck`
+    lines of ```console blocks), continuation lines joined and comments dropped."""
+    found = []
+    for page in PAGES:
+        text = _text(page)
+        for match in FENCE.finditer(text):
+            if match.group(1) not in ("sh", "console"):
+                continue
+            first = text[: match.start(2)].count("\n") + 1
+            body = match.group(2).replace("\\\n", " \n")  # keep the line count
+            for offset, line in enumerate(body.splitlines()):
+                line = line.removeprefix("$ ") if match.group(1) == "console" else line
+                if line.startswith("licheck "):
+                    command = line.partition("  #")[0].partition(" # ")[0]
+                    found.append((f"{page.name}:{first + offset}", command.strip()))
+    return found
+
+
+def _parse(argv: list[str]) -> click.Context:
+    """Parse `licheck ARGV` as click would, down to the leaf command, without running it.
+    Raises click.UsageError (unknown command, unknown option, bad value)."""
+    command: click.Command = cli
+    name, parent, args = "licheck", None, argv
+    while isinstance(command, click.Group):
+        ctx = click.Context(command, info_name=name, parent=parent)
+        rest = click.Command.parse_args(command, ctx, args)  # the group's own options only
+        resolved, sub, args = command.resolve_command(ctx, rest)
+        assert resolved is not None and sub is not None
+        command, name, parent = sub, resolved, ctx
+    return command.make_context(name, args, parent=parent)
+
+
+def test_documented_commands_are_found() -> None:
+    commands = dict(_documented_commands())
+    assert any(c.startswith("licheck check ") for c in commands.values())
+    assert any(c.startswith("licheck licenses ") for c in commands.values())
+
+
+@pytest.mark.parametrize(("where", "command"), _documented_commands())
+def test_each_documented_command_parses(
+    monkeypatch: pytest.MonkeyPatch, where: str, command: str
+) -> None:
+    argv = [PLACEHOLDERS.get(word, word) for word in shlex.split(command)[1:]]
+    if UNPARSEABLE & set(argv):
+        pytest.skip(f"{where}: a generic form with a placeholder command: {command}")
+    monkeypatch.chdir(ROOT)  # the pages' paths are relative to the repository's root
+    try:
+        _parse(argv)
+    except click.UsageError as error:
+        pytest.fail(f"{where}: `{command}` does not parse: {error.format_message()}")
+
+
+def test_the_parser_rejects_a_made_up_option_and_command() -> None:
+    _parse(["check", "products/", "--fail-on", "risk", "-v"])
+    with pytest.raises(click.NoSuchOption):
+        _parse(["check", "products/", "--fail-when", "risk"])
+    with pytest.raises(click.UsageError):
+        _parse(["licenses", "shw", "kimi-k2.5-modified-mit"])
+    with pytest.raises(click.BadParameter):
+        _parse(["check", "products/", "--fail-on", "sometimes"])
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md lists every module of the package and every command of `licheck`."""
+    from licheck.cli import COMMANDS
+
+    page = _text(DOCS / "architecture.md")
+    package = Path(licheck.__file__).parent
+    for path in sorted(package.glob("*.py")) + sorted(package.glob("cli/*.py")):
+        if path.stem not in ("__init__", "__main__"):
+            assert f"`{path.name}`" in page, f"architecture.md does not name {path.name}"
+    for folder in sorted(p for p in package.iterdir() if (p / "__init__.py").exists()):
+        assert f"`{folder.name}/`" in page, f"architecture.md does not name {folder.name}/"
+    listed = re.search(r"^Commands \(`licheck --help`\): (.*?)\.$", page, re.M | re.S)
+    assert listed is not None
+    assert set(re.findall(r"`([\w-]+)`", listed.group(1))) == set(COMMANDS)

@@ -111,7 +111,7 @@ COLOR_CASES = {
 }
 
 
-@pytest.mark.parametrize("command", ["brief", "detailed", "evaluate"])
+@pytest.mark.parametrize("command", ["brief", "detailed", "evaluate", "timeline"])
 @pytest.mark.parametrize("case", COLOR_CASES)
 def test_color(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, case: str, command: str
@@ -125,6 +125,7 @@ def test_color(
         "brief": ("check", manifest),
         "detailed": ("check", manifest, "-v"),
         "evaluate": ("evaluate", manifest),
+        "timeline": ("timeline", manifest),  # it colours verdicts, so it takes --color too
     }[command]
     code, out, err = run(capsys, *argv, *args)
     assert (code, err) == (0, "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -319,3 +320,16 @@ def test_bad_manifest_is_located(capsys: pytest.CaptureFixture[str], tmp_path: P
     path.write_text("product: x\nowner: y\ncomponents: []\n", encoding="utf-8")
     code, _, err = run(capsys, "whatif", str(path), "--set", "mau=5M")
     assert code == 2 and f"{path}:" in err
+
+
+def test_a_wrapped_next_fact_continues_under_the_fact(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *SWEEP)
+    assert code == 0, err
+    section = out.partition("What to find out next")[2].splitlines()[1:]
+    headings = [i for i, line in enumerate(section) if re.match(r"\d+\. ", line)]
+    assert headings
+    heading_or_finding = re.compile(r"\d+\. |     ")
+    wrapped = [section[i + 1] for i in headings if not heading_or_finding.match(section[i + 1])]
+    assert wrapped  # the golden run wraps the second heading at 100 columns
+    for line in wrapped:
+        assert line.startswith("   ") and not line.startswith("    "), line

@@ -57,8 +57,8 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
     """Show the effective settings: each one's value, and whether it came from the default,
     the configuration file (FILE:LINE:COLUMN), the command line or the environment.
 
-    The options are those of evaluate and check, so that `licheck config OPTIONS` shows what
-    a run with OPTIONS would use.
+    The options are those of evaluate and check that a setting sets, so that `licheck config
+    OPTIONS` shows what a run with OPTIONS would use.
     """
     from licheck.config import SETTINGS
 

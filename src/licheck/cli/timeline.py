@@ -9,13 +9,14 @@ import click
 
 from licheck.cli.common import (
     PathParam,
+    color_option,
     evidence_option,
     format_option,
     library_option,
     output_option,
     refuse_outputs,
+    resolve_color,
     terminal_width,
-    use_color,
     write_output,
 )
 
@@ -28,9 +29,15 @@ if TYPE_CHECKING:
 @evidence_option
 @format_option(["text", "json"], "Output format (json: licheck schema timeline).")
 @output_option("the timeline")
+@color_option
 @library_option
 def timeline(
-    manifest: Path, evidence: str, fmt: str, output: Path | None, licenses_dir: LibrarySource
+    manifest: Path,
+    evidence: str,
+    fmt: str,
+    output: Path | None,
+    color: str,
+    licenses_dir: LibrarySource,
 ) -> None:
     """What licheck would have said of MANIFEST on each day its evidence changed: a source
     dated, a retraction, a license text coming into force. Each day shows the product's
@@ -58,6 +65,7 @@ def timeline(
     else:
         from licheck.formats.timeline_text import render
 
-        colour = use_color() if output is None else False
+        # as whatif: a file is coloured only when asked (--color always)
+        colour = color == "always" or (output is None and resolve_color(color))
         text = render(report, width=terminal_width(), color=colour)
     write_output(text, output, (manifest, *licenses_dir.inputs))

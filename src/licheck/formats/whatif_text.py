@@ -335,15 +335,20 @@ def _next(console: Console, report: WhatIfReport) -> None:
         )
         total = len(item.findings)
         alone = "" if item.may_settle else " (none alone: other facts are open too)"
-        console.print(
+        # a grid, so that a line that wraps continues under the fact, not under the rank
+        heading = Table.grid()
+        heading.add_column(no_wrap=True)
+        heading.add_column()
+        heading.add_row(
+            f"{rank}. ",
             Text.assemble(
-                f"{rank}. ",
                 (_t(item.fact), "bold"),
                 _t(f" ({status}) — of ")
                 + f"{total} finding(s): settles {item.settles} whatever its "
                 f"value, may settle {item.may_settle}{alone}",
-            )
+            ),
         )
+        console.print(heading)
         for settling in item.findings:
             line = Text(_t("/".join(settling.finding.split("/")[-2:])) + ": ")
             for k, outcome in enumerate(settling.outcomes):
