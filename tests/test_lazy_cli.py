@@ -12,7 +12,9 @@ import pytest
 
 from licheck.cli import COMMANDS, cli, load_command
 from tests.clirun import run
-from tests.conftest import ROOT
+from tests.conftest import PRODUCTS, ROOT
+
+PRODUCT = PRODUCTS / "composer2.yaml"
 
 PROBE = """
 import sys
@@ -71,12 +73,43 @@ assert out.getvalue().startswith("{"), out.getvalue()[:200]
 print(code, sorted(m for m in sys.modules if m.startswith(("rich", "jsonschema"))))
 """
 
+# what a plain `evaluate` never needs: the features a run asks for by name
+FEATURES = (
+    "licheck.orgpolicy",
+    "licheck.baseline",
+    "licheck.notices",
+    "licheck.timeline",
+    "licheck.modelscan",
+    "licheck.formats.html",
+    "licheck.whatif",
+    "licheck.configfile",
+)
+
 
 def test_evaluate_json_imports_neither_rich_nor_jsonschema() -> None:
     """A machine format pays for neither the terminal renderer nor the schema checker."""
     done = subprocess.run(
         [sys.executable, "-c", EVALUATE_PROBE],
         cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, modules = done.stdout.strip().split(" ", 1)
+    assert code in ("0", "1")
+    assert modules == "[]", done.stdout
+
+
+def test_a_plain_evaluate_loads_no_feature_it_was_not_asked_for(tmp_path: Path) -> None:
+    """Policies, baselines, notices, timelines, discovery, html, what-if and configuration files
+    cost nothing on a run that names none of them (no configuration file found either)."""
+    probe = EVALUATE_PROBE.replace('"products/composer2.yaml"', repr(str(PRODUCT))).replace(
+        'm.startswith(("rich", "jsonschema"))', f"m.startswith({FEATURES!r})"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,  # no configuration file from here up
         env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
         capture_output=True,
         text=True,

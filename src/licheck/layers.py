@@ -31,7 +31,6 @@ from licheck.library import (
 from licheck.librarysource import LibrarySource, Origin, Replacement
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel
-from licheck.orgpolicy import load_policies
 from licheck.report import LibraryOut, ReplacementOut
 
 
@@ -58,7 +57,11 @@ def load(source: LibrarySource | Path | None = None) -> Library:
             dataclasses.replace(r, replaced=_builtin_name(r.replaced, builtin))
             for r in replacements
         ]
-    policies = load_policies(source.policies, library) if source.policies else ()
+    policies: tuple[LicenseEntry, ...] = ()
+    if source.policies:  # the policy module only when a policy is named: not on a plain run
+        from licheck.orgpolicy import load_policies
+
+        policies = load_policies(source.policies, library)
     origin = Origin(source, tuple(replacements))
     return dataclasses.replace(library, origin=origin, policies=policies)
 
