@@ -279,3 +279,24 @@ def test_a_path_the_file_names_that_does_not_exist_is_located_in_the_file(
     assert code == 2
     assert ".licheck.yaml:1:1: error: licenses: nope does not exist" in err
     assert ".licheck.yaml:2:1: error: waivers: missing.yaml does not exist" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "configures"),
+    [
+        ('[tool.licheck]\nfail-on = "risk"\n', True),
+        ('[tool]\nlicheck = {fail-on = "risk"}\n', True),
+        ('tool.licheck.fail-on = "risk"\n', True),
+        ('[project]\nname = "app"\ndependencies = ["licheck"]\n[tool.pytest]\nx = 1\n', False),
+    ],
+)
+def test_a_pyproject_configures_licheck_only_through_its_table(
+    tmp_path: Path, text: str, configures: bool
+) -> None:
+    """Only a `tool.licheck` table (or key) makes a pyproject.toml licheck's configuration; one
+    that merely lists licheck as a dependency is not even parsed."""
+    from licheck.config import find
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    assert (find(tmp_path) is not None) is configures

@@ -14,6 +14,7 @@ configuration file pays only for a few `stat`s.  Reading and checking a file fou
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,15 @@ def find(start: Path) -> Path | None:
     return None
 
 
+# A TOML file can set `tool.licheck` only through a `[tool.licheck…]` or `[tool]` table header or
+# a dotted `tool.licheck.…` key: a file with none of them (one that merely lists licheck as a
+# dependency) is not parsed.
+_MAY_HAVE_TABLE = re.compile(
+    r"""^\s*(\[\s*["']?tool["']?\s*(\]|\.\s*["']?licheck)|["']?tool["']?\s*\.\s*["']?licheck)""",
+    re.M,
+)
+
+
 def _is_config(path: Path) -> bool:
     """`.licheck.yaml`, or a `pyproject.toml` with a `[tool.licheck]` table (parsed only when
     its text names licheck: most projects' pyproject.toml do not).  A pyproject.toml that names
@@ -162,14 +172,14 @@ def _is_config(path: Path) -> bool:
         return os.path.lexists(path)
     if not path.is_file():
         return False
-    import tomllib
-
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return True  # it may configure licheck: reading it says why it cannot be read
-    if "licheck" not in text:
+    if "licheck" not in text or not _MAY_HAVE_TABLE.search(text):
         return False
+    import tomllib
+
     try:
         tool = tomllib.loads(text).get("tool")
     except tomllib.TOMLDecodeError:

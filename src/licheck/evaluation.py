@@ -132,8 +132,9 @@ def _findings_for(
     if ref.model.strip().lower() == UNKNOWN_MODEL:
         # the organisation's policies bind an undisclosed model too: a rule on the product's
         # own facts may be violated whatever the model is
-        place = Place(component, UNDISCLOSED, document, line, column)
-        readings = _readings(derive, facts, relation, stated, UNDISCLOSED)
+        undisclosed = _undisclosed()
+        place = Place(component, undisclosed, document, line, column)
+        readings = _readings(derive, facts, relation, stated, undisclosed)
         return [unknown.undisclosed(), *judge_policies(library, None, [], derive, place, readings)]
     model = library.model(ref.model)
     if model is None:
@@ -174,10 +175,13 @@ def _findings_for(
     return found + unknown.unconfirmed(model)
 
 
-# What an undisclosed base is judged as by the organisation's policies: no family, no license.
-UNDISCLOSED = CatalogModel.model_construct(
-    id=UNKNOWN_MODEL, name="an undisclosed model", source="the manifest: base unknown"
-)
+def _undisclosed() -> CatalogModel:
+    """What an undisclosed base is judged as by the organisation's policies: no family, no
+    license (built when a base is undisclosed: the model's first construction builds its
+    class, a cost a well-disclosed run need not pay)."""
+    return CatalogModel.model_construct(
+        id=UNKNOWN_MODEL, name="an undisclosed model", source="the manifest: base unknown"
+    )
 
 
 def _readings(

@@ -18,7 +18,6 @@ from licheck.facts import FactState
 from licheck.library import incorporated
 from licheck.manifest import CandidateBases, Component, FactSpec, ModelRef, entry_models
 from licheck.model import CatalogModel
-from licheck.modelnames import hint
 from licheck.vocabulary import suggest
 
 
@@ -132,6 +131,8 @@ def _scope_id(derive: Derivation, key: str, raw: str, within: list[str], path: P
         return scope_id
     if key == "by_model":  # a model offered with its license, never passed off as the one meant
         lineage = [m for m in derive.library.models if m.id in within]
+        from licheck.modelnames import hint  # a misspelt name only: not on a run's path
+
         near = hint(raw, lineage)
     else:
         near = suggest(raw, within)
