@@ -202,7 +202,8 @@ def _finding(f: FindingOut) -> str:
         out.append(_facts(f.facts))
     if f.missing_facts:
         out.append("<h5>What would settle it (each fact alone, the others as they are)</h5>")
-        out.append("<ul>" + "".join(_missing(m) for m in f.missing_facts) + "</ul>")
+        written = {fact.name: fact.written for fact in f.facts if fact.written}
+        out.append("<ul>" + "".join(_missing(m, written) for m in f.missing_facts) + "</ul>")
     if f.settled_by:
         out.append("<h5>What would make it firm (smallest sets of facts, together)</h5><ul>")
         for s in f.settled_by:
@@ -215,8 +216,10 @@ def _finding(f: FindingOut) -> str:
     return "\n".join(out)
 
 
-def _missing(m: Any) -> str:
+def _missing(m: Any, written: dict[str, str]) -> str:
     likely = f" (likely {esc(m.likely)})" if m.likely else ""
+    if m.likely and m.fact in written:  # the figure as the user wrote it, beside the normalised
+        likely = f" (likely {esc(m.likely)}; as written: {esc(written[m.fact])})"
     if m.decides_alone:
         outcomes = " · ".join(f"if {esc(o.when)} → {badge(o.verdict)}" for o in m.outcomes)
     else:

@@ -39,11 +39,16 @@ code = escape.markdown_code  # the same inside a `code span`
 
 
 def _settle(f: FindingOut) -> str:
-    parts = [
-        f"`{code(m.fact)}`" + (f" (likely {cell(m.likely)})" if m.likely else "")
-        for m in f.missing_facts
-    ]
+    written = {fact.name: fact.written for fact in f.facts if fact.written}
+    parts = [f"`{code(m.fact)}`" + _likely(m.likely, written.get(m.fact)) for m in f.missing_facts]
     return ", ".join(parts) or "—"
+
+
+def _likely(likely: str | None, written: str | None) -> str:
+    """A likely figure, and as the user wrote it (the normalised one may read unlike it)."""
+    if not likely:
+        return ""
+    return f" (likely {cell(likely)}" + (f"; as written: {cell(written)})" if written else ")")
 
 
 def _icon(f: FindingOut) -> str:
