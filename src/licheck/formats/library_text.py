@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from licheck.coverage import Totals
-from licheck.formats.text import fit
 from licheck.model import CatalogModel
+from licheck.wrapping import fit
 
 if TYPE_CHECKING:
     from licheck.library import Library, LicenseEntry

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import re
-import textwrap
 from collections.abc import Callable
 
 from rich.console import Console, Group
@@ -24,6 +23,10 @@ from licheck.model import Provenance
 from licheck.readable import encodable
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 from licheck.verdicts import Verdict
+
+# re-exported for the callers that still import them from here (cli/)
+from licheck.wrapping import fit as fit
+from licheck.wrapping import fit_lines as fit_lines
 
 STYLES = {
     Verdict.VIOLATION: "bold red",
@@ -143,27 +146,6 @@ def library_text(top: Report) -> str:
 
     lines = library_lines(top)
     return "\n".join(["", *map(terminal, lines)]) + "\n" if lines else ""
-
-
-def fit(line: str, width: int, indent: str = "    ") -> str:
-    """A plain line wrapped at spaces to `width`, continued lines starting with `indent`; a
-    word longer than a line is folded, never cut.  A `::` is shown escaped (`escape.rich`): a
-    wrapped line must not start a CI workflow command."""
-    line = plain(line)
-    if len(line) <= width:
-        return line
-    return textwrap.fill(
-        line, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True
-    )
-
-
-def fit_lines(text: str, width: int, extra: str = "    ") -> str:
-    """Each line of `text` `fit` to `width`, a continued line indented `extra` more than its
-    own line (so a wrapped list item stays under its item)."""
-    return "\n".join(
-        fit(line, width, line[: len(line) - len(line.lstrip(" "))] + extra)
-        for line in text.split("\n")
-    )
 
 
 def render(
