@@ -120,14 +120,10 @@ def _unread_and_baseline(top: Report) -> list[str]:
         )
         heading = f"{unread(top)} (the others were evaluated; exit 2)"
         out.append(f'<section class="unread"><h2>{esc(heading)}</h2><ul>{items}</ul></section>')
-    layered = library_lines(top)
-    if layered:
-        items = "".join(f"<li>{esc(text.strip())}</li>" for text in layered)
-        out.append(f'<ul class="library">{items}</ul>')
-    compared = baseline_lines(top)
-    if compared:
-        items = "".join(f"<li>{esc(text.strip())}</li>" for text in compared)
-        out.append(f'<ul class="baseline">{items}</ul>')
+    for css, lines in (("library", library_lines(top)), ("baseline", baseline_lines(top))):
+        if lines:
+            items = "".join(f"<li>{esc(text.strip())}</li>" for text in lines)
+            out.append(f'<ul class="{css}">{items}</ul>')
     return out
 
 

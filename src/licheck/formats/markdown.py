@@ -166,16 +166,7 @@ class MarkdownDocument(Plain):
             "",
         ]
         out += _unread_section(top)
-        layered = library_lines(top)
-        if layered:
-            out += [cell(layered[0]), ""]
-            out += [f"- {cell(text.strip())}" for text in layered[1:]]
-            out += [""] if len(layered) > 1 else []
-        compared = baseline_lines(top)
-        if compared:
-            out += [cell(compared[0]), ""]
-            out += [f"- {cell(text.strip())}" for text in compared[1:]]
-            out += [""] if len(compared) > 1 else []
+        out += _listed(library_lines(top)) + _listed(baseline_lines(top))
         if self._problems:
             out += [
                 "| | Product | Verdict | Clause | Where | What would settle it |",
@@ -209,6 +200,15 @@ class MarkdownDocument(Plain):
             policy += f", evidence as of {top.as_of}"
         out.append(f"<sub>licheck {top.tool_version} · {policy}</sub>")
         return "\n".join(out) + "\n"
+
+
+def _listed(lines: list[str]) -> list[str]:
+    """A heading line, then the indented lines under it as a list (user text)."""
+    if not lines:
+        return []
+    out = [cell(lines[0]), ""]
+    out += [f"- {cell(text.strip())}" for text in lines[1:]]
+    return out + ([""] if len(lines) > 1 else [])
 
 
 def _unread_section(top: Report) -> list[str]:
