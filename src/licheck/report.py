@@ -300,6 +300,21 @@ class Report(_Model):
     config: ConfigOut | None = Field(None, exclude_if=lambda value: value is None)
 
 
+class SingleProductReport(BaseModel):
+    """The fields `licheck what-if` and `licheck evaluate --timeline` reports open with: one
+    manifest's product, seen another way than the report above."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: Literal["1.0"] = "1.0"
+    tool: str = "licheck"
+    tool_version: str = __version__
+    product: str
+    owner: str
+    file: str
+    evidence_policy: str
+
+
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
     """The report of products already built."""
     verdict = max(

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from licheck import __version__
+from licheck.report import SingleProductReport
 from licheck.verdicts import Verdict
 
 
@@ -58,14 +58,7 @@ class EntryOut(_Model):
     )
 
 
-class TimelineReport(_Model):
-    schema_version: Literal["1.0"] = "1.0"
-    tool: str = "licheck"
-    tool_version: str = __version__
-    product: str
-    owner: str
-    file: str
-    evidence_policy: str
+class TimelineReport(SingleProductReport):
     verdict: Verdict = Field(description="with all the evidence, as `licheck evaluate` says today")
     undated: list[UndatedOut] = Field(
         description="evidence without a date: it counts from the start, on every entry"

@@ -14,12 +14,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from licheck import __version__
 from licheck.domains import Interval
 from licheck.evaluation import Finding, ProductResult
 from licheck.explain import explain
 from licheck.facts import FactError, claim_domain
 from licheck.manifest import FactSpec
+from licheck.report import SingleProductReport
 from licheck.units import Dimension, format_amount, to_json_number
 from licheck.verdicts import Verdict
 from licheck.vocabulary import FACTS
@@ -179,14 +179,7 @@ class NextFactOut(_Model):
     findings: list[SettlingOut]
 
 
-class WhatIfReport(_Model):
-    schema_version: Literal["1.0"] = "1.0"
-    tool: str = "licheck"
-    tool_version: str = __version__
-    product: str
-    owner: str
-    file: str
-    evidence_policy: str
+class WhatIfReport(SingleProductReport):
     as_of: str | None = Field(description="the baseline's evidence date")
     scenario: ScenarioOut
     baseline: ResultOut
