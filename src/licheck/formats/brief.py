@@ -10,6 +10,7 @@ start a line with `::`, a CI runner's workflow command).
 from __future__ import annotations
 
 from licheck.escape import rich as escape
+from licheck.escape import terminal
 from licheck.formats import Piece, Plain, RenderOptions
 from licheck.formats.summary import (
     baseline_lines,
@@ -17,6 +18,7 @@ from licheck.formats.summary import (
     counts_line,
     gate_line,
     is_problem,
+    library_lines,
     waiver_lines,
 )
 from licheck.readable import encodable
@@ -111,7 +113,6 @@ class BriefDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         width, color = self.options.width, bool(self.options.color)
-        from licheck.formats.text import library_text
         from licheck.formats.unread import error_lines
 
         lines = [
@@ -120,7 +121,7 @@ class BriefDocument(Plain):
             *map(escape, baseline_lines(top)),
             gate_line(top, self.options.fail_on),
             *map(escape, waiver_lines(top)),
-            *library_text(top).strip("\n").splitlines(),
+            *map(terminal, library_lines(top)),
         ]
         if pieces:
             lines.append(HINT)
