@@ -119,7 +119,7 @@ class BriefDocument(Plain):
             *error_lines(top),
             "Summary: " + counts_line(top),
             *map(escape, baseline_lines(top)),
-            gate_line(top, self.options.fail_on),
+            escape(gate_line(top, self.options.fail_on)),
             *map(escape, waiver_lines(top)),
             *map(terminal, library_lines(top)),
         ]

@@ -62,7 +62,7 @@ class CompactDocument(Plain):
         ]
         lines += error_lines(top)
         lines += [counts_line(top), *(terminal(b) for b in baseline_lines(top))]
-        lines.append(gate_line(top, self.fail_on))
+        lines.append(terminal(gate_line(top, self.fail_on)))
         # a layer that replaced an entry may be why the gate passes: say so beside it
         lines += [terminal(text) for text in library_lines(top)]
         return ("\n" if pieces else "") + "\n".join(lines) + "\n"

@@ -130,7 +130,7 @@ class GithubDocument(Plain):
             lines += rest
         lines.append(f"licheck: {counts_line(top)}")
         lines += [f"licheck: {terminal(b.strip())}" for b in baseline_lines(top)]
-        lines.append(f"licheck: {gate_line(top, self.fail_on)}")
+        lines.append(f"licheck: {terminal(gate_line(top, self.fail_on))}")
         lines += [f"licheck: {terminal(text)}" for text in library_lines(top)]
         return "\n".join(lines) + "\n"
 

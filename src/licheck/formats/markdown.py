@@ -162,7 +162,7 @@ class MarkdownDocument(Plain):
             f"### licheck: {heading} — gate {title}",
             "",
             f"{counts_line(top)}.  ",
-            f"{gate_line(top, self.fail_on)}.",
+            f"{cell(gate_line(top, self.fail_on))}.",
             "",
         ]
         out += _unread_section(top)

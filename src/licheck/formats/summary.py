@@ -73,6 +73,8 @@ def unread(report: Report) -> str:
 
 
 def gate_line(report: Report, fail_on: FailOn) -> str:
+    """The gate's policy and result.  User text (the configuration file that set the policy):
+    the caller escapes it as its format needs."""
     gate = report.summary.gate_verdict
     worst = "worst new or worse finding" if report.baseline else "worst finding"
     policy = f"--fail-on {fail_on.value}{_set_at(report, 'fail-on')}"
