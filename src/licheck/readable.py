@@ -5,12 +5,19 @@ into "?166.67M ? risk".  The error handler registered here writes a readable ASC
 instead: `≈` → `~`, `→` → `->`, `…` → `...`, box-drawing lines → `-`, `|`, `+`, accented letters
 without their accents; a character with no stand-in (a CJK name) is shown as its escape
 (`\\u4e2d`), never dropped or guessed.
+
+Also plain lines wrapped to a width (`fit`, `fit_lines`): stderr messages, `licheck licenses`
+tables, the text report's summary.  Standard library only, so a caller that merely wraps a
+message imports neither rich nor the report model.
 """
 
 from __future__ import annotations
 
 import codecs
+import textwrap
 import unicodedata
+
+from licheck.escape import rich as plain
 
 HANDLER = "licheck-readable"  # the name to give as `errors=` once `register` ran
 
@@ -104,3 +111,24 @@ def encodable(text: str, encoding: str) -> str:
         return text.encode(encoding, register()).decode(encoding)
     except LookupError:
         return text
+
+
+def fit(line: str, width: int, indent: str = "    ") -> str:
+    """A plain line wrapped at spaces to `width`, continued lines starting with `indent`; a
+    word longer than a line is folded, never cut.  A `::` is shown escaped (`escape.rich`): a
+    wrapped line must not start a CI workflow command."""
+    line = plain(line)
+    if len(line) <= width:
+        return line
+    return textwrap.fill(
+        line, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True
+    )
+
+
+def fit_lines(text: str, width: int, extra: str = "    ") -> str:
+    """Each line of `text` `fit` to `width`, a continued line indented `extra` more than its
+    own line (so a wrapped list item stays under its item)."""
+    return "\n".join(
+        fit(line, width, line[: len(line) - len(line.lstrip(" "))] + extra)
+        for line in text.split("\n")
+    )

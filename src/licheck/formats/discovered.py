@@ -22,7 +22,7 @@ def text(
 ) -> str:
     """The models found, each with where it is named and which manifest declares it; lines
     wrapped to `width`, continued four columns deeper than their own."""
-    from licheck.wrapping import fit_lines
+    from licheck.readable import fit_lines
 
     out = [f"Models named in {plural(scan.files, 'file')} read:" if found else ""]
     for model in found:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from licheck.coverage import Totals
 from licheck.model import CatalogModel
-from licheck.wrapping import fit
+from licheck.readable import fit
 
 if TYPE_CHECKING:
     from licheck.library import Library, LicenseEntry

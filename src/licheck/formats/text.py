@@ -21,12 +21,12 @@ from licheck.formats import Context, Piece, Plain
 from licheck.formats.summary import baseline_tag
 from licheck.model import Provenance
 from licheck.readable import encodable
-from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
-from licheck.verdicts import Verdict
 
 # re-exported for the callers that still import them from here (cli/)
-from licheck.wrapping import fit as fit
-from licheck.wrapping import fit_lines as fit_lines
+from licheck.readable import fit as fit
+from licheck.readable import fit_lines as fit_lines
+from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
+from licheck.verdicts import Verdict
 
 STYLES = {
     Verdict.VIOLATION: "bold red",
