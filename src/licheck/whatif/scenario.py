@@ -27,7 +27,7 @@ from licheck.library import Library
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, FactDef, suggest
-from licheck.whatif.spec import Assignment, ScenarioError, Swap
+from licheck.whatif.spec import Assignment, ScenarioError, Swap, members
 from licheck.yamlsafe import Document
 
 
@@ -184,9 +184,7 @@ def contradiction(subject: Subject, name: str, domain: Domain, where: str) -> st
 def _check_members(assignment: Assignment, library: Library) -> None:
     """Members naming licenses or clauses the library does not define would never match a
     rule, silently: refused as the manifest's are (`consistency.library_member_problem`)."""
-    spec = assignment.spec
-    listed = spec.value if isinstance(spec.value, list) else []
-    for item in [*listed, *(spec.includes or []), *(spec.excludes or [])]:
+    for item in members(assignment.spec):
         problem = library_member_problem(assignment.fact, str(item), library)
         if problem:
             raise ScenarioError(
@@ -203,20 +201,22 @@ def _hypothesis(subject: Subject, name: str, spec: FactSpec, where: str) -> Fact
         raise ScenarioError(
             f"cannot set {name!r}: it is not a fact that can be stated{suggest(name, stateable())}"
         )
-    source = "what-if"
-    for _ in range(2):  # again where it contradicts the manifest, to say so in its evidence
-        given = spec.model_copy(
-            update={"evidence": [Evidence(source=source, kind=EvidenceKind.DECLARED)]}
-        )
-        try:
-            state = resolve(name, given, subject.hypothetical())
-        except FactError as exc:
-            raise ScenarioError(f"what-if value of {name}: {exc}") from None
-        departs = contradiction(subject, name, state.domain, where)
-        if departs is None or source != "what-if":
-            return state
-        source = f"what-if, {departs}"
-    return state
+    state = _resolve(subject, name, spec, "what-if")
+    departs = contradiction(subject, name, state.domain, where)
+    if departs is None:
+        return state
+    return _resolve(subject, name, spec, f"what-if, {departs}")  # its evidence says so
+
+
+def _resolve(subject: Subject, name: str, spec: FactSpec, source: str) -> FactState:
+    """The what-if value with `source` as its only evidence."""
+    given = spec.model_copy(
+        update={"evidence": [Evidence(source=source, kind=EvidenceKind.DECLARED)]}
+    )
+    try:
+        return resolve(name, given, subject.hypothetical())
+    except FactError as exc:
+        raise ScenarioError(f"what-if value of {name}: {exc}") from None
 
 
 def _swaps(subject: Subject, swaps: tuple[Swap, ...]) -> dict[str, str]:

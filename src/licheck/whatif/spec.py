@@ -104,10 +104,15 @@ def parse_assignment(raw: str) -> Assignment:
     return Assignment(name, value, spec)
 
 
+def members(spec: FactSpec) -> list[str]:
+    """Every member a set fact's value names: listed, included or excluded."""
+    listed = spec.value if isinstance(spec.value, list) else []
+    return [*listed, *(spec.includes or []), *(spec.excludes or [])]
+
+
 def _closed(where: str, definition: FactDef, spec: FactSpec) -> None:
     """A member outside a closed vocabulary would never match a rule: refuse it here."""
-    listed = spec.value if isinstance(spec.value, list) else []
-    for item in [*listed, *(spec.includes or []), *(spec.excludes or [])]:
+    for item in members(spec):
         message = definition.unknown_member(item)
         if message:
             raise ScenarioError(f"{where}: {message}")
