@@ -18,6 +18,7 @@ from licheck.formats.summary import (
     gate_line,
     is_problem,
     library_lines,
+    waiver_line,
 )
 from licheck.formats.unread import error_lines
 from licheck.report import FailOn, FindingOut, ProductOut, Report
@@ -55,11 +56,7 @@ class CompactDocument(Plain):
         )
 
     def tail(self, top: Report, pieces: int) -> str:
-        lines = [
-            terminal(f"{s.file}:{s.line}:{s.column}: warning: {s.message}")
-            for s in top.waivers
-            if s.status != "applied"
-        ]
+        lines = [terminal(waiver_line(s)) for s in top.waivers if s.status != "applied"]
         lines += error_lines(top)
         lines += [counts_line(top), *(terminal(b) for b in baseline_lines(top))]
         lines.append(terminal(gate_line(top, self.fail_on)))

@@ -29,6 +29,7 @@ from licheck.formats.summary import (
     library_lines,
     plural,
     replacement_line,
+    waiver_line,
 )
 from licheck.formats.unread import TITLE, message
 from licheck.report import ErrorOut, FailOn, FindingOut, ProductOut, Report
@@ -100,7 +101,6 @@ class GithubDocument(Plain):
         unread = [_unread(e) for e in top.errors]  # first, and never cut by the limit
         for status in top.waivers:
             if status.status != "applied":
-                where = f"{status.file}:{status.line}:{status.column}"
                 text = command(
                     "warning",
                     status.message,
@@ -109,9 +109,7 @@ class GithubDocument(Plain):
                     col=status.column,
                     title=f"licheck waiver {status.status.replace('_', ' ')}",
                 )
-                annotations.append(
-                    ("warning", text, terminal(f"{where}: warning: {status.message}"))
-                )
+                annotations.append(("warning", text, terminal(waiver_line(status))))
         shown = dict.fromkeys(KINDS.values(), 0)
         # first, and never cut: what could not be read, and what a layer replaced
         lines, rest = [text for _, text, _ in unread] + _replacements(top), []

@@ -14,6 +14,7 @@ from licheck.report import (
     ProductOut,
     ReplacementOut,
     Report,
+    WaiverStatus,
     counts_toward_gate,
     fails,
 )
@@ -129,14 +130,16 @@ def baseline_lines(report: Report) -> list[str]:
     return lines
 
 
+def waiver_line(status: WaiverStatus) -> str:
+    """`FILE:LINE:COLUMN: note|warning: message`: a note when the waiver applied, else a
+    warning.  User text: the caller escapes it as its format needs."""
+    tag = "note" if status.status == "applied" else "warning"
+    return f"{status.file}:{status.line}:{status.column}: {tag}: {status.message}"
+
+
 def waiver_lines(report: Report) -> list[str]:
-    """One line per waiver, in file order: a note when it applied, else a warning."""
-    lines = []
-    for status in report.waivers:
-        where = f"{status.file}:{status.line}:{status.column}"
-        tag = "note" if status.status == "applied" else "warning"
-        lines.append(line(f"{where}: {tag}: {status.message}"))
-    return lines
+    """One line per waiver, in file order (`waiver_line`), shown safely (`escape.line`)."""
+    return [line(waiver_line(status)) for status in report.waivers]
 
 
 def summary_text(report: Report, fail_on: FailOn) -> str:
