@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.escape import rich as _t
-from licheck.formats.text import STYLES, drawn
+from licheck.formats.text import drawn, verdict_text
 from licheck.timeline.report import EntryOut, EventOut, FindingStateOut, TimelineReport
 from licheck.verdicts import Verdict
 
@@ -54,7 +54,7 @@ def _undated(console: Console, report: TimelineReport) -> None:
 def _verdict(verdict: Verdict | None) -> Text:
     if verdict is None:
         return Text("no longer a finding", style="cyan")
-    return Text(verdict.label.upper(), style=STYLES[verdict])
+    return verdict_text(verdict)
 
 
 def _entry(console: Console, entry: EntryOut) -> None:
