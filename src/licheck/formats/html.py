@@ -24,9 +24,18 @@ from licheck.formats.summary import (
     library_lines,
     unread,
     waiver_lines,
+    written_figures,
 )
 from licheck.formats.unread import message, where
-from licheck.report import EvidenceOut, FactOut, FailOn, FindingOut, ProductOut, Report
+from licheck.report import (
+    EvidenceOut,
+    FactOut,
+    FailOn,
+    FindingOut,
+    MissingFactOut,
+    ProductOut,
+    Report,
+)
 from licheck.verdicts import Verdict
 
 ORDER = (Verdict.VIOLATION, Verdict.GOVERNANCE_RISK, Verdict.SATISFIED, Verdict.NOT_APPLICABLE)
@@ -198,7 +207,7 @@ def _finding(f: FindingOut) -> str:
         out.append(_facts(f.facts))
     if f.missing_facts:
         out.append("<h5>What would settle it (each fact alone, the others as they are)</h5>")
-        written = {fact.name: fact.written for fact in f.facts if fact.written}
+        written = written_figures(f)
         out.append("<ul>" + "".join(_missing(m, written) for m in f.missing_facts) + "</ul>")
     if f.settled_by:
         out.append("<h5>What would make it firm (smallest sets of facts, together)</h5><ul>")
@@ -212,10 +221,11 @@ def _finding(f: FindingOut) -> str:
     return "\n".join(out)
 
 
-def _missing(m: Any, written: dict[str, str]) -> str:
-    likely = f" (likely {esc(m.likely)})" if m.likely else ""
-    if m.likely and m.fact in written:  # the figure as the user wrote it, beside the normalised
-        likely = f" (likely {esc(m.likely)}; as written: {esc(written[m.fact])})"
+def _missing(m: MissingFactOut, written: dict[str, str]) -> str:
+    likely = ""
+    if m.likely:  # and the figure as the user wrote it, beside the normalised one
+        as_written = f"; as written: {esc(written[m.fact])}" if m.fact in written else ""
+        likely = f" (likely {esc(m.likely)}{as_written})"
     if m.decides_alone:
         outcomes = " · ".join(f"if {esc(o.when)} → {badge(o.verdict)}" for o in m.outcomes)
     else:

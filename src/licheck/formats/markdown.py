@@ -20,6 +20,7 @@ from licheck.formats.summary import (
     library_lines,
     plural,
     unread,
+    written_figures,
 )
 from licheck.formats.unread import message, where
 from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
@@ -39,7 +40,7 @@ code = escape.markdown_code  # the same inside a `code span`
 
 
 def _settle(f: FindingOut) -> str:
-    written = {fact.name: fact.written for fact in f.facts if fact.written}
+    written = written_figures(f)
     parts = [f"`{code(m.fact)}`" + _likely(m.likely, written.get(m.fact)) for m in f.missing_facts]
     return ", ".join(parts) or "—"
 

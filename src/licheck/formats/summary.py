@@ -54,6 +54,12 @@ def blocks(finding: FindingOut, fail_on: FailOn) -> bool:
     return counts_toward_gate(finding) and fails(finding.verdict, fail_on)
 
 
+def written_figures(finding: FindingOut) -> dict[str, str]:
+    """Each fact's figure as the user wrote it, by fact name, where it reads unlike the
+    normalised value (`fact.written`): shown beside a likely figure in 'what would settle it'."""
+    return {fact.name: fact.written for fact in finding.facts if fact.written}
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 

@@ -18,7 +18,7 @@ from rich.text import Text
 from licheck.escape import markup as escape
 from licheck.escape import rich as plain
 from licheck.formats import Context, Piece, Plain
-from licheck.formats.summary import baseline_tag
+from licheck.formats.summary import baseline_tag, written_figures
 from licheck.model import Provenance
 from licheck.readable import encodable
 
@@ -253,7 +253,7 @@ def _finding(f: FindingOut) -> Group:
     if f.facts:
         parts.append(Padding(_facts_table(f.facts), (0, 0, 0, 2)))
     if f.missing_facts:
-        written = {fact.name: fact.written for fact in f.facts if fact.written}
+        written = written_figures(f)
         parts.append(Padding(_missing_table(f.missing_facts, written), (0, 0, 0, 2)))
     if f.settled_by:
         parts.append(Padding(_settlements(f), (0, 0, 0, 2)))
