@@ -22,17 +22,18 @@ in the text of the <failure> or <skipped> element (`file:line:col: ...`), not in
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections import Counter
 
 from licheck.escape import xml_chars
 from licheck.formats import Piece, Plain
-from licheck.formats.summary import baseline_tag, replacement_line
+from licheck.formats.summary import baseline_tag, is_problem, replacement_line
 from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
 from licheck.verdicts import Verdict
 
 
 def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:
     """(element, type, message) for a finding; None when it passes."""
-    if f.verdict not in (Verdict.VIOLATION, Verdict.GOVERNANCE_RISK):
+    if not is_problem(f):
         return None
     if f.waived and f.waiver is not None:
         return "skipped", "waived", f.waiver.message
@@ -69,8 +70,9 @@ def _suite(product: ProductOut, fail_on: FailOn) -> tuple[ET.Element, dict[str, 
     suite = ET.Element("testsuite")
     tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     names = [f"{f.component}: {f.license}/{f.clause}" for f in product.findings]
+    repeated = {name for name, count in Counter(names).items() if count > 1}
     for f, name in zip(product.findings, names, strict=True):
-        if names.count(name) > 1:  # one license reached through two models: keep names unique
+        if name in repeated:  # one license reached through two models: keep names unique
             name += f" (via {f.model})"
         case = ET.SubElement(
             suite,
