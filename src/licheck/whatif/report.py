@@ -28,8 +28,6 @@ from licheck.whatif.compare import Change, ChangeKind, finding_id
 from licheck.whatif.ranking import NextFact
 from licheck.whatif.sweep import Axis, RegionMap, Sweep, Threshold, Verdicts
 
-SCHEMA_VERSION = "1.0"
-
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
