@@ -205,25 +205,6 @@ def _encoding(output: Path | None) -> str:
     return getattr(sys.stdout, "encoding", None) or "utf-8"
 
 
-def emit(
-    report: Report,
-    fmt: str,
-    fail_on: str,
-    output: Path | None,
-    *,
-    verbose: bool = False,
-    summary: bool = False,
-    inputs: Sequence[Path | None] = (),
-    root: Path | None = None,
-    annotations: int = 10,
-) -> None:
-    """Render, write (atomically with --output) and exit with the gate's code."""
-    options = render_options(
-        fmt, fail_on, output, verbose=verbose, summary=summary, root=root, annotations=annotations
-    )
-    write_report(report, options, fmt, output, inputs)
-
-
 def write_report(
     report: Report,
     options: RenderOptions,
