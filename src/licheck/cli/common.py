@@ -223,13 +223,16 @@ def evidence_options(function: F) -> F:
     return evidence_option(function)
 
 
-def format_option(choices: Sequence[str], help: str) -> Callable[[F], F]:
+def format_option(
+    choices: Sequence[str], help: str | None = None, *, metavar: str | None = None
+) -> Callable[[F], F]:
     """--format/-f among `choices`, the first the default; the command gets `fmt`."""
     return click.option(
         "--format",
         "-f",
         "fmt",
         type=click.Choice(list(choices)),
+        metavar=metavar,
         default=choices[0],
         show_default=True,
         help=help,

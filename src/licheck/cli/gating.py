@@ -14,7 +14,9 @@ from licheck.cli.common import (
     PIPE_CLOSED,
     PathParam,
     discard_stdout,
+    format_option,
     is_utf8,
+    output_option,
     parse_as_of,
     resolve_color,
     say,
@@ -39,26 +41,16 @@ DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE
 def report_options(function: F) -> F:
     """--format, --output, --fail-on, --waivers, --no-waivers, --today."""
     decorators = [
-        click.option(
-            "--format",
-            "-f",
-            "fmt",
-            type=click.Choice(FORMAT_CHOICES),
-            metavar="FORMAT",  # the choices, listed in the help, would run over 60 columns
-            default="text",
-            show_default=True,
-            help="Output format: text (terminal), json (schema'd: licheck schema "
+        format_option(
+            FORMAT_CHOICES,
+            "Output format: text (terminal), json (schema'd: licheck schema "
             "report), sarif (2.1.0, code scanning), junit (CI test reports), "
             "markdown (a PR comment), github (workflow annotations), compact (one line "
             "per finding), html (one self-contained page to read: lineage and evidence "
             "drawn).",
+            metavar="FORMAT",  # the choices, listed in the help, would run over 60 columns
         ),
-        click.option(
-            "--output",
-            "-o",
-            type=PathParam(dir_okay=False, path_type=Path),
-            help="Write the report to FILE (atomically) instead of standard output.",
-        ),
+        output_option("the report"),
         click.option(
             "--fail-on",
             type=click.Choice(["violation", "risk", "never"]),

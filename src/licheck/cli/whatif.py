@@ -12,7 +12,9 @@ from licheck.cli.common import (
     PathParam,
     color_option,
     evidence_options,
+    format_option,
     library_option,
+    output_option,
     parse_as_of,
     policy_option,
     refuse_outputs,
@@ -59,14 +61,9 @@ SET_HELP = (
     help="Time travel: the scenario counts only evidence as of DATE (the baseline "
     "keeps --as-of, or all evidence).",
 )
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["text", "json", "csv", "html"]),
-    default="text",
-    show_default=True,
-    help="Output format (html: one self-contained page, the sweep drawn in it).",
+@format_option(
+    ["text", "json", "csv", "html"],
+    "Output format (html: one self-contained page, the sweep drawn in it).",
 )
 @click.option(
     "--plot",
@@ -74,12 +71,7 @@ SET_HELP = (
     metavar="FILE.svg",
     help="Also draw the sweep (intervals, or the 2-D region map) as an SVG file.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=PathParam(dir_okay=False, path_type=Path),
-    help="Write the report to FILE (atomically) instead of standard output.",
-)
+@output_option("the report")
 @color_option
 @library_option
 @policy_option
