@@ -380,11 +380,6 @@ def to_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def use_color() -> bool | None:
-    """Colour on a terminal unless NO_COLOR is set, or when FORCE_COLOR is (`--color auto`)."""
-    return resolve_color("auto")
-
-
 COLOR_CHOICES = ("auto", "always", "never")
 DEFAULT_WIDTH = 100  # columns, when neither COLUMNS nor a terminal says
 MINIMUM_WIDTH = 40  # narrower, tables cannot be laid out at all: lines run over instead
@@ -406,6 +401,12 @@ def resolve_color(choice: str, stream: object = None) -> bool:
         return bool(isatty()) if isatty is not None else False
     except (OSError, ValueError):  # a closed stream
         return False
+
+
+def color_for(choice: str, output: Path | None) -> bool:
+    """Whether to colour text written to `output`: a file only when asked (`always`),
+    standard output as `resolve_color` says."""
+    return resolve_color(choice) if output is None else choice == "always"
 
 
 def color_option(function: F) -> F:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import format_option, library_option, use_color
+from licheck.cli.common import format_option, library_option, resolve_color
 
 if TYPE_CHECKING:
     from licheck.factinfo import FactInfo
@@ -107,7 +107,7 @@ def _print_table(every: list[FactInfo]) -> None:
             name, kind, scope, default = row
             text = _cut(f"{name}: {kind}; {scope}; default {default}", width)
             text += f"\n    {_cut(meaning, width - 4)}"
-        click.echo(click.style(text, bold=i == 0 and use_color() is True))
+        click.echo(click.style(text, bold=i == 0 and resolve_color("auto")))
     footer = (
         f"{len(every)} facts. scope: where a manifest states it (by model: also per model or "
         "per license; licheck: never, licheck supplies it); default: what licheck assumes when "

@@ -13,12 +13,12 @@ import click
 from licheck.cli.common import (
     PIPE_CLOSED,
     PathParam,
+    color_for,
     discard_stdout,
     format_option,
     is_utf8,
     output_option,
     parse_as_of,
-    resolve_color,
     say,
     terminal_width,
     write_output,
@@ -172,8 +172,7 @@ def render_options(
     from licheck.formats import RenderOptions
     from licheck.report import FailOn
 
-    wanted = color == "always" or (output is None and resolve_color(color))
-    color_text = wanted if fmt == "text" else False
+    color_text = color_for(color, output) if fmt == "text" else False
     cwd = Path.cwd()
     top = root.resolve() if root is not None else repository_root(cwd)
     return RenderOptions(

@@ -9,13 +9,13 @@ import click
 
 from licheck.cli.common import (
     PathParam,
+    color_for,
     color_option,
     evidence_option,
     format_option,
     library_option,
     output_option,
     refuse_outputs,
-    resolve_color,
     terminal_width,
     write_output,
 )
@@ -65,7 +65,5 @@ def timeline(
     else:
         from licheck.formats.timeline_text import render
 
-        # as whatif: a file is coloured only when asked (--color always)
-        colour = color == "always" or (output is None and resolve_color(color))
-        text = render(report, width=terminal_width(), color=colour)
+        text = render(report, width=terminal_width(), color=color_for(color, output))
     write_output(text, output, (manifest, *licenses_dir.inputs))

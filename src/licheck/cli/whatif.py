@@ -10,6 +10,7 @@ import click
 
 from licheck.cli.common import (
     PathParam,
+    color_for,
     color_option,
     evidence_options,
     format_option,
@@ -18,7 +19,6 @@ from licheck.cli.common import (
     parse_as_of,
     policy_option,
     refuse_outputs,
-    resolve_color,
     terminal_width,
     write_output,
 )
@@ -130,7 +130,7 @@ def whatif(
         from licheck.formats.whatif_svg import render as render_svg
 
         write_output(render_svg(report), plot, (manifest, *licenses_dir.inputs))
-    text = _render(report, fmt, color == "always" or (output is None and resolve_color(color)))
+    text = _render(report, fmt, color_for(color, output))
     write_output(text, output, (manifest, *licenses_dir.inputs, plot))
 
 
