@@ -24,7 +24,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from licheck.diagnostics import Diagnostic
 from licheck.evaluation import ProductResult
@@ -34,7 +34,9 @@ from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, errors_out
 from licheck.reporting import ReportMemo, product_data
 from licheck.verdicts import Verdict
-from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking, noting_unread
+
+if TYPE_CHECKING:  # licheck.waivers is imported only by a run that has waivers
+    from licheck.waivers import Hit, Ledger, Waivers
 
 COPY_CHUNK = 1 << 18  # bytes copied from the spill at a time
 Holes = tuple[tuple[int, str], ...]  # (byte offset, name) in a part's body
@@ -73,6 +75,8 @@ class Encoder:
         product = None
         found: tuple[Hit, ...] = ()
         if self.waivers is not None:
+            from licheck.waivers import hits, needs_marking
+
             product = ProductOut.model_validate(data)
             found = tuple(hits(self.waivers, product))
             if needs_marking(found):
@@ -129,7 +133,7 @@ class Stream:
         self.document = open_document(context)
         self.waivers = waivers
         self.today = today
-        self.ledger = Ledger(waivers) if waivers is not None else None
+        self.ledger = _ledger(waivers)
         self.problems: list[Diagnostic] = []
         self.products = 0
         self.findings = 0
@@ -210,6 +214,10 @@ class Stream:
         errors = errors_out(self.problems)
         if self.deferred:
             self._resolve(statuses)
+        if statuses:
+            from licheck.waivers import noting_unread
+
+            statuses = noting_unread(statuses, errors)
         self.top = Report(
             evidence_policy=self.context.evidence_policy,
             as_of=self.context.as_of,
@@ -221,13 +229,15 @@ class Stream:
                 gate_verdict=self.gate,
             ),
             products=[],
-            waivers=noting_unread(statuses, errors),
+            waivers=statuses,
             errors=errors,
             library=self.context.library,
         )
         return self.top
 
     def _resolve(self, statuses: list[WaiverStatus]) -> None:
+        from licheck.waivers import mark
+
         assert self.waivers is not None
         self._later.seek(0)
         self._resolved = _spill()
@@ -280,6 +290,14 @@ class Stream:
     def write_text(self, write: Callable[[str], object]) -> None:
         """As `write`, to a function that takes text."""
         self.write(_TextSink(write))  # type: ignore[arg-type]
+
+
+def _ledger(waivers: Waivers | None) -> Ledger | None:
+    if waivers is None:
+        return None
+    from licheck.waivers import Ledger
+
+    return Ledger(waivers)
 
 
 def _copy(source: IO[bytes], out: BinaryIO, size: int) -> None:
