@@ -335,9 +335,9 @@ def refuse_outputs(
 
 def config_file() -> Path | None:
     """The configuration file this run read (`licheck.cli.configuring`): an input too."""
-    ctx = click.get_current_context(silent=True)
-    root = ctx.find_root() if ctx is not None else None
-    config = root.obj.get("config") if root is not None and isinstance(root.obj, dict) else None
+    from licheck.cli.configuring import loaded
+
+    config = loaded()
     return config.file if config is not None else None
 
 
