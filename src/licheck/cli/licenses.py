@@ -384,6 +384,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
             continue
         results.append(coverage(entry.license, read_canonical(text_path)))
     overall = totals(results)
+    each = [(r, totals([r])) for r in results]  # each license's own figures
     if fmt == "json":
         document = {
             "accounted": round(overall.accounted_fraction, 4),
@@ -395,19 +396,19 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
                 {
                     "id": r.license,
                     "text": r.text,
-                    "accounted": round(totals([r]).accounted_fraction, 4),
-                    "encoded": round(totals([r]).encoded_fraction, 4),
-                    **_counts(totals([r])),
+                    "accounted": round(t.accounted_fraction, 4),
+                    "encoded": round(t.encoded_fraction, 4),
+                    **_counts(t),
                     "unaccounted_sentences": [s.text for s in r.unaccounted],
                 }
-                for r in results
+                for r, t in each
             ],
         }
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         from licheck.formats.library_text import coverage_text
 
-        rows = [(r.license, totals([r])) for r in results]
+        rows = [(r.license, t) for r, t in each]
         named = "overall" + (" (partial)" if missing else "")
         click.echo(coverage_text(rows, missing, (named, overall), terminal_width()), nl=False)
     if missing:
