@@ -110,6 +110,8 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
     from licheck.formats import Format
 
     waivers = request.waivers()
+    inputs = request.inputs(paths, waivers)
+    refuse_outputs([("--output", request.output)], inputs)  # before any work, as _check_once
     options = request.render_options(summary=True)
     with check_stream(
         list(paths),
@@ -122,11 +124,7 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
         request.today,
         progress=for_terminal(),
     ) as streamed:
-        emit_stream(
-            streamed,
-            request.output,
-            inputs=(*paths, request.waivers_file, *request.licenses_dir.inputs),
-        )
+        emit_stream(streamed, request.output, inputs=inputs)
 
 
 def _check_once(

@@ -221,8 +221,9 @@ def write_report(
 def emit_stream(
     streamed: Stream, output: Path | None, *, inputs: Sequence[Path | None] = ()
 ) -> None:
-    """Write a streamed report (atomically with --output; to standard output its bytes as the
-    workers encoded them) and exit with the gate's code."""
+    """Write a streamed report (atomically with --output, never over one of `inputs`, the files
+    the run read; to standard output its bytes as the workers encoded them) and exit with the
+    gate's code."""
     from licheck.report import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
@@ -242,9 +243,7 @@ def emit_stream(
                 streamed.write_text(sys.stdout.write)
                 sys.stdout.flush()
         else:
-            waivers = streamed.waivers
-            extra = Path(waivers.file) if waivers else None
-            write_stream(streamed.write_text, output, (*inputs, extra))
+            write_stream(streamed.write_text, output, inputs)
     say_unread(streamed.top)
     say_weakened(streamed.top, streamed.context.options.fail_on)
     raise click.exceptions.Exit(code)
