@@ -6,7 +6,7 @@ import contextlib
 import datetime as dt
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
@@ -66,8 +66,7 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         say("Aborted.")
         return 2
     except InputError as exc:
-        for diagnostic in exc.diagnostics:
-            say(located(diagnostic), located_first=True)
+        say_located(exc.diagnostics)
         count = len(exc.diagnostics)
         say(
             f"licheck: {count} problem{'s' if count != 1 else ''} in the input; "
@@ -145,6 +144,12 @@ def say(text: str, *, located_first: bool = False) -> None:
     text = "\n".join(whole)
     with contextlib.suppress(OSError, ValueError):
         click.echo(text, err=True)
+
+
+def say_located(diagnostics: Iterable[Diagnostic]) -> None:
+    """Each diagnostic on stderr, its `FILE:LINE:COL: error:` line whole (`located`)."""
+    for diagnostic in diagnostics:
+        say(located(diagnostic), located_first=True)
 
 
 def located(diagnostic: Diagnostic) -> str:
@@ -441,8 +446,7 @@ def exit_unread(unread: Sequence[Diagnostic], consequence: str) -> None:
     what was not read)."""
     if not unread:
         return
-    for diagnostic in unread:
-        say(located(diagnostic), located_first=True)
+    say_located(unread)
     files = len({d.file for d in unread})
     say(
         f"licheck: {files} manifest(s) could not be read: {consequence}; the others were read "

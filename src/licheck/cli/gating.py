@@ -20,6 +20,7 @@ from licheck.cli.common import (
     output_option,
     parse_as_of,
     say,
+    say_located,
     terminal_width,
     write_output,
     write_stream,
@@ -254,15 +255,10 @@ def say_unread(top: Report) -> None:
     them too), and that the others were evaluated."""
     if not top.errors:
         return
-    from licheck.cli.common import located
     from licheck.diagnostics import Diagnostic
     from licheck.formats.summary import plural, unread
 
-    for e in top.errors:
-        say(
-            located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "")),
-            located_first=True,
-        )
+    say_located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "") for e in top.errors)
     say(
         f"licheck: {plural(len(top.errors), 'problem')} in the input: {unread(top)}; every "
         "other manifest was evaluated (exit 2)"
