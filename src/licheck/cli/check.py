@@ -96,11 +96,6 @@ def check(
             raise
         where = ", ".join(d.file for d in exc.diagnostics)
         say(f"licheck: note: no manifests found in {where}: nothing to check")
-    except KeyboardInterrupt:
-        # Here, not in click: without standalone mode click turns it into `Abort` (exit 2).  The
-        # workers were stopped on the way out of `check_stream`.
-        click.echo("Interrupted.", err=True)
-        raise click.exceptions.Exit(130) from None
 
 
 def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
