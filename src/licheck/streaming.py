@@ -33,7 +33,7 @@ from licheck.formats.jsonreport import product_bytes
 from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, errors_out
 from licheck.reporting import ReportMemo, product_data
-from licheck.verdicts import Verdict
+from licheck.verdicts import Verdict, worst
 
 if TYPE_CHECKING:  # licheck.waivers is imported only by a run that has waivers
     from licheck.waivers import Hit, Ledger, Waivers
@@ -71,7 +71,8 @@ class Encoder:
     def __call__(self, result: ProductResult) -> Part:
         data = product_data(result, self.memo)
         counts = tuple(data["counts"].values())
-        numbers = (result.verdict, len(result.findings), counts, _worst(result))
+        gate = worst([f.verdict for f in result.findings])  # none is waived yet
+        numbers = (result.verdict, len(result.findings), counts, gate)
         product = None
         found: tuple[Hit, ...] = ()
         if self.waivers is not None:
@@ -88,15 +89,6 @@ class Encoder:
         piece = self._document.piece(product or ProductOut.model_validate(data))
         body, holes = _bytes(piece)
         return Part(*numbers, found, body, holes, piece.extra)
-
-
-def _worst(result: ProductResult) -> Verdict:
-    """The gate's verdict of a product none of whose findings is waived yet."""
-    gate = Verdict.NOT_APPLICABLE
-    for finding in result.findings:
-        if finding.verdict.severity > gate.severity:
-            gate = finding.verdict
-    return gate
 
 
 def _bytes(piece: Piece) -> tuple[bytes, Holes]:
@@ -244,7 +236,8 @@ class Stream:
         for index, line in zip(self.deferred, self._later, strict=True):
             product = mark(ProductOut.model_validate_json(line), self.waivers, statuses)
             counts = product.counts.model_dump().values()
-            self._count(len(product.findings), counts, _gate(product))
+            gate = worst([f.verdict for f in product.findings if not f.waived])
+            self._count(len(product.findings), counts, gate)
             piece = self.document.piece(product)
             self.document.take(index, piece.extra)
             if piece.text and not self.document.admits(index, piece.extra):
@@ -322,14 +315,6 @@ class _TextSink:
         if text:
             self._write(text)
         return len(data)
-
-
-def _gate(product: ProductOut) -> Verdict:
-    gate = Verdict.NOT_APPLICABLE
-    for finding in product.findings:
-        if not finding.waived and finding.verdict.severity > gate.severity:
-            gate = finding.verdict
-    return gate
 
 
 def stream(
