@@ -56,7 +56,8 @@ def timeline(
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 
-    refuse_outputs([("--output", output)], (manifest, *licenses_dir.inputs))
+    inputs = (manifest, *licenses_dir.inputs)
+    refuse_outputs([("--output", output)], inputs)
     policy = resolve_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
     report = build(loaded, document, load_library(licenses_dir), policy)
@@ -66,4 +67,4 @@ def timeline(
         from licheck.formats.timeline_text import render
 
         text = render(report, width=terminal_width(), color=color_for(color, output))
-    write_output(text, output, (manifest, *licenses_dir.inputs))
+    write_output(text, output, inputs)

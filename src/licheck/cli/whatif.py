@@ -110,7 +110,8 @@ def whatif(
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
-    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, *licenses_dir.inputs))
+    inputs = (manifest, *licenses_dir.inputs)
+    refuse_outputs([("--plot", plot), ("--output", output)], inputs)
     if plot is not None and not plot.resolve().parent.is_dir():
         raise click.BadParameter(
             f"folder {plot.resolve().parent} does not exist", param_hint="--plot"
@@ -129,9 +130,9 @@ def whatif(
     if plot is not None:
         from licheck.formats.whatif_svg import render as render_svg
 
-        write_output(render_svg(report), plot, (manifest, *licenses_dir.inputs))
+        write_output(render_svg(report), plot, inputs)
     text = _render(report, fmt, color_for(color, output))
-    write_output(text, output, (manifest, *licenses_dir.inputs, plot))
+    write_output(text, output, (*inputs, plot))
 
 
 def _render(report: WhatIfReport, fmt: str, color: bool) -> str:
