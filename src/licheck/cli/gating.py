@@ -102,7 +102,7 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
         if waivers_file is not None:
             raise click.UsageError("--waivers and --no-waivers exclude each other")
         return None
-    # `waivers.default_path`, checked before importing licheck.waivers (and its models): most
+    # the default file is looked for before importing licheck.waivers (and its models): most
     # runs have no waiver file and need none of it
     path = waivers_file or Path.cwd() / DEFAULT_WAIVERS
     if waivers_file is None and not path.is_file():
