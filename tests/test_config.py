@@ -232,6 +232,49 @@ def test_the_config_command_has_the_defaults_of_the_commands(project: Path) -> N
             ), (setting.key, path)
 
 
+def _commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found: list[tuple[str, ...]] = []
+    for name in group.list_commands(click.Context(group)):
+        command = group.get_command(click.Context(group), name)
+        assert command is not None
+        if isinstance(command, click.Group):
+            found += _commands(command, (*path, name))
+        else:
+            found.append((*path, name))
+    return found
+
+
+def _command(path: tuple[str, ...]) -> click.Command:
+    command: click.Command = cli
+    for name in path:
+        assert isinstance(command, click.Group)
+        found = command.get_command(click.Context(command), name)
+        assert found is not None, path
+        command = found
+    return command
+
+
+# Settings whose option means the same in every command that has it (unlike --format, whose
+# choices differ from command to command).
+SHARED = ("licenses", "builtin-licenses", "policy", "evidence", "waivers", "fail-on")
+
+
+@pytest.mark.parametrize("key", SHARED)
+def test_every_command_with_the_option_takes_the_setting(key: str) -> None:
+    """A layer, a policy or an evidence policy set in the file reaches every command that has
+    the option (`licheck notices` on another library than `licheck check` would mislead)."""
+    setting = next(s for s in SETTINGS if s.key == key)
+    having = [
+        path
+        for path in _commands(cli)
+        if any(
+            isinstance(p, click.Option) and p.name == setting.param for p in _command(path).params
+        )
+    ]
+    assert having
+    assert sorted(having) == sorted(setting.commands)
+
+
 def test_an_empty_mapping_sets_nothing_and_an_empty_file_is_refused(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -60,9 +60,8 @@ def test_parallel_matches_serial_in_order() -> None:
 @pytest.mark.usefixtures("forced_parallel")
 def test_without_fork_workers_load_the_library(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the platform cannot fork (macOS, Windows), spawned workers load the library."""
-    monkeypatch.setattr(
-        "licheck.portfolio.multiprocessing.get_all_start_methods", lambda: ["spawn"]
-    )
+    # the module `licheck.portfolio` imports when it starts workers
+    monkeypatch.setattr("multiprocessing.get_all_start_methods", lambda: ["spawn"])
     library = load_library()
     serial = [_shape(i.result) for i in portfolio.iter_results(MANIFESTS, OPTIONS, library, jobs=1)]
     items = list(portfolio.iter_results(MANIFESTS, OPTIONS, library, jobs=2))

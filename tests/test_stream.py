@@ -314,9 +314,8 @@ def test_spawned_workers_stream_the_same(
     """Where the platform cannot fork, the encoder and the waivers are sent to the workers."""
     monkeypatch.setattr(portfolio, "PARALLEL_MIN", 1)
     monkeypatch.setattr(portfolio, "CHUNK", 4)
-    monkeypatch.setattr(
-        "licheck.portfolio.multiprocessing.get_all_start_methods", lambda: ["spawn"]
-    )
+    # the module `licheck.portfolio` imports when it starts workers
+    monkeypatch.setattr("multiprocessing.get_all_start_methods", lambda: ["spawn"])
     waivers = _waivers(tmp_path, manifests)
     today = dt.date(2026, 4, 1)
     options = RenderOptions(fail_on=FailOn.RISK, summary=True)

@@ -269,12 +269,16 @@ def _ambiguous(pairs: Iterable[tuple[str, str]]) -> frozenset[str]:
     return frozenset(name for name, seen in files.items() if len(seen) > 1)
 
 
+def _name(ambiguous: frozenset[str], product: str, file: str) -> str:
+    """A product as keys name it: by its name, and its manifest's path where that is shared."""
+    return f"{product}\0{os.path.normpath(file)}" if product in ambiguous else product
+
+
 def _key(
     ambiguous: frozenset[str], product: str, file: str, component: str, model: str, license: str,
     clause: str,
 ) -> Key:  # fmt: skip
-    name = f"{product}\0{os.path.normpath(file)}" if product in ambiguous else product
-    return (name, component, model, license, clause)
+    return (_name(ambiguous, product, file), component, model, license, clause)
 
 
 def status_of(now: Verdict, before: Entry | None) -> BaselineStatus:
@@ -358,7 +362,7 @@ def _evaluated(report: Report, ambiguous: frozenset[str]) -> set[str]:
     """The products this run evaluated, as keys name them: a baseline's product that is not
     among them was not compared (not passed to this run, or deleted), so nothing of it is
     "fixed"."""
-    return {_key(ambiguous, p.product, p.file, "", "", "", "")[0] for p in report.products}
+    return {_name(ambiguous, p.product, p.file) for p in report.products}
 
 
 def _unread_files(report: Report) -> set[str]:
@@ -407,8 +411,11 @@ def warnings(report: Report, baseline: Baseline) -> list[str]:
     ambiguous, before = _index(report, baseline)
     evaluated = _evaluated(report, ambiguous)
     absent = {k[0] for k, e in before.items() if k[0] not in evaluated and e.verdict in PROBLEMS}
-    absent -= {_key(ambiguous, e.product, e.file, "", "", "", "")[0] for e in baseline.entries
-               if os.path.normpath(e.file) in unread}  # fmt: skip
+    absent -= {
+        _name(ambiguous, e.product, e.file)
+        for e in baseline.entries
+        if os.path.normpath(e.file) in unread
+    }
     if absent:
         said.append(
             f"{len(absent)} of the baseline's products with violations or risks are not in this "

@@ -25,11 +25,16 @@ YAML_FILE = ".licheck.yaml"
 PYPROJECT = "pyproject.toml"
 TOML_TABLE = "tool.licheck"
 
-# The commands that read a rule library (`--licenses`, `--no-builtin-licenses`), by their path.
+# The commands that read a rule library (`--licenses`, `--no-builtin-licenses`), by their path
+# (tests/test_config.py checks that every command with the options is listed).
 LIBRARY_COMMANDS = (
     ("evaluate",),
     ("check",),
     ("whatif",),
+    ("timeline",),
+    ("notices",),
+    ("discover",),
+    ("facts",),
     ("licenses", "list"),
     ("licenses", "show"),
     ("licenses", "models"),
@@ -59,7 +64,7 @@ SETTINGS = (
     Setting(
         "evidence",
         "evidence",
-        (*REPORTING, ("whatif",)),
+        (*REPORTING, ("whatif",), ("timeline",), ("notices",)),
         "--evidence: which evidence kinds establish a fact",
     ),
     Setting("waivers", "waivers_file", REPORTING, "--waivers: the waiver file", True),

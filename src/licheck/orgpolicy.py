@@ -114,18 +114,10 @@ def _unknown_members(policy: PolicyFile, document: yamlsafe.Document) -> Iterato
     """A string a rule tests a closed set fact for that the fact never holds (a misspelt
     `revnue` would never match, and a `not` over it would always hold)."""
     for index, rule in enumerate(policy.clauses):
-        base: tuple[str | int, ...] = ("clauses", index)
-        conditions: list[tuple[tuple[str | int, ...], object]] = [
-            (("trigger",), rule.trigger),
-            (("requirement",), rule.requirement),
-            *((("exceptions", i), e) for i, e in enumerate(rule.exceptions)),
-        ]
-        for where, condition in conditions:
-            for path, test in _fact_tests(condition, (*base, *where)):
+        for where, condition in _conditions(rule):
+            for path, test in _fact_tests(condition, ("clauses", index, *where)):
                 definition = FACTS.get(test.fact)
-                operand = test.operand
-                items = operand if isinstance(operand, list) else [operand]
-                for item in items:
+                for item in _items(test):
                     if definition is not None and isinstance(item, str):
                         problem = definition.unknown_member(item)
                         if problem:
@@ -147,8 +139,7 @@ def _unknown_names(
                 if test.fact not in known:
                     continue
                 kind, names = known[test.fact]
-                operand = test.operand
-                for item in operand if isinstance(operand, list) else [operand]:
+                for item in _items(test):
                     if not isinstance(item, str):
                         continue
                     if _names_one(test.operator, item, names):
@@ -179,6 +170,12 @@ def _conditions(rule: PolicyRule) -> list[tuple[tuple[str | int, ...], object]]:
         (("requirement",), rule.requirement),
         *((("exceptions", i), e) for i, e in enumerate(rule.exceptions)),
     ]
+
+
+def _items(test: FactTest) -> list[object]:
+    """What a test compares with, as a list (one value, or each of a list's)."""
+    operand = test.operand
+    return list(operand) if isinstance(operand, list) else [operand]
 
 
 def _fact_tests(

@@ -12,7 +12,6 @@ in constant memory, the workers sending back a `Tally` of each product rather th
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import signal
 import threading
@@ -185,6 +184,8 @@ def _parallel(
     transform: Callable[[ProductResult], R],
     jobs: int,
 ) -> Iterator[Item[R]]:
+    import multiprocessing  # here: a portfolio below PARALLEL_MIN never starts a worker
+
     # fork where the platform has it: workers start in milliseconds, sharing the loaded code and
     # the library (nothing given to a forked worker is pickled); elsewhere the platform's default.
     fork = "fork" in multiprocessing.get_all_start_methods()

@@ -24,7 +24,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from licheck.diagnostics import Diagnostic
 from licheck.evaluation import ProductResult
@@ -33,8 +33,10 @@ from licheck.formats.jsonreport import product_bytes
 from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, errors_out
 from licheck.reporting import ReportMemo, product_data
-from licheck.verdicts import Verdict
-from licheck.waivers import Hit, Ledger, Waivers, hits, mark, needs_marking, noting_unread
+from licheck.verdicts import Verdict, worst
+
+if TYPE_CHECKING:  # licheck.waivers is imported only by a run that has waivers
+    from licheck.waivers import Hit, Ledger, Waivers
 
 COPY_CHUNK = 1 << 18  # bytes copied from the spill at a time
 Holes = tuple[tuple[int, str], ...]  # (byte offset, name) in a part's body
@@ -69,10 +71,13 @@ class Encoder:
     def __call__(self, result: ProductResult) -> Part:
         data = product_data(result, self.memo)
         counts = tuple(data["counts"].values())
-        numbers = (result.verdict, len(result.findings), counts, _worst(result))
+        gate = worst([f.verdict for f in result.findings])  # none is waived yet
+        numbers = (result.verdict, len(result.findings), counts, gate)
         product = None
         found: tuple[Hit, ...] = ()
         if self.waivers is not None:
+            from licheck.waivers import hits, needs_marking
+
             product = ProductOut.model_validate(data)
             found = tuple(hits(self.waivers, product))
             if needs_marking(found):
@@ -84,15 +89,6 @@ class Encoder:
         piece = self._document.piece(product or ProductOut.model_validate(data))
         body, holes = _bytes(piece)
         return Part(*numbers, found, body, holes, piece.extra)
-
-
-def _worst(result: ProductResult) -> Verdict:
-    """The gate's verdict of a product none of whose findings is waived yet."""
-    gate = Verdict.NOT_APPLICABLE
-    for finding in result.findings:
-        if finding.verdict.severity > gate.severity:
-            gate = finding.verdict
-    return gate
 
 
 def _bytes(piece: Piece) -> tuple[bytes, Holes]:
@@ -129,7 +125,7 @@ class Stream:
         self.document = open_document(context)
         self.waivers = waivers
         self.today = today
-        self.ledger = Ledger(waivers) if waivers is not None else None
+        self.ledger = _ledger(waivers)
         self.problems: list[Diagnostic] = []
         self.products = 0
         self.findings = 0
@@ -210,6 +206,10 @@ class Stream:
         errors = errors_out(self.problems)
         if self.deferred:
             self._resolve(statuses)
+        if statuses:
+            from licheck.waivers import noting_unread
+
+            statuses = noting_unread(statuses, errors)
         self.top = Report(
             evidence_policy=self.context.evidence_policy,
             as_of=self.context.as_of,
@@ -221,20 +221,23 @@ class Stream:
                 gate_verdict=self.gate,
             ),
             products=[],
-            waivers=noting_unread(statuses, errors),
+            waivers=statuses,
             errors=errors,
             library=self.context.library,
         )
         return self.top
 
     def _resolve(self, statuses: list[WaiverStatus]) -> None:
+        from licheck.waivers import mark
+
         assert self.waivers is not None
         self._later.seek(0)
         self._resolved = _spill()
         for index, line in zip(self.deferred, self._later, strict=True):
             product = mark(ProductOut.model_validate_json(line), self.waivers, statuses)
             counts = product.counts.model_dump().values()
-            self._count(len(product.findings), counts, _gate(product))
+            gate = worst([f.verdict for f in product.findings if not f.waived])
+            self._count(len(product.findings), counts, gate)
             piece = self.document.piece(product)
             self.document.take(index, piece.extra)
             if piece.text and not self.document.admits(index, piece.extra):
@@ -282,6 +285,14 @@ class Stream:
         self.write(_TextSink(write))  # type: ignore[arg-type]
 
 
+def _ledger(waivers: Waivers | None) -> Ledger | None:
+    if waivers is None:
+        return None
+    from licheck.waivers import Ledger
+
+    return Ledger(waivers)
+
+
 def _copy(source: IO[bytes], out: BinaryIO, size: int) -> None:
     while size > 0:
         chunk = source.read(min(size, COPY_CHUNK))
@@ -304,14 +315,6 @@ class _TextSink:
         if text:
             self._write(text)
         return len(data)
-
-
-def _gate(product: ProductOut) -> Verdict:
-    gate = Verdict.NOT_APPLICABLE
-    for finding in product.findings:
-        if not finding.waived and finding.verdict.severity > gate.severity:
-            gate = finding.verdict
-    return gate
 
 
 def stream(

@@ -186,12 +186,6 @@ def load(path: Path, display: str | None = None) -> Waivers:
     return Waivers(document.file, tuple(entries))
 
 
-def default_path(directory: Path) -> Path | None:
-    """The default waiver file in `directory`, when present."""
-    candidate = directory / DEFAULT_FILE
-    return candidate if candidate.is_file() else None
-
-
 def _key(product: ProductOut, finding: FindingOut) -> str:
     return f"{product.file}#{finding.component}/{finding.license}/{finding.clause}"
 

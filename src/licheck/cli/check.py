@@ -96,11 +96,6 @@ def check(
             raise
         where = ", ".join(d.file for d in exc.diagnostics)
         say(f"licheck: note: no manifests found in {where}: nothing to check")
-    except KeyboardInterrupt:
-        # Here, not in click: without standalone mode click turns it into `Abort` (exit 2).  The
-        # workers were stopped on the way out of `check_stream`.
-        click.echo("Interrupted.", err=True)
-        raise click.exceptions.Exit(130) from None
 
 
 def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
@@ -110,6 +105,8 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
     from licheck.formats import Format
 
     waivers = request.waivers()
+    inputs = request.inputs(paths, waivers)
+    refuse_outputs([("--output", request.output)], inputs)  # before any work, as _check_once
     options = request.render_options(summary=True)
     with check_stream(
         list(paths),
@@ -122,11 +119,7 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
         request.today,
         progress=for_terminal(),
     ) as streamed:
-        emit_stream(
-            streamed,
-            request.output,
-            inputs=(*paths, request.waivers_file, *request.licenses_dir.inputs),
-        )
+        emit_stream(streamed, request.output, inputs=inputs)
 
 
 def _check_once(

@@ -6,7 +6,7 @@ import contextlib
 import datetime as dt
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
@@ -66,8 +66,7 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         say("Aborted.")
         return 2
     except InputError as exc:
-        for diagnostic in exc.diagnostics:
-            say(located(diagnostic), located_first=True)
+        say_located(exc.diagnostics)
         count = len(exc.diagnostics)
         say(
             f"licheck: {count} problem{'s' if count != 1 else ''} in the input; "
@@ -147,6 +146,12 @@ def say(text: str, *, located_first: bool = False) -> None:
         click.echo(text, err=True)
 
 
+def say_located(diagnostics: Iterable[Diagnostic]) -> None:
+    """Each diagnostic on stderr, its `FILE:LINE:COL: error:` line whole (`located`)."""
+    for diagnostic in diagnostics:
+        say(located(diagnostic), located_first=True)
+
+
 def located(diagnostic: Diagnostic) -> str:
     """A diagnostic for stderr: the file name, message and hint with every control character
     shown escaped, so no input can start a line (a GitHub `::error` command) or drive the
@@ -223,13 +228,16 @@ def evidence_options(function: F) -> F:
     return evidence_option(function)
 
 
-def format_option(choices: Sequence[str], help: str) -> Callable[[F], F]:
+def format_option(
+    choices: Sequence[str], help: str | None = None, *, metavar: str | None = None
+) -> Callable[[F], F]:
     """--format/-f among `choices`, the first the default; the command gets `fmt`."""
     return click.option(
         "--format",
         "-f",
         "fmt",
         type=click.Choice(list(choices)),
+        metavar=metavar,
         default=choices[0],
         show_default=True,
         help=help,
@@ -332,9 +340,9 @@ def refuse_outputs(
 
 def config_file() -> Path | None:
     """The configuration file this run read (`licheck.cli.configuring`): an input too."""
-    ctx = click.get_current_context(silent=True)
-    root = ctx.find_root() if ctx is not None else None
-    config = root.obj.get("config") if root is not None and isinstance(root.obj, dict) else None
+    from licheck.cli.configuring import loaded
+
+    config = loaded()
     return config.file if config is not None else None
 
 
@@ -377,11 +385,6 @@ def to_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def use_color() -> bool | None:
-    """Colour on a terminal unless NO_COLOR is set, or when FORCE_COLOR is (`--color auto`)."""
-    return resolve_color("auto")
-
-
 COLOR_CHOICES = ("auto", "always", "never")
 DEFAULT_WIDTH = 100  # columns, when neither COLUMNS nor a terminal says
 MINIMUM_WIDTH = 40  # narrower, tables cannot be laid out at all: lines run over instead
@@ -403,6 +406,12 @@ def resolve_color(choice: str, stream: object = None) -> bool:
         return bool(isatty()) if isatty is not None else False
     except (OSError, ValueError):  # a closed stream
         return False
+
+
+def color_for(choice: str, output: Path | None) -> bool:
+    """Whether to colour text written to `output`: a file only when asked (`always`),
+    standard output as `resolve_color` says."""
+    return resolve_color(choice) if output is None else choice == "always"
 
 
 def color_option(function: F) -> F:
@@ -437,8 +446,7 @@ def exit_unread(unread: Sequence[Diagnostic], consequence: str) -> None:
     what was not read)."""
     if not unread:
         return
-    for diagnostic in unread:
-        say(located(diagnostic), located_first=True)
+    say_located(unread)
     files = len({d.file for d in unread})
     say(
         f"licheck: {files} manifest(s) could not be read: {consequence}; the others were read "

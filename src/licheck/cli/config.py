@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
+from licheck.cli import configuring
 from licheck.cli.common import INPUT_PATH, PathParam, library_option, policy_option
-from licheck.cli.configuring import CONFIG_ENV
 
 if TYPE_CHECKING:
     from licheck.config import Config, Setting
@@ -62,7 +62,7 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
     """
     from licheck.config import SETTINGS
 
-    loaded: Config | None = ctx.obj.get("config") if ctx.obj else None
+    loaded = configuring.loaded(ctx)
     rows = [_file_row(ctx, loaded)] + [_row(ctx, setting, loaded) for setting in SETTINGS]
     if out_format == "json":
         click.echo(json.dumps({"settings": rows}, indent=2, ensure_ascii=False))
@@ -91,7 +91,7 @@ def _file_row(ctx: click.Context, loaded: Config | None) -> dict[str, Any]:
         why = "--no-config" if parent.params.get("no_config") else nowhere
         return {"key": "config", "value": None, "source": why, "about": ABOUT}
     if source is ParameterSource.ENVIRONMENT:
-        why = f"environment ({CONFIG_ENV})"
+        why = f"environment ({configuring.CONFIG_ENV})"
     elif source is ParameterSource.COMMANDLINE:
         why = "command line (--config)"
     else:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from licheck.config import Config
     from licheck.report import ConfigOut, FailOn, Report
 
 CONFIG_ENV = "LICHECK_CONFIG"
@@ -54,6 +55,15 @@ def _asks_for_help(ctx: click.Context) -> bool:
     return any(arg in ctx.help_option_names for arg in args)
 
 
+def loaded(ctx: click.Context | None = None) -> Config | None:
+    """The configuration file this run read (`configure`), if any; `ctx`: any context of the
+    run (default: the current one)."""
+    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    obj = root.obj if root is not None else None
+    return obj.get("config") if isinstance(obj, dict) else None
+
+
 def with_config(report: Report) -> Report:
     """`report` with the configuration settings the running command used (`Report.config`),
     so that the report says where a setting such as `fail-on: never` came from."""
@@ -66,8 +76,7 @@ def with_config(report: Report) -> Report:
 def applied(ctx: click.Context | None) -> ConfigOut | None:
     """The configuration file read, and each of its settings that is the default of one of the
     command's options that the command line did not give; None without a file."""
-    root = ctx.find_root() if ctx is not None else None
-    config = root.obj.get("config") if root is not None and isinstance(root.obj, dict) else None
+    config = loaded(ctx) if ctx is not None else None
     if ctx is None or config is None:
         return None
     from click.core import ParameterSource

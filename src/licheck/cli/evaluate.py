@@ -30,11 +30,12 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     from licheck.api import evaluate_files
 
     waivers = request.waivers()
-    refuse_outputs([("--output", request.output)], request.inputs(manifests, None))
+    inputs = request.inputs(manifests, waivers)
+    refuse_outputs([("--output", request.output)], inputs)
     baseline = load_baseline(request.baseline_file)
     report = evaluate_files(
         list(manifests), request.policy(), request.as_of, request.licenses_dir, waivers,
         request.today,
     )  # fmt: skip
     report = compare_baseline(report, baseline)
-    request.emit(report, request.inputs(manifests, waivers))
+    request.emit(report, inputs)

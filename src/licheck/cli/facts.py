@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import library_option, use_color
+from licheck.cli.common import format_option, library_option, resolve_color
 
 if TYPE_CHECKING:
     from licheck.factinfo import FactInfo
@@ -33,15 +33,7 @@ Example:
 
 @click.command(help=HELP)
 @click.argument("name", required=False)
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="markdown: the table of docs/facts.md (without NAME).",
-)
+@format_option(["text", "json", "markdown"], "markdown: the table of docs/facts.md (without NAME).")
 @library_option
 def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
     from licheck import factinfo
@@ -115,7 +107,7 @@ def _print_table(every: list[FactInfo]) -> None:
             name, kind, scope, default = row
             text = _cut(f"{name}: {kind}; {scope}; default {default}", width)
             text += f"\n    {_cut(meaning, width - 4)}"
-        click.echo(click.style(text, bold=i == 0 and use_color() is True))
+        click.echo(click.style(text, bold=i == 0 and resolve_color("auto")))
     footer = (
         f"{len(every)} facts. scope: where a manifest states it (by model: also per model or "
         "per license; licheck: never, licheck supplies it); default: what licheck assumes when "

@@ -13,11 +13,14 @@ import click
 from licheck.cli.common import (
     PIPE_CLOSED,
     PathParam,
+    color_for,
     discard_stdout,
+    format_option,
     is_utf8,
+    output_option,
     parse_as_of,
-    resolve_color,
     say,
+    say_located,
     terminal_width,
     write_output,
     write_stream,
@@ -39,26 +42,16 @@ DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE
 def report_options(function: F) -> F:
     """--format, --output, --fail-on, --waivers, --no-waivers, --today."""
     decorators = [
-        click.option(
-            "--format",
-            "-f",
-            "fmt",
-            type=click.Choice(FORMAT_CHOICES),
-            metavar="FORMAT",  # the choices, listed in the help, would run over 60 columns
-            default="text",
-            show_default=True,
-            help="Output format: text (terminal), json (schema'd: licheck schema "
+        format_option(
+            FORMAT_CHOICES,
+            "Output format: text (terminal), json (schema'd: licheck schema "
             "report), sarif (2.1.0, code scanning), junit (CI test reports), "
             "markdown (a PR comment), github (workflow annotations), compact (one line "
             "per finding), html (one self-contained page to read: lineage and evidence "
             "drawn).",
+            metavar="FORMAT",  # the choices, listed in the help, would run over 60 columns
         ),
-        click.option(
-            "--output",
-            "-o",
-            type=PathParam(dir_okay=False, path_type=Path),
-            help="Write the report to FILE (atomically) instead of standard output.",
-        ),
+        output_option("the report"),
         click.option(
             "--fail-on",
             type=click.Choice(["violation", "risk", "never"]),
@@ -109,7 +102,7 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
         if waivers_file is not None:
             raise click.UsageError("--waivers and --no-waivers exclude each other")
         return None
-    # `waivers.default_path`, checked before importing licheck.waivers (and its models): most
+    # the default file is looked for before importing licheck.waivers (and its models): most
     # runs have no waiver file and need none of it
     path = waivers_file or Path.cwd() / DEFAULT_WAIVERS
     if waivers_file is None and not path.is_file():
@@ -180,8 +173,7 @@ def render_options(
     from licheck.formats import RenderOptions
     from licheck.report import FailOn
 
-    wanted = color == "always" or (output is None and resolve_color(color))
-    color_text = wanted if fmt == "text" else False
+    color_text = color_for(color, output) if fmt == "text" else False
     cwd = Path.cwd()
     top = root.resolve() if root is not None else repository_root(cwd)
     return RenderOptions(
@@ -203,25 +195,6 @@ def _encoding(output: Path | None) -> str:
     if output is not None:
         return "utf-8"
     return getattr(sys.stdout, "encoding", None) or "utf-8"
-
-
-def emit(
-    report: Report,
-    fmt: str,
-    fail_on: str,
-    output: Path | None,
-    *,
-    verbose: bool = False,
-    summary: bool = False,
-    inputs: Sequence[Path | None] = (),
-    root: Path | None = None,
-    annotations: int = 10,
-) -> None:
-    """Render, write (atomically with --output) and exit with the gate's code."""
-    options = render_options(
-        fmt, fail_on, output, verbose=verbose, summary=summary, root=root, annotations=annotations
-    )
-    write_report(report, options, fmt, output, inputs)
 
 
 def write_report(
@@ -249,8 +222,9 @@ def write_report(
 def emit_stream(
     streamed: Stream, output: Path | None, *, inputs: Sequence[Path | None] = ()
 ) -> None:
-    """Write a streamed report (atomically with --output; to standard output its bytes as the
-    workers encoded them) and exit with the gate's code."""
+    """Write a streamed report (atomically with --output, never over one of `inputs`, the files
+    the run read; to standard output its bytes as the workers encoded them) and exit with the
+    gate's code."""
     from licheck.report import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
@@ -270,9 +244,7 @@ def emit_stream(
                 streamed.write_text(sys.stdout.write)
                 sys.stdout.flush()
         else:
-            waivers = streamed.waivers
-            extra = Path(waivers.file) if waivers else None
-            write_stream(streamed.write_text, output, (*inputs, extra))
+            write_stream(streamed.write_text, output, inputs)
     say_unread(streamed.top)
     say_weakened(streamed.top, streamed.context.options.fail_on)
     raise click.exceptions.Exit(code)
@@ -283,15 +255,10 @@ def say_unread(top: Report) -> None:
     them too), and that the others were evaluated."""
     if not top.errors:
         return
-    from licheck.cli.common import located
     from licheck.diagnostics import Diagnostic
     from licheck.formats.summary import plural, unread
 
-    for e in top.errors:
-        say(
-            located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "")),
-            located_first=True,
-        )
+    say_located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "") for e in top.errors)
     say(
         f"licheck: {plural(len(top.errors), 'problem')} in the input: {unread(top)}; every "
         "other manifest was evaluated (exit 2)"

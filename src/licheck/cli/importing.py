@@ -7,17 +7,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import PathParam, library_option, refuse_outputs, write_output
+from licheck.cli.common import (
+    PathParam,
+    library_option,
+    output_option,
+    refuse_outputs,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
 
-OUTPUT = click.option(
-    "--output",
-    "-o",
-    type=PathParam(dir_okay=False, path_type=Path),
-    help="Write the manifest to FILE (atomically) instead of standard output.",
-)
+OUTPUT = output_option("the manifest")
 
 
 @click.group(name="import")

@@ -12,6 +12,7 @@ import click
 from licheck.cli.common import (
     PathParam,
     color_option,
+    format_option,
     library_option,
     resolve_color,
     say,
@@ -39,9 +40,7 @@ def licenses() -> None:
 
 
 @licenses.command("list")
-@click.option(
-    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option(["text", "json"])
 @color_option
 @library_option
 def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
@@ -99,9 +98,7 @@ def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
 
 @licenses.command()
 @click.argument("license_id", metavar="LICENSE_OR_MODEL")
-@click.option(
-    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option(["text", "json"])
 @color_option
 @library_option
 def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> None:
@@ -227,9 +224,7 @@ def _console(color: str) -> Console:
 
 
 @licenses.command()
-@click.option(
-    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option(["text", "json"])
 @library_option
 def models(fmt: str, licenses_dir: LibrarySource) -> None:
     """List the model catalog: each model's license, release date and source.
@@ -351,9 +346,7 @@ def _shorten(text: str, limit: int = 160) -> str:
     default=None,
     help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
 )
-@click.option(
-    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option(["text", "json"])
 @library_option
 def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None:
     """How much of each license text the rule files account for.
@@ -391,6 +384,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
             continue
         results.append(coverage(entry.license, read_canonical(text_path)))
     overall = totals(results)
+    each = [(r, totals([r])) for r in results]  # each license's own figures
     if fmt == "json":
         document = {
             "accounted": round(overall.accounted_fraction, 4),
@@ -402,19 +396,19 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
                 {
                     "id": r.license,
                     "text": r.text,
-                    "accounted": round(totals([r]).accounted_fraction, 4),
-                    "encoded": round(totals([r]).encoded_fraction, 4),
-                    **_counts(totals([r])),
+                    "accounted": round(t.accounted_fraction, 4),
+                    "encoded": round(t.encoded_fraction, 4),
+                    **_counts(t),
                     "unaccounted_sentences": [s.text for s in r.unaccounted],
                 }
-                for r in results
+                for r, t in each
             ],
         }
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         from licheck.formats.library_text import coverage_text
 
-        rows = [(r.license, totals([r])) for r in results]
+        rows = [(r.license, t) for r, t in each]
         named = "overall" + (" (partial)" if missing else "")
         click.echo(coverage_text(rows, missing, (named, overall), terminal_width()), nl=False)
     if missing:

@@ -103,12 +103,10 @@ def request_options(verbose_help: str, *, count: bool = False) -> Callable[[F], 
             request = ReportRequest(**{name: kwargs.pop(name) for name in FIELDS})
             return function(*args, request=request, **kwargs)
 
-        from licheck.cli.gating import report_options
+        from licheck.cli.gating import baseline_option, report_options
 
         verbosity: dict[str, Any] = {"count": True} if count else {"is_flag": True}
         command: Any = gathered
-        from licheck.cli.gating import baseline_option
-
         for decorator in (
             policy_option,
             baseline_option,

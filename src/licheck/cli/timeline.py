@@ -9,13 +9,13 @@ import click
 
 from licheck.cli.common import (
     PathParam,
+    color_for,
     color_option,
     evidence_option,
     format_option,
     library_option,
     output_option,
     refuse_outputs,
-    resolve_color,
     terminal_width,
     write_output,
 )
@@ -56,7 +56,8 @@ def timeline(
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 
-    refuse_outputs([("--output", output)], (manifest, *licenses_dir.inputs))
+    inputs = (manifest, *licenses_dir.inputs)
+    refuse_outputs([("--output", output)], inputs)
     policy = resolve_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
     report = build(loaded, document, load_library(licenses_dir), policy)
@@ -65,7 +66,5 @@ def timeline(
     else:
         from licheck.formats.timeline_text import render
 
-        # as whatif: a file is coloured only when asked (--color always)
-        colour = color == "always" or (output is None and resolve_color(color))
-        text = render(report, width=terminal_width(), color=colour)
-    write_output(text, output, (manifest, *licenses_dir.inputs))
+        text = render(report, width=terminal_width(), color=color_for(color, output))
+    write_output(text, output, inputs)

@@ -10,13 +10,15 @@ import click
 
 from licheck.cli.common import (
     PathParam,
+    color_for,
     color_option,
     evidence_options,
+    format_option,
     library_option,
+    output_option,
     parse_as_of,
     policy_option,
     refuse_outputs,
-    resolve_color,
     terminal_width,
     write_output,
 )
@@ -59,14 +61,9 @@ SET_HELP = (
     help="Time travel: the scenario counts only evidence as of DATE (the baseline "
     "keeps --as-of, or all evidence).",
 )
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["text", "json", "csv", "html"]),
-    default="text",
-    show_default=True,
-    help="Output format (html: one self-contained page, the sweep drawn in it).",
+@format_option(
+    ["text", "json", "csv", "html"],
+    "Output format (html: one self-contained page, the sweep drawn in it).",
 )
 @click.option(
     "--plot",
@@ -74,12 +71,7 @@ SET_HELP = (
     metavar="FILE.svg",
     help="Also draw the sweep (intervals, or the 2-D region map) as an SVG file.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=PathParam(dir_okay=False, path_type=Path),
-    help="Write the report to FILE (atomically) instead of standard output.",
-)
+@output_option("the report")
 @color_option
 @library_option
 @policy_option
@@ -118,7 +110,8 @@ def whatif(
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
-    refuse_outputs([("--plot", plot), ("--output", output)], (manifest, *licenses_dir.inputs))
+    inputs = (manifest, *licenses_dir.inputs)
+    refuse_outputs([("--plot", plot), ("--output", output)], inputs)
     if plot is not None and not plot.resolve().parent.is_dir():
         raise click.BadParameter(
             f"folder {plot.resolve().parent} does not exist", param_hint="--plot"
@@ -137,9 +130,9 @@ def whatif(
     if plot is not None:
         from licheck.formats.whatif_svg import render as render_svg
 
-        write_output(render_svg(report), plot, (manifest, *licenses_dir.inputs))
-    text = _render(report, fmt, color == "always" or (output is None and resolve_color(color)))
-    write_output(text, output, (manifest, *licenses_dir.inputs, plot))
+        write_output(render_svg(report), plot, inputs)
+    text = _render(report, fmt, color_for(color, output))
+    write_output(text, output, (*inputs, plot))
 
 
 def _render(report: WhatIfReport, fmt: str, color: bool) -> str:
