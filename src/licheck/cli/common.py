@@ -131,8 +131,7 @@ def say(text: str, *, located_first: bool = False) -> None:
     """Lines on stderr, each wrapped to the width of stderr (`formats.text.fit_lines`);
     nothing when stderr is gone.  With `located_first`, the first line (`FILE:LINE:COL:
     error: ...`, what editors and CI problem matchers read) stays whole."""
-    from licheck.formats.text import fit_lines
-    from licheck.readable import encodable
+    from licheck.readable import encodable, fit_lines
 
     # laid out as it will be shown: a stand-in (`—` as `--`) may be wider than its character
     text = encodable(text, getattr(sys.stderr, "encoding", None) or "utf-8")

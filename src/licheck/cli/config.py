@@ -69,7 +69,7 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
         return
     from licheck.cli.common import terminal_width
     from licheck.escape import terminal
-    from licheck.formats.text import fit
+    from licheck.readable import fit
 
     width = max(len(row["key"]) for row in rows)
     columns = terminal_width()

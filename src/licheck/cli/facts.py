@@ -152,7 +152,7 @@ def _example_line(line: str, width: int) -> str:
     """A line of the YAML example wrapped to `width` so that it stays the same YAML: continued
     deeper than its own line (inside a flow collection or a plain scalar), and a comment
     continued as a comment."""
-    from licheck.formats.text import fit
+    from licheck.readable import fit
 
     body = line.lstrip(" ")
     lead = line[: len(line) - len(body)]

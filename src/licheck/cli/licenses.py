@@ -143,8 +143,8 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
         )
         return
     from licheck.escape import terminal
-    from licheck.formats.text import fit
     from licheck.modelnames import license_words
+    from licheck.readable import fit
 
     click.echo(
         fit(terminal(f"model {license_id} is under {license_words(model)}"), terminal_width())
@@ -285,7 +285,7 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
             f"{len(library.licenses)} licenses"
         )
         raise click.exceptions.Exit(1)
-    from licheck.formats.text import fit
+    from licheck.readable import fit
 
     warned = f"; {len(warnings)} warning(s) below" if warnings else ""
     ok = (

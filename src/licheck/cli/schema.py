@@ -53,7 +53,7 @@ def validate(files: tuple[Path, ...], kind: str) -> None:
     """
     from licheck.cli.common import terminal_width
     from licheck.escape import line
-    from licheck.formats.text import fit
+    from licheck.readable import fit
     from licheck.validation import validate_files
 
     for checked in validate_files(list(files), kind):

@@ -20,11 +20,7 @@ from licheck.escape import rich as plain
 from licheck.formats import Context, Piece, Plain
 from licheck.formats.summary import baseline_tag, written_figures
 from licheck.model import Provenance
-from licheck.readable import encodable
-
-# re-exported for the callers that still import them from here (cli/)
-from licheck.readable import fit as fit
-from licheck.readable import fit_lines as fit_lines
+from licheck.readable import encodable, fit
 from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
 from licheck.verdicts import Verdict
 
