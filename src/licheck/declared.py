@@ -16,6 +16,7 @@ from licheck.diagnostics import Diagnostic, InputError
 from licheck.library import Library
 from licheck.loading import load_manifest
 from licheck.manifest import Manifest, entry_models
+from licheck.model import model_key
 from licheck.modelscan import Mention
 
 
@@ -39,7 +40,7 @@ def declared_models(manifest: Manifest) -> set[str]:
         lineage = component.lineage
         refs = [m for entry, _ in lineage.entries() for m in entry_models(entry)]
         refs += list(lineage.trained_on_outputs_of)
-        names |= {ref.model.strip().lower() for ref in refs}
+        names |= {model_key(ref.model) for ref in refs}
     return names
 
 

@@ -33,7 +33,7 @@ from licheck.manifest import (
     StepKind,
 )
 from licheck.measurement import month_before
-from licheck.model import CatalogModel
+from licheck.model import CatalogModel, model_key
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, SCOPED, FactType, suggest
 from licheck.yamlsafe import Document
@@ -264,7 +264,7 @@ class Derivation:
         if not swaps:
             return None
         model = self.library.model(ref.model)
-        old = model.id if model else ref.model.strip().lower()  # `unknown`: an undisclosed base
+        old = model.id if model else model_key(ref.model)  # `unknown`: an undisclosed base
         if old not in swaps:
             return None
         new = swaps[old]

@@ -30,6 +30,7 @@ from licheck.engine import Rule
 from licheck.librarysource import Origin
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel, Clause, License
+from licheck.model import model_key as model_key  # `licheck.layers` indexes its layers by it
 from licheck.tables import Compiled
 from licheck.vocabulary import suggest
 
@@ -93,10 +94,6 @@ def set_operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]
                     elif isinstance(operand, frozenset):
                         found.setdefault(test.fact, set()).update(operand)
     return {fact: frozenset(values) for fact, values in found.items()}
-
-
-def model_key(name: str) -> str:
-    return name.strip().lower()
 
 
 def default_directory() -> Path:

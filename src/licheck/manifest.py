@@ -21,7 +21,16 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from licheck.model import Amount, Date, Identifier, RawValue, Strict, Text, require_unique
+from licheck.model import (
+    Amount,
+    Date,
+    Identifier,
+    RawValue,
+    Strict,
+    Text,
+    model_key,
+    require_unique,
+)
 
 
 class EvidenceKind(StrEnum):
@@ -157,7 +166,7 @@ class CandidateBases(Strict):
 
     @model_validator(mode="after")
     def _distinct(self) -> "CandidateBases":
-        require_unique("candidate model", (c.model.strip().lower() for c in self.candidates))
+        require_unique("candidate model", (model_key(c.model) for c in self.candidates))
         return self
 
 

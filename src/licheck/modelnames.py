@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from licheck.model import CatalogModel
+from licheck.model import CatalogModel, model_key
 
 LIMIT = 3  # candidates shown at most
 VARIANT_SUFFIXES = ("-instruct", "-base", "-chat", "-it")
@@ -59,14 +59,9 @@ def _span(start: object, end: object) -> str:
     return f"copies obtained on or before {end}" if end else "any date"
 
 
-def key(name: str) -> str:
-    """How the catalog looks a name up: case and surrounding space do not count."""
-    return name.strip().lower()
-
-
 def bare(name: str) -> str:
     """The name without an organisation prefix (`moonshotai/Kimi-K2.5` → `kimi-k2.5`)."""
-    return key(name).rpartition("/")[2]
+    return model_key(name).rpartition("/")[2]
 
 
 def stem(name: str) -> str:
