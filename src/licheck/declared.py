@@ -44,15 +44,6 @@ def declared_models(manifest: Manifest) -> set[str]:
     return names
 
 
-def load_declarations(paths: Sequence[Path], library: Library) -> dict[str, set[str]]:
-    """Each manifest's declared models: catalog ids, and the other names as given (lowercased);
-    every problem of every manifest raised together."""
-    declared, problems = read_declarations(paths, library)
-    if problems:
-        raise InputError(problems)
-    return declared
-
-
 def read_declarations(
     paths: Sequence[Path], library: Library
 ) -> tuple[dict[str, set[str]], list[Diagnostic]]:
@@ -73,7 +64,7 @@ def read_declarations(
 
 def _identity(name: str, library: Library) -> str:
     model = library.model(name)
-    return model.id if model is not None else name.lower()
+    return model.id if model is not None else name  # already lowercased
 
 
 def found_models(
