@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from licheck import yamlsafe
 from licheck.binding import bind
 from licheck.clausechecks import requirement_of, too_complex
-from licheck.conditions import ConditionError, compile_condition, tests_in
+from licheck.conditions import ConditionError, compile_condition, strings_read, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import Rule
 from licheck.librarysource import Origin
@@ -88,11 +88,8 @@ def set_operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]
         for clause in entry.clauses:
             for node in clause.rule.nodes():
                 for test in tests_in(node):
-                    operand = test.operand
-                    if isinstance(operand, str):
-                        found.setdefault(test.fact, set()).add(operand)
-                    elif isinstance(operand, frozenset):
-                        found.setdefault(test.fact, set()).update(operand)
+                    if strings := strings_read((test,)):  # a quantity or boolean test reads none
+                        found.setdefault(test.fact, set()).update(strings)
     return {fact: frozenset(values) for fact, values in found.items()}
 
 
