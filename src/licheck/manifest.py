@@ -273,15 +273,16 @@ class Delivery(StrEnum):
     WEIGHTS = "weights"  # distributed weights
 
 
+_DELIVERIES: dict[str, Any] = {"type": "array", "items": {"enum": [d.value for d in Delivery]}}
 _DELIVERY_SCHEMA: dict[str, Any] = {
     "description": "how the component is delivered: a list of hosted_service, api, weights; "
     "or {value: [...], evidence: [...]} to say what establishes it",
     "anyOf": [
-        {"type": "array", "items": {"enum": ["hosted_service", "api", "weights"]}},
+        _DELIVERIES,
         {
             "type": "object",
             "properties": {
-                "value": {"type": "array", "items": {"enum": ["hosted_service", "api", "weights"]}},
+                "value": _DELIVERIES,
                 "evidence": {
                     "type": "array",
                     "items": {"type": "object"},
