@@ -137,15 +137,9 @@ def _load_folder(root: Path) -> Library:
     """The library from the YAML files in `root`."""
     if not root.is_dir():
         raise InputError([Diagnostic(str(root), 0, 0, "the license library folder is missing")])
-    problems: list[Diagnostic] = []
-    licenses: dict[str, LicenseEntry] = {}
-    for path in sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE):
-        try:
-            entry = load_license_file(path)
-        except InputError as exc:
-            problems.extend(exc.diagnostics)
-            continue
-        _add(licenses, entry, problems)
+    paths = sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE)
+    entries, problems = load_each(paths, load_license_file, _defined_twice)
+    licenses = {entry.license.id: entry for entry in entries}
     problems.extend(check_incorporated(licenses))
     models: tuple[CatalogModel, ...] = ()
     index: dict[str, CatalogModel] = {}
@@ -160,20 +154,9 @@ def _load_folder(root: Path) -> Library:
     return Library(licenses, models, root, index, set_operands(licenses))
 
 
-def _add(
-    licenses: dict[str, LicenseEntry], entry: LicenseEntry, problems: list[Diagnostic]
-) -> None:
-    if entry.license.id in licenses:
-        problems.append(
-            Diagnostic(
-                entry.file,
-                1,
-                1,
-                f"license id {entry.license.id!r} is "
-                f"also defined in {licenses[entry.license.id].file}",
-            )
-        )
-    licenses[entry.license.id] = entry
+def _defined_twice(entry: LicenseEntry, earlier: LicenseEntry) -> Diagnostic:
+    message = f"license id {entry.license.id!r} is also defined in {earlier.file}"
+    return Diagnostic(entry.file, 1, 1, message)
 
 
 # -- the shipped library -------------------------------------------------------------------
