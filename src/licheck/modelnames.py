@@ -30,7 +30,7 @@ class Candidate:
 
     name: str  # the catalog id or alias to write
     model: CatalogModel
-    why: str  # how it is near: one of `HOW`
+    why: str  # how it is near: PREFIX, VARIANT or SPELLING
 
     @property
     def licenses(self) -> str:
