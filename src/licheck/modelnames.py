@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from licheck.factdefs import SPELT_ALIKE as SPELT_ALIKE  # one threshold for every did-you-mean
 from licheck.model import CatalogModel, model_key
 
 LIMIT = 3  # candidates shown at most
 VARIANT_SUFFIXES = ("-instruct", "-base", "-chat", "-it")
-SPELT_ALIKE = 0.6  # difflib's ratio a name must reach to be offered at all
 # How a candidate is near the name asked for, in the words the message uses.
 PREFIX = "the same name with another organisation prefix or none: check that it is this model"
 VARIANT = "the name without its variant suffix: check that the variant you use is this model"
