@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from licheck.diagnostics import InputError
-from licheck.library import load_library
+from licheck.library import default_directory, load_library
 from licheck.model import Provenance
 from licheck.vocabulary import FACTS
 from tests.conftest import ROOT
@@ -95,6 +95,18 @@ def test_overlapping_history_is_refused_with_its_location(tmp_path: Path) -> Non
         load_library(tmp_path)
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.line == 2 and "overlaps" in diagnostic.message
+
+
+def test_a_license_id_defined_twice_is_refused_at_the_later_file(tmp_path: Path) -> None:
+    text = (default_directory() / "mit.yaml").read_text(encoding="utf-8")
+    (tmp_path / "a.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "b.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_library(tmp_path)
+    (diagnostic,) = caught.value.diagnostics
+    assert diagnostic.file == str(tmp_path / "b.yaml")
+    assert (diagnostic.line, diagnostic.column) == (1, 1)
+    assert diagnostic.message == f"license id 'mit' is also defined in {tmp_path / 'a.yaml'}"
 
 
 def test_docs_fact_table_lists_every_fact() -> None:

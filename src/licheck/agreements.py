@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from licheck.domains import Domain, StringSet
+from licheck.facts import STATED
 from licheck.library import Library, licensors
 from licheck.manifest import Agreement, Evidence, EvidenceKind, FactSpec
 
@@ -84,7 +85,7 @@ def evidence_for(
     else:  # the licensor's only agreement: without it, nothing granted or waived
         taken = of_licensor(library, agreement.licensor, fact)
     pieces = []
-    for piece in agreement.evidence or [_STATED]:
+    for piece in agreement.evidence or [STATED]:
         claim: dict[str, list[str] | None]
         if piece.value is False:
             claim = {"value": None, "excludes": sorted(taken) or None}
@@ -169,8 +170,5 @@ def implied_by_flat(agreement: FactSpec, library: Library, fact: str) -> FactSpe
     if exact:
         return FactSpec(value=[], evidence=pieces, note=agreement.note)
     if not agreement.evidence and own:
-        pieces = [_STATED.model_copy(update={"excludes": own})]
+        pieces = [STATED.model_copy(update={"excludes": own})]
     return FactSpec(evidence=pieces, note=agreement.note)
-
-
-_STATED = Evidence(source="stated in the manifest", kind=EvidenceKind.DECLARED)

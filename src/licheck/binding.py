@@ -270,11 +270,6 @@ class UnknownLicense:
 # -- alternatives: the owner as licensor, candidate bases -------------------------------------
 
 
-def combined(verdicts: list[Verdict]) -> Verdict:
-    """One verdict over alternatives each judged exactly (`verdicts.union`)."""
-    return union(verdicts)
-
-
 def licensor_of(model: CatalogModel, license_: License) -> str | None:
     """Who grants `license_` for `model`: the rule file's licensor where it names one (so a
     model that inherits its base's license, like DeepSeek's Llama distills, is the base's
@@ -304,7 +299,7 @@ def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
             likely_verdict = (
                 Verdict.NOT_APPLICABLE
                 if likely == Booleans(frozenset({True}))
-                else combined([Verdict.NOT_APPLICABLE, finding.likely_verdict])
+                else union([Verdict.NOT_APPLICABLE, finding.likely_verdict])
             )
             result.append(
                 replace(
@@ -373,7 +368,7 @@ def across_candidates(
         carrier = next((f for f in present if f.verdict is firm), present[0])
         finding = replace(carrier, model_name=" or ".join(shown))
         if firm is not Verdict.GOVERNANCE_RISK:
-            result.append(replace(finding, likely_verdict=combined(likely)))
+            result.append(replace(finding, likely_verdict=union(likely)))
             continue
         branches = tuple(
             Branch(label, v) for (label, _), v in zip(by_candidate, under, strict=True)
@@ -382,7 +377,7 @@ def across_candidates(
             replace(
                 finding,
                 verdict=Verdict.GOVERNANCE_RISK,
-                likely_verdict=combined(likely),
+                likely_verdict=union(likely),
                 scope="depends",
                 missing=(MissingFact(which, branches), *finding.missing),
             )

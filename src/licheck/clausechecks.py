@@ -3,7 +3,14 @@ to the licensor's grant) and a number of fact combinations the exact engine can 
 
 from __future__ import annotations
 
-from licheck.conditions import ConditionError, Node, Test, compile_condition, tests_in
+from licheck.conditions import (
+    ConditionError,
+    Node,
+    Test,
+    compile_condition,
+    strings_read,
+    tests_in,
+)
 from licheck.engine import MAX_SET_MEMBERS, Rule
 from licheck.model import Clause, ClauseKind
 from licheck.vocabulary import FACTS, FactType
@@ -47,13 +54,7 @@ def too_complex(rule: Rule) -> str:
         tests.setdefault(test.fact, []).append(test)
     total = 1
     for fact, on_fact in sorted(tests.items()):
-        strings: set[str] = set()
-        for test in on_fact:
-            operand = test.operand
-            if isinstance(operand, frozenset):
-                strings |= operand
-            elif isinstance(operand, str):
-                strings.add(operand)
+        strings = strings_read(on_fact)
         kind = FACTS[fact].type
         if kind is FactType.SET and len(strings) > MAX_SET_MEMBERS:
             return (

@@ -15,25 +15,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
-from licheck.conditions import Test
+from licheck.conditions import Test, strings_read
 from licheck.domains import Booleans, Domain, StringSet
 from licheck.engine import cells
 from licheck.facts import FactState, Status
 from licheck.verdicts import Verdict
 
 REVIEW, DECLARED = "use_policy_followed", "restricted_uses"
-
-
-def members_read(tests: Sequence[Test]) -> frozenset[str]:
-    """The members of a set fact that `tests` (all on that fact) look at."""
-    found: set[str] = set()
-    for test in tests:
-        operand = test.operand
-        if isinstance(operand, str):
-            found.add(operand)
-        elif isinstance(operand, frozenset):
-            found |= operand
-    return frozenset(found)
 
 
 def as_read(state: FactState, tests: Sequence[Test]) -> FactState:
@@ -44,7 +32,7 @@ def as_read(state: FactState, tests: Sequence[Test]) -> FactState:
         return state
     if not (domain.includes or domain.excludes):
         return state  # unstated: "not stated" says it
-    read = members_read(tests)
+    read = strings_read(tests)
     narrowed = _narrow(domain, read)
     likely = state.likely
     likely_narrowed = _narrow(likely, read) if isinstance(likely, StringSet) else None
@@ -113,7 +101,7 @@ def contradiction(
     used = declared.domain
     if not isinstance(used, StringSet):  # pragma: no cover - the vocabulary's type
         return None
-    forbidden = used.includes & members_read(tests.get(DECLARED, ()))
+    forbidden = used.includes & strings_read(tests.get(DECLARED, ()))
     if not forbidden:
         return None
     believed = rejudge({DECLARED: _without(used, forbidden)})

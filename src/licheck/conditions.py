@@ -7,7 +7,7 @@ type, a threshold's unit suits its dimension) and turns thresholds into exact US
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -119,6 +119,18 @@ def evaluate(node: Node, values: Mapping[str, Value]) -> bool:
         case Const():
             return node.value
     raise AssertionError(node)  # pragma: no cover
+
+
+def strings_read(tests: Iterable[Test]) -> frozenset[str]:
+    """The strings `tests` compare their fact with: a string fact's names, a set fact's members
+    (their operands are strings or sets of strings; other operands have none)."""
+    found: set[str] = set()
+    for test in tests:
+        if isinstance(test.operand, frozenset):
+            found |= test.operand
+        elif isinstance(test.operand, str):
+            found.add(test.operand)
+    return frozenset(found)
 
 
 def tests_in(node: Node) -> Iterator[Test]:

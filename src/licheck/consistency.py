@@ -266,31 +266,25 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
 
 
 def closed_vocabularies(
-    manifest: Manifest, document: Document, library: Library | None = None
+    manifest: Manifest, document: Document, library: Library
 ) -> Iterator[Diagnostic]:
     """Each member of a closed-vocabulary set fact (`restricted_uses`, `improves_other_models`,
-    `use_purpose`) that is not in its vocabulary, located at the member itself; with the
-    library, also a `policy:LICENSE-ID` tag naming a license it does not define."""
+    `use_purpose`) that is not in its vocabulary, located at the member itself, and a
+    `policy:LICENSE-ID` tag naming a license the library does not define."""
     for name, spec, path in _stated_facts(manifest):
         definition = FACTS.get(name)
         if definition is None or definition.members is None:
             continue
         for item, at in _strings_claimed(spec, path):
             message = definition.unknown_member(item)
-            if not message and library is not None and item.startswith("policy:"):
-                problem = _license_problem(item.removeprefix("policy:"), library)
-                message = f"{name}: {item!r}: {problem}" if problem else ""
+            if not message and (problem := library_member_problem(name, item, library)):
+                message = f"{name}: {problem}"
             if message:
                 yield document.error(
-                    as_written(document, at),
+                    _at(document, at),
                     message,
                     f"run `licheck facts {name}` for its allowed values",
                 )
-
-
-def as_written(document: Document, path: Path_) -> Path_:
-    """`path` as written in the document (see `_at`)."""
-    return _at(document, path)
 
 
 # -- contradictions --------------------------------------------------------------------------

@@ -30,15 +30,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from licheck.model import License
+from licheck.textcheck import normalise
 
 DUTY_WORDS = ("shall", "must", "may not", "will not", "agree to", "required")
+# White space folded to single spaces: quotes are matched as `licheck licenses verify` does.
+fold = normalise
+
 DUTY_RE = re.compile(
     r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in DUTY_WORDS) + r")\b", re.IGNORECASE
 )
 MIN_OVERLAP = 60
 TO_ENCODE = "to encode:"
 
-_SPACE = re.compile(r"\s+")
 # A line that starts a list item: a bullet, a number (1. 1.2 2.2.3), (a) a. (iv) iv. 1)
 _ITEM = re.compile(
     r"^\s*(?:[*\-•·]\s|\d+(?:\.\d+)*[.)]?\s|\(?[a-zA-Z]\)\s|[a-z]\.\s|\(?[ivxIVX]{1,5}[.)]\s"
@@ -91,11 +94,6 @@ class Sentence:
     @property
     def is_duty(self) -> bool:
         return bool(self.duties)
-
-
-def fold(text: str) -> str:
-    """White space folded to single spaces, as `textcheck.normalise` does."""
-    return _SPACE.sub(" ", text).strip()
 
 
 def _blocks(text: str) -> list[str]:

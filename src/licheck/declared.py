@@ -16,6 +16,7 @@ from licheck.diagnostics import Diagnostic, InputError
 from licheck.library import Library
 from licheck.loading import load_manifest
 from licheck.manifest import Manifest, entry_models
+from licheck.model import model_key
 from licheck.modelscan import Mention
 
 
@@ -39,17 +40,8 @@ def declared_models(manifest: Manifest) -> set[str]:
         lineage = component.lineage
         refs = [m for entry, _ in lineage.entries() for m in entry_models(entry)]
         refs += list(lineage.trained_on_outputs_of)
-        names |= {ref.model.strip().lower() for ref in refs}
+        names |= {model_key(ref.model) for ref in refs}
     return names
-
-
-def load_declarations(paths: Sequence[Path], library: Library) -> dict[str, set[str]]:
-    """Each manifest's declared models: catalog ids, and the other names as given (lowercased);
-    every problem of every manifest raised together."""
-    declared, problems = read_declarations(paths, library)
-    if problems:
-        raise InputError(problems)
-    return declared
 
 
 def read_declarations(
@@ -72,7 +64,7 @@ def read_declarations(
 
 def _identity(name: str, library: Library) -> str:
     model = library.model(name)
-    return model.id if model is not None else name.lower()
+    return model.id if model is not None else name  # already lowercased
 
 
 def found_models(

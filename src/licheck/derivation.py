@@ -33,7 +33,7 @@ from licheck.manifest import (
     StepKind,
 )
 from licheck.measurement import month_before
-from licheck.model import CatalogModel
+from licheck.model import CatalogModel, model_key
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, SCOPED, FactType, suggest
 from licheck.yamlsafe import Document
@@ -264,7 +264,7 @@ class Derivation:
         if not swaps:
             return None
         model = self.library.model(ref.model)
-        old = model.id if model else ref.model.strip().lower()  # `unknown`: an undisclosed base
+        old = model.id if model else model_key(ref.model)  # `unknown`: an undisclosed base
         if old not in swaps:
             return None
         new = swaps[old]
@@ -273,14 +273,13 @@ class Derivation:
             update={"model": new, "evidence": [Evidence(source=source, kind=DECLARED)]}
         )
 
-    def _distributes_weights(self, component: Component, path: Path = ()) -> FactState:
+    def _distributes_weights(self, component: Component, path: Path) -> FactState:
         if not component.delivery:
             return self.default("distributes_weights", "unknown", None)
-        return self._from_delivery(
-            component, path, "distributes_weights", "weights" in component.delivery
-        )
+        weights = Delivery.WEIGHTS in component.delivery
+        return self._from_delivery(component, path, "distributes_weights", weights)
 
-    def _distributes_code(self, component: Component, path: Path = ()) -> FactState:
+    def _distributes_code(self, component: Component, path: Path) -> FactState:
         """Copies of the model's code ship only as the delivery says: a hosted service or an API
         delivers none (a client app or SDK that includes the code states it); distributed
         weights or an unstated delivery leave it open."""
@@ -288,7 +287,7 @@ class Derivation:
             return self.default("distributes_code", "unknown", None)
         return self._from_delivery(component, path, "distributes_code", False)
 
-    def _made_available(self, component: Component, path: Path = ()) -> FactState:
+    def _made_available(self, component: Component, path: Path) -> FactState:
         """Any delivery (hosted service, API, weights) makes the component available to
         others."""
         if not component.delivery:

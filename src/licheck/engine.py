@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from licheck import nearmatch
-from licheck.conditions import TRUE, Node, Test, Value, evaluate, tests_in
+from licheck.conditions import TRUE, Node, Test, Value, evaluate, strings_read, tests_in
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.tables import Compiled, Signature, Table, tabulate
 from licheck.units import Dimension
@@ -133,10 +133,6 @@ def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
     return _distinct(candidates, tests, lambda v: Strings(str(v)))
 
 
-def _operands(test: Test) -> frozenset[str]:
-    return test.operand if isinstance(test.operand, frozenset) else frozenset({str(test.operand)})
-
-
 def _known_string_cells(value: str, domain: Strings, tests: Sequence[Test]) -> list[Cell]:
     """A known string, and where it near-matches a name a test asks for (up to case, white space
     or typography), also the reading in which it counts as that name: a person must judge."""
@@ -148,7 +144,7 @@ def _known_string_cells(value: str, domain: Strings, tests: Sequence[Test]) -> l
                 words = nearmatch.difference(value, prefix)
                 readings.setdefault(prefix + value, f"read as starting with {prefix!r} ({words})")
             continue
-        for name in sorted(_operands(test)):
+        for name in sorted(strings_read((test,))):
             if nearmatch.near(value, name):
                 words = nearmatch.difference(value, name)
                 readings.setdefault(name, f"read as {name!r} ({words})")
@@ -161,7 +157,7 @@ def _known_string_cells(value: str, domain: Strings, tests: Sequence[Test]) -> l
 def _known_set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     """A known set, and where a member near-matches a name a test asks for, also the readings in
     which it counts as that name."""
-    mentioned = frozenset().union(*(_operands(t) for t in tests)) if tests else frozenset()
+    mentioned = strings_read(tests)
     near = {
         name: member
         for name in sorted(mentioned - domain.includes)
@@ -187,9 +183,8 @@ def _members(values: frozenset[str]) -> str:
 def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     if domain.exact:
         return _known_set_cells(domain, tests)
-    mentioned: set[str] = set()
-    for test in tests:
-        mentioned |= test.operand if isinstance(test.operand, frozenset) else {str(test.operand)}
+    reads = [strings_read((test,)) for test in tests]
+    mentioned = strings_read(tests)
     free = sorted(mentioned - domain.includes - domain.excludes)
     if len(free) > MAX_SET_MEMBERS:
         raise ValueError(
@@ -203,10 +198,7 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     # 2**members, candidates.
     firsts: dict[tuple[bool, ...], str] = {}
     for member in free:
-        profile = tuple(
-            member in (t.operand if isinstance(t.operand, frozenset) else {str(t.operand)})
-            for t in tests
-        )
+        profile = tuple(member in read for read in reads)
         firsts.setdefault(profile, member)
     representatives = sorted(firsts.values())
     candidates = [
@@ -214,12 +206,11 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
         for size in range(len(representatives) + 1)
         for chosen in itertools.combinations(representatives, size)
     ]
-    members = frozenset(mentioned)
 
     def region(value: Value) -> Domain:
         assert isinstance(value, frozenset)
         return StringSet(
-            value & members | domain.includes, members - value | domain.excludes, False
+            value & mentioned | domain.includes, mentioned - value | domain.excludes, False
         )
 
     return _distinct(candidates, tests, region)

@@ -39,7 +39,7 @@ from licheck.library import Library, incorporated
 from licheck.lineageview import component_lineage
 from licheck.manifest import Component, Manifest, ModelRef, Owner
 from licheck.measurement import Occasion
-from licheck.model import CatalogModel
+from licheck.model import CatalogModel, model_key
 from licheck.policyjudging import judge_policies
 from licheck.scoping import Relation, Scopes, relations, scopes
 from licheck.verdicts import worst
@@ -129,7 +129,7 @@ def _findings_for(
     ref, ref_path, lineage = relation.ref, relation.path, relation.lineage
     line, column = document.locate(ref_path)
     unknown = UnknownLicense(component, ref, lineage, line, column)
-    if ref.model.strip().lower() == UNKNOWN_MODEL:
+    if model_key(ref.model) == UNKNOWN_MODEL:
         # the organisation's policies bind an undisclosed model too: a rule on the product's
         # own facts may be violated whatever the model is
         undisclosed = _undisclosed()

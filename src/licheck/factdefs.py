@@ -62,10 +62,13 @@ class FactDef:
         }.get(self.type, "")
 
 
+SPELT_ALIKE = 0.6  # difflib's ratio a name must reach to be offered at all
+
+
 def suggest(name: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
     import difflib  # only when a name is misspelt: not on a run's path
 
     others = sorted(c for c in choices if c != name)  # never "did you mean" the name itself
-    close = difflib.get_close_matches(name, others, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, others, n=1, cutoff=SPELT_ALIKE)
     return f" (did you mean {close[0]!r}?)" if close else ""

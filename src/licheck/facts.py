@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -34,6 +34,8 @@ from licheck.units import Dimension
 from licheck.vocabulary import FACTS, TERRITORIAL, FactDef, FactType
 
 K = EvidenceKind
+# The evidence of a value the manifest states without any (Evidence is immutable: one serves all).
+STATED: Final = Evidence(source="stated in the manifest", kind=K.DECLARED)
 
 
 class Status(StrEnum):
@@ -273,7 +275,7 @@ def resolve(
     if spec is None:
         return unstated(name, path, context.memo)
     own, own_read = claim_reading(definition, spec, context.rates, context.memo)
-    pieces = spec.evidence or (_declared(spec) if own is not None else [])
+    pieces = spec.evidence or ([STATED] if own is not None else [])
     views: list[EvidenceView] = []
     established: list[Domain] = []
     suggested: list[Domain] = []
@@ -359,10 +361,6 @@ def _series(
             raise FactError(str(exc), ("series", month, *exc.path)) from None
         months.append((month, state))
     return tuple(months)
-
-
-def _declared(spec: FactSpec) -> Sequence[Evidence]:
-    return [Evidence(source="stated in the manifest", kind=K.DECLARED)]
 
 
 def _claims(piece: Evidence) -> bool:

@@ -24,12 +24,13 @@ from pydantic import ValidationError
 from licheck import yamlsafe
 from licheck.binding import bind
 from licheck.clausechecks import requirement_of, too_complex
-from licheck.conditions import ConditionError, compile_condition, tests_in
+from licheck.conditions import ConditionError, compile_condition, strings_read, tests_in
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.engine import Rule
 from licheck.librarysource import Origin
 from licheck.loading import validate
 from licheck.model import Catalog, CatalogModel, Clause, License
+from licheck.model import model_key as model_key  # `licheck.layers` indexes its layers by it
 from licheck.tables import Compiled
 from licheck.vocabulary import suggest
 
@@ -87,16 +88,9 @@ def set_operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]
         for clause in entry.clauses:
             for node in clause.rule.nodes():
                 for test in tests_in(node):
-                    operand = test.operand
-                    if isinstance(operand, str):
-                        found.setdefault(test.fact, set()).add(operand)
-                    elif isinstance(operand, frozenset):
-                        found.setdefault(test.fact, set()).update(operand)
+                    if strings := strings_read((test,)):  # a quantity or boolean test reads none
+                        found.setdefault(test.fact, set()).update(strings)
     return {fact: frozenset(values) for fact, values in found.items()}
-
-
-def model_key(name: str) -> str:
-    return name.strip().lower()
 
 
 def default_directory() -> Path:
@@ -143,15 +137,9 @@ def _load_folder(root: Path) -> Library:
     """The library from the YAML files in `root`."""
     if not root.is_dir():
         raise InputError([Diagnostic(str(root), 0, 0, "the license library folder is missing")])
-    problems: list[Diagnostic] = []
-    licenses: dict[str, LicenseEntry] = {}
-    for path in sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE):
-        try:
-            entry = load_license_file(path)
-        except InputError as exc:
-            problems.extend(exc.diagnostics)
-            continue
-        _add(licenses, entry, problems)
+    paths = sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE)
+    entries, problems = load_each(paths, load_license_file, _defined_twice)
+    licenses = {entry.license.id: entry for entry in entries}
     problems.extend(check_incorporated(licenses))
     models: tuple[CatalogModel, ...] = ()
     index: dict[str, CatalogModel] = {}
@@ -166,20 +154,9 @@ def _load_folder(root: Path) -> Library:
     return Library(licenses, models, root, index, set_operands(licenses))
 
 
-def _add(
-    licenses: dict[str, LicenseEntry], entry: LicenseEntry, problems: list[Diagnostic]
-) -> None:
-    if entry.license.id in licenses:
-        problems.append(
-            Diagnostic(
-                entry.file,
-                1,
-                1,
-                f"license id {entry.license.id!r} is "
-                f"also defined in {licenses[entry.license.id].file}",
-            )
-        )
-    licenses[entry.license.id] = entry
+def _defined_twice(entry: LicenseEntry, earlier: LicenseEntry) -> Diagnostic:
+    message = f"license id {entry.license.id!r} is also defined in {earlier.file}"
+    return Diagnostic(entry.file, 1, 1, message)
 
 
 # -- the shipped library -------------------------------------------------------------------

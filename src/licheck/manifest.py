@@ -21,7 +21,16 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from licheck.model import Amount, Date, Identifier, RawValue, Strict, Text, require_unique
+from licheck.model import (
+    Amount,
+    Date,
+    Identifier,
+    RawValue,
+    Strict,
+    Text,
+    model_key,
+    require_unique,
+)
 
 
 class EvidenceKind(StrEnum):
@@ -157,7 +166,7 @@ class CandidateBases(Strict):
 
     @model_validator(mode="after")
     def _distinct(self) -> "CandidateBases":
-        require_unique("candidate model", (c.model.strip().lower() for c in self.candidates))
+        require_unique("candidate model", (model_key(c.model) for c in self.candidates))
         return self
 
 
@@ -264,15 +273,16 @@ class Delivery(StrEnum):
     WEIGHTS = "weights"  # distributed weights
 
 
+_DELIVERIES: dict[str, Any] = {"type": "array", "items": {"enum": [d.value for d in Delivery]}}
 _DELIVERY_SCHEMA: dict[str, Any] = {
     "description": "how the component is delivered: a list of hosted_service, api, weights; "
     "or {value: [...], evidence: [...]} to say what establishes it",
     "anyOf": [
-        {"type": "array", "items": {"enum": ["hosted_service", "api", "weights"]}},
+        _DELIVERIES,
         {
             "type": "object",
             "properties": {
-                "value": {"type": "array", "items": {"enum": ["hosted_service", "api", "weights"]}},
+                "value": _DELIVERIES,
                 "evidence": {
                     "type": "array",
                     "items": {"type": "object"},

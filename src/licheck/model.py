@@ -462,6 +462,11 @@ class Catalog(Strict):
     models: list[CatalogModel]
 
 
+def model_key(name: str) -> str:
+    """How the catalog looks a model name up: case and surrounding space do not count."""
+    return name.strip().lower()
+
+
 # (No model_rebuild() here: it would build every validator now. The forward references resolve
 # when a validator is first needed.)
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from licheck.model import CatalogModel
+from licheck.factdefs import SPELT_ALIKE as SPELT_ALIKE  # one threshold for every did-you-mean
+from licheck.model import CatalogModel, model_key
 
 LIMIT = 3  # candidates shown at most
 VARIANT_SUFFIXES = ("-instruct", "-base", "-chat", "-it")
-SPELT_ALIKE = 0.6  # difflib's ratio a name must reach to be offered at all
 # How a candidate is near the name asked for, in the words the message uses.
 PREFIX = "the same name with another organisation prefix or none: check that it is this model"
 VARIANT = "the name without its variant suffix: check that the variant you use is this model"
@@ -30,7 +30,7 @@ class Candidate:
 
     name: str  # the catalog id or alias to write
     model: CatalogModel
-    why: str  # how it is near: one of `HOW`
+    why: str  # how it is near: PREFIX, VARIANT or SPELLING
 
     @property
     def licenses(self) -> str:
@@ -59,14 +59,9 @@ def _span(start: object, end: object) -> str:
     return f"copies obtained on or before {end}" if end else "any date"
 
 
-def key(name: str) -> str:
-    """How the catalog looks a name up: case and surrounding space do not count."""
-    return name.strip().lower()
-
-
 def bare(name: str) -> str:
     """The name without an organisation prefix (`moonshotai/Kimi-K2.5` → `kimi-k2.5`)."""
-    return key(name).rpartition("/")[2]
+    return model_key(name).rpartition("/")[2]
 
 
 def stem(name: str) -> str:

@@ -17,7 +17,7 @@ from licheck.derivation import Derivation, Path, lineage_models
 from licheck.facts import FactState
 from licheck.library import incorporated
 from licheck.manifest import CandidateBases, Component, FactSpec, ModelRef, entry_models
-from licheck.model import CatalogModel
+from licheck.model import CatalogModel, model_key
 from licheck.vocabulary import suggest
 
 
@@ -56,7 +56,7 @@ def relations(derive: Derivation, component: Component, path: Path) -> list[Rela
 
 def _key(derive: Derivation, ref: ModelRef, path: Path) -> str:
     model = derive.library.model(ref.model)
-    return model.id if model is not None else f"{ref.model.strip().lower()}@{path}"
+    return model.id if model is not None else f"{model_key(ref.model)}@{path}"
 
 
 def _no_outputs(derive: Derivation) -> FactState:

@@ -12,9 +12,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from licheck.diagnostics import InputError
-from licheck.library import Library
+
+if TYPE_CHECKING:  # a type only: `coverage` folds text without loading the library
+    from licheck.library import Library
 
 _SPACE = re.compile(r"\s+")
 

@@ -361,12 +361,6 @@ FACTS: Final = _facts(
     ),
 )
 
-# The facts added for organisation policies: documented in docs/policy.md (README.md's fact table
-# gains them when the README's tables move to docs/).
-POLICY_FACTS: Final = frozenset(
-    {"customer_facing", "model_license", "model_family", "license_thresholds", "ungranted_gate"}
-)
-
 # -- added for Llama, DBRX, Hunyuan, Stability (issue 3, part A)
 # Who is counted: each fact counts a subset of the users the next one counts, so a figure for
 # one bounds the other (the product's users are some of the licensee's, which are some of the

@@ -73,7 +73,8 @@ def document_error(document: yamlsafe.Document, key: str, message: str) -> Excep
     return fail(diagnostic.file, diagnostic.line, diagnostic.column, diagnostic.message)
 
 
-def _bases(document: yamlsafe.Document) -> list[str]:
+def base_models(document: yamlsafe.Document) -> list[str]:
+    """The card's `base_model` Hub ids; `InputError`, located, when it is not one or a list."""
     raw = document.data.get("base_model")
     if raw is None:
         return []
@@ -106,7 +107,7 @@ def to_manifest(
     document: yamlsafe.Document, library: Library, display: str, model_id: str | None = None
 ) -> str:
     """The manifest skeleton for a model card, as YAML text."""
-    bases = _bases(document)
+    bases = base_models(document)
     relation = _string(document, "base_model_relation")
     if relation is not None and relation not in RELATIONS:
         raise document_error(
@@ -202,8 +203,3 @@ def to_manifest(
         "`unknown`. Review every note, add sources with dates, and run `licheck validate`.",
     ]
     return dump(manifest, header)
-
-
-def base_models(document: yamlsafe.Document) -> list[str]:
-    """The card's `base_model` Hub ids; `InputError`, located, when it is not one or a list."""
-    return _bases(document)
