@@ -13,7 +13,7 @@ import pytest
 from licheck.coverage import MIN_OVERLAP, Sentence, coverage, fold, quotes, sentences
 from licheck.library import load_library
 from licheck.model import License
-from licheck.textcheck import canonical_body, normalise
+from licheck.textcheck import canonical_body
 from tests.clirun import run
 from tests.conftest import LICENSES, REFERENCE_TEXTS, needs_reference
 
@@ -87,7 +87,6 @@ def test_sentences_of_the_real_texts() -> None:
     for entry in library.licenses.values():
         body = canonical_body((REFERENCE_TEXTS / entry.license.text.file).read_bytes())
         folded = fold(body)
-        assert folded == normalise(body)
         found = sentences(body)
         assert found, entry.license.id
         assert all(folded[s.start : s.end] == s.text for s in found)

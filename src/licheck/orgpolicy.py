@@ -15,7 +15,6 @@ A policy file is compiled into a rule file of the library's kind (a `License` wh
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +44,7 @@ from licheck.model import (
     require_unique,
 )
 from licheck.nearmatch import normal
-from licheck.vocabulary import FACTS
+from licheck.vocabulary import FACTS, suggest
 
 PREFIX = "policy/"  # a policy's rules are reported as policy/ORG/RULE
 
@@ -144,8 +143,7 @@ def _unknown_names(
                         continue
                     if _names_one(test.operator, item, names):
                         continue
-                    near = difflib.get_close_matches(item, names, n=1)
-                    hint = f" (did you mean {near[0]!r}?)" if near else ""
+                    hint = suggest(item, names)
                     yield document.error(
                         path,
                         f"no {kind} {item!r} in the library{hint}: the rule would never match it",
