@@ -160,3 +160,30 @@ def test_a_default_waiver_file_is_still_found(tmp_path: Path) -> None:
         check=True,
     )
     assert done.stdout.split()[1] == "True"
+
+
+UTF8_PROBE = """
+import sys
+from licheck.cli import cli
+from licheck.cli.common import run_guarded
+code = run_guarded(cli, ["evaluate", "products/composer2.yaml", "--format", "json"])
+print(code, sorted(m for m in sys.modules if m in ("licheck.readable", "licheck.escape")),
+      file=sys.stderr)
+"""
+
+
+def test_utf8_streams_need_no_stand_ins() -> None:
+    """On UTF-8 streams (the usual case) the ASCII stand-ins and the escaping of messages are
+    never loaded: a run that prints no error pays for neither."""
+    done = subprocess.run(
+        [sys.executable, "-c", UTF8_PROBE],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "", "PYTHONIOENCODING": "utf-8"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.startswith("{")
+    code, modules = done.stderr.strip().splitlines()[-1].split(" ", 1)
+    assert code in ("0", "1")
+    assert modules == "[]", done.stderr

@@ -174,12 +174,15 @@ def tolerate_encodings() -> None:
         say("licheck: standard output is closed: the report printed there is discarded")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    narrow = [stream for stream in (sys.stdout, sys.stderr) if not is_utf8(stream)]
+    if not narrow:
+        return  # the usual case: nothing to register (and `licheck.readable` stays unloaded)
     from licheck.readable import register
 
     handler = register()
-    for stream in (sys.stdout, sys.stderr):
+    for stream in narrow:
         reconfigure = getattr(stream, "reconfigure", None)
-        if not is_utf8(stream) and reconfigure is not None:
+        if reconfigure is not None:
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 reconfigure(errors=handler)  # readable ASCII stand-ins (`licheck.readable`)
 
