@@ -17,7 +17,10 @@ installed package: a warm-up run writes the `.pyc` files first.
 after measured alike.
 
 Goals ("A simpler core"): evaluate <= 1.5x the stack floor; --version <= 2x
-`python -c "import yaml"`.
+`python -c "import yaml"`.  Two rows are bounds, not goals: "one pydantic model" (a one-field
+model built and used: what any run validating with pydantic pays) and "manifest models alone"
+(composer2 validated by licheck's manifest models and nothing else: the least a run whose only
+validator they are can cost).
 """
 
 from __future__ import annotations
@@ -48,6 +51,25 @@ COMMANDS: dict[str, list[str]] = {
         "-c",
         "import yaml, click; from pydantic import BaseModel; import os; os._exit(0)",
     ],
+    # what any run that validates its input with pydantic pays beyond the floor: one
+    # one-field strict model built and used (pydantic imports `pydantic.types` and, for its
+    # plugin loader, `importlib.metadata` the first time a validator is built)
+    "one pydantic model": [
+        PY,
+        "-c",
+        "import os, yaml, click; from pydantic import BaseModel, ConfigDict\n"
+        "class M(BaseModel):\n model_config = ConfigDict(strict=True)\n x: str\n"
+        "M.model_validate({'x': 'a'}); os._exit(0)",
+    ],
+    # validating composer2 with licheck's manifest models and nothing else: the least a run
+    # that must use them as its only validator can cost
+    "manifest models alone": [
+        PY,
+        "-c",
+        "import os, yaml, click; from pydantic import BaseModel\n"
+        "from licheck.manifest import Manifest\n"
+        f"Manifest.model_validate(yaml.safe_load(open({MANIFEST!r}))); os._exit(0)",
+    ],
     "evaluate --format json": [PY, "-m", "licheck", "evaluate", MANIFEST, "--format", "json"],
     "evaluate json --licenses": [
         *(PY, "-m", "licheck", "evaluate", MANIFEST, "--format", "json"),
@@ -55,11 +77,14 @@ COMMANDS: dict[str, list[str]] = {
     ],
     "evaluate (text)": [PY, "-m", "licheck", "evaluate", MANIFEST],
 }
-RATIOS = [  # (command, against, goal)
+RATIOS: list[tuple[str, str, float | None]] = [  # (command, against, goal)
     ("licheck --version", "import yaml", 2.0),
     ("evaluate --format json", "stack floor", 1.5),
     ("evaluate --format json", "floor, no teardown", 1.5),
     ("evaluate json --licenses", "stack floor", 1.5),
+    # not goals: how much of the 1.5x the validator the issue requires leaves to everything else
+    ("one pydantic model", "stack floor", None),
+    ("manifest models alone", "stack floor", None),
 ]
 
 
@@ -147,10 +172,13 @@ def main() -> None:
         ratio = medians[name] / medians[floor]
         cpu_ratio = cpu_medians[name] / cpu_medians[floor]
         best_ratio = cpu_best[name] / cpu_best[floor]
-        verdict = "met" if ratio <= goal else "MISSED"
+        if goal is None:
+            verdict = "(a bound, not a goal)"
+        else:
+            verdict = f"(goal <= {goal}x: {'met' if ratio <= goal else 'MISSED'})"
         print(
             f"  {name} / {floor}: {ratio:.2f}x; CPU {cpu_ratio:.2f}x, best CPU {best_ratio:.2f}x"
-            f"  (goal <= {goal}x: {verdict})"
+            f"  {verdict}"
         )
 
 
