@@ -300,20 +300,28 @@ def test_a_baseline_of_other_products_is_said(
     assert "evidence policy 'default', this run with 'estimates'" in err
 
 
+@pytest.mark.parametrize("command", ["check", "evaluate"])
 def test_a_manifest_broken_since_the_baseline_is_not_counted_fixed(
-    portfolio: Path, capsys: pytest.CaptureFixture[str]
+    portfolio: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
     """Beta's manifest broken after the baseline: its risk was not re-evaluated, so it is
-    neither gone nor fixed; the run exits 2 and says why on stderr."""
+    neither gone nor fixed; the run exits 2 and says why on stderr.  `evaluate` is given the
+    three manifests, the broken one in the middle."""
     folder = portfolio / "products"
     (folder / "beta.yaml").write_text("format: 2\nproduct: [Beta\n", encoding="utf-8")
+    names = ("alpha.yaml", "beta.yaml", "gamma.yaml")
+    paths = [str(folder)] if command == "check" else [str(folder / name) for name in names]
     code, out, err = run(
-        capsys, "check", str(folder), "-f", "json", "--no-waivers",
+        capsys, command, *paths, "-f", "json", "--no-waivers",
         "--baseline", str(portfolio / "base.json"),
     )  # fmt: skip
     assert code == 2, err
     report = json.loads(out)
     assert [e["file"].endswith("beta.yaml") for e in report["errors"]] == [True]
+    assert _statuses(report) == {
+        ("Alpha", "ui-attribution"): "worse",
+        ("Gamma", "ui-attribution"): "new",
+    }
     gone = report["baseline"]["gone"]
     assert not [g for g in gone if g["file"].endswith("beta.yaml")], gone
     assert "could not read" in err

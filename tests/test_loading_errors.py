@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -115,14 +116,20 @@ def test_all_problems_in_all_files_in_one_run(capsys: pytest.CaptureFixture[str]
     assert f"licheck: {total} problems in the input" in err
 
 
+@pytest.mark.usefixtures("unwrapped")  # parses each line of stderr whole
 def test_bad_files_among_good_ones_still_list_every_problem(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     good = str(ROOT / "products" / "composer2.yaml")
     missing, folder = str(tmp_path / "absent.yaml"), str(tmp_path)
     bad = str(INVALID / "m-octal-count.yaml")
-    code, out, err = run(capsys, "evaluate", good, missing, folder, bad)
-    assert (code, out) == (2, "")
+    code, out, err = run(capsys, "evaluate", good, missing, folder, bad, "-f", "json")
+    assert code == 2
+    # the good manifest is evaluated and the three others listed as not read, as `check` does
+    # (evaluate stopped before any report while one of several manifests was broken)
+    report = json.loads(out)
+    assert [p["file"] for p in report["products"]] == [good]
+    assert {e["file"] for e in report["errors"]} == {missing, folder, bad}
     assert f"{missing}: error: no such file" in err
     assert f"{folder}: error: is a directory" in err
     assert_expected("m-octal-count.yaml", err, bad)

@@ -75,11 +75,17 @@ def evaluate_files(
     licenses_dir: LibrarySource | Path | None = None,
     waivers: Waivers | None = None,
     today: dt.date | None = None,
+    *,
+    keep_going: bool = True,
 ) -> Report:
+    """`licheck evaluate`: evaluate the manifests, apply waivers; as `check_files`, a manifest
+    that cannot be read is listed in the report's `errors` and the others are evaluated.  With
+    `keep_going` false, any such problem is raised instead (`InputError`, all of them)."""
     library = load_layers(licenses_dir)
-    results = evaluate_paths(paths, Options(policy, as_of), library)
-    report = build(results, policy.name, as_of).model_copy(update={"library": described(library)})
-    return apply_waivers(report, waivers, today)
+    results, problems = evaluate_readable(paths, Options(policy, as_of), library)
+    if problems and not keep_going:
+        raise InputError(problems)
+    return _completed(build(results, policy.name, as_of), library, problems, waivers, today)
 
 
 def check_products(
@@ -113,9 +119,20 @@ def check_files(
     manifests = discover(paths)
     library = load_layers(licenses_dir)
     products, problems = check_products(manifests, Options(policy, as_of), library)
-    report = assemble(products, policy.name, as_of).model_copy(
-        update={"library": described(library)}
-    )
+    return _completed(assemble(products, policy.name, as_of), library, problems, waivers, today)
+
+
+def _completed(
+    report: Report,
+    library: Library,
+    problems: Sequence[Diagnostic],
+    waivers: Waivers | None,
+    today: dt.date | None,
+) -> Report:
+    """The report of the products evaluated, completed as `evaluate` and `check` give it: the
+    library read, waivers applied, and the manifests that could not be read listed in `errors`
+    (a waiver that matched nothing may have been meant for one of them)."""
+    report = report.model_copy(update={"library": described(library)})
     report = apply_waivers(report, waivers, today)
     errors = errors_out(problems)
     if waivers is not None:  # (a run without waivers does not import licheck.waivers)

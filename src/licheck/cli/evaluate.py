@@ -21,6 +21,9 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     applicable, or governance risk (the verdict depends on missing or weakly evidenced facts;
     the report names them and what each would change).
 
+    Of several MANIFESTS, one that cannot be read is reported at file:line:column and listed
+    in the report, every other one is evaluated, and the run exits 2 (as `licheck check`).
+
     \b
     Example:
       licheck evaluate products/composer2.yaml
@@ -33,9 +36,11 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     inputs = request.inputs(manifests, waivers)
     refuse_outputs([("--output", request.output)], inputs)
     baseline = load_baseline(request.baseline_file)
+    # One manifest named: its located problems are the whole answer, as they always were (a
+    # report of no product would add nothing).  Several: the others are evaluated, as by check.
     report = evaluate_files(
         list(manifests), request.policy(), request.as_of, request.licenses_dir, waivers,
-        request.today,
+        request.today, keep_going=len(manifests) > 1,
     )  # fmt: skip
     report = compare_baseline(report, baseline)
     request.emit(report, inputs)
