@@ -10,7 +10,7 @@ import pytest
 from licheck.layers import load
 from licheck.library import Library, load_library
 from licheck.librarysource import LibrarySource
-from licheck.licenselookup import license_ids, lookup
+from licheck.licenselookup import license_ids, lookup, models_under
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +101,17 @@ def test_a_license_id_that_is_also_a_model_under_another_license(tmp_path: Path)
     assert [e.license.id for e in found.licenses] == ["mit"]  # the license, not the model's
     assert found.model is not None and found.model.id == "acme-7b"
     assert not found.by_model and found.model_differs
+
+
+def test_the_models_under_a_license_include_those_under_it_for_some_dates(
+    library: Library,
+) -> None:
+    gemma = library.model("gemma")
+    assert gemma is not None
+    older = gemma.license_history[0].license
+    assert gemma.license != older  # under it only for copies obtained on some dates
+    under = models_under(library, older)
+    assert "gemma" in under and under == sorted(under)
+    assert "gemma" in models_under(library, "gemma-terms-of-use")
+    assert "gemma" not in models_under(library, "mit")
+    assert models_under(library, "no-such-license") == []

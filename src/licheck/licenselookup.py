@@ -1,5 +1,6 @@
 """Which licenses a name stands for (`licheck licenses show NAME`): a license id, or the id or
-alias of a catalog model, whose licenses are shown whole or not at all.
+alias of a catalog model, whose licenses are shown whole or not at all; and the other way, the
+models under a license (`licheck licenses list`).
 
 Pure: it reads a loaded library and returns what to show, or why nothing can be.
 """
@@ -56,6 +57,15 @@ def lookup(library: Library, name: str) -> Lookup:
 def license_ids(model: CatalogModel) -> list[str]:
     """Every license a catalog model is under ('' when its license is not in the catalog)."""
     return [d.license for d in model.license_history] or [model.license or ""]
+
+
+def models_under(library: Library, license_id: str) -> list[str]:
+    """The ids of the catalog models under a license, for copies obtained at any date, sorted."""
+    return sorted(
+        m.id
+        for m in library.models
+        if m.license == license_id or any(d.license == license_id for d in m.license_history)
+    )
 
 
 def not_found(name: str, library: Library) -> str:

@@ -49,16 +49,13 @@ def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
       licheck licenses list --format json
     """
     from licheck.layers import load as load_library
+    from licheck.licenselookup import models_under
 
     library = load_library(licenses_dir)
     rows = []
     for license_id, entry in sorted(library.licenses.items()):
         lic = entry.license
-        models = sorted(
-            m.id
-            for m in library.models
-            if m.license == license_id or any(d.license == license_id for d in m.license_history)
-        )
+        models = models_under(library, license_id)
         rows.append(
             {
                 "id": license_id,
