@@ -8,7 +8,7 @@ Pure functions over a license (`model.License`) and its canonical text; no I/O.
   after `.`, `!` or `?` (and any closing quote or bracket) followed by white space and a capital,
   a digit, a quote, a bracket or `*` -- except after a common abbreviation (`e.g.`, `Inc.`, ...),
   a single letter, or a block's leading number (`4.`, `2.2.`).  Positions are in the text with
-  its white space folded (`textcheck.normalise`), where quotes are matched.
+  its white space folded (`spacing.fold_space`), where quotes are matched.
 - **Duty sentences.**  A sentence with a duty word: shall, must, may not, will not, agree to,
   required (whole words, any case).
 - **Counted sentences.**  The duty sentences, plus every sentence that an entry (a clause or a
@@ -30,11 +30,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from licheck.model import License
-from licheck.textcheck import normalise
+from licheck.spacing import fold_space
 
 DUTY_WORDS = ("shall", "must", "may not", "will not", "agree to", "required")
 # White space folded to single spaces: quotes are matched as `licheck licenses verify` does.
-fold = normalise
+fold = fold_space
 
 DUTY_RE = re.compile(
     r"\b(?:" + "|".join(w.replace(" ", r"\s+") for w in DUTY_WORDS) + r")\b", re.IGNORECASE
@@ -281,6 +281,10 @@ class Totals:
     def accounted_fraction(self) -> float:
         return self.accounted / self.total if self.total else 0.0
 
+    @property
+    def unaccounted(self) -> int:
+        return self.total - self.accounted
+
 
 def totals(results: Sequence[Coverage]) -> Totals:
     return Totals(
@@ -290,3 +294,24 @@ def totals(results: Sequence[Coverage]) -> Totals:
         sum(r.to_encode for r in results),
         sum(r.nothing_to_encode for r in results),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryCoverage:
+    """The coverage of each license of a library whose text was read (in id order), and the
+    licenses whose text was absent: those are not measured, and the figures are partial."""
+
+    results: tuple[Coverage, ...]
+    missing: tuple[tuple[str, str], ...]  # (license id, text file) of each absent text
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+    @property
+    def overall(self) -> Totals:
+        return totals(self.results)
+
+    def each(self) -> list[tuple[Coverage, Totals]]:
+        """Each license's coverage with its own figures."""
+        return [(r, totals([r])) for r in self.results]

@@ -8,9 +8,10 @@ governance risk that names the difference, never silently a violation or satisfi
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Final
+
+from licheck.spacing import fold_space
 
 # Typographic variants and the plain character each stands for.
 _TYPOGRAPHY: Final = str.maketrans(
@@ -31,20 +32,15 @@ _TYPOGRAPHY: Final = str.maketrans(
         "\u2212": "-",
     }
 )
-_SPACE: Final = re.compile(r"\s+")
 
 
 def _typography(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
 
 
-def _spacing(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()  # \s is Unicode: a non-breaking space too
-
-
 def normal(text: str) -> str:
     """`text` with case, white space and typography set aside."""
-    return _typography(_spacing(text)).casefold()
+    return _typography(fold_space(text)).casefold()
 
 
 def near(value: str, name: str) -> bool:
@@ -61,7 +57,7 @@ def difference(value: str, name: str) -> str:
     """How `value` differs from `name` (or from its start, for a prefix), in words:
     "differs only in case: 'KIMI K2.5' vs 'Kimi K2.5'"."""
     kinds = []
-    spaced_value, spaced_name = _spacing(value), _spacing(name)
+    spaced_value, spaced_name = fold_space(value), fold_space(name)
     if spaced_value != value or spaced_name != name:
         kinds.append("white space")
     plain_value, plain_name = _typography(spaced_value), _typography(spaced_name)

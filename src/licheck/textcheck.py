@@ -1,39 +1,64 @@
-"""Verifying the rules against canonical license texts: each text's SHA-256 and each quoted
-clause (and `not_encoded` quote) found in the text, white space folded.
+"""Verifying the rules against canonical license texts, and measuring their coverage.
 
-`licheck licenses verify` and `licenses coverage` read the texts through here; evaluating a
-manifest never does.
+`verify`: each text's SHA-256, each quoted clause and each `not_encoded` quote found in the text
+(white space folded), and the duty sentences no entry quotes (warnings).  `measure`: the coverage
+(`licheck.coverage`) of every license whose text is in the folder, and the texts that are not.
+`licheck licenses verify` and `licenses coverage` read the texts through here and render what
+these return; evaluating a manifest never reads them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from licheck.coverage import Coverage, LibraryCoverage, coverage
 from licheck.diagnostics import InputError
+from licheck.spacing import fold_space
 
-if TYPE_CHECKING:  # a type only: `coverage` folds text without loading the library
-    from licheck.library import Library
+if TYPE_CHECKING:  # a type only: reading a text does not load the library
+    from licheck.library import Library, LicenseEntry
 
-_SPACE = re.compile(r"\s+")
-
-
-def normalise(text: str) -> str:
-    """White space folded to single spaces: line wrapping may differ, nothing else."""
-    return _SPACE.sub(" ", text).strip()
+# White space folded to single spaces: line wrapping may differ, nothing else.
+normalise = fold_space
+SHORTENED = 160  # characters of an unquoted sentence that a warning shows
 
 
 @dataclass(frozen=True, slots=True)
 class VerifyProblem:
     license: str
-    clause: str | None  # None: about the text as a whole
+    clause: str | None  # None: about the text as a whole; `not_encoded[N] (ID)` for an entry
     message: str
     file: str
     line: int
+    column: int | None = None  # None: the problem is located by line only
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyWarning:
+    """A duty sentence of a license's text that no clause or `not_encoded` entry quotes."""
+
+    license: str
+    message: str
+    file: str  # the rule file
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """What `verify` found, and how much it checked."""
+
+    problems: tuple[VerifyProblem, ...]  # texts and clause quotes first, then not_encoded quotes
+    warnings: tuple[VerifyWarning, ...]
+    licenses: int  # licenses checked
+    clauses: int  # quoted clauses checked
+    not_encoded: int  # not_encoded quotes checked
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
 
 
 MAX_TEXT_BYTES = 4 * 1024 * 1024  # a license text; the longest canonical text is under 100 KB
@@ -62,8 +87,79 @@ def text_sha256(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def verify(library: Library, texts: Path) -> list[VerifyProblem]:
-    """Check every license's text hash and quotes against the files in `texts`."""
+def verify(library: Library, texts: Path) -> Verification:
+    """Check every rule file against its text in `texts`: the text's hash, every clause quote and
+    every `not_encoded` quote (problems), and every duty sentence accounted for (warnings)."""
+    problems = _texts_and_clauses(library, texts)
+    warnings: list[VerifyWarning] = []
+    for license_id, entry in sorted(library.licenses.items()):
+        try:
+            body = read_canonical(texts / entry.license.text.file)
+        except InputError:
+            continue  # missing, special or unreadable: `_texts_and_clauses` names it
+        result = coverage(entry.license, body)
+        problems.extend(_missing_quotes(license_id, entry, result))
+        warnings.extend(_unquoted(license_id, entry, result))
+    return Verification(
+        tuple(problems),
+        tuple(warnings),
+        len(library.licenses),
+        sum(len(e.clauses) for e in library.licenses.values()),
+        sum(len(e.license.not_encoded) for e in library.licenses.values()),
+    )
+
+
+def _missing_quotes(license_id: str, entry: LicenseEntry, result: Coverage) -> list[VerifyProblem]:
+    """The `not_encoded` entries whose quote is not in the text, each at its place in the rule
+    file."""
+    if not result.missing_quotes:
+        return []
+    from licheck import yamlsafe
+
+    document = yamlsafe.load(Path(entry.file))
+    problems = []
+    for index in result.missing_quotes:
+        line, column = document.locate(("not_encoded", index))
+        named = entry.license.not_encoded[index].id
+        label = f"not_encoded[{index}]" + (f" ({named})" if named else "")
+        message = f"the quote does not occur in {entry.license.text.file}"
+        problems.append(VerifyProblem(license_id, label, message, entry.file, line, column))
+    return problems
+
+
+def _unquoted(license_id: str, entry: LicenseEntry, result: Coverage) -> list[VerifyWarning]:
+    return [
+        VerifyWarning(
+            license_id,
+            f"a duty sentence of {entry.license.text.file} that no clause or not_encoded entry "
+            f"quotes: “{shorten(sentence.text)}”",
+            entry.file,
+        )
+        for sentence in result.unaccounted
+    ]
+
+
+def shorten(text: str, limit: int = SHORTENED) -> str:
+    """`text`, cut to `limit` characters with an ellipsis when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def measure(library: Library, texts: Path) -> LibraryCoverage:
+    """The coverage of every license whose text is in `texts`, and the licenses whose text is
+    absent (not measured).  A text that cannot be read is an `InputError`."""
+    results: list[Coverage] = []
+    missing: list[tuple[str, str]] = []
+    for license_id, entry in sorted(library.licenses.items()):
+        text_path = texts / entry.license.text.file
+        if not os.path.lexists(text_path):
+            missing.append((license_id, entry.license.text.file))
+            continue
+        results.append(coverage(entry.license, read_canonical(text_path)))
+    return LibraryCoverage(tuple(results), tuple(missing))
+
+
+def _texts_and_clauses(library: Library, texts: Path) -> list[VerifyProblem]:
+    """Every license's text hash and clause quotes against the files in `texts`."""
     problems: list[VerifyProblem] = []
     for license_id, entry in sorted(library.licenses.items()):
         source = entry.license.text

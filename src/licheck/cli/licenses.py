@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -22,10 +21,9 @@ from licheck.cli.common import (
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from licheck.coverage import Totals
+    from licheck.coverage import LibraryCoverage, Totals
     from licheck.library import Library, LicenseEntry
     from licheck.librarysource import LibrarySource
-    from licheck.model import CatalogModel
 
 
 @click.group()
@@ -51,16 +49,13 @@ def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
       licheck licenses list --format json
     """
     from licheck.layers import load as load_library
+    from licheck.licenselookup import models_under
 
     library = load_library(licenses_dir)
     rows = []
     for license_id, entry in sorted(library.licenses.items()):
         lic = entry.license
-        models = sorted(
-            m.id
-            for m in library.models
-            if m.license == license_id or any(d.license == license_id for d in m.license_history)
-        )
+        models = models_under(library, license_id)
         rows.append(
             {
                 "id": license_id,
@@ -110,19 +105,20 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
       licheck licenses show kimi-k2.5-modified-mit
       licheck licenses show moonshotai/Kimi-K2.5
     """
+    from licheck.diagnostics import LicheckError
     from licheck.escape import line
     from licheck.layers import load as load_library
-    from licheck.layers import replacement_notes
+    from licheck.licenselookup import lookup
 
     library = load_library(licenses_dir)
-    entry = library.licenses.get(license_id)
-    model = library.model(license_id)
-    shown = [license_id] if entry is not None else _license_ids(model) if model else []
-    notes = replacement_notes(library, "model", [model.id] if model and not entry else [])
-    for note in notes + replacement_notes(library, "license", shown):  # a layer's, not built in
+    found = lookup(library, license_id)
+    for note in found.notes:  # a layer's, not built in
         click.echo(line(note), err=True)
-    if entry is not None:
-        if model is not None and [license_id] != _license_ids(model):  # the name is both
+    if found.problem is not None:
+        raise LicheckError(found.problem)
+    model, entries = found.model, list(found.licenses)
+    if model is None or not found.by_model:
+        if model is not None and found.model_differs:  # the name is both
             from licheck.modelnames import license_words
 
             say(
@@ -131,11 +127,8 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
                     f"{model.id} is under {license_words(model)}"
                 )
             )
-        _print_licenses([entry], fmt, color, library)
+        _print_licenses(entries, fmt, color, library)
         return
-    if model is None:
-        raise _not_found(license_id, library)
-    entries = _licenses_of_model(model, library)
     if fmt == "json":
         documents = [_document(e) for e in entries]
         click.echo(
@@ -151,45 +144,6 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
     )
     click.echo()
     _print_licenses(entries, fmt, color, library)
-
-
-def _licenses_of_model(model: CatalogModel, library: Library) -> list[LicenseEntry]:
-    """The entries of every license a catalog model is under; `LicheckError` when any is not in
-    the library (a model's license is never shown in part)."""
-    from licheck.diagnostics import LicheckError
-
-    named = _license_ids(model)
-    if not all(n in library.licenses for n in named):
-        note = f": {model.license_note}" if model.license_note else ""
-        raise LicheckError(
-            f"model {model.id!r} is in the catalog, but its license is not in the library{note}"
-        )
-    return [library.licenses[n] for n in named]
-
-
-def _license_ids(model: CatalogModel) -> list[str]:
-    """Every license a catalog model is under ('' when its license is not in the catalog)."""
-    return [d.license for d in model.license_history] or [model.license or ""]
-
-
-def _not_found(name: str, library: Library) -> Exception:
-    """Neither a license id nor a catalog model: suggestions of both kinds, labelled, each model
-    with its license."""
-    import difflib
-
-    from licheck.diagnostics import LicheckError
-    from licheck.modelnames import LIMIT, SPELT_ALIKE, candidates, describe
-
-    lines = [f"no license or model {name!r} in the library"]
-    near = difflib.get_close_matches(name, sorted(library.licenses), n=LIMIT, cutoff=SPELT_ALIKE)
-    if near:
-        listed = " or ".join(filter(None, [", ".join(map(repr, near[:-1])), repr(near[-1])]))
-        lines.append(f"licenses: did you mean {listed}?")
-    models = describe(candidates(name, library.models)).removeprefix(" (").removesuffix(")")
-    if models:
-        lines.append(f"models: {models}")
-    lines.append("see `licheck licenses list` and `licheck licenses models`")
-    return LicheckError("; ".join(lines))
 
 
 def _document(entry: LicenseEntry) -> object:
@@ -269,73 +223,25 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
     from licheck.textcheck import verify as run_verify
 
     library = load_library(licenses_dir)
-    problems = run_verify(library, texts)
-    for problem in problems:  # FILE:LINE first, whole: what problem matchers read
-        where = f"{problem.file}:{problem.line}"
+    result = run_verify(library, texts)
+    for problem in result.problems:  # FILE:LINE first, whole: what problem matchers read
+        column = "" if problem.column is None else f":{problem.column}"
+        where = f"{problem.file}:{problem.line}{column}"
         clause = f"/{problem.clause}" if problem.clause else ""
         say(line(f"{where}: {problem.license}{clause}: {problem.message}"), located_first=True)
-    located, warnings = _verify_not_encoded(library, texts)
-    for message in located:
-        say(line(message), located_first=True)
-    clauses = sum(len(e.clauses) for e in library.licenses.values())
-    entries = sum(len(e.license.not_encoded) for e in library.licenses.values())
-    if problems or located:
-        say(
-            f"licheck: {len(problems) + len(located)} problem(s) in "
-            f"{len(library.licenses)} licenses"
-        )
+    if not result.ok:
+        say(f"licheck: {len(result.problems)} problem(s) in {result.licenses} licenses")
         raise click.exceptions.Exit(1)
     from licheck.readable import fit
 
-    warned = f"; {len(warnings)} warning(s) below" if warnings else ""
+    warned = f"; {len(result.warnings)} warning(s) below" if result.warnings else ""
     ok = (
-        f"ok: {len(library.licenses)} licenses, {clauses} quoted clauses and {entries} "
-        f"not_encoded quotes verified against {line(str(texts))}{warned}"
+        f"ok: {result.licenses} licenses, {result.clauses} quoted clauses and "
+        f"{result.not_encoded} not_encoded quotes verified against {line(str(texts))}{warned}"
     )
     click.echo(fit(ok, terminal_width()))
-    for message in warnings:
-        say(line(message))
-
-
-def _verify_not_encoded(library: Library, texts: Path) -> tuple[list[str], list[str]]:
-    """`not_encoded` quotes missing from their text (errors, at file:line:column of the entry),
-    and duty sentences that no entry quotes (warnings).  Texts that are absent are left to
-    `textcheck.verify`, which names them."""
-    from licheck import yamlsafe
-    from licheck.coverage import coverage
-    from licheck.diagnostics import InputError
-    from licheck.textcheck import read_canonical
-
-    errors: list[str] = []
-    warnings: list[str] = []
-    for license_id, entry in sorted(library.licenses.items()):
-        text_path = texts / entry.license.text.file
-        try:
-            body = read_canonical(text_path)
-        except InputError:
-            continue  # missing, special or unreadable: `textcheck.verify` names it
-        result = coverage(entry.license, body)
-        if result.missing_quotes:
-            document = yamlsafe.load(Path(entry.file))
-            for index in result.missing_quotes:
-                line, column = document.locate(("not_encoded", index))
-                named = entry.license.not_encoded[index].id
-                label = f"not_encoded[{index}]" + (f" ({named})" if named else "")
-                errors.append(
-                    f"{entry.file}:{line}:{column}: {license_id}/{label}: the quote does not "
-                    f"occur in {entry.license.text.file}"
-                )
-        warnings.extend(
-            f"{entry.file}: warning: {license_id}: a duty sentence of "
-            f"{entry.license.text.file} that no clause or not_encoded entry quotes: "
-            f"“{_shorten(sentence.text)}”"
-            for sentence in result.unaccounted
-        )
-    return errors, warnings
-
-
-def _shorten(text: str, limit: int = 160) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    for warning in result.warnings:
+        say(line(f"{warning.file}: warning: {warning.license}: {warning.message}"))
 
 
 @licenses.command("coverage")
@@ -361,9 +267,8 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
       licheck licenses coverage --format json \\
         --texts ../shared/reference/licenses
     """
-    from licheck.coverage import Coverage, coverage, totals
     from licheck.layers import load as load_library
-    from licheck.textcheck import read_canonical
+    from licheck.textcheck import measure
 
     if texts is None or not texts.is_dir():
         where = (
@@ -374,49 +279,45 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
             "../shared/reference/licenses); nothing was measured"
         )
         raise click.exceptions.Exit(2)
-    library = load_library(licenses_dir)
-    results: list[Coverage] = []
-    missing: list[tuple[str, str]] = []
-    for license_id, entry in sorted(library.licenses.items()):
-        text_path = texts / entry.license.text.file
-        if not os.path.lexists(text_path):
-            missing.append((license_id, entry.license.text.file))
-            continue
-        results.append(coverage(entry.license, read_canonical(text_path)))
-    overall = totals(results)
-    each = [(r, totals([r])) for r in results]  # each license's own figures
+    measured = measure(load_library(licenses_dir), texts)
     if fmt == "json":
-        document = {
-            "accounted": round(overall.accounted_fraction, 4),
-            "encoded": round(overall.encoded_fraction, 4),
-            **_counts(overall),
-            "complete": not missing,
-            "missing_texts": [{"id": i, "text": f} for i, f in missing],
-            "licenses": [
-                {
-                    "id": r.license,
-                    "text": r.text,
-                    "accounted": round(t.accounted_fraction, 4),
-                    "encoded": round(t.encoded_fraction, 4),
-                    **_counts(t),
-                    "unaccounted_sentences": [s.text for s in r.unaccounted],
-                }
-                for r, t in each
-            ],
-        }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(_coverage_document(measured), indent=2, ensure_ascii=False))
     else:
         from licheck.formats.library_text import coverage_text
 
-        rows = [(r.license, t) for r, t in each]
-        named = "overall" + (" (partial)" if missing else "")
-        click.echo(coverage_text(rows, missing, (named, overall), terminal_width()), nl=False)
-    if missing:
+        rows = [(r.license, t) for r, t in measured.each()]
+        named = "overall" + ("" if measured.complete else " (partial)")
+        overall = (named, measured.overall)
+        click.echo(coverage_text(rows, measured.missing, overall, terminal_width()), nl=False)
+    if not measured.complete:
         say(
-            f"licheck: {len(missing)} text(s) missing from {texts}: "
-            + ", ".join(f for _, f in missing)
+            f"licheck: {len(measured.missing)} text(s) missing from {texts}: "
+            + ", ".join(f for _, f in measured.missing)
         )
         raise click.exceptions.Exit(2)
+
+
+def _coverage_document(measured: LibraryCoverage) -> dict[str, object]:
+    """`licenses coverage --format json`: the overall figures, then each license's."""
+    overall = measured.overall
+    return {
+        "accounted": round(overall.accounted_fraction, 4),
+        "encoded": round(overall.encoded_fraction, 4),
+        **_counts(overall),
+        "complete": measured.complete,
+        "missing_texts": [{"id": i, "text": f} for i, f in measured.missing],
+        "licenses": [
+            {
+                "id": r.license,
+                "text": r.text,
+                "accounted": round(t.accounted_fraction, 4),
+                "encoded": round(t.encoded_fraction, 4),
+                **_counts(t),
+                "unaccounted_sentences": [s.text for s in r.unaccounted],
+            }
+            for r, t in measured.each()
+        ],
+    }
 
 
 def _counts(t: Totals) -> dict[str, int]:
@@ -426,5 +327,5 @@ def _counts(t: Totals) -> dict[str, int]:
         "accounted_count": t.accounted,
         "to_encode": t.to_encode,
         "nothing_to_encode": t.nothing_to_encode,
-        "unaccounted": t.total - t.accounted,
+        "unaccounted": t.unaccounted,
     }
