@@ -23,7 +23,7 @@ from fractions import Fraction
 from licheck.diagnostics import Diagnostic
 from licheck.domains import Interval
 from licheck.facts import FactError, claim_domain
-from licheck.library import Library, licensors
+from licheck.library import Library
 from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, suggest
@@ -251,7 +251,7 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
                 if problem:
                     yield document.error(at, f"{key}: {problem}", hint)
                     continue
-                owner = licensors(library.licenses)[item.partition("/")[0]]
+                owner = library.licenses.licensor(item.partition("/")[0])
                 if owner is not None and owner != agreement.licensor:
                     yield document.error(
                         at,
