@@ -99,3 +99,32 @@ def test_names_and_members_read_the_same_beside_a_schema_error(
         assert problem.startswith(f"{tmp_path / 'm.yaml'}:{line}:") and words in problem, problem
         if "is not one of" in problem:
             assert "(did you mean '" in problem and "for its allowed values" in problem, problem
+
+
+@pytest.mark.usefixtures("unwrapped")
+@pytest.mark.parametrize(
+    ("where", "stated"),
+    [
+        ("product", "derivativ: {note: stated with a note alone}"),
+        ("product", "derivativ: {by_model: {kimi-k2.5: true}}"),
+        ("component", "derivativ: {by_model: {kimi-k2.5: true}}"),
+        ("component", "derivativ: {by_license: {kimi-k2.5-modified-mit: true}}"),
+    ],
+)
+def test_a_misspelt_fact_stated_per_model_or_with_a_note_is_named_as_misspelt(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str, stated: str
+) -> None:
+    """Not skipped (a note alone), not an internal error (per model), and not a complaint about
+    its scope: the name is the problem, on both paths."""
+    product, component = (stated, "mau: 5") if where == "product" else ("mau: 5", stated)
+    text = (
+        f"product: P\nowner: O\nfacts: {{{product}}}\ncomponents:\n"
+        f"  - {{id: c, name: C, lineage: {{base: kimi-k2.5}}, facts: {{{component}}}}}\n"
+    )
+    for command in ("validate", "evaluate"):
+        (problem,) = _both_paths(capsys, tmp_path, command, text)
+        line = 3 if where == "product" else 5
+        assert problem.startswith(f"{tmp_path / 'm.yaml'}:{line}:"), problem
+        assert "fact 'derivativ' is not in the fact vocabulary (did you mean 'derivative'?)" in (
+            problem
+        )

@@ -192,13 +192,15 @@ class Derivation:
         stated for the whole (`scoping` resolves those parts; `scoped`: they are allowed)."""
         states = {}
         for name, spec in specs.items():
+            # first, as `loading.fact_problems` does: a misspelt name is the problem to report,
+            # however the fact is stated (per model, or with a note alone)
+            problem = unknown_fact(self.document, name, (*path, name))
+            if problem is not None:
+                self.problems.append(problem)
+                continue
             if not self._scopes_allowed(name, spec, (*path, name), scoped):
                 continue
             if spec.scoped_only:
-                continue
-            problem = unknown_fact(self.document, name, (*path, name))  # as `fact_problems`
-            if problem is not None:
-                self.problems.append(problem)
                 continue
             states[name] = self.resolve_one(name, spec, (*path, name))
         flat = specs.get("agreement")

@@ -19,17 +19,24 @@ from licheck.yamlsafe import Document
 Path_ = tuple[str | int, ...]
 
 
+def may_state(name: str) -> bool:
+    """A manifest (or a what-if) may state the fact `name`: it is in the vocabulary, and not
+    one licheck supplies."""
+    definition = FACTS.get(name)
+    return definition is not None and not definition.implicit
+
+
 def stateable() -> list[str]:
     """The facts a manifest (or a what-if) may state."""
-    return [n for n, d in FACTS.items() if not d.implicit]
+    return [name for name in FACTS if may_state(name)]
 
 
 def unknown_fact(document: Document, name: str, path: Path_) -> Diagnostic | None:
     """The problem of a fact stated as `name` at `path` that no manifest may state (not in the
     vocabulary, or supplied by licheck); None for a fact it may."""
-    definition = FACTS.get(name)
-    if definition is not None and not definition.implicit:
+    if may_state(name):
         return None
+    definition = FACTS.get(name)
     reason = (
         "is supplied by licheck from the lineage" if definition else "is not in the fact vocabulary"
     )
