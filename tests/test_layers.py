@@ -136,6 +136,34 @@ def test_a_layer_replaces_a_license_and_the_report_says_so(
         assert replaced in out.replace("\\", ""), fmt  # markdown escapes punctuation
 
 
+def test_a_replaced_license_has_the_layers_licensor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A layer's rule file with another licensor replaces the built-in one's licensor too: the
+    library reports the layer's, and an agreement is checked against it."""
+    layer = _kimi_layer(tmp_path)
+    rule = layer / KIMI
+    text = rule.read_text(encoding="utf-8")
+    assert text.count("licensor: moonshot-ai\n") == 1
+    rule.write_text(text.replace("licensor: moonshot-ai\n", "licensor: acme-licensing\n"))
+    builtin = load_library()
+    library = load(LibrarySource((layer,)))
+    assert builtin.licenses.licensor("kimi-k2.5-modified-mit") == "moonshot-ai"
+    assert library.licenses.licensor("kimi-k2.5-modified-mit") == "acme-licensing"
+    assert library.licenses.licensors() == {
+        **builtin.licenses.licensors(),
+        "kimi-k2.5-modified-mit": "acme-licensing",
+    }
+    product = _product(tmp_path, "kimi-k2.5")
+    waiver = "agreements:\n  - {licensor: moonshot-ai, waives: [kimi-k2.5-modified-mit/*]}\n"
+    text = product.read_text(encoding="utf-8").replace("  agreement_waives: {value: []}\n", "")
+    product.write_text(text.replace("components:\n", waiver + "components:\n"))
+    code, _, err = run(capsys, "check", str(product), "--licenses", str(layer))
+    assert code == 2 and "is acme-licensing's to grant or waive, not moonshot-ai's" in err
+    code, _, err = run(capsys, "check", str(product))
+    assert "to grant or waive" not in err
+
+
 def test_later_layers_win_and_name_the_layer_they_replace(tmp_path: Path) -> None:
     first = _catalog_layer(tmp_path, name="first")
     second = _catalog_layer(

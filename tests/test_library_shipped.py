@@ -289,11 +289,11 @@ def test_each_rule_file_is_compiled_when_first_used(capsys: pytest.CaptureFixtur
 
 def test_licensors_come_from_the_index_as_from_the_rule_files() -> None:
     """Agreements read every license's licensor: the index gives them without compiling."""
-    from licheck.library import ShippedLicenses, licensors
+    from licheck.library import ShippedLicenses
 
     shipped, fresh = load_library(), load_library(default_directory())
-    assert licensors(shipped.licenses) == licensors(fresh.licenses)
-    assert licensors(shipped.licenses)["kimi-k2.5-modified-mit"] == "moonshot-ai"
+    assert shipped.licenses.licensors() == fresh.licenses.licensors()
+    assert shipped.licenses.licensors()["kimi-k2.5-modified-mit"] == "moonshot-ai"
     assert isinstance(shipped.licenses, ShippedLicenses)
     assert shipped.licenses.compiled == frozenset()
 

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from licheck.domains import Domain, StringSet
 from licheck.facts import STATED
-from licheck.library import Library, licensors
+from licheck.library import Library
 from licheck.manifest import Agreement, Evidence, EvidenceKind, FactSpec
 
 D = TypeVar("D", bound=Domain | None)
@@ -31,7 +31,7 @@ def of_licensor(library: Library, licensor: str | None, fact: str) -> set[str]:
     """The members of `fact` that some clause reads and only `licensor` could grant or waive
     (license ids; license-id/clause-id or license-id/*).  Clauses read no other member, so
     ruling these out is as good as ruling out all of that licensor's, and legible."""
-    mine = {i for i, named in licensors(library.licenses).items() if named == licensor}
+    mine = {i for i, named in library.licenses.licensors().items() if named == licensor}
     return {item for item in read_by_clauses(library, fact) if item.partition("/")[0] in mine}
 
 
@@ -41,7 +41,7 @@ def read_by_clauses(library: Library, fact: str) -> frozenset[str]:
 
 
 def _licensors(library: Library) -> set[str]:
-    return {named for named in licensors(library.licenses).values() if named}
+    return {named for named in library.licenses.licensors().values() if named}
 
 
 def _terms(agreement: Agreement, fact: str) -> list[str] | None:

@@ -17,13 +17,15 @@ Evidence dated after `--as-of` is not a problem: it is ignored for that run, by 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
 from licheck.diagnostics import Diagnostic
 from licheck.domains import Interval
+from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_domain
-from licheck.library import Library, licensors
+from licheck.library import Library
 from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef
 from licheck.units import UnitError, parse_rate
 from licheck.vocabulary import FACTS, suggest
@@ -136,14 +138,14 @@ def _license_ids(manifest: Manifest, document: Document, library: Library) -> It
     for name, spec, path in _stated_facts(manifest):
         if name not in ("agreement_waives", "license_granted"):
             continue
-        for item, at in _strings_claimed(spec, path):
+        for item, at in strings_claimed(spec, path):
             message = (
                 _waiver_problem(item, library)
                 if name == "agreement_waives"
                 else _license_problem(item, library)
             )
             if message:
-                yield document.error(_at(document, at), f"{name}: {message}", hint)
+                yield document.error(written_at(document, at), f"{name}: {message}", hint)
 
 
 def library_member_problem(name: str, item: str, library: Library) -> str:
@@ -187,35 +189,12 @@ def _waiver_problem(item: str, library: Library) -> str:
     return ""
 
 
-def _strings_claimed(spec: FactSpec, path: Path_) -> Iterator[tuple[str, Path_]]:
-    """Each string a set fact (or its evidence) claims, with where it is written."""
-    claims: list[tuple[FactSpec | Evidence, Path_]] = [(spec, path)]
-    claims += [(piece, (*path, "evidence", i)) for i, piece in enumerate(spec.evidence)]
-    for claim, at in claims:
-        if isinstance(claim.value, str) and claim.value != "unknown":
-            yield claim.value, (*at, "value")
-        for key in ("value", "includes", "excludes"):
-            items = getattr(claim, key)
-            if isinstance(items, list):
-                for i, item in enumerate(items):
-                    if isinstance(item, str):
-                        yield item, (*at, key, i)
-
-
 def _stated_facts(manifest: Manifest) -> Iterator[tuple[str, FactSpec, Path_]]:
     for name, spec in sorted(manifest.facts.items()):
         yield name, spec, ("facts", name)
     for c, component in enumerate(manifest.components):
         for name, spec in sorted(component.facts.items()):
             yield name, spec, ("components", c, "facts", name)
-
-
-def _at(document: Document, path: Path_) -> Path_:
-    """`path` as written: `mau: 150M` is short for `mau: {value: 150M}`, so drop that `value`."""
-    if path in document.positions or "value" not in path:
-        return path
-    index = len(path) - 1 - path[::-1].index("value")
-    return path[:index] + path[index + 1 :]
 
 
 # -- separate agreements ---------------------------------------------------------------------
@@ -251,7 +230,7 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
                 if problem:
                     yield document.error(at, f"{key}: {problem}", hint)
                     continue
-                owner = licensors(library.licenses)[item.partition("/")[0]]
+                owner = library.licenses.licensor(item.partition("/")[0])
                 if owner is not None and owner != agreement.licensor:
                     yield document.error(
                         at,
@@ -270,21 +249,16 @@ def closed_vocabularies(
 ) -> Iterator[Diagnostic]:
     """Each member of a closed-vocabulary set fact (`restricted_uses`, `improves_other_models`,
     `use_purpose`) that is not in its vocabulary, located at the member itself, and a
-    `policy:LICENSE-ID` tag naming a license the library does not define."""
+    `policy:LICENSE-ID` tag naming a license the library does not define.  The vocabulary check
+    is `factchecks.unknown_members`, which a manifest that failed its shape check gets too."""
     for name, spec, path in _stated_facts(manifest):
-        definition = FACTS.get(name)
-        if definition is None or definition.members is None:
-            continue
-        for item, at in _strings_claimed(spec, path):
-            message = definition.unknown_member(item)
-            if not message and (problem := library_member_problem(name, item, library)):
-                message = f"{name}: {problem}"
-            if message:
-                yield document.error(
-                    _at(document, at),
-                    message,
-                    f"run `licheck facts {name}` for its allowed values",
-                )
+        also = functools.partial(_library_member, library, name)
+        yield from unknown_members(document, name, spec, path, also)
+
+
+def _library_member(library: Library, name: str, item: str) -> str:
+    problem = library_member_problem(name, item, library)
+    return f"{name}: {problem}" if problem else ""
 
 
 # -- contradictions --------------------------------------------------------------------------
@@ -303,7 +277,7 @@ def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
         if spec is not None and isinstance(spec.value, bool) and spec.value != delivered:
             shown = ", ".join(d.value for d in component.delivery)
             yield document.error(
-                _at(document, (*path, "value")),
+                written_at(document, (*path, "value")),
                 f"distributes_weights is {str(spec.value).lower()}, but component "
                 f"{component.id!r} is delivered as {shown}",
                 "list `weights` under delivery exactly when copies of the weights are distributed",

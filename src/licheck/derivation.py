@@ -17,6 +17,7 @@ from fractions import Fraction
 from licheck import agreements
 from licheck.context import EvaluationContext
 from licheck.diagnostics import Diagnostic
+from licheck.factchecks import unknown_fact
 from licheck.facts import FactError, FactState, Resolution, Status, resolve, share
 from licheck.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.library import Library
@@ -35,7 +36,7 @@ from licheck.manifest import (
 from licheck.measurement import month_before
 from licheck.model import CatalogModel, model_key
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS, SCOPED, FactType, suggest
+from licheck.vocabulary import SCOPED, FactType
 from licheck.yamlsafe import Document
 
 Path = tuple[str | int, ...]
@@ -191,23 +192,15 @@ class Derivation:
         stated for the whole (`scoping` resolves those parts; `scoped`: they are allowed)."""
         states = {}
         for name, spec in specs.items():
+            # first, as `loading.fact_problems` does: a misspelt name is the problem to report,
+            # however the fact is stated (per model, or with a note alone)
+            problem = unknown_fact(self.document, name, (*path, name))
+            if problem is not None:
+                self.problems.append(problem)
+                continue
             if not self._scopes_allowed(name, spec, (*path, name), scoped):
                 continue
             if spec.scoped_only:
-                continue
-            if name not in FACTS or FACTS[name].implicit:
-                reason = (
-                    "is supplied by licheck from the lineage"
-                    if name in FACTS
-                    else "is not in the fact vocabulary"
-                )
-                self.problems.append(
-                    self.document.error(
-                        (*path, name),
-                        f"fact {name!r} {reason}{suggest(name, stateable())}",
-                        "run `licheck facts` for the fact names, `licheck facts NAME` for one",
-                    )
-                )
                 continue
             states[name] = self.resolve_one(name, spec, (*path, name))
         flat = specs.get("agreement")
@@ -361,11 +354,6 @@ def _at_every_month(state: FactState, library: Library) -> FactState:
 
 def _delivered(component: Component) -> str:
     return ", ".join(d.value for d in component.delivery)
-
-
-def stateable() -> list[str]:
-    """The facts a manifest (or a what-if) may state."""
-    return [n for n, d in FACTS.items() if not d.implicit]
 
 
 def lineage_models(

@@ -16,6 +16,7 @@ from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.library import (
     CATALOG_FILE,
+    CompiledLicenses,
     Library,
     LicenseEntry,
     catalog_entries,
@@ -98,13 +99,14 @@ def overlay(
             ]
         )
     problems: list[Diagnostic] = []
-    licenses = dict(library.licenses)
+    entries = dict(library.licenses)
     replaced: list[Replacement] = []
     for entry in _layer_licenses(folder, problems):
-        below = licenses.get(entry.license.id)
+        below = entries.get(entry.license.id)
         if below is not None:
             replaced.append(Replacement("license", entry.license.id, entry.file, below.file))
-        licenses[entry.license.id] = entry
+        entries[entry.license.id] = entry
+    licenses = CompiledLicenses(entries)  # a replaced license's licensor is the layer's
     problems += check_incorporated(licenses) if not problems else []
     models: tuple[CatalogModel, ...] = library.models
     index = dict(_index_of(library))
@@ -142,7 +144,7 @@ def _index_of(library: Library) -> dict[str, CatalogModel]:
 
 
 def _layer_catalog(
-    path: Path, licenses: dict[str, LicenseEntry], below: Library, model_files: dict[str, str]
+    path: Path, licenses: CompiledLicenses, below: Library, model_files: dict[str, str]
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel], list[Replacement]]:
     """The models of `below` with the layer's catalog over them: a model with an id already
     present replaces it (its aliases with it); a new id or alias that names another model of the

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,9 +57,49 @@ class LicenseEntry:
     file: str
 
 
+class Licenses(Mapping[str, LicenseEntry]):
+    """A library's licenses by id, and what the engine reads of each without its clauses: its
+    licensor and the rule files it incorporates (the shipped library's index has both, so that
+    reading them compiles nothing)."""
+
+    @abstractmethod
+    def licensor(self, license_id: str) -> str | None:
+        """The license's licensor (`KeyError` for an id not in the library)."""
+
+    @abstractmethod
+    def incorporates(self, license_id: str) -> list[str]:
+        """The rule files the license incorporates by reference (`KeyError` as above)."""
+
+    def licensors(self) -> dict[str, str | None]:
+        """Each license's licensor, by id."""
+        return {license_id: self.licensor(license_id) for license_id in self}
+
+
+class CompiledLicenses(Licenses):
+    """Licenses all checked and compiled already: a `--licenses` folder's, or layers'."""
+
+    def __init__(self, entries: Mapping[str, LicenseEntry]) -> None:
+        self._entries = dict(entries)
+
+    def __getitem__(self, license_id: str) -> LicenseEntry:
+        return self._entries[license_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def licensor(self, license_id: str) -> str | None:
+        return self._entries[license_id].license.licensor
+
+    def incorporates(self, license_id: str) -> list[str]:
+        return self._entries[license_id].license.incorporates
+
+
 @dataclass(frozen=True, slots=True)
 class Library:
-    licenses: Mapping[str, LicenseEntry]
+    licenses: Licenses
     models: tuple[CatalogModel, ...]
     directory: Path
     _index: dict[str, CatalogModel] = field(default_factory=dict, repr=False)
@@ -82,7 +123,7 @@ class Library:
         return hint(name, self.models)
 
 
-def set_operands(licenses: dict[str, LicenseEntry]) -> dict[str, frozenset[str]]:
+def set_operands(licenses: Licenses) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     for entry in licenses.values():
         for clause in entry.clauses:
@@ -139,7 +180,7 @@ def _load_folder(root: Path) -> Library:
         raise InputError([Diagnostic(str(root), 0, 0, "the license library folder is missing")])
     paths = sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE)
     entries, problems = load_each(paths, load_license_file, _defined_twice)
-    licenses = {entry.license.id: entry for entry in entries}
+    licenses = CompiledLicenses({entry.license.id: entry for entry in entries})
     problems.extend(check_incorporated(licenses))
     models: tuple[CatalogModel, ...] = ()
     index: dict[str, CatalogModel] = {}
@@ -168,17 +209,18 @@ def _defined_twice(entry: LicenseEntry, earlier: LicenseEntry) -> Diagnostic:
 FORMAT = "licheck-library/2"
 
 
-class ShippedLicenses(Mapping[str, LicenseEntry]):
+class ShippedLicenses(Licenses):
     """The shipped library's licenses by id, each checked and compiled when first looked up
-    (then kept: the library is loaded once per run)."""
+    (then kept: the library is loaded once per run); licensors and incorporations from the
+    index."""
 
     def __init__(self, index: list[dict[str, Any]], texts: list[bytes], root: Path) -> None:
         self._index = {str(i["id"]): (i, t) for i, t in zip(index, texts, strict=True)}
         pairs = self._index.items()
         self._root = root
         self._compiled: dict[str, LicenseEntry] = {}
-        self.licensors: dict[str, str | None] = {k: i["licensor"] for k, (i, _) in pairs}
-        self.incorporates: dict[str, list[str]] = {k: i["incorporates"] for k, (i, _) in pairs}
+        self._licensors: dict[str, str | None] = {k: i["licensor"] for k, (i, _) in pairs}
+        self._incorporates: dict[str, list[str]] = {k: i["incorporates"] for k, (i, _) in pairs}
 
     def __getitem__(self, license_id: str) -> LicenseEntry:
         entry = self._compiled.get(license_id)
@@ -195,6 +237,12 @@ class ShippedLicenses(Mapping[str, LicenseEntry]):
 
     def __len__(self) -> int:
         return len(self._index)
+
+    def licensor(self, license_id: str) -> str | None:
+        return self._licensors[license_id]
+
+    def incorporates(self, license_id: str) -> list[str]:
+        return self._incorporates[license_id]
 
     @property
     def compiled(self) -> frozenset[str]:
@@ -285,20 +333,7 @@ def compile_all(library: Library) -> None:
         pass
 
 
-def _incorporates(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[str]:
-    if isinstance(licenses, ShippedLicenses):
-        return licenses.incorporates[license_id]
-    return licenses[license_id].license.incorporates
-
-
-def licensors(licenses: Mapping[str, LicenseEntry]) -> dict[str, str | None]:
-    """Each license's licensor (from the shipped library's index, without compiling)."""
-    if isinstance(licenses, ShippedLicenses):
-        return licenses.licensors
-    return {license_id: entry.license.licensor for license_id, entry in licenses.items()}
-
-
-def check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
+def check_incorporated(licenses: Licenses) -> list[Diagnostic]:
     """Every incorporated rule file exists, and none incorporates itself, even indirectly."""
     problems: list[Diagnostic] = []
     for license_id, entry in sorted(licenses.items()):
@@ -320,7 +355,7 @@ def check_incorporated(licenses: dict[str, LicenseEntry]) -> list[Diagnostic]:
     return problems
 
 
-def incorporated(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[str]:
+def incorporated(licenses: Licenses, license_id: str) -> list[str]:
     """The license and every rule file it incorporates by reference, transitively, in order."""
     order: list[str] = []
 
@@ -330,7 +365,7 @@ def incorporated(licenses: Mapping[str, LicenseEntry], license_id: str) -> list[
         if current in order or current not in licenses:
             return
         order.append(current)
-        for named in _incorporates(licenses, current):
+        for named in licenses.incorporates(current):
             visit(named, (*trail, current))
 
     visit(license_id, ())

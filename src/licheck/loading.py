@@ -16,11 +16,12 @@ from pydantic import BaseModel, ValidationError
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
+from licheck.factchecks import unknown_fact, unknown_members
 from licheck.facts import FactError, claim_domain
 from licheck.manifest import Fact, FactSpec, Manifest
 from licheck.model import CONDITION_TAGS
 from licheck.units import UnitError, parse_rate
-from licheck.vocabulary import FACTS, FactDef, suggest
+from licheck.vocabulary import FACTS, suggest
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -277,8 +278,9 @@ def load_manifest(path: Path, display: str | None = None) -> tuple[Manifest, yam
 
 
 def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
-    """Unknown fact names and unreadable values (units, ranges) in a manifest that failed its
-    shape check: the same messages the evaluation gives, for the facts that can be read."""
+    """Unknown fact names, unreadable values (units, ranges) and members outside a closed
+    vocabulary in a manifest that failed its shape check: the same checks (`factchecks`,
+    `facts.claim_domain`) and messages as on a valid manifest, for the facts that can be read."""
     data = document.data if isinstance(document.data, dict) else {}
     blocks: list[tuple[tuple[str | int, ...], Any]] = [(("facts",), data.get("facts"))]
     components = data.get("components")
@@ -301,65 +303,22 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
             continue
         for name, raw in facts.items():
             path = (*base, name)
-            definition = FACTS.get(name)
-            if definition is None or definition.implicit:
-                reason = (
-                    "is supplied by licheck from the lineage"
-                    if definition
-                    else "is not in the fact vocabulary"
-                )
-                stateable = [n for n, d in FACTS.items() if not d.implicit]
-                problems.append(
-                    document.error(
-                        path,
-                        f"fact {name!r} {reason}{suggest(name, stateable)}",
-                        "run `licheck facts` for the fact names, `licheck facts NAME` for one",
-                    )
-                )
+            problem = unknown_fact(document, name, path)  # as `derivation` on a valid manifest
+            if problem is not None:
+                problems.append(problem)
                 continue
             try:
                 adapter = adapter or _fact_adapter()
                 spec = adapter.validate_python(raw)
-                claim_domain(definition, spec, rates)
             except ValidationError:
                 continue  # its shape is reported already
+            try:
+                claim_domain(FACTS[name], spec, rates)
             except FactError as exc:
                 problems.append(document.error((*path, *exc.path), str(exc)))
-                continue
-            problems += _unknown_members(document, definition, raw, path)
+            # as `consistency` on a valid manifest (the library's ids are checked there only)
+            problems += unknown_members(document, name, spec, path)
     return problems
-
-
-def _unknown_members(
-    document: yamlsafe.Document, definition: FactDef, raw: Any, path: tuple[str | int, ...]
-) -> list[Diagnostic]:
-    """Members outside a closed vocabulary, each at the member itself (the fact's value,
-    includes or excludes, or its evidence's)."""
-    if definition.members is None:
-        return []
-    shorthand = not isinstance(raw, dict)  # `restricted_uses: [a, b]`: the value itself
-    claims: list[tuple[Any, tuple[str | int, ...]]] = [({"value": raw} if shorthand else raw, path)]
-    evidence = raw.get("evidence") if isinstance(raw, dict) else None
-    if isinstance(evidence, list):
-        claims += [(e, (*path, "evidence", i)) for i, e in enumerate(evidence)]
-    found = []
-    for claim, at in claims:
-        if not isinstance(claim, dict):
-            continue
-        for key in ("value", "includes", "excludes"):
-            base = at if shorthand and at == path else (*at, key)
-            items = claim.get(key)
-            located = (
-                [(item, (*base, i)) for i, item in enumerate(items)]
-                if isinstance(items, list)
-                else [(items, base)]
-            )
-            for item, where in located:
-                if isinstance(item, str) and item != "unknown":
-                    message = definition.unknown_member(item)
-                    if message:
-                        found.append(document.error(where, message))
-    return found
 
 
 def _fact_adapter() -> TypeAdapter[FactSpec]:

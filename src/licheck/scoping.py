@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from licheck.derivation import Derivation, Path, lineage_models
+from licheck.factchecks import may_state
 from licheck.facts import FactState
 from licheck.library import incorporated
 from licheck.manifest import CandidateBases, Component, FactSpec, ModelRef, entry_models
@@ -92,6 +93,8 @@ def scopes(derive: Derivation, component: Component, path: Path, found: list[Rel
     licenses = _licenses_of(derive, models.values())
     result = Scopes()
     for name, spec in component.facts.items():
+        if not may_state(name):
+            continue  # `Derivation.stated` has reported it
         fact_path = (*path, "facts", name)
         for key, within, table in (
             ("by_model", sorted(models), result.by_model),

@@ -24,6 +24,7 @@ from pydantic import BeforeValidator, Field, StrictStr, WithJsonSchema, model_va
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
+from licheck.factchecks import may_state, stateable
 from licheck.facts import FactError, claim_reading
 from licheck.loading import validate
 from licheck.manifest import FactSpec
@@ -154,12 +155,12 @@ def load(path: Path, display: str | None = None) -> Waivers:
         pins: dict[str, str] = {}
         for name, spec in waiver.pins.items():
             where = (*base, "pins", name)
-            if name not in FACTS or FACTS[name].implicit:
+            if not may_state(name):
                 problems.append(
                     document.error(
                         where,
                         f"cannot pin {name!r}: not a fact a manifest states"
-                        f"{suggest(name, [n for n, d in FACTS.items() if not d.implicit])}",
+                        f"{suggest(name, stateable())}",
                     )
                 )
                 continue

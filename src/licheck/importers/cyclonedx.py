@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from licheck.diagnostics import Diagnostic, InputError, fail
+from licheck.factchecks import may_state
 from licheck.facts import FactError, claim_domain
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unique, unknown_facts
 from licheck.library import Library
@@ -203,7 +204,7 @@ def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any])
             continue
         name = key.removeprefix(FACT_PREFIX)
         raw = reader.string(prop.get("value"), f"{at}.value")
-        if name not in FACTS or FACTS[name].implicit:
+        if not may_state(name):
             reader.error(at, f"{key}: {name!r} is not a fact a manifest states")
             continue
         if raw is None:

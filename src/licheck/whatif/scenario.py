@@ -12,7 +12,6 @@ from fractions import Fraction
 
 from licheck.consistency import library_member_problem
 from licheck.context import EvaluationContext
-from licheck.derivation import stateable
 from licheck.domains import Domain, intersect
 from licheck.evaluation import (
     HYPOTHETICAL,
@@ -22,6 +21,7 @@ from licheck.evaluation import (
     ProductResult,
     evaluate_manifest,
 )
+from licheck.factchecks import stateable
 from licheck.facts import FactError, FactState, Resolution, Status, claim_domain, resolve
 from licheck.library import Library
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest

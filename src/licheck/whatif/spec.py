@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from licheck.diagnostics import LicheckError
+from licheck.factchecks import stateable
 from licheck.manifest import FactSpec
 from licheck.units import Dimension, UnitError, parse_quantity
 from licheck.vocabulary import FACTS, FactDef, FactType, suggest
@@ -67,10 +68,9 @@ def _split(option: str, raw: str) -> tuple[str, str]:
 def stateable_fact(option: str, name: str) -> FactDef:
     """The definition of a fact a user may set or sweep, or a `ScenarioError` with a hint."""
     definition = FACTS.get(name)
-    choices = [n for n, d in FACTS.items() if not d.implicit]
     if definition is None:
         raise ScenarioError(
-            f"{option}: unknown fact {name!r}{suggest(name, choices)}; run "
+            f"{option}: unknown fact {name!r}{suggest(name, stateable())}; run "
             "`licheck facts` for the fact names"
         )
     if definition.implicit:
