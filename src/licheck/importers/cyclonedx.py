@@ -194,8 +194,17 @@ def _fact_value(name: str, raw: str) -> Any:
     return raw.strip()
 
 
-def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any]) -> dict[str, Any]:
-    facts: dict[str, Any] = {}
+def _facts(
+    reader: _Reader,
+    properties: Any,
+    where: str,
+    source: dict[str, Any],
+    facts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The facts `properties` state, added to `facts` (those stated elsewhere for the same
+    scope): a fact stated twice with two values is an error, since either one picked would be
+    a guess (CycloneDX allows a property name twice)."""
+    facts = {} if facts is None else facts
     for i, prop in enumerate(reader.items(properties, where)):
         at = f"{where}[{i}]"
         prop = reader.mapping(prop, at)
@@ -214,6 +223,14 @@ def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any])
             claim_domain(FACTS[name], FactSpec(value=value), {})
         except (FactError, UnitError) as exc:
             reader.error(at, f"{key}: {exc}")
+            continue
+        if name in facts and facts[name]["value"] != value:
+            reader.error(
+                at,
+                f"{key} is stated twice, as {json.dumps(facts[name]['value'])} and as "
+                f"{json.dumps(value)}: "
+                "keep the one that is true",
+            )
             continue
         facts[name] = {"value": value, "evidence": [source]}
     return facts
@@ -341,7 +358,7 @@ def _component(
     notes.append("delivery is not in the BOM: add hosted_service, api and/or weights")
     facts = _facts(reader, component.get("properties"), f"{where}.properties", evidence)
     card = reader.mapping(component.get("modelCard"), f"{where}.modelCard")
-    facts.update(_facts(reader, card.get("properties"), f"{where}.modelCard.properties", evidence))
+    _facts(reader, card.get("properties"), f"{where}.modelCard.properties", evidence, facts)
     result: dict[str, Any] = {
         "id": unique(slug(ref or name), taken),
         "name": name,

@@ -1,0 +1,76 @@
+"""Red-team findings on inputs other than product manifests: each test is a nasty input that
+once gave false comfort or an internal error, and the answer it gets now."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.clirun import run
+
+
+def _bom(metadata_props: list[Any], component: dict[str, Any]) -> str:
+    return json.dumps(
+        {
+            "bomFormat": "CycloneDX",
+            "specVersion": "1.6",
+            "metadata": {
+                "component": {"type": "application", "name": "App"},
+                "properties": metadata_props,
+            },
+            "components": [
+                {"type": "machine-learning-model", "name": "Kimi-K2.5", "group": "moonshotai"}
+                | component
+            ],
+        },
+        indent=1,
+    )
+
+
+def _prop(name: str, value: str) -> dict[str, str]:
+    return {"name": f"licheck:fact:{name}", "value": value}
+
+
+@pytest.mark.parametrize(
+    ("metadata_props", "component", "where"),
+    [
+        # CycloneDX allows a property name twice: the last value used to win in silence
+        ([_prop("commercial", "true"), _prop("commercial", "false")], {}, "$.metadata"),
+        (
+            [],
+            {
+                "properties": [_prop("notice_included", "false")],
+                "modelCard": {"properties": [_prop("notice_included", "true")]},
+            },
+            "$.components[0].modelCard.properties[0]",
+        ),
+    ],
+)
+def test_a_bom_fact_stated_twice_with_two_values_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    metadata_props: list[Any],
+    component: dict[str, Any],
+    where: str,
+) -> None:
+    path = tmp_path / "bom.json"
+    path.write_text(_bom(metadata_props, component), encoding="utf-8")
+    code, out, err = run(capsys, "import", "cyclonedx", str(path))
+    assert (code, out) == (2, "")
+    assert "is stated twice" in err
+    assert where in err
+    assert f"{path}:" in err
+
+
+def test_a_bom_fact_stated_twice_alike_is_imported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bom.json"
+    props = [_prop("commercial", "true"), _prop("commercial", "True")]
+    path.write_text(_bom(props, {}), encoding="utf-8")
+    code, out, err = run(capsys, "import", "cyclonedx", str(path))
+    assert code == 0, err
+    assert "commercial:\n    value: true\n" in out
