@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from tests.clirun import run
+from tests.conftest import ROOT
+
+COMPOSER = ROOT / "products" / "composer2.yaml"
 
 
 def _bom(metadata_props: list[Any], component: dict[str, Any]) -> str:
@@ -74,3 +77,43 @@ def test_a_bom_fact_stated_twice_alike_is_imported(
     code, out, err = run(capsys, "import", "cyclonedx", str(path))
     assert code == 0, err
     assert "commercial:\n    value: true\n" in out
+
+
+NO_KIMI = """\
+policy: acme
+name: Acme
+clauses:
+  - id: no-kimi
+    kind: restriction
+    title: No Kimi
+    text: No Kimi models.
+    requirement: {not: {fact: model_family, equals: kimi}}
+"""
+
+
+@pytest.mark.parametrize("how", ["option", "configuration"])
+def test_the_timeline_judges_the_policy_evaluate_judges(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    how: str,
+) -> None:
+    """A `policy:` in the configuration made `evaluate` fail on a violation while `timeline`
+    (which had no --policy) showed the same days as a governance risk, without a word."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "policy.yaml").write_text(NO_KIMI, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LICHECK_CONFIG", raising=False)
+    if how == "configuration":
+        (tmp_path / ".licheck.yaml").write_text("policy: policy.yaml\n", encoding="utf-8")
+        extra: tuple[str, ...] = ()
+    else:
+        extra = ("--policy", "policy.yaml")
+    code, out, err = run(capsys, "evaluate", str(COMPOSER), "--format", "json", *extra)
+    assert code == 1, err
+    assert json.loads(out)["verdict"] == "violation"
+    code, out, err = run(capsys, "timeline", str(COMPOSER), "--format", "json", *extra)
+    assert code == 0, err
+    timeline = json.loads(out)
+    assert timeline["verdict"] == "violation"
+    assert {entry["verdict"] for entry in timeline["entries"]} == {"violation"}

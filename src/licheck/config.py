@@ -78,7 +78,7 @@ SETTINGS = (
     Setting(
         "policy",
         "policy_files",
-        (*REPORTING, ("whatif",)),
+        (*REPORTING, ("whatif",), ("timeline",)),
         "--policy: organisation policy files",
         True,
     ),
