@@ -117,3 +117,23 @@ def test_the_timeline_judges_the_policy_evaluate_judges(
     timeline = json.loads(out)
     assert timeline["verdict"] == "violation"
     assert {entry["verdict"] for entry in timeline["entries"]} == {"violation"}
+
+
+@pytest.mark.parametrize(
+    "key",
+    ['"prod\\u0075ct":', "!!str product:", "&name product:", "? !!str product\n:"],
+)
+def test_check_reads_a_manifest_whatever_way_its_product_key_is_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, key: str
+) -> None:
+    """Each of these manifests evaluates, but `check FOLDER` skipped it unread: a portfolio of
+    them passed its gate having judged nothing of them."""
+    text = COMPOSER.read_text(encoding="utf-8")
+    assert "\nproduct:" in text
+    (tmp_path / "plain.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "odd.yaml").write_text(text.replace("\nproduct:", "\n" + key, 1), "utf-8")
+    code, out, err = run(capsys, "evaluate", str(tmp_path / "odd.yaml"), "--format", "json")
+    assert code == 0, err
+    code, out, err = run(capsys, "check", str(tmp_path), "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["summary"]["products"] == 2

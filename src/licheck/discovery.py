@@ -27,8 +27,14 @@ from licheck.yamlsafe import MAX_FILE_BYTES
 
 SUFFIXES = (".yaml", ".yml")
 # a top-level `product` key in block style: at the start of a line, bare or quoted, or as an
-# explicit key (`? product`)
-_KEY = rb"""(?:\xef\xbb\xbf)?(?:\?[ \t]+)?(?:product|"product"|'product')[ \t]*(?::|$)"""
+# explicit key (`? product`), after an anchor or a tag (`&p product:`, `!!str product:`); a
+# double-quoted key with an escape (`"prod\u0075ct":`) may be `product` too, so it counts
+_PROPERTIES = rb"(?:(?:&[^ \t\r\n]+|![^ \t\r\n]*)[ \t]+)*"
+_KEY = (
+    rb"(?:\xef\xbb\xbf)?(?:\?[ \t]+)?"
+    + _PROPERTIES
+    + rb"""(?:product|"product"|'product'|"[^"\n]*\\[^"\n]*")[ \t]*(?::|$)"""
+)
 _PRODUCT_KEY_FIRST = re.compile(_KEY, re.MULTILINE)  # matched at the start of the file
 # searched for after each newline: a pattern that starts with a literal character is scanned for
 # in C, about six times as fast as `^` in multiline mode, which is tried at every byte (a
