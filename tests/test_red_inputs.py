@@ -137,3 +137,41 @@ def test_check_reads_a_manifest_whatever_way_its_product_key_is_written(
     code, out, err = run(capsys, "check", str(tmp_path), "--format", "json")
     assert code == 0, err
     assert json.loads(out)["summary"]["products"] == 2
+
+
+@pytest.mark.parametrize(
+    "requirement",
+    [
+        # a deny list that can never match: every model passed the rule
+        "{not: {fact: model_family, in: []}}",
+        "{not: {fact: license_thresholds, contains_any: []}}",
+        # an allow list every license begins: every model passed the rule
+        '{fact: model_license, starts_with: ""}',
+        '{fact: model_license, in: [""]}',
+    ],
+)
+def test_a_policy_rule_with_an_empty_operand_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, requirement: str
+) -> None:
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(
+        NO_KIMI.replace("{not: {fact: model_family, equals: kimi}}", requirement), "utf-8"
+    )
+    code, out, err = run(capsys, "--no-config", "evaluate", str(COMPOSER), "--policy", str(policy))
+    assert (code, out) == (2, ""), err
+    assert f"{policy}:8:" in err
+
+
+def test_a_rule_file_with_an_empty_operand_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rule = (ROOT / "licenses" / "kimi-k2.5-modified-mit.yaml").read_text(encoding="utf-8")
+    assert "{fact: mau, more_than: 100M}" in rule
+    path = tmp_path / "kimi.yaml"
+    path.write_text(
+        rule.replace("{fact: mau, more_than: 100M}", "{fact: territories, contains_any: []}"),
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "validate", "--kind", "license", str(path))
+    assert (code, out) == (2, ""), err
+    assert "at least 1 item" in err and f"{path}:" in err
