@@ -175,3 +175,33 @@ def test_a_rule_file_with_an_empty_operand_is_refused(
     code, out, err = run(capsys, "validate", "--kind", "license", str(path))
     assert (code, out) == (2, ""), err
     assert "at least 1 item" in err and f"{path}:" in err
+
+
+@pytest.mark.parametrize(
+    ("toml", "error"),
+    [
+        ('\ufeff[tool.licheck]\nfail-on = "risk"\n', False),  # a byte-order mark first
+        ('tool = {licheck = {fail-on = "risk"}}\n', False),  # an inline table
+        ('[[tool.licheck]]\nfail-on = "risk"\n', True),  # an array of tables: not a table
+    ],
+)
+def test_every_way_of_writing_tool_licheck_is_read(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    toml: str,
+    error: bool,
+) -> None:
+    """These pyproject.toml files were taken for files that do not configure licheck: the
+    `fail-on = "risk"` they set was skipped in silence, and the gate passed on a risk."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "pyproject.toml").write_text(toml, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LICHECK_CONFIG", raising=False)
+    code, out, err = run(capsys, "evaluate", str(COMPOSER), "--format", "json")
+    if error:
+        assert (code, out) == (2, "")
+        assert "pyproject.toml:1:1: error:" in err
+    else:
+        assert code == 1, err  # Composer 2 carries a governance risk
+        assert json.loads(out)["config"]["settings"][0]["value"] == "risk"

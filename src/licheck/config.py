@@ -157,13 +157,13 @@ def find(start: Path) -> Path | None:
     return None
 
 
-# A TOML file can set `tool.licheck` only through a `[tool.licheck…]` or `[tool]` table header or
-# a dotted `tool.licheck.…` key: a file with none of them (one that merely lists licheck as a
-# dependency) is not parsed.
-_MAY_HAVE_TABLE = re.compile(
-    r"""^\s*(\[\s*["']?tool["']?\s*(\]|\.\s*["']?licheck)|["']?tool["']?\s*\.\s*["']?licheck)""",
-    re.M,
-)
+# A TOML file can set `tool.licheck` only through a `tool` key at the start of a line: a table
+# header (`[tool.licheck]`, `[tool]`, `[[tool.licheck]]`), a dotted key (`tool.licheck.x = `) or
+# an inline table (`tool = {licheck = {...}}`), after a byte-order mark on the first line.  A
+# file with none of them (one that merely lists licheck as a dependency) is not parsed; one
+# with any of them is, so that no way of writing the table is skipped (the search would go on
+# above it and read another file's settings, or none).
+_MAY_HAVE_TABLE = re.compile(r"""^[\s\ufeff]*(\[\[?\s*)?["']?tool["']?\s*[.\]=]""", re.M)
 
 
 def _is_config(path: Path) -> bool:
