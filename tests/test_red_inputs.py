@@ -205,3 +205,19 @@ def test_every_way_of_writing_tool_licheck_is_read(
     else:
         assert code == 1, err  # Composer 2 carries a governance risk
         assert json.loads(out)["config"]["settings"][0]["value"] == "risk"
+
+
+def test_a_misnamed_licheck_yml_is_refused_not_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.licheck.yml` with `fail-on: risk` was not read, and the gate passed on a risk."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".licheck.yml").write_text("fail-on: risk\n", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    monkeypatch.delenv("LICHECK_CONFIG", raising=False)
+    code, out, err = run(capsys, "evaluate", str(COMPOSER))
+    assert (code, out) == (2, "")
+    assert "../.licheck.yml: error: licheck reads its settings from .licheck.yaml" in err
+    code, out, err = run(capsys, "--config", "../.licheck.yml", "evaluate", str(COMPOSER))
+    assert code == 1, err

@@ -136,6 +136,7 @@ def find(start: Path) -> Path | None:
     not above the repository root; None when there is none.  `InputError` when a folder holds
     both kinds."""
     for folder in (start, *start.parents):
+        _refuse_misnamed(folder)
         found = [path for path in (folder / YAML_FILE, folder / PYPROJECT) if _is_config(path)]
         if len(found) > 1:
             raise InputError(
@@ -155,6 +156,27 @@ def find(start: Path) -> Path | None:
         if (folder / ".git").exists():
             return None
     return None
+
+
+MISNAMED = ".licheck.yml"
+
+
+def _refuse_misnamed(folder: Path) -> None:
+    """A `.licheck.yml` is the settings file misnamed: skipping it would drop its settings (a
+    stricter `fail-on`) in silence, and read a file further up instead."""
+    misnamed = folder / MISNAMED
+    if os.path.lexists(misnamed):
+        raise InputError(
+            [
+                Diagnostic(
+                    shown(misnamed),
+                    0,
+                    0,
+                    f"licheck reads its settings from {YAML_FILE}, not {MISNAMED}",
+                    f"rename it to {YAML_FILE} (or name it with --config)",
+                )
+            ]
+        )
 
 
 # A TOML file can set `tool.licheck` only through a `tool` key at the start of a line: a table
