@@ -221,3 +221,55 @@ def test_a_misnamed_licheck_yml_is_refused_not_skipped(
     assert "../.licheck.yml: error: licheck reads its settings from .licheck.yaml" in err
     code, out, err = run(capsys, "--config", "../.licheck.yml", "evaluate", str(COMPOSER))
     assert code == 1, err
+
+
+STRICTER_KIMI = """\
+models:
+  - id: kimi-k2.5
+    name: Kimi K2.5
+    aliases: [moonshotai/Kimi-K2.5]
+    family: kimi
+    licensor: moonshot
+    license: mit
+    source: an internal review
+"""
+
+
+@pytest.mark.parametrize("how", ["catalog.yml", "rule.yml", "dangling catalog.yaml"])
+@pytest.mark.parametrize("builtin", [True, False])
+def test_a_layer_file_that_would_not_be_read_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, how: str, builtin: bool
+) -> None:
+    """A layer's `catalog.yml` or `*.yml` rule file, or a catalog.yaml linking to nothing, was
+    skipped in silence beside the layer's other files: its models and licenses did nothing."""
+    layer = tmp_path / "layer"
+    layer.mkdir()
+    mit = ROOT / "licenses" / "mit.yaml"
+    (layer / "mit.yaml").write_text(mit.read_text(encoding="utf-8"), encoding="utf-8")
+    if how == "catalog.yml":
+        (layer / "catalog.yml").write_text(STRICTER_KIMI, encoding="utf-8")
+    elif how == "rule.yml":
+        (layer / "rule.yml").write_text(mit.read_text(encoding="utf-8"), encoding="utf-8")
+    else:
+        (layer / "catalog.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    options = () if builtin else ("--no-builtin-licenses",)
+    code, out, err = run(
+        capsys, "--no-config", "licenses", "list", "--licenses", str(layer), *options
+    )
+    assert (code, out) == (2, ""), err
+    assert f"{layer}/" in err and "error:" in err
+
+
+def test_a_base_library_folder_with_nothing_read_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With --no-builtin-licenses, a first folder holding only .yml files was read as an empty
+    library (`licenses list`: 0 licenses, exit 0) where a later layer's was refused."""
+    layer = tmp_path / "layer"
+    layer.mkdir()
+    (layer / "catalog.yml").write_text(STRICTER_KIMI, encoding="utf-8")
+    code, out, err = run(
+        capsys, "--no-config", "licenses", "list", "--no-builtin-licenses", "--licenses", str(layer)
+    )
+    assert (code, out) == (2, ""), err
+    assert f"{layer}: error: the license library layer holds no rule file" in err
