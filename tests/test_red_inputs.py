@@ -4,11 +4,14 @@ once gave false comfort or an internal error, and the answer it gets now."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from licheck.cli import cli
+from licheck.cli.common import run_guarded
 from tests.clirun import run
 from tests.conftest import ROOT
 
@@ -273,3 +276,78 @@ def test_a_base_library_folder_with_nothing_read_is_refused(
     )
     assert (code, out) == (2, ""), err
     assert f"{layer}: error: the license library layer holds no rule file" in err
+
+
+def _odd(name: str) -> str:
+    """`name` with a Latin-1 byte in it: a file name that is not UTF-8 (as Python sees it)."""
+    return os.fsdecode(name.encode("ascii").replace(b"@", b"\xe9"))
+
+
+@pytest.fixture
+def odd_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project whose every input has a file name that is not UTF-8."""
+    try:
+        (tmp_path / _odd("probe@")).write_text("", encoding="utf-8")
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system refuses file names that are not UTF-8")
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LICHECK_CONFIG", raising=False)
+    products = tmp_path / _odd("product@")
+    products.mkdir()
+    (products / _odd("caf@.yaml")).write_text(COMPOSER.read_text("utf-8"), encoding="utf-8")
+    layer = tmp_path / _odd("layer@")
+    layer.mkdir()
+    mit = (ROOT / "licenses" / "mit.yaml").read_text(encoding="utf-8")
+    (layer / _odd("mit@.yaml")).write_text(mit, encoding="utf-8")
+    (tmp_path / _odd("policy@.yaml")).write_text(NO_KIMI, encoding="utf-8")
+    (tmp_path / _odd("config@.yaml")).write_text("fail-on: risk\n", encoding="utf-8")
+    code = run_guarded(cli, ["--no-config", "check", str(products), "-f", "json", "-o", "b.json"])
+    assert code == 0
+    os.rename("b.json", _odd("baseline@.json"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "markdown", "github", "compact"])
+def test_inputs_whose_names_are_not_utf8_are_reported_not_an_internal_error(
+    capsys: pytest.CaptureFixture[str], odd_names: Path, fmt: str
+) -> None:
+    """Every report with such a name in it (a manifest, a layer, a policy, the configuration,
+    the baseline) was exit 3, 'surrogates not allowed'; the name is shown with \\xNN now."""
+    argv = ["--config", _odd("config@.yaml"), "check", _odd("product@")]
+    argv += ["--licenses", _odd("layer@"), "--policy", _odd("policy@.yaml")]
+    code, out, err = run(capsys, *argv, "--baseline", _odd("baseline@.json"), "-f", fmt)
+    assert code == 1, err  # the policy's violation
+    assert "caf" in out and "xe9" in out  # shown as \xe9 (SARIF: in a URI, as /xe9)
+    code, _, err = run(capsys, *argv, "-f", fmt, "-o", _odd("report@.out"))
+    assert code == 1, err
+    (odd_names / _odd("report@.out")).read_text(encoding="utf-8")  # UTF-8 throughout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_discover_lists_a_source_file_whose_name_is_not_utf8(
+    capsys: pytest.CaptureFixture[str], odd_names: Path, fmt: str
+) -> None:
+    source = odd_names / "src"
+    source.mkdir()
+    (source / _odd("app@.py")).write_text('load("moonshotai/Kimi-K2.5")\n', encoding="utf-8")
+    argv = ["--no-config", "discover", "src", "--manifests", _odd("product@"), "-f", fmt]
+    code, _, err = run(capsys, *argv, "-o", "found.out")
+    assert code == 0, err
+    text = (odd_names / "found.out").read_text(encoding="utf-8")
+    assert "app\\xe9.py" in text.replace("\\\\", "\\")
+    assert "caf\\xe9.yaml" in text.replace("\\\\", "\\")
+
+
+def test_discover_lists_a_fifo_named_like_source(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A FIFO named app.py was skipped without a word; it is listed as not read now."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "app.py")
+    code, out, err = run(capsys, "--no-config", "discover", str(tmp_path), "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["unread"] == [
+        {"file": str(tmp_path / "app.py"), "why": "is a FIFO (named pipe), not a regular file"}
+    ]

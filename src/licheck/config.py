@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from licheck.diagnostics import Diagnostic, InputError
+from licheck.diagnostics import Diagnostic, InputError, path_text
 
 YAML_FILE = ".licheck.yaml"
 PYPROJECT = "pyproject.toml"
@@ -126,9 +126,9 @@ class Config:
 def shown(path: Path) -> str:
     """A path as the user would type it from here: relative to the working folder."""
     try:
-        return os.path.relpath(path)
+        return path_text(os.path.relpath(path))
     except ValueError:  # pragma: no cover - another drive, on Windows
-        return str(path)
+        return path_text(str(path))
 
 
 def find(start: Path) -> Path | None:

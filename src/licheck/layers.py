@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 
 from licheck import yamlsafe
-from licheck.diagnostics import Diagnostic, InputError, LicheckError
+from licheck.diagnostics import Diagnostic, InputError, LicheckError, path_text
 from licheck.library import (
     CATALOG_FILE,
     CompiledLicenses,
@@ -256,14 +256,14 @@ def described(library: Library) -> LibraryOut | None:
         return None
     return LibraryOut(
         builtin=origin.source.builtin,
-        layers=[str(folder) for folder in origin.source.folders],
-        policies=[str(path) for path in origin.source.policies],
+        layers=[path_text(str(folder)) for folder in origin.source.folders],
+        policies=[path_text(str(path)) for path in origin.source.policies],
         replaced=[
             ReplacementOut(
                 kind=r.kind,
                 id=r.id,
-                file=r.file,
-                replaced=r.replaced,
+                file=path_text(r.file),
+                replaced=path_text(r.replaced),
                 license_before=r.licenses[0] if r.licenses else None,
                 license_after=r.licenses[1] if r.licenses else None,
             )

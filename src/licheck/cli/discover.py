@@ -66,6 +66,7 @@ def discover(
       licheck discover src/ --manifests products/ -f json
     """
     from licheck.declared import found_models, read_declarations
+    from licheck.diagnostics import path_text
     from licheck.formats.discovered import json_text, text
     from licheck.layers import load as load_library
     from licheck.modelscan import scan
@@ -78,7 +79,7 @@ def discover(
     skip = frozenset(path.resolve() for path in manifests)
     scanned = scan(list(paths), library, skip)
     found = found_models(scanned.mentions, declared, library)
-    named = [str(m) for m in manifests]
+    named = [path_text(str(m)) for m in manifests]
     if fmt == "json":
         write_output(json_text(found, scanned, named, broken), output, paths)
     else:
