@@ -351,3 +351,19 @@ def test_discover_lists_a_fifo_named_like_source(
     assert json.loads(out)["unread"] == [
         {"file": str(tmp_path / "app.py"), "why": "is a FIFO (named pipe), not a regular file"}
     ]
+
+
+def test_import_from_a_file_whose_name_is_not_utf8(
+    capsys: pytest.CaptureFixture[str], odd_names: Path
+) -> None:
+    """The skeleton names its source file: exit 3 ('surrogates not allowed') before."""
+    card = odd_names / _odd("README@.md")
+    card.write_text("---\nbase_model: moonshotai/Kimi-K2.5\n---\n", encoding="utf-8")
+    code, out, err = run(capsys, "--no-config", "import", "hf", str(card))
+    assert code == 0, err
+    assert "README\\xe9.md" in out
+    bom = odd_names / _odd("bom@.json")
+    bom.write_text(_bom([_prop("commercial", "true")], {}), encoding="utf-8")
+    code, out, err = run(capsys, "--no-config", "import", "cyclonedx", str(bom))
+    assert code == 0, err
+    assert "bom\\xe9.json" in out
