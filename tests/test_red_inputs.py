@@ -367,3 +367,41 @@ def test_import_from_a_file_whose_name_is_not_utf8(
     code, out, err = run(capsys, "--no-config", "import", "cyclonedx", str(bom))
     assert code == 0, err
     assert "bom\\xe9.json" in out
+
+
+WAIVER = """\
+waivers:
+  - id: a
+    product: Composer 2
+    license: kimi-k2.5-modified-mit
+    clause: ui-attribution
+    reason: facts_pending
+    comment: Asking Moonshot.
+    owner: legal@example.com
+    expires: 2026-12-31
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        # a year was read as its last day: the waiver ran to December, where a month is refused
+        ("expires: 2026-12-31", "expires: 2026", "got the year '2026'"),
+        ("expires: 2026-12-31", "expires: '2026'", "got the year '2026'"),
+        # a waiver on the record of nobody, for no stated reason
+        ("owner: legal@example.com", "owner: ' '", "got only spaces at waivers.0.owner"),
+        ("comment: Asking Moonshot.", 'comment: "\\t"', "got only spaces at waivers.0.comment"),
+    ],
+)
+def test_a_waiver_that_records_too_little_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    path = tmp_path / "waivers.yaml"
+    path.write_text(WAIVER.replace(old, new), encoding="utf-8")
+    argv = ["--no-config", "evaluate", str(COMPOSER), "--fail-on", "risk", "--today", "2026-05-01"]
+    code, out, err = run(capsys, *argv, "--waivers", str(path))
+    assert (code, out) == (2, ""), err
+    assert message in err and f"{path}:" in err
+    path.write_text(WAIVER, encoding="utf-8")
+    code, out, err = run(capsys, *argv, "--waivers", str(path))
+    assert code == 0, err  # the waiver as written applies
