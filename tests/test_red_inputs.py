@@ -405,3 +405,34 @@ def test_a_waiver_that_records_too_little_is_refused(
     path.write_text(WAIVER, encoding="utf-8")
     code, out, err = run(capsys, *argv, "--waivers", str(path))
     assert code == 0, err  # the waiver as written applies
+
+
+@pytest.mark.parametrize(
+    ("scenario", "problem"),
+    [
+        # `fact:` was skipped: the scenario ran with no facts, and may pass for another reason
+        ("  - name: s\n    fact: {notice_included: false}\n    expect: {a: violation}\n", "'fact'"),
+        ("  - name: s\n    expect: {}\n", "non-empty expect"),
+        (
+            "  - name: s\n    component: {id: x}\n    delivery: [weights]\n    expect: {a: x}\n",
+            "'delivery' beside component",
+        ),
+    ],
+)
+def test_a_scenario_that_says_less_than_it_seems_is_refused(
+    tmp_path: Path, scenario: str, problem: str
+) -> None:
+    from tests.scenarios import load_scenarios
+
+    (tmp_path / "mit.yaml").write_text(
+        f"license: mit\nmodel: glm-4.6\nscenarios:\n{scenario}", encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match=problem):
+        load_scenarios(tmp_path)
+    (tmp_path / "mit.yaml").write_text(
+        "license: mit\nmodel: glm-4.6\nevidence: strict\nscenarios:\n"
+        "  - name: s\n    expect: {copyright-notice: not_applicable}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="unknown key 'evidence'"):  # read per scenario only
+        load_scenarios(tmp_path)
