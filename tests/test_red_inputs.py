@@ -436,3 +436,27 @@ def test_a_scenario_that_says_less_than_it_seems_is_refused(
     )
     with pytest.raises(ValueError, match="unknown key 'evidence'"):  # read per scenario only
         load_scenarios(tmp_path)
+
+
+def test_a_bom_with_a_key_twice_in_an_object_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """JSON readers keep either value of a key written twice: the last `group` was imported
+    (here another model's org), in silence."""
+    text = _bom([], {}).replace('"group": "moonshotai"', '"group": "moonshotai", "group": "x"')
+    assert text.count('"group"') == 2
+    path = tmp_path / "bom.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "--no-config", "import", "cyclonedx", str(path))
+    assert (code, out) == (2, "")
+    assert "the key 'group' twice in one object" in err
+
+
+def test_a_cyclonedx_xml_bom_is_named_as_such(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bom.xml"
+    path.write_text('<?xml version="1.0"?>\n<bom xmlns="http://cyclonedx.org/schema/bom/1.6"/>\n')
+    code, out, err = run(capsys, "--no-config", "import", "cyclonedx", str(path))
+    assert (code, out) == (2, "")
+    assert f"{path}:1:1: error: a CycloneDX XML BOM: licheck reads CycloneDX JSON" in err

@@ -46,8 +46,22 @@ class Bom:
 def read(path: Path, display: str) -> Bom:
     """The BOM; located errors for what is not a CycloneDX JSON document."""
     text = read_text(path, display)  # size limit, UTF-8, not empty
+    if text.lstrip("\ufeff \t\r\n").startswith("<"):
+        raise fail(
+            display,
+            1,
+            1,
+            "a CycloneDX XML BOM: licheck reads CycloneDX JSON",
+            "convert it to JSON (the CycloneDX CLI's `convert` command does)",
+        )
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique)
+    except _Duplicate as exc:
+        message = (
+            f"the key {exc.args[0]!r} twice in one object: JSON readers keep either one, so "
+            "which one the BOM states is a guess"
+        )
+        raise fail(display, 0, 0, message) from None
     except json.JSONDecodeError as exc:
         raise fail(display, exc.lineno, exc.colno, f"invalid JSON: {exc.msg}") from None
     except RecursionError:
@@ -72,6 +86,20 @@ def read(path: Path, display: str) -> Bom:
             f"licheck reads {' and '.join(SPEC_VERSIONS)} (ML-BOMs)",
         )
     return Bom(data, text, display)
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are unique (`"purl"` twice would name two models)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Duplicate(key)
+        data[key] = value
+    return data
 
 
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
