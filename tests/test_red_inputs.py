@@ -460,3 +460,23 @@ def test_a_cyclonedx_xml_bom_is_named_as_such(
     code, out, err = run(capsys, "--no-config", "import", "cyclonedx", str(path))
     assert (code, out) == (2, "")
     assert f"{path}:1:1: error: a CycloneDX XML BOM: licheck reads CycloneDX JSON" in err
+
+
+def test_a_model_card_merge_of_one_base_model_keeps_an_unknown_parent(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`base_model_relation: merge` with one base_model was imported as that base alone: the
+    merge, and the licenses of the parents the card leaves out, were dropped in silence."""
+    card = tmp_path / "README.md"
+    card.write_text(
+        "---\nbase_model: moonshotai/Kimi-K2.5\nbase_model_relation: merge\n---\n", "utf-8"
+    )
+    skeleton = tmp_path / "skeleton.yaml"
+    argv = ["--no-config", "import", "hf", str(card), "--model-id", "acme/x", "-o", str(skeleton)]
+    assert run(capsys, *argv)[0] == 0
+    code, out, err = run(capsys, "--no-config", "evaluate", str(skeleton), "-f", "json")
+    assert code == 0, err
+    findings = json.loads(out)["products"][0]["findings"]
+    assert any(
+        f["clause"] == "base-undisclosed" and f["verdict"] == "governance_risk" for f in findings
+    )
