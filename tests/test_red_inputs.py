@@ -480,3 +480,20 @@ def test_a_model_card_merge_of_one_base_model_keeps_an_unknown_parent(
     assert any(
         f["clause"] == "base-undisclosed" and f["verdict"] == "governance_risk" for f in findings
     )
+
+
+def test_discover_never_overwrites_a_source_file_it_scans(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`discover src -o src/app.py` replaced the code it had just read with the list (exit 0):
+    only YAML files inside an input folder were protected."""
+    source = tmp_path / "src"
+    source.mkdir()
+    app = source / "app.py"
+    app.write_text('load("moonshotai/Kimi-K2.5")\n', encoding="utf-8")
+    code, out, err = run(capsys, "--no-config", "discover", str(source), "-o", str(app))
+    assert (code, out) == (2, "")
+    assert "is a file inside the scanned folder" in err
+    assert app.read_text(encoding="utf-8") == 'load("moonshotai/Kimi-K2.5")\n'
+    code, _, err = run(capsys, "--no-config", "discover", str(source), "-o", str(tmp_path / "a"))
+    assert code == 0, err

@@ -70,8 +70,10 @@ def discover(
     from licheck.formats.discovered import json_text, text
     from licheck.layers import load as load_library
     from licheck.modelscan import scan
+    from licheck.safeio import refuse_existing_inside
 
     refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
+    refuse_existing_inside("--output", output, paths)  # a source file there is an input
     library = load_library(licenses_dir)
     manifests = _manifests(paths, manifest_paths)
     # a broken manifest does not hide the list (as `check` goes on): it is listed, and exit 2
