@@ -497,3 +497,25 @@ def test_discover_never_overwrites_a_source_file_it_scans(
     assert app.read_text(encoding="utf-8") == 'load("moonshotai/Kimi-K2.5")\n'
     code, _, err = run(capsys, "--no-config", "discover", str(source), "-o", str(tmp_path / "a"))
     assert code == 0, err
+
+
+def test_a_catalog_license_the_history_overrides_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`license: kimi-k2.5-modified-mit` beside a license_history whose latest text is MIT:
+    `licenses models` showed the Kimi license while evaluation judged MIT, and the display
+    duty's governance risk vanished without a word."""
+    layer = tmp_path / "layer"
+    layer.mkdir()
+    (layer / "catalog.yaml").write_text(
+        STRICTER_KIMI.replace(
+            "    license: mit\n",
+            "    license: kimi-k2.5-modified-mit\n"
+            "    license_history:\n      - {license: mit, from: 2020-01-01}\n",
+        ),
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "--no-config", "evaluate", str(COMPOSER), "--licenses", str(layer))
+    assert (code, out) == (2, "")
+    assert "is not the latest text of its license_history ('mit')" in err
+    assert f"{layer / 'catalog.yaml'}:7:" in err
