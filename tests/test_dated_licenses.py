@@ -187,3 +187,68 @@ def test_findings_under_several_texts_are_deterministic() -> None:
     }
     assert len(outputs) == 1
     assert '"fact": "obtained"' in outputs.pop()
+
+
+# Without an obtained date, a day the history leaves uncovered is a day the copy may have been
+# obtained on, under a text nobody knows: a license-unknown finding beside the known texts'.
+
+UNKNOWN = ("unknown", "license-unknown")
+
+
+def test_obtained_unknown_before_the_first_text_is_an_unknown_license_too() -> None:
+    """Yi's weights were offered before the 2023-11-23 text (catalog note): unstated, the copy
+    may be that old."""
+    found = _by_key(_findings("yi", None, {"commercial": True}))
+    assert UNKNOWN in found
+    assert found[UNKNOWN].verdict is Verdict.GOVERNANCE_RISK
+    assert "does not say when the weights were obtained" in (found[UNKNOWN].summary or "")
+    assert any(lic == "yi-community-license-v2.1" for lic, _ in found)  # the known texts judged
+
+
+def test_obtained_unknown_in_a_gap_between_two_texts_is_an_unknown_license() -> None:
+    """FLUX.1 [dev]: no text in the library for copies obtained 2024-11-21 .. 2025-06-26."""
+    found = _by_key(_findings("flux.1-dev", None, {"commercial": False}))
+    assert UNKNOWN in found
+
+
+def test_a_history_covering_every_day_from_its_start_adds_no_unknown_license() -> None:
+    """MiniMax-M2's first text has no start date and the second follows it: nothing unknown;
+    Gemma 3's catalog history covers every copy before 2025-03-24 by the 2024-04-01 text."""
+    for model in ("minimax-m2", "gemma-3", "paligemma"):
+        found = _by_key(_findings(model, None, BREACH))
+        assert UNKNOWN not in found, model
+
+
+def test_a_stated_obtained_date_inside_the_history_adds_no_unknown_license() -> None:
+    found = _by_key(_findings("yi", "2024-06-01", {"commercial": True}))
+    assert UNKNOWN not in found
+
+
+def test_as_of_after_a_text_ended_with_no_later_one_in_force_is_an_unknown_license() -> None:
+    """As of 2025-01-01 FLUX's original text had ended (2024-11-20) and v1.1.1 was not yet out:
+    a copy obtained in between is under a text not in the library."""
+    manifest = Manifest.model_validate(
+        {
+            "product": "dated",
+            "owner": "test",
+            "facts": {"commercial": False},
+            "components": [
+                {
+                    "id": "c",
+                    "name": "C",
+                    "delivery": ["hosted_service"],
+                    "lineage": {"base": {"model": "flux.1-dev"}},
+                }
+            ],
+        }
+    )
+    result = evaluate_manifest(
+        manifest,
+        Document("dated.yaml", {}, {}),
+        load_library(),
+        Options(POLICIES["default"], as_of=dt.date(2025, 1, 1)),
+    )
+    licenses = {f.license for f in result.findings}
+    assert "unknown" in licenses
+    assert "flux-1-dev-non-commercial-original" in licenses
+    assert "flux-1-dev-non-commercial-v1.1.1" not in licenses  # not in force yet

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from licheck.conditions import All, Any_, Node, Test
 from licheck.domains import Booleans, Strings
@@ -82,11 +83,30 @@ def licenses_for(
         return [Candidate(model.license if not history else None)]
     distinct = {dated.license for dated in history}
     if len(distinct) > 1:
-        return [Candidate(dated.license, dated) for dated in history]
-    if len(distinct) == 1:
-        return [Candidate(history[0].license, history[0])]
-    # No text of a history was in force yet as of that date: which one applied is not known.
-    return [Candidate(None if model.license_history else model.license)]
+        found = [Candidate(dated.license, dated) for dated in history]
+    elif len(distinct) == 1:
+        found = [Candidate(history[0].license, history[0])]
+    else:
+        # No text of a history was in force yet as of that date: which one applied is not known.
+        return [Candidate(None if model.license_history else model.license)]
+    # A date the history leaves uncovered (before its first text, between two, after its last)
+    # is a date the copy may have been obtained on, under a text nobody knows: never judged as
+    # if one of the known texts applied.
+    return [*found, Candidate(None)] if _uncovered(model, history, as_of) else found
+
+
+def _uncovered(model: CatalogModel, history: list[DatedLicense], as_of: dt.date | None) -> bool:
+    """Whether some day a copy may have been obtained on (from the model's release, up to
+    `as_of`) is covered by no text of the (dated, ordered) history."""
+    first = history[0].from_
+    released = model.release_date
+    if first is not None and (released is None or earliest(released) < first):
+        return True
+    for before, after in pairwise(history):
+        if before.until and after.from_ and before.until + dt.timedelta(days=1) < after.from_:
+            return True
+    last = history[-1].until
+    return last is not None and (as_of is None or last < as_of)
 
 
 @dataclass(frozen=True, slots=True)

@@ -215,6 +215,12 @@ def _unknown_license(
             f"its license history does not cover copies obtained on {ref.obtained}, so "
             "which text applied to them is not known"
         )
+    elif known and model.license_history:
+        note = (
+            "its license history does not cover every date a copy may have been obtained on, "
+            "and the manifest does not say when the weights were obtained (lineage: obtained), "
+            f"so the copy may be under a text that is not known ({note})"
+        )
     return [
         unknown.finding(
             "license-unknown",
