@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from licheck import __version__
 from licheck.diagnostics import Diagnostic, InputError, fail, path_text
+from licheck.jsonread import DuplicateKey, unique_keys
 from licheck.report import (
     SCHEMA_VERSION,
     BaselineCounts,
@@ -192,8 +193,8 @@ def _parse(raw: bytes, name: str) -> Any:
     if not text.strip():
         raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
     try:
-        return json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
-    except _Duplicate as exc:
+        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_no_constant)
+    except DuplicateKey as exc:
         message = f"the key {exc.args[0]!r} twice in one object: edited by hand?"
         raise fail(name, 0, 0, message, REGENERATE) from None
     except json.JSONDecodeError as exc:
@@ -203,20 +204,6 @@ def _parse(raw: bytes, name: str) -> Any:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
         raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
-
-
-class _Duplicate(ValueError):
-    pass
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object whose keys are unique: of a key twice, JSON readers keep either one."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise _Duplicate(key)
-        data[key] = value
-    return data
 
 
 def _no_constant(word: str) -> Any:

@@ -22,6 +22,7 @@ from licheck.diagnostics import Diagnostic, InputError, fail
 from licheck.factchecks import may_state
 from licheck.facts import FactError, claim_domain
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unique, unknown_facts
+from licheck.jsonread import DuplicateKey, unique_keys
 from licheck.library import Library
 from licheck.manifest import FactSpec
 from licheck.units import UnitError
@@ -55,8 +56,8 @@ def read(path: Path, display: str) -> Bom:
             "convert it to JSON (the CycloneDX CLI's `convert` command does)",
         )
     try:
-        data = json.loads(text, object_pairs_hook=_unique)
-    except _Duplicate as exc:
+        data = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
         message = (
             f"the key {exc.args[0]!r} twice in one object: JSON readers keep either one, so "
             "which one the BOM states is a guess"
@@ -86,20 +87,6 @@ def read(path: Path, display: str) -> Bom:
             f"licheck reads {' and '.join(SPEC_VERSIONS)} (ML-BOMs)",
         )
     return Bom(data, text, display)
-
-
-class _Duplicate(ValueError):
-    pass
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are unique (`"purl"` twice would name two models)."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise _Duplicate(key)
-        data[key] = value
-    return data
 
 
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
