@@ -79,6 +79,32 @@ def test_duty_words_are_whole_words_in_any_case() -> None:
     ]
 
 
+def test_duties_phrased_without_shall_or_must_are_duty_sentences() -> None:
+    """The two a legal reviewer found (Llama 4, Gemma) and the other phrasings of a duty, a
+    prohibition or a withheld right; "subject to", "does not" and "not obligated" mostly mark
+    grants, disclaimers and absent duties, and are left out."""
+    duties = [
+        "You will comply with Meta's brand guidelines.",
+        "Nothing in this Agreement grants you any rights to use Google's trademarks.",
+        "You are not allowed to use any Logo.",
+        "You may only use it for Non-Commercial Purposes.",
+        "Such notices cannot be construed as modifying the License.",
+        "You are solely responsible for Outputs.",
+        "Use prohibited by law.",
+        "Licensor claims no rights in the Output.",
+        "Nothing in this License permits You to use the marks.",
+        "You DO NOT receive payment.",
+    ]
+    others = [
+        "Subject to the terms of this License, Licensor grants You a license.",
+        "The UN Convention does not apply to this Agreement.",
+        "We are not obligated to support the Model.",
+        "Your willow is doable.",
+    ]
+    found = {s.text: s.is_duty for s in sentences(" ".join(duties + others))}
+    assert found == {**dict.fromkeys(duties, True), **dict.fromkeys(others, False)}
+
+
 @needs_reference()
 def test_sentences_of_the_real_texts() -> None:
     """Every text splits into sentences that lie in its folded text; known sentences come out

@@ -9,8 +9,9 @@ Pure functions over a license (`model.License`) and its canonical text; no I/O.
   a digit, a quote, a bracket or `*` -- except after a common abbreviation (`e.g.`, `Inc.`, ...),
   a single letter, or a block's leading number (`4.`, `2.2.`).  Positions are in the text with
   its white space folded (`spacing.fold_space`), where quotes are matched.
-- **Duty sentences.**  A sentence with a duty word: shall, must, may not, will not, agree to,
-  required (whole words, any case).
+- **Duty sentences.**  A sentence with a duty word or phrase of `DUTY_WORDS` (shall, must, may
+  not, will not, you will, cannot, do not, prohibited, not allowed, no rights, may only, only
+  for, responsible for, nothing in this, ...; whole words, any case).
 - **Counted sentences.**  The duty sentences, plus every sentence that an entry (a clause or a
   `not_encoded` entry) quotes: the author says it imposes a duty, a condition, a prohibition or
   an exception even without a duty word ("If ... you are not authorized ...").
@@ -32,7 +33,45 @@ from dataclasses import dataclass
 from licheck.model import License
 from licheck.spacing import fold_space
 
-DUTY_WORDS = ("shall", "must", "may not", "will not", "agree to", "required")
+# Phrases that mark a duty, a prohibition, a condition or a withheld right, chosen by reading
+# what each matches in the reference texts ("You will comply with Meta's brand guidelines",
+# "you are not allowed to use any Logo", "Nothing in this License permits You to make use of
+# DeepSeek' trademarks", "You may only access ... for Non-Commercial Purposes").  Left out, as
+# they mostly match sentences that impose nothing: "subject to" (the preambles of grants, "you
+# are the owner ... subject to Meta's ownership", "materials subject to ITAR" inside an item
+# already listed), "does not" (the UN sales convention "does not apply", disclaimers) and
+# "obligated" (only "We/You are not obligated to ...", the absence of a duty).
+DUTY_WORDS = (
+    "shall",
+    "must",
+    "may not",
+    "will not",
+    "agree to",
+    "agrees to",
+    "required",
+    "will comply",
+    "you will",
+    "cannot",
+    "can not",
+    "not permitted",
+    "not allowed",
+    "prohibited",
+    "do not",
+    "not authorized",
+    "no rights",
+    "does not grant",
+    "not granted",
+    "grants you no",
+    "grants you any rights",
+    "is not licensed",
+    "nothing in this",
+    "may only",
+    "only for",
+    "responsible for",
+    "is conditioned",
+    "need to",
+    "have to",
+)
 # White space folded to single spaces: quotes are matched as `licheck licenses verify` does.
 fold = fold_space
 
