@@ -5,8 +5,9 @@ statements that cannot all be true, or that name things licheck does not know:
 
 - a date in the future (evidence, a source, a retraction, when weights were obtained), or weights
   obtained before the model was released;
-- a license id or clause id in `agreement_waives` / `license_granted` that the library does not
-  define (a misspelt id would never match, silently);
+- a license id or clause id in a set fact that names them (`agreement_waives`,
+  `license_granted`, `licensor_marks_used`, ...: `FactDef.library_ids`) that the library does
+  not define (a misspelt id would never match, silently);
 - `distributes_weights` stated against the component's own `delivery`;
 - a product larger than its licensee (`mau` above `licensee_mau`, `monthly_revenue` above
   `licensee_annual_revenue`): the licensee's figures include the product's.
@@ -136,28 +137,27 @@ def _license_ids(manifest: Manifest, document: Document, library: Library) -> It
         "show ID`"
     )
     for name, spec, path in _stated_facts(manifest):
-        if name not in ("agreement_waives", "license_granted"):
+        if name not in FACTS or FACTS[name].library_ids is None:
             continue
         for item, at in strings_claimed(spec, path):
-            message = (
-                _waiver_problem(item, library)
-                if name == "agreement_waives"
-                else _license_problem(item, library)
-            )
+            message = library_member_problem(name, item, library)
             if message:
                 yield document.error(written_at(document, at), f"{name}: {message}", hint)
 
 
 def library_member_problem(name: str, item: str, library: Library) -> str:
     """What is wrong with `item`, a member of the set fact `name` that names the library's
-    licenses or clauses (`agreement_waives`, `license_granted`, a `policy:LICENSE-ID` tag);
-    empty when nothing is (or the fact names nothing of the library).  A what-if `--set` is
-    checked with it as a manifest is."""
-    if name == "agreement_waives":
+    licenses or clauses (`FactDef.library_ids`: `license_granted`, `agreement_waives`,
+    `licensor_marks_used`, ...; a `policy:LICENSE-ID` tag); empty when nothing is (or the fact
+    names nothing of the library).  A what-if `--set` is checked with it as a manifest is."""
+    definition = FACTS.get(name)
+    if definition is None:
+        return ""
+    if definition.library_ids == "clause":
         return _waiver_problem(item, library)
-    if name == "license_granted":
+    if definition.library_ids == "license":
         return _license_problem(item, library)
-    if item.startswith("policy:") and FACTS[name].prefixes:
+    if item.startswith("policy:") and definition.prefixes:
         problem = _license_problem(item.removeprefix("policy:"), library)
         return f"{item!r}: {problem}" if problem else ""
     return ""

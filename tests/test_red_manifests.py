@@ -1,0 +1,114 @@
+"""Red-team findings on product manifests: each input here was read wrongly once (a traceback, or
+false comfort: a misspelt member or id matched nothing and a clause read as satisfied or not
+applicable); now each is a located error (FILE:LINE:COL, exit 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.clirun import run
+
+LLAMA = """\
+product: Demo
+owner: Acme
+components:
+  - id: demo
+    name: Demo
+    delivery: [hosted_service]
+    lineage: {base: llama-3.1-8b}
+    facts:
+      COMPONENT
+facts:
+  commercial: true
+  PRODUCT
+"""
+
+
+def manifest(
+    tmp_path: Path,
+    product: str = "use_purpose: [commercial_product]",
+    component: str = "derivative: true",
+) -> Path:
+    path = tmp_path / "m.yaml"
+    path.write_text(LLAMA.replace("PRODUCT", product).replace("COMPONENT", component), "utf-8")
+    return path
+
+
+def refused(capsys: pytest.CaptureFixture[str], path: Path, *argv: str) -> str:
+    code, out, err = run(capsys, *(argv or ("evaluate",)), str(path))
+    assert code == 2, out + err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("fact", "written", "column"),
+    [
+        # Llama 3.1 reads licensor_marks_used for its own id: a misspelt one read as satisfied.
+        ("licensor_marks_used", "[llama-3.1-comunity]", 25),
+        ("licensor_endorsement_implied", "[llama-3.1-comunity]", 34),
+        ("added_terms_conflict", "[llama-3.1-comunity]", 26),
+        ("registered_with", "[stability-ai-comunity]", 21),
+    ],
+)
+def test_a_license_id_set_names_licenses_of_the_library(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fact: str, written: str, column: int
+) -> None:
+    err = refused(capsys, manifest(tmp_path, f"{fact}: {written}"))
+    assert f"m.yaml:12:{column}: error: {fact}: license " in err
+    assert "is not in the library (did you mean" in err
+
+
+def test_a_model_named_where_a_license_is_meant_says_which_license(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    err = refused(capsys, manifest(tmp_path, "licensor_marks_used: [llama-3.1-8b]"))
+    assert "'llama-3.1-8b' is a model, not a license" in err
+
+
+@pytest.mark.parametrize("fact", ["ip_claims", "group_ip_claims_against_licensor"])
+@pytest.mark.parametrize("member", ["patents", "Patent", "trademark"])
+def test_claims_are_a_closed_vocabulary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fact: str, member: str
+) -> None:
+    # `ip_claims: [patents]` matched none of patent, copyright, other, outputs: the termination
+    # gate read as not applicable.
+    err = refused(capsys, manifest(tmp_path, f"{fact}: [{member}]"))
+    assert f"m.yaml:12:{len(fact) + 6}: error: {fact}: {member!r} is not one of " in err
+
+
+def test_the_checks_hold_per_model_and_per_license(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    component = (
+        "ip_claims: {by_license: {llama-3.1-community: [patnt]}, "
+        "by_model: {llama-3.1-8b: {includes: [copyrite]}}}"
+    )
+    err = refused(capsys, manifest(tmp_path, component=component))
+    assert "m.yaml:9:54: error: ip_claims: 'patnt' is not one of" in err
+    assert "error: ip_claims: 'copyrite' is not one of" in err
+
+
+@pytest.mark.parametrize("command", [("validate",), ("check",), ("notices",), ("timeline",)])
+def test_every_command_refuses_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    err = refused(capsys, manifest(tmp_path, "ip_claims: [patents]"), *command)
+    assert "ip_claims: 'patents' is not one of" in err
+
+
+@pytest.mark.parametrize(
+    ("assignment", "message"),
+    [
+        ("licensor_marks_used=[llama-3.1-comunity]", "is not in the library"),
+        ("ip_claims=[patents]", "is not one of"),
+    ],
+)
+def test_whatif_set_refuses_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, assignment: str, message: str
+) -> None:
+    code, out, err = run(capsys, "whatif", str(manifest(tmp_path)), "--set", assignment)
+    assert code == 2, out + err
+    assert message in err
