@@ -112,3 +112,38 @@ def test_whatif_set_refuses_them(
     code, out, err = run(capsys, "whatif", str(manifest(tmp_path)), "--set", assignment)
     assert code == 2, out + err
     assert message in err
+
+
+RATED = """\
+product: Demo
+owner: Acme
+currency_rates: RATES
+components:
+  - id: demo
+    name: Demo
+    lineage: {base: llama-3.1-8b}
+facts:
+  licensee_annual_revenue: 500M EUR/year
+"""
+
+
+@pytest.mark.parametrize(
+    ("rates", "column", "message"),
+    [
+        # a boolean was read as the rate 1
+        ("{EUR: true}", 23, "expected a number or a string, got"),
+        # US dollars are the unit of every rate: a rate for them was ignored
+        ("{EUR: '0.9', usd: 2}", 35, "a rate for USD"),
+        # the same currency twice (keys are read case-insensitively): the last one won
+        ("{EUR: '0.9', eur: '1.1'}", 35, "the rate of EUR is stated twice"),
+    ],
+)
+def test_exchange_rates_are_read_one_way_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, rates: str, column: int, message: str
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(RATED.replace("RATES", rates), "utf-8")
+    for command in ("validate", "evaluate"):
+        err = refused(capsys, path, command)
+        assert f"m.yaml:3:{column}: error: " in err
+        assert message in err

@@ -28,7 +28,7 @@ from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_domain
 from licheck.library import Library
 from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef
-from licheck.units import UnitError, parse_rate
+from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
 from licheck.yamlsafe import Document
 
@@ -360,10 +360,4 @@ def _interval(name: str, spec: FactSpec, rates: dict[str, Fraction]) -> Interval
 
 
 def _rates(manifest: Manifest) -> dict[str, Fraction]:
-    rates: dict[str, Fraction] = {}
-    for currency, raw in manifest.currency_rates.items():
-        try:
-            rates[currency.upper()] = parse_rate(raw)
-        except UnitError:
-            continue  # reported by the evaluation
-    return rates
+    return exchange_rates(manifest.currency_rates)[0]  # the problems: reported by the evaluation

@@ -12,7 +12,6 @@ bases replace lineage entries.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 from licheck import agreements
 from licheck.context import EvaluationContext
@@ -35,7 +34,7 @@ from licheck.manifest import (
 )
 from licheck.measurement import month_before
 from licheck.model import CatalogModel, model_key
-from licheck.units import UnitError, parse_rate
+from licheck.units import exchange_rates
 from licheck.vocabulary import SCOPED, FactType
 from licheck.yamlsafe import Document
 
@@ -64,12 +63,8 @@ class Derivation:
         memo: EvaluationContext,
         problems: list[Diagnostic],
     ) -> Derivation:
-        rates: dict[str, Fraction] = {}
-        for currency, raw in manifest.currency_rates.items():
-            try:
-                rates[currency.upper()] = parse_rate(raw)
-            except UnitError as exc:
-                problems.append(document.error(("currency_rates", currency), str(exc)))
+        rates, wrong = exchange_rates(manifest.currency_rates)
+        problems += [document.error(("currency_rates", key), m) for key, m in wrong.items()]
         context = Resolution(options.policy, options.as_of, rates, dict(manifest.sources), memo)
         hypotheses = options.hypotheses
         supposed = {n: _at_every_month(s, library) for n, s in hypotheses.facts.items()}

@@ -14,6 +14,8 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    StrictFloat,
+    StrictInt,
     StrictStr,
     Tag,
     WithJsonSchema,
@@ -450,7 +452,7 @@ class Manifest(Strict):
     owner: OwnerIn
     release_date: Date | None = None
     description: Text | None = None
-    currency_rates: dict[StrictStr, int | float | StrictStr] = Field(
+    currency_rates: dict[StrictStr, StrictInt | StrictFloat | StrictStr] = Field(
         default_factory=dict, description="US dollars per unit of each other currency"
     )
     sources: dict[StrictStr, Source] = Field(default_factory=dict)
