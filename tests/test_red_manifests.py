@@ -147,3 +147,129 @@ def test_exchange_rates_are_read_one_way_only(
         err = refused(capsys, path, command)
         assert f"m.yaml:3:{column}: error: " in err
         assert message in err
+
+
+SERIES = """\
+product: Demo
+owner: Acme
+components:
+  - id: demo
+    name: Demo
+    lineage: {base: llama-3.1-8b}
+    facts:
+      COMPONENT
+facts:
+  PRODUCT
+"""
+
+
+def series_manifest(tmp_path: Path, product: str, component: str = "derivative: true") -> Path:
+    path = tmp_path / "m.yaml"
+    path.write_text(SERIES.replace("PRODUCT", product).replace("COMPONENT", component), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("product", "column", "message"),
+    [
+        # YAML true was read as the count 1 (pydantic's lax int): licensee_mau at least 1
+        ("licensee_mau: {at_least: true}", 28, "expected a number or a string, got a boolean"),
+        ("licensee_mau: {at_most: false}", 27, "expected a number or a string, got a boolean"),
+        (
+            "licensee_mau: {series: {2024-07: {at_least: true}}}",
+            47,
+            "expected a number or a string, got a boolean",
+        ),
+        # a month stated per model was skipped in silence
+        (
+            "licensee_mau: {series: {2024-07: {by_model: {llama-3.1-8b: 800M}}}}",
+            37,
+            "a month of a series is one figure for the whole: by_model",
+        ),
+    ],
+)
+def test_amounts_and_months_are_read_one_way_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, product: str, column: int, message: str
+) -> None:
+    err = refused(capsys, series_manifest(tmp_path, product), "validate")
+    assert f"m.yaml:10:{column}: error: " in err
+    assert message in err
+
+
+FUTURE = "{source: Doc, kind: observed, date: 9999-01-01}"
+
+
+@pytest.mark.parametrize(
+    ("product", "component"),
+    [
+        (f"licensee_mau: {{series: {{2024-07: {{value: 800M, evidence: [{FUTURE}]}}}}}}", ""),
+        (
+            "commercial: true",
+            f"derivative: {{by_model: {{llama-3.1-8b: {{value: false, evidence: [{FUTURE}]}}}}}}",
+        ),
+        (
+            "commercial: true",
+            f"ip_claims: {{by_license: {{llama-3.1-community: "
+            f"{{value: [], evidence: [{FUTURE}]}}}}}}",
+        ),
+    ],
+)
+def test_evidence_dated_in_the_future_is_refused_wherever_it_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, product: str, component: str
+) -> None:
+    err = refused(capsys, series_manifest(tmp_path, product, component or "derivative: true"))
+    assert "error: evidence 'Doc' is dated 9999-01-01, in the future" in err
+
+
+QWEN = """\
+product: Demo
+owner: Acme
+components:
+  - id: demo
+    name: Demo
+    lineage: {base: Qwen/Qwen2.5-3B}
+facts:
+  PRODUCT
+"""
+
+
+@pytest.mark.parametrize(
+    ("product", "assignments", "message"),
+    [
+        # the manifest refuses commercial: true beside use_purpose [research]; as a what-if it
+        # made Qwen's research-only grant satisfied for a commercial product
+        ("commercial: true", ["use_purpose=[research]"], "commercial is true, but use_purpose"),
+        (
+            "use_purpose: [commercial_product]",
+            ["commercial=false"],
+            "use_purpose includes commercial_product, but commercial is false",
+        ),
+        ("commercial: false", ["commercial=true", "use_purpose=[evaluation]"], "commercial is"),
+    ],
+)
+def test_whatif_values_that_contradict_each_other_are_refused(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    product: str,
+    assignments: list[str],
+    message: str,
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(QWEN.replace("PRODUCT", product), "utf-8")
+    argv = [arg for assignment in assignments for arg in ("--set", assignment)]
+    code, out, err = run(capsys, "whatif", str(path), *argv)
+    assert code == 2, out + err
+    assert message in " ".join(err.split())  # the message wraps
+    assert "--set" in err
+
+
+def test_whatif_may_change_both_together(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(QWEN.replace("PRODUCT", "commercial: true"), "utf-8")
+    code, out, err = run(
+        capsys, "whatif", str(path), "--set", "commercial=false", "--set", "use_purpose=[research]"
+    )
+    assert code == 0, err
+    assert "research-only" in out

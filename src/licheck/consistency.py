@@ -108,11 +108,9 @@ def _dates(
 
 
 def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]]:
-    for name, spec in sorted(manifest.facts.items()):
-        yield spec.evidence, ("facts", name, "evidence")
+    for _name, spec, path in _stated_facts(manifest):
+        yield from _fact_evidence(spec, path)
     for c, component in enumerate(manifest.components):
-        for name, spec in sorted(component.facts.items()):
-            yield spec.evidence, ("components", c, "facts", name, "evidence")
         for s, step in enumerate(component.lineage.steps):
             yield step.evidence, ("components", c, "lineage", "steps", s, "evidence")
     for ref, path in _model_refs(manifest):
@@ -120,6 +118,14 @@ def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]
     if isinstance(manifest.agreements, list):
         for a, agreement in enumerate(manifest.agreements):
             yield agreement.evidence, ("agreements", a, "evidence")
+
+
+def _fact_evidence(spec: FactSpec, path: Path_) -> Iterator[tuple[list[Evidence], Path_]]:
+    """A fact's evidence, and each month's, model's and license's of it."""
+    yield spec.evidence, (*path, "evidence")
+    for key in ("series", "by_model", "by_license"):
+        for part_key, part in sorted((getattr(spec, key) or {}).items()):
+            yield from _fact_evidence(part, (*path, key, part_key))
 
 
 def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
@@ -300,26 +306,30 @@ def _purpose(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
         scopes.append((merged, paths))
     seen: set[Path_] = set()
     for specs, paths in scopes:
-        commercial, purpose = specs.get("commercial"), specs.get("use_purpose")
-        if commercial is None or purpose is None or not isinstance(commercial.value, bool):
-            continue
-        stated = purpose.value if isinstance(purpose.value, list) else None
-        named = set(stated if stated is not None else purpose.includes or [])
-        if commercial.value is False and "commercial_product" in named:
-            why = "use_purpose includes commercial_product, but commercial is false"
-        elif commercial.value and stated and set(stated) <= _NON_COMMERCIAL:
-            why = f"commercial is true, but use_purpose is only {', '.join(sorted(stated))}"
-        else:
-            continue
-        if paths["use_purpose"] not in seen:
+        why = purpose_conflict(specs.get("commercial"), specs.get("use_purpose"))
+        if why and paths["use_purpose"] not in seen:
             seen.add(paths["use_purpose"])
-            yield document.error(
-                paths["use_purpose"],
-                why,
-                "state both from the same facts: a product offered for revenue is commercial "
-                "(commercial_product); research, evaluation, academic or personal use alone is not",
-                at_key=True,
-            )
+            yield document.error(paths["use_purpose"], why, PURPOSE_HINT, at_key=True)
+
+
+PURPOSE_HINT = (
+    "state both from the same facts: a product offered for revenue is commercial "
+    "(commercial_product); research, evaluation, academic or personal use alone is not"
+)
+
+
+def purpose_conflict(commercial: FactSpec | None, purpose: FactSpec | None) -> str:
+    """How `commercial` and `use_purpose`, as stated in one scope, contradict each other ('' where
+    they do not); a what-if's values are checked with it as a manifest's are."""
+    if commercial is None or purpose is None or not isinstance(commercial.value, bool):
+        return ""
+    stated = purpose.value if isinstance(purpose.value, list) else None
+    named = set(stated if stated is not None else purpose.includes or [])
+    if commercial.value is False and "commercial_product" in named:
+        return "use_purpose includes commercial_product, but commercial is false"
+    if commercial.value and stated and set(stated) <= _NON_COMMERCIAL:
+        return f"commercial is true, but use_purpose is only {', '.join(sorted(stated))}"
+    return ""
 
 
 def _part_of_whole(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
