@@ -273,3 +273,107 @@ def test_whatif_may_change_both_together(
     )
     assert code == 0, err
     assert "research-only" in out
+
+
+CITED = """\
+product: Demo
+owner: Acme
+sources:
+  press: {title: A press report, kind: press_report, date: 2026-03-01}
+  gone: {title: Retracted, kind: press_report, date: 2026-03-01, retracted_on: 2026-03-02}
+components:
+  - id: demo
+    name: Demo
+    lineage: {base: llama-3.1-8b}
+facts:
+  use_policy_followed: {value: true, evidence: [PIECE]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("piece", "column", "message"),
+    [
+        # a press report cited as an official statement: the piece's kind won, so the fact
+        # counted as established under the default policy
+        (
+            "{source: press, kind: official_statement}",
+            71,
+            "evidence cites source 'press' (press_report) but says kind official_statement",
+        ),
+        (
+            "{source: press, date: 2026-01-01}",
+            71,
+            "evidence cites source 'press' (dated 2026-03-01) but says date 2026-01-01, before it",
+        ),
+        (
+            "{source: gone, retracted_on: 2026-03-05}",
+            78,
+            "evidence cites source 'gone' (retracted on 2026-03-02) but says retracted_on "
+            "2026-03-05",
+        ),
+    ],
+)
+def test_a_cited_source_counts_for_no_more_than_it_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, piece: str, column: int, message: str
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(CITED.replace("PIECE", piece), "utf-8")
+    err = refused(capsys, path, "validate")
+    assert f"m.yaml:11:{column}: error: {message}" in " ".join(err.split())
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "{source: press, kind: press_report, date: 2026-03-01}",
+        "{source: press, date: 2026-03-05}",  # added to the document when it was updated
+        "{source: press, retracted_on: 2026-03-02}",  # this claim alone retracted
+        "{source: gone, retracted_on: 2026-03-01}",
+    ],
+)
+def test_a_cited_source_may_be_described_again_or_narrowed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, piece: str
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(CITED.replace("PIECE", piece), "utf-8")
+    code, _out, err = run(capsys, "validate", str(path))
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("policy", ["rumour", "observed,rumour"])
+@pytest.mark.parametrize("command", ["evaluate", "timeline"])
+def test_rumours_are_not_an_evidence_policy(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, policy: str, command: str
+) -> None:
+    # `--evidence rumour` dropped the rumour in silence: nothing established anything
+    code, _out, err = run(capsys, command, "--evidence", policy, str(manifest(tmp_path)))
+    assert code == 2
+    assert "rumours never establish a fact" in " ".join(err.split())
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("owner: Acme", f"owner: {{name: Acme, id: acme, evidence: [{FUTURE}]}}"),
+        (
+            "owner: Acme",
+            f"owner: {{name: Acme, affiliates: [{{id: sub, evidence: [{FUTURE}]}}]}}",
+        ),
+        (
+            "    name: Demo\n",
+            f"    name: Demo\n    delivery: {{value: [api], evidence: [{FUTURE}]}}\n",
+        ),
+        (
+            "lineage: {base: llama-3.1-8b}",
+            f"lineage: {{base: llama-3.1-8b, trained_on_outputs_of: "
+            f"[{{model: qwen3, evidence: [{FUTURE}]}}]}}",
+        ),
+    ],
+)
+def test_evidence_dated_in_the_future_is_refused_outside_facts_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, old: str, new: str
+) -> None:
+    path = series_manifest(tmp_path, "commercial: true")
+    path.write_text(path.read_text("utf-8").replace(old, new, 1), "utf-8")
+    err = refused(capsys, path, "validate")
+    assert "error: evidence 'Doc' is dated 9999-01-01, in the future" in err

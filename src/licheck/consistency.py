@@ -27,7 +27,7 @@ from licheck.domains import Interval
 from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_domain
 from licheck.library import Library
-from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef
+from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef, Source
 from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
 from licheck.yamlsafe import Document
@@ -45,6 +45,7 @@ def check_manifest(
     """Every meaning problem of `manifest` (empty when there is none)."""
     problems: list[Diagnostic] = []
     problems += _dates(manifest, document, library, today)
+    problems += _citations(manifest, document)
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
     problems += _agreements(manifest, document, library)
@@ -107,14 +108,50 @@ def _dates(
             )
 
 
+def _citations(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
+    """A piece citing a key of `sources:` may not make it count for more than it does."""
+    for pieces, path in _evidence_lists(manifest):
+        for index, piece in enumerate(pieces):
+            cited = manifest.sources.get(piece.source)
+            found = _overstated(piece, cited) if cited is not None else None
+            if found is not None:
+                key, words = found
+                yield document.error(
+                    (*path, index, key),
+                    f"evidence cites source {piece.source!r} {words}: it would count for more "
+                    "than the source does",
+                    "describe another document as a source of its own",
+                )
+
+
+def _overstated(piece: Evidence, cited: Source) -> tuple[str, str] | None:
+    """The key of `piece` that says more than the source it cites, and how: another kind (a
+    press report cited as an official statement), a date before the document's, a retraction
+    after the document's own.  A later date (a claim added when the document was updated) and a
+    retraction of this claim alone are the piece's to say."""
+    if piece.kind is not None and piece.kind != cited.kind:
+        return "kind", f"({cited.kind.value}) but says kind {piece.kind.value}"
+    if piece.date is not None and piece.date < cited.date:
+        return "date", f"(dated {cited.date}) but says date {piece.date}, before it"
+    retracted, own = piece.retracted_on, cited.retracted_on
+    if retracted is not None and own is not None and retracted > own:
+        return "retracted_on", f"(retracted on {own}) but says retracted_on {retracted}"
+    return None
+
+
 def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]]:
     for _name, spec, path in _stated_facts(manifest):
         yield from _fact_evidence(spec, path)
     for c, component in enumerate(manifest.components):
+        at: Path_ = ("components", c)
         for s, step in enumerate(component.lineage.steps):
-            yield step.evidence, ("components", c, "lineage", "steps", s, "evidence")
+            yield step.evidence, (*at, "lineage", "steps", s, "evidence")
+        yield component.delivery_evidence, (*at, "delivery", "evidence")
     for ref, path in _model_refs(manifest):
         yield ref.evidence, (*path, "evidence")
+    yield manifest.owner.evidence, ("owner", "evidence")
+    for a, affiliate in enumerate(manifest.owner.affiliates):
+        yield affiliate.evidence, ("owner", "affiliates", a, "evidence")
     if isinstance(manifest.agreements, list):
         for a, agreement in enumerate(manifest.agreements):
             yield agreement.evidence, ("agreements", a, "evidence")
@@ -129,9 +166,13 @@ def _fact_evidence(spec: FactSpec, path: Path_) -> Iterator[tuple[list[Evidence]
 
 
 def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
+    """Every model a lineage names (each candidate too), and each whose outputs it was trained
+    on, located."""
     for c, component in enumerate(manifest.components):
         for ref, path in component.lineage.models():
             yield ref, ("components", c, "lineage", *path)
+        for o, outputs in enumerate(component.lineage.trained_on_outputs_of):
+            yield outputs, ("components", c, "lineage", "trained_on_outputs_of", o)
 
 
 # -- license and clause ids ------------------------------------------------------------------
