@@ -377,3 +377,26 @@ def test_evidence_dated_in_the_future_is_refused_outside_facts_too(
     path.write_text(path.read_text("utf-8").replace(old, new, 1), "utf-8")
     err = refused(capsys, path, "validate")
     assert "error: evidence 'Doc' is dated 9999-01-01, in the future" in err
+
+
+def test_a_month_of_a_series_in_the_future_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # a figure for a month to come is a typo or a forecast, as a future date is elsewhere
+    path = series_manifest(tmp_path, "licensee_mau: {series: {2024-07: 5M, 9999-07: 800M}}")
+    err = refused(capsys, path, "validate")
+    assert "m.yaml:10:40: error: the month 9999-07 of licensee_mau is in the future" in err
+
+
+def test_candidates_naming_one_model_twice_by_alias_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # "none twice" held for ids spelt alike only: an alias named the same model again
+    path = series_manifest(tmp_path, "commercial: true")
+    text = path.read_text("utf-8").replace(
+        "lineage: {base: llama-3.1-8b}",
+        "lineage: {base: {candidates: [llama-3.1-8b, meta-llama/Llama-3.1-8B]}}",
+    )
+    path.write_text(text, "utf-8")
+    err = refused(capsys, path, "validate")
+    assert "'meta-llama/Llama-3.1-8B' is llama-3.1-8b again" in err

@@ -27,7 +27,14 @@ from licheck.domains import Interval
 from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_domain
 from licheck.library import Library
-from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef, Source
+from licheck.manifest import (
+    CandidateBases,
+    Evidence,
+    FactSpec,
+    Manifest,
+    ModelRef,
+    Source,
+)
 from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
 from licheck.yamlsafe import Document
@@ -46,6 +53,8 @@ def check_manifest(
     problems: list[Diagnostic] = []
     problems += _dates(manifest, document, library, today)
     problems += _citations(manifest, document)
+    problems += _future_months(manifest, document, today)
+    problems += _candidates_alike(manifest, document, library)
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
     problems += _agreements(manifest, document, library)
@@ -106,6 +115,42 @@ def _dates(
                 f"on {released.isoformat()}",
                 "check the date the weights were downloaded",
             )
+
+
+def _future_months(manifest: Manifest, document: Document, today: dt.date) -> Iterator[Diagnostic]:
+    """A month of a series that has not begun: a typo or a forecast, as a future date is."""
+    this_month = f"{today.year:04d}-{today.month:02d}"
+    for name, spec, path in _stated_facts(manifest):
+        for month in sorted(spec.series or {}):
+            if month > this_month:
+                yield document.error(
+                    (*path, "series", month),
+                    f"the month {month} of {name} is in the future (today is {today})",
+                    "a figure for a month to come is a forecast, not evidence; to evaluate as "
+                    "of another day, use --as-of",
+                    at_key=True,
+                )
+
+
+def _candidates_alike(
+    manifest: Manifest, document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """Candidates naming one catalog model twice (an id and an alias of it): none may repeat."""
+    for c, component in enumerate(manifest.components):
+        for entry, path in component.lineage.entries():
+            if not isinstance(entry, CandidateBases):
+                continue
+            seen: set[str] = set()
+            for i, ref in enumerate(entry.candidates):
+                model = library.model(ref.model)
+                if model is not None and model.id in seen:
+                    yield document.error(
+                        ("components", c, "lineage", *path, "candidates", i),
+                        f"candidate {ref.model!r} is {model.id} again (an alias of it)",
+                        "name each candidate model once",
+                    )
+                elif model is not None:
+                    seen.add(model.id)
 
 
 def _citations(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
