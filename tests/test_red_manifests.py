@@ -400,3 +400,32 @@ def test_candidates_naming_one_model_twice_by_alias_are_refused(
     path.write_text(text, "utf-8")
     err = refused(capsys, path, "validate")
     assert "'meta-llama/Llama-3.1-8B' is llama-3.1-8b again" in err
+
+
+FOLDER_MANIFEST = """\
+KEY: A
+owner: Acme
+components:
+  - {id: a, name: A, lineage: {base: llama-3.1-8b}}
+"""
+
+
+@pytest.mark.parametrize("key", ["Product", "prodcut", "name", "# product"])
+def test_check_reads_a_manifest_whose_product_key_is_misspelt(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, key: str
+) -> None:
+    # the folder's only other file passed: the misspelt manifest was skipped unparsed, exit 0
+    (tmp_path / "good.yaml").write_text(FOLDER_MANIFEST.replace("KEY", "product"), "utf-8")
+    (tmp_path / "typo.yaml").write_text(FOLDER_MANIFEST.replace("KEY", key), "utf-8")
+    code, _out, err = run(capsys, "check", str(tmp_path))
+    assert code == 2
+    assert "typo.yaml" in err and "product" in err
+
+
+def test_check_still_skips_other_yaml_with_components(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "good.yaml").write_text(FOLDER_MANIFEST.replace("KEY", "product"), "utf-8")
+    (tmp_path / "openapi.yaml").write_text("openapi: 3.1.0\ncomponents: {}\n", "utf-8")
+    code, _out, err = run(capsys, "check", str(tmp_path))
+    assert code == 0, err
