@@ -429,3 +429,18 @@ def test_check_still_skips_other_yaml_with_components(
     (tmp_path / "openapi.yaml").write_text("openapi: 3.1.0\ncomponents: {}\n", "utf-8")
     code, _out, err = run(capsys, "check", str(tmp_path))
     assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    "component",
+    [
+        # the id and an alias of one model: the later one won in silence
+        "derivative: {by_model: {llama-3.1-8b: false, meta-llama/Llama-3.1-8B: true}}",
+        "derivative: {by_license: {llama-3.1-community: false, LLAMA-3.1-COMMUNITY: true}}",
+    ],
+)
+def test_one_model_or_license_scoped_twice_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, component: str
+) -> None:
+    err = refused(capsys, manifest(tmp_path, component=component), "validate")
+    assert "error: fact 'derivative' is stated twice for " in err
