@@ -4,6 +4,7 @@ applicable); now each is a located error (FILE:LINE:COL, exit 2)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -444,3 +445,122 @@ def test_one_model_or_license_scoped_twice_is_refused(
 ) -> None:
     err = refused(capsys, manifest(tmp_path, component=component), "validate")
     assert "error: fact 'derivative' is stated twice for " in err
+
+
+STEPPED = """\
+product: Demo
+owner: Acme
+sources:
+  blog: {title: Blog, kind: official_statement, date: 2026-01-01}
+  forum: {title: A forum post, kind: rumour, date: 2026-01-01}
+components:
+  - id: demo
+    name: Demo
+    delivery: [weights]
+    lineage:
+      base: mistral-7b
+      steps: [{kind: fine_tuning, evidence: EVIDENCE}]
+    facts:
+      modification_notices: false
+"""
+
+
+def stepped(tmp_path: Path, evidence: str) -> Path:
+    path = tmp_path / "m.yaml"
+    path.write_text(STEPPED.replace("EVIDENCE", evidence), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("evidence", "verdict"),
+    [
+        ("[{source: blog}]", "violation"),
+        # a step only a rumour speaks of was read as declared: modified established, a violation
+        ("[{source: forum}]", "governance_risk"),
+    ],
+)
+def test_a_step_is_as_certain_as_its_evidence(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, evidence: str, verdict: str
+) -> None:
+    code, out, err = run(capsys, "evaluate", "--format", "json", str(stepped(tmp_path, evidence)))
+    assert code in (0, 1), err
+    found = {
+        f["clause"]: f["verdict"]
+        for product in json.loads(out)["products"]
+        for f in product["findings"]
+        if f["license"] == "apache-2.0"
+    }
+    assert found["modified-files-notice"] == verdict
+
+
+@pytest.mark.parametrize(
+    ("evidence", "message"),
+    [
+        ("[{source: Some doc}]", "evidence 'Some doc' needs a kind"),
+        ("[{source: Some doc, kind: observed}]", "evidence 'Some doc' needs a date"),
+        ("[{source: blog, value: false}]", "evidence on a lineage step"),
+    ],
+)
+def test_a_steps_evidence_is_checked_as_a_facts_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, evidence: str, message: str
+) -> None:
+    # each was accepted without a word: the step's evidence was never read
+    err = refused(capsys, stepped(tmp_path, evidence), "validate")
+    assert "m.yaml:12:" in err
+    assert message in err
+
+
+DELIVERED = """\
+product: Demo
+owner: Acme
+components:
+  - id: demo
+    name: Demo
+    delivery: [api]
+    lineage: {base: llama-3.1-8b, steps: [fine_tuning]}
+    facts:
+      FACT
+"""
+
+
+@pytest.mark.parametrize(
+    ("fact", "message"),
+    [
+        # Llama's copy and "Built with Llama" duties read as not applicable for an API product
+        (
+            "made_available: false",
+            "made_available is false, but component 'demo' is delivered as api",
+        ),
+        (
+            "model_offered: false",
+            "model_offered is false, but component 'demo' is delivered as api",
+        ),
+        (
+            "modified: false",
+            "modified is false, but component 'demo' has lineage steps (fine_tuning)",
+        ),
+        (
+            "model_made_available: false",
+            "model_made_available is false, but component 'demo' is delivered as api",
+        ),
+    ],
+)
+def test_a_derived_fact_stated_against_the_lineage_or_delivery_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fact: str, message: str
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(DELIVERED.replace("FACT", fact), "utf-8")
+    err = refused(capsys, path, "validate")
+    assert f"m.yaml:9:{len(fact.split(':')[0]) + 9}: error: {message}" in " ".join(err.split())
+
+
+@pytest.mark.parametrize(
+    "fact", ["made_available: true", "modified: true", "model_offered: true", "mau: 5M"]
+)
+def test_a_derived_fact_stated_as_derived_is_fine(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fact: str
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(DELIVERED.replace("FACT", fact), "utf-8")
+    code, _out, err = run(capsys, "validate", str(path))
+    assert code == 0, err

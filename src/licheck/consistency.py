@@ -8,7 +8,8 @@ statements that cannot all be true, or that name things licheck does not know:
 - a license id or clause id in a set fact that names them (`agreement_waives`,
   `license_granted`, `licensor_marks_used`, ...: `FactDef.library_ids`) that the library does
   not define (a misspelt id would never match, silently);
-- `distributes_weights` stated against the component's own `delivery`;
+- a fact the component's delivery or lineage settles stated against it (`distributes_weights`,
+  `made_available`, `modified`, ...: `settled`);
 - a product larger than its licensee (`mau` above `licensee_mau`, `monthly_revenue` above
   `licensee_annual_revenue`): the licensee's figures include the product's.
 
@@ -35,6 +36,7 @@ from licheck.manifest import (
     ModelRef,
     Source,
 )
+from licheck.settled import contradictions
 from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
 from licheck.yamlsafe import Document
@@ -59,7 +61,7 @@ def check_manifest(
     problems += closed_vocabularies(manifest, document, library)
     problems += _agreements(manifest, document, library)
     problems += _purpose(manifest, document)
-    problems += _delivery(manifest, document)
+    problems += contradictions(manifest, document)
     problems += _part_of_whole(manifest, document)
     return problems
 
@@ -354,26 +356,6 @@ def _library_member(library: Library, name: str, item: str) -> str:
 
 
 # -- contradictions --------------------------------------------------------------------------
-
-
-def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
-    """`distributes_weights` as stated against the component's `delivery`."""
-    for c, component in enumerate(manifest.components):
-        if not component.delivery:
-            continue
-        delivered = "weights" in component.delivery
-        spec = component.facts.get("distributes_weights")
-        path: Path_ = ("components", c, "facts", "distributes_weights")
-        if spec is None:
-            spec, path = manifest.facts.get("distributes_weights"), ("facts", "distributes_weights")
-        if spec is not None and isinstance(spec.value, bool) and spec.value != delivered:
-            shown = ", ".join(d.value for d in component.delivery)
-            yield document.error(
-                written_at(document, (*path, "value")),
-                f"distributes_weights is {str(spec.value).lower()}, but component "
-                f"{component.id!r} is delivered as {shown}",
-                "list `weights` under delivery exactly when copies of the weights are distributed",
-            )
 
 
 _NON_COMMERCIAL = frozenset({"research", "evaluation", "academic", "personal"})

@@ -211,6 +211,13 @@ class Step(Strict):
     def _merge_has_parents(self) -> "Step":
         if self.kind is StepKind.MERGE and not self.parents:
             raise ValueError("a merge step needs its parents (the other models merged in)")
+        for piece in self.evidence:
+            claims = (piece.value, piece.at_least, piece.at_most, piece.includes, piece.excludes)
+            if any(claim is not None for claim in claims):
+                raise ValueError(
+                    "evidence on a lineage step says that the step was taken; it claims no "
+                    "value (leave the step out if it was not taken)"
+                )
         return self
 
 
