@@ -564,3 +564,39 @@ def test_a_derived_fact_stated_as_derived_is_fine(
     path.write_text(DELIVERED.replace("FACT", fact), "utf-8")
     code, _out, err = run(capsys, "validate", str(path))
     assert code == 0, err
+
+
+def test_a_month_or_year_that_has_begun_is_not_in_the_future(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `2026` was read as its last day (2026-12-31) and refused as a future date all year long
+    import datetime as dt
+
+    today = dt.date.today()
+    year, month = f"{today.year:04d}", f"{today.year:04d}-{today.month:02d}"
+    path = series_manifest(
+        tmp_path,
+        f"commercial: {{value: true, evidence: [{{source: Doc, kind: observed, date: {month}}}]}}",
+        f"derivative: {{value: true, evidence: [{{source: Doc, kind: observed, date: {year}}}]}}",
+    )
+    text = path.read_text("utf-8").replace(
+        "lineage: {base: llama-3.1-8b}",
+        f"lineage: {{base: {{model: mistral-7b, obtained: {year}}}}}",
+    )
+    path.write_text(text, "utf-8")
+    code, _out, err = run(capsys, "validate", str(path))
+    assert code == 0, err
+    future = str(today.year + 1)
+    path.write_text(text.replace(f"obtained: {year}", f"obtained: {future}"), "utf-8")
+    assert "in the future" in refused(capsys, path, "validate")
+
+
+def test_a_steps_evidence_is_checked_beside_training_on_outputs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = stepped(tmp_path, "[{source: Some doc}]")
+    text = path.read_text("utf-8").replace(
+        "      steps:", "      trained_on_outputs_of: [qwen3]\n      steps:"
+    )
+    path.write_text(text, "utf-8")
+    assert "m.yaml:13:" in refused(capsys, path, "validate")

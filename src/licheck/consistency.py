@@ -36,6 +36,7 @@ from licheck.manifest import (
     ModelRef,
     Source,
 )
+from licheck.model import earliest
 from licheck.settled import contradictions
 from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
@@ -75,10 +76,11 @@ def _dates(
     latest = today + _SLACK
 
     def future(date: dt.date | None, path: Path_, what: str) -> Iterator[Diagnostic]:
-        if date is not None and date > latest:
+        # a month or a year is a range of days: in the future only if it has not begun
+        if date is not None and earliest(date) > latest:
             yield document.error(
                 path,
-                f"{what} is dated {date.isoformat()}, in the future (today is {today.isoformat()})",
+                f"{what} is dated {date}, in the future (today is {today.isoformat()})",
                 "a date after today is a typo or a forecast, not evidence; to evaluate as of "
                 "another day, use --as-of",
             )

@@ -322,16 +322,17 @@ class Derivation:
         """`name` true because `steps` were taken: declared by the manifest where a step (or
         training on outputs, judged as `outputs_lineage`) states no evidence, else as certain
         as the best evidenced step (one taken step is enough)."""
-        if component.lineage.trained_on_outputs_of or any(not s.evidence for _, s in steps):
-            return self.default(name, True, source)
-        states = [
+        states = [  # resolved whatever comes of them: a bad piece is reported at its line
             self.resolve_one(
                 name,
                 FactSpec(value=True, evidence=list(step.evidence), note=source),
                 (*path, "lineage", "steps", i),
             )
             for i, step in steps
+            if step.evidence
         ]
+        if component.lineage.trained_on_outputs_of or len(states) < len(steps):
+            return self.default(name, True, source)
         return min(states, key=lambda state: _CERTAINTY.index(state.status))
 
     def _model_offered(self, component: Component, path: Path) -> FactState:
