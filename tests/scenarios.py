@@ -30,11 +30,43 @@ class Scenario:
         return dict(self.data["expect"])
 
 
-def load_scenarios() -> list[Scenario]:
+# The keys a file and a scenario may have: any other (a misspelt `facts`) would be skipped,
+# and the scenario would run without what it states, and might still pass.
+FILE_KEYS = {"license", "scenarios", "model", "delivery", "obtained"}
+SCENARIO_KEYS = {
+    "name", "expect", "facts", "model", "delivery", "obtained", "steps", "component", "owner",
+    "release_date", "currency_rates", "evidence",
+}  # fmt: skip
+COMPONENT_SETS = {"model", "delivery", "obtained", "steps"}  # a whole `component` sets them
+
+
+def scenario_problems(path: Path, data: object) -> list[str]:
+    """What makes a scenario file say less than it seems to: unknown keys, a `component`
+    beside the keys it replaces, a scenario that expects nothing."""
+    if not isinstance(data, dict) or not isinstance(data.get("scenarios"), list):
+        return [f"{path.name}: expected a mapping with a list of scenarios"]
+    problems = [f"{path.name}: unknown key {key!r}" for key in sorted(set(data) - FILE_KEYS)]
+    for item in data["scenarios"]:
+        name = f"{path.name}: {item.get('name')!r}" if isinstance(item, dict) else path.name
+        if not isinstance(item, dict) or not item.get("expect"):
+            problems.append(f"{name}: a scenario needs a name and a non-empty expect")
+            continue
+        problems += [f"{name}: unknown key {key!r}" for key in sorted(set(item) - SCENARIO_KEYS)]
+        if "component" in item:
+            problems += [
+                f"{name}: {key!r} beside component is not used"
+                for key in sorted(COMPONENT_SETS & set(item))
+            ]
+    return problems
+
+
+def load_scenarios(folder: Path = SCENARIO_DIR) -> list[Scenario]:
     found: list[Scenario] = []
-    for path in sorted(SCENARIO_DIR.glob("*.yaml")):
+    for path in sorted(folder.glob("*.yaml")):
         document = yamlsafe.load(path)
         data = document.data
+        if problems := scenario_problems(path, data):
+            raise ValueError("; ".join(problems))
         defaults = {k: v for k, v in data.items() if k not in ("license", "scenarios")}
         found.extend(
             Scenario(path.name, data["license"], item["name"], item, defaults)

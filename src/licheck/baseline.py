@@ -34,7 +34,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from licheck import __version__
-from licheck.diagnostics import Diagnostic, InputError, fail
+from licheck.diagnostics import Diagnostic, InputError, fail, path_text
 from licheck.report import (
     SCHEMA_VERSION,
     BaselineCounts,
@@ -130,7 +130,7 @@ class Baseline:
 def load(path: Path, display: str | None = None) -> Baseline:
     """Read a baseline report; `InputError`, located, for anything but a licheck JSON report
     of a compatible schema."""
-    name = display or str(path)
+    name = path_text(display or str(path))
     raw = read_bytes(path, name, MAX_BASELINE_BYTES, hint="name a `--format json` report")
     data = _parse(raw, name)
     _check_kind(data, name)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from licheck.diagnostics import Diagnostic, InputError
+from licheck.diagnostics import Diagnostic, InputError, path_text
 
 YAML_FILE = ".licheck.yaml"
 PYPROJECT = "pyproject.toml"
@@ -78,7 +78,7 @@ SETTINGS = (
     Setting(
         "policy",
         "policy_files",
-        (*REPORTING, ("whatif",)),
+        (*REPORTING, ("whatif",), ("timeline",)),
         "--policy: organisation policy files",
         True,
     ),
@@ -126,9 +126,9 @@ class Config:
 def shown(path: Path) -> str:
     """A path as the user would type it from here: relative to the working folder."""
     try:
-        return os.path.relpath(path)
+        return path_text(os.path.relpath(path))
     except ValueError:  # pragma: no cover - another drive, on Windows
-        return str(path)
+        return path_text(str(path))
 
 
 def find(start: Path) -> Path | None:
@@ -136,6 +136,7 @@ def find(start: Path) -> Path | None:
     not above the repository root; None when there is none.  `InputError` when a folder holds
     both kinds."""
     for folder in (start, *start.parents):
+        _refuse_misnamed(folder)
         found = [path for path in (folder / YAML_FILE, folder / PYPROJECT) if _is_config(path)]
         if len(found) > 1:
             raise InputError(
@@ -157,13 +158,34 @@ def find(start: Path) -> Path | None:
     return None
 
 
-# A TOML file can set `tool.licheck` only through a `[tool.licheck…]` or `[tool]` table header or
-# a dotted `tool.licheck.…` key: a file with none of them (one that merely lists licheck as a
-# dependency) is not parsed.
-_MAY_HAVE_TABLE = re.compile(
-    r"""^\s*(\[\s*["']?tool["']?\s*(\]|\.\s*["']?licheck)|["']?tool["']?\s*\.\s*["']?licheck)""",
-    re.M,
-)
+MISNAMED = ".licheck.yml"
+
+
+def _refuse_misnamed(folder: Path) -> None:
+    """A `.licheck.yml` is the settings file misnamed: skipping it would drop its settings (a
+    stricter `fail-on`) in silence, and read a file further up instead."""
+    misnamed = folder / MISNAMED
+    if os.path.lexists(misnamed):
+        raise InputError(
+            [
+                Diagnostic(
+                    shown(misnamed),
+                    0,
+                    0,
+                    f"licheck reads its settings from {YAML_FILE}, not {MISNAMED}",
+                    f"rename it to {YAML_FILE} (or name it with --config)",
+                )
+            ]
+        )
+
+
+# A TOML file can set `tool.licheck` only through a `tool` key at the start of a line: a table
+# header (`[tool.licheck]`, `[tool]`, `[[tool.licheck]]`), a dotted key (`tool.licheck.x = `) or
+# an inline table (`tool = {licheck = {...}}`), after a byte-order mark on the first line.  A
+# file with none of them (one that merely lists licheck as a dependency) is not parsed; one
+# with any of them is, so that no way of writing the table is skipped (the search would go on
+# above it and read another file's settings, or none).
+_MAY_HAVE_TABLE = re.compile(r"""^[\s\ufeff]*(\[\[?\s*)?["']?tool["']?\s*[.\]=]""", re.M)
 
 
 def _is_config(path: Path) -> bool:

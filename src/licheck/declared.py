@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from licheck.diagnostics import Diagnostic, InputError
+from licheck.diagnostics import Diagnostic, InputError, path_text
 from licheck.library import Library
 from licheck.loading import load_manifest
 from licheck.manifest import Manifest, entry_models
@@ -58,7 +58,7 @@ def read_declarations(
             problems.extend(exc.diagnostics)
             continue
         names = declared_models(manifest)
-        declared[str(path)] = {_identity(name, library) for name in names}
+        declared[path_text(str(path))] = {_identity(name, library) for name in names}
     return declared, problems
 
 

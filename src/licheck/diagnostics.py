@@ -9,6 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+def path_text(text: str) -> str:
+    """A file name as text every output can encode: the bytes of a name that is not UTF-8
+    (which Python keeps as lone surrogates, `caf\\udce9.yaml`) shown as `\\xNN` (`caf\\xe9.yaml`).
+    Every other name is returned as it is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate that no undecodable byte stands for
+            return text.encode("utf-8", "backslashreplace").decode("utf-8")
+        return raw.decode("utf-8", "backslashreplace")
+    return text
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Diagnostic:
     """One problem in one input file; `line` and `column` are 1-based, 0 when unknown."""
@@ -18,6 +33,11 @@ class Diagnostic:
     column: int
     message: str
     hint: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        # a file name that is not UTF-8 would make every report and message unwritable
+        object.__setattr__(self, "file", path_text(self.file))
+        object.__setattr__(self, "message", path_text(self.message))
 
     def __str__(self) -> str:
         where = self.file if self.line == 0 else f"{self.file}:{self.line}:{self.column}"

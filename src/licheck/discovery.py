@@ -27,19 +27,19 @@ from licheck.safeio import read_bytes, special_kind
 from licheck.yamlsafe import MAX_FILE_BYTES
 
 SUFFIXES = (".yaml", ".yml")
+# An anchor or a tag before a key (`&p product:`, `!!str product:`).
+_PROPERTIES = rb"(?:(?:&[^ \t\r\n]+|![^ \t\r\n]*)[ \t]+)*"
 
 
 def _top_level_key(name: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """A top-level key `name` in block style: at the start of a line, bare or quoted, or as an
-    explicit key (`? name`); matched at the start of the file, and searched for after each
-    newline (a pattern that starts with a literal character is scanned for in C, about six
-    times as fast as `^` in multiline mode, which is tried at every byte: a folder's large data
-    files are read whole, and were most of a run)."""
-    key = (
-        rb"(?:\xef\xbb\xbf)?(?:\?[ \t]+)?(?:"
-        + rb"|".join((name, b'"' + name + b'"', b"'" + name + b"'"))
-        + rb")[ \t]*(?::|$)"
-    )
+    explicit key (`? name`), after an anchor or a tag; a double-quoted key with an escape
+    (`"prod\\u0075ct":`) may be `name` too, so it counts.  Matched at the start of the file, and
+    searched for after each newline (a pattern that starts with a literal character is scanned
+    for in C, about six times as fast as `^` in multiline mode, which is tried at every byte: a
+    folder's large data files are read whole, and were most of a run)."""
+    spelt = rb"|".join((name, b'"' + name + b'"', b"'" + name + b"'", rb'"[^"\n]*\\[^"\n]*"'))
+    key = rb"(?:\xef\xbb\xbf)?(?:\?[ \t]+)?" + _PROPERTIES + rb"(?:" + spelt + rb")[ \t]*(?::|$)"
     return re.compile(key, re.MULTILINE), re.compile(rb"\n" + key, re.MULTILINE)
 
 

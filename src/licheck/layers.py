@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 
 from licheck import yamlsafe
-from licheck.diagnostics import Diagnostic, InputError, LicheckError
+from licheck.diagnostics import Diagnostic, InputError, LicheckError, path_text
 from licheck.library import (
     CATALOG_FILE,
     CompiledLicenses,
@@ -46,6 +46,10 @@ def load(source: LibrarySource | Path | None = None) -> Library:
     if not source.builtin and not source.folders:
         raise LicheckError("--no-builtin-licenses needs at least one --licenses DIR")
     overlays = source.folders if source.builtin else source.folders[1:]
+    if unread := [problem for folder in source.folders for problem in _unread_files(folder)]:
+        raise InputError(unread)
+    if not source.builtin:
+        _refuse_empty(source.folders[0])
     library = load_library(None if source.builtin else source.folders[0])
     replacements: list[Replacement] = []
     model_files = dict.fromkeys((model_key(m.id) for m in library.models), _catalog_file(library))
@@ -67,6 +71,50 @@ def load(source: LibrarySource | Path | None = None) -> Library:
     return dataclasses.replace(library, origin=origin, policies=policies)
 
 
+def _refuse_empty(folder: Path) -> None:
+    """A missing folder, or one with nothing licheck reads, is a mistake (a mistyped path,
+    files named .yml), not an empty layer."""
+    if not folder.is_dir():
+        raise InputError([Diagnostic(str(folder), 0, 0, "the license library folder is missing")])
+    if not any(folder.glob("*.yaml")):
+        raise InputError(
+            [
+                Diagnostic(
+                    str(folder),
+                    0,
+                    0,
+                    "the license library layer holds no rule file (*.yaml) and no catalog.yaml",
+                    "name the folder that holds them (licheck reads *.yaml files only)",
+                )
+            ]
+        )
+
+
+def _unread_files(folder: Path) -> list[Diagnostic]:
+    """What a layer holds that looks like a rule file or a catalog but would not be read (a
+    `.yml` file, a `catalog.yaml` that is a folder or a link to nothing): skipping it would
+    drop its licenses and models in silence."""
+    if not folder.is_dir() or not any(folder.glob("*.yaml")):
+        return []  # a missing or empty layer: said where the folder is read
+    problems = [
+        Diagnostic(
+            str(path),
+            0,
+            0,
+            f"licheck reads rule files and the catalog from *.yaml files only: {path.name} "
+            "would not be read",
+            f"rename it to {path.stem}.yaml",
+        )
+        for path in sorted(folder.iterdir())
+        if path.suffix.lower() in (".yml", ".yaml") and path.suffix != ".yaml"
+    ]
+    catalog = folder / CATALOG_FILE
+    if (catalog.is_symlink() or catalog.exists()) and not catalog.is_file():
+        message = f"{CATALOG_FILE} is not a file (a folder, or a link to nothing)"
+        problems.append(Diagnostic(str(catalog), 0, 0, message))
+    return problems
+
+
 def _builtin_name(file: str, builtin: Path) -> str:
     path = Path(file)
     return f"built-in {path.name}" if path.parent == builtin else file
@@ -84,20 +132,7 @@ def overlay(
 ) -> tuple[Library, list[Replacement]]:
     """`library` with the rule files and catalog of `folder` layered over it; `model_files`
     (each model's catalog file, by id) is brought up to date."""
-    if not folder.is_dir():
-        raise InputError([Diagnostic(str(folder), 0, 0, "the license library folder is missing")])
-    if not any(folder.glob("*.yaml")):  # a mistyped folder, or files named .yml: not silence
-        raise InputError(
-            [
-                Diagnostic(
-                    str(folder),
-                    0,
-                    0,
-                    "the license library layer holds no rule file (*.yaml) and no catalog.yaml",
-                    "name the folder that holds them (licheck reads *.yaml files only)",
-                )
-            ]
-        )
+    _refuse_empty(folder)
     problems: list[Diagnostic] = []
     entries = dict(library.licenses)
     replaced: list[Replacement] = []
@@ -221,14 +256,14 @@ def described(library: Library) -> LibraryOut | None:
         return None
     return LibraryOut(
         builtin=origin.source.builtin,
-        layers=[str(folder) for folder in origin.source.folders],
-        policies=[str(path) for path in origin.source.policies],
+        layers=[path_text(str(folder)) for folder in origin.source.folders],
+        policies=[path_text(str(path)) for path in origin.source.policies],
         replaced=[
             ReplacementOut(
                 kind=r.kind,
                 id=r.id,
-                file=r.file,
-                replaced=r.replaced,
+                file=path_text(r.file),
+                replaced=path_text(r.replaced),
                 license_before=r.licenses[0] if r.licenses else None,
                 license_after=r.licenses[1] if r.licenses else None,
             )

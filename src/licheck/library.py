@@ -460,6 +460,13 @@ def catalog_entries(
             if license_id not in licenses
         )
         # (a license_history range that ends before it starts is refused by the model itself)
+        latest = model.license_history[-1].license if model.license_history else None
+        if latest is not None and model.license not in (None, latest):
+            message = (
+                f"model {model.id!r}: license {model.license!r} is not the latest text of its "
+                f"license_history ({latest!r}), which decides the license: it would be ignored"
+            )
+            problems.append(document.error(("models", number, "license"), message))
         for name in (model.id, *model.aliases):
             key = model_key(name)
             if key in index and index[key] is not model:

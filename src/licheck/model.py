@@ -171,12 +171,16 @@ class FactTest(Strict):
     less_than: Amount | None = Field(None, description="strictly less than")
     at_most: Amount | None = Field(None, description="less than or equal")
     is_: StrictBool | None = Field(None, alias="is", description="a boolean fact's value")
-    equals: StrictStr | None = Field(None, description="a string fact equals this")
-    in_: list[StrictStr] | None = Field(None, alias="in", description="a string fact is one of")
-    starts_with: StrictStr | None = Field(None, description="a string fact begins with this")
-    contains: StrictStr | None = Field(None, description="a set fact contains this string")
-    contains_any: list[StrictStr] | None = Field(
-        None, description="a set fact contains at least one of these"
+    # no empty string or list: `in: []` never holds and `starts_with: ""` always does, so a
+    # deny or allow list written so would pass every model in silence
+    equals: Text | None = Field(None, description="a string fact equals this")
+    in_: list[Text] | None = Field(
+        None, alias="in", min_length=1, description="a string fact is one of"
+    )
+    starts_with: Text | None = Field(None, description="a string fact begins with this")
+    contains: Text | None = Field(None, description="a set fact contains this string")
+    contains_any: list[Text] | None = Field(
+        None, min_length=1, description="a set fact contains at least one of these"
     )
     measured: Measured = Field(Measured.NOW, description="when the fact is measured")
 

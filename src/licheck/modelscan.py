@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-from licheck.diagnostics import Diagnostic, InputError, fail
+from licheck.diagnostics import Diagnostic, InputError, fail, path_text
 from licheck.library import Library
 from licheck.model import CatalogModel
-from licheck.safeio import read_bytes
+from licheck.safeio import read_bytes, special_kind
 
 MAX_SCAN_BYTES = 2 * 1024 * 1024  # a source or config file; larger ones are listed as unread
 SKIP_FOLDERS = frozenset(
@@ -78,11 +78,17 @@ class Mention:
     how: str  # "hub id", "loading call", "model key", "CycloneDX BOM", "model card base_model"
     model: CatalogModel | None  # the catalog's model, when it lists the id
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "file", path_text(self.file))  # a name that is not UTF-8
+
 
 @dataclass(frozen=True, slots=True)
 class Unread:
     file: str
     why: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "file", path_text(self.file))  # a name that is not UTF-8
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +174,8 @@ def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
                 continue
             if stat.S_ISREG(mode):
                 yield path
+            elif _scanned(entry.name):  # a FIFO named app.py: a file that should be read
+                unread.append(Unread(str(path), f"is {special_kind(mode)}, not a regular file"))
 
 
 def _scanned(name: str) -> bool:

@@ -149,6 +149,20 @@ def refuse_overwrite(
                 )
 
 
+def refuse_existing_inside(option: str, path: Path | None, folders: Sequence[Path]) -> None:
+    """`OutputRefused` when `path` is an existing file inside one of `folders` whose every file
+    the run reads (`licheck discover` scans source files of any name): it is an input."""
+    if path is None or not os.path.lexists(path):
+        return
+    real = _real(path)
+    for folder in folders:
+        if folder.is_dir() and _inside(real, _real(folder)):
+            raise OutputRefused(
+                f"{option} {path} is a file inside the scanned folder {folder}; licheck never "
+                "overwrites what it reads: write the output elsewhere"
+            )
+
+
 _SIGNALS = tuple(
     s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None
 )

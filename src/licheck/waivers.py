@@ -20,7 +20,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, StrictStr, WithJsonSchema, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    StrictStr,
+    WithJsonSchema,
+    model_validator,
+)
 
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError
@@ -68,13 +75,30 @@ class PinSpec(Strict):
 
 
 def _whole_day(value: object) -> object:
-    """A waiver's dates are days: `2026-06` could mean the month's first day or its last."""
+    """A waiver's dates are days: `2026-06` could mean the month's first day or its last, and
+    `2026` the year's (read as its last, a waiver would run to December in silence)."""
     if isinstance(value, str) and re.fullmatch(r"\s*\d{4}-\d{2}\s*", value):
         raise ValueError(
             f"expected a day as YYYY-MM-DD, got the month {value.strip()!r}: a waiver's dates "
             "are days (is it the month's first day or its last?)"
         )
+    year = isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999
+    if year or (isinstance(value, str) and re.fullmatch(r"\s*\d{4}\s*", value)):
+        raise ValueError(
+            f"expected a day as YYYY-MM-DD, got the year {str(value).strip()!r}: a waiver's "
+            "dates are days (is it the year's first day or its last?)"
+        )
     return value
+
+
+def _not_blank(value: str) -> str:
+    """A waiver is on the record: an owner or a comment of spaces records nobody and nothing."""
+    if not value.strip():
+        raise ValueError("expected text, got only spaces")
+    return value
+
+
+Said = Annotated[Text, AfterValidator(_not_blank)]
 
 
 # A waiver's date: a day, never a month (the manifest's `Date` also takes a month).
@@ -96,7 +120,7 @@ RuleSource = Identifier | PolicyId
 
 class Waiver(Strict):
     id: Identifier = Field(description="a stable name for the waiver, unique in the file")
-    product: Text = Field(
+    product: Said = Field(
         description="the product's name (its manifest's `product:`), or the "
         "manifest's path as licheck reports it"
     )
@@ -109,8 +133,8 @@ class Waiver(Strict):
         None, description="the component id; without it, the clause in every component"
     )
     reason: Reason
-    comment: Text = Field(description="why, in the owner's words")
-    owner: Text = Field(description="who is responsible for the waiver")
+    comment: Said = Field(description="why, in the owner's words")
+    owner: Said = Field(description="who is responsible for the waiver")
     expires: Day = Field(description="the last day the waiver applies (YYYY-MM-DD)")
     granted: Day | None = Field(None, description="the day the waiver was granted (YYYY-MM-DD)")
     pins: dict[str, Pin] = Field(

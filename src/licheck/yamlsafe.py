@@ -27,7 +27,7 @@ from typing import Any, Final, NoReturn
 import yaml
 
 from licheck import yamlfast
-from licheck.diagnostics import Diagnostic, InputError, fail
+from licheck.diagnostics import Diagnostic, InputError, fail, path_text
 from licheck.safeio import read_bytes
 
 try:  # the C parser is ~10x faster; fall back to the pure-Python one where it is missing
@@ -121,7 +121,7 @@ def _position_of(raw: bytes, offset: int) -> tuple[int, int]:
 
 def load(path: Path, display: str | None = None) -> Document:
     """Read one YAML file into a `Document`; raise `InputError` with a location on bad input."""
-    shown = display if display is not None else str(path)
+    shown = path_text(display if display is not None else str(path))
     return parse(read_text(path, shown), shown)
 
 

@@ -66,11 +66,14 @@ def discover(
       licheck discover src/ --manifests products/ -f json
     """
     from licheck.declared import found_models, read_declarations
+    from licheck.diagnostics import path_text
     from licheck.formats.discovered import json_text, text
     from licheck.layers import load as load_library
     from licheck.modelscan import scan
+    from licheck.safeio import refuse_existing_inside
 
     refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
+    refuse_existing_inside("--output", output, paths)  # a source file there is an input
     library = load_library(licenses_dir)
     manifests = _manifests(paths, manifest_paths)
     # a broken manifest does not hide the list (as `check` goes on): it is listed, and exit 2
@@ -78,7 +81,7 @@ def discover(
     skip = frozenset(path.resolve() for path in manifests)
     scanned = scan(list(paths), library, skip)
     found = found_models(scanned.mentions, declared, library)
-    named = [str(m) for m in manifests]
+    named = [path_text(str(m)) for m in manifests]
     if fmt == "json":
         write_output(json_text(found, scanned, named, broken), output, paths)
     else:

@@ -14,6 +14,7 @@ from licheck.cli.common import (
     refuse_outputs,
     write_output,
 )
+from licheck.diagnostics import path_text
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
@@ -54,7 +55,7 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: LibrarySource) -> N
     from licheck.layers import load as load_library
 
     refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
-    bom = importer.read(file, str(file))
+    bom = importer.read(file, path_text(str(file)))
     write_output(
         importer.to_manifest(bom, load_library(licenses_dir)), output, (file, *licenses_dir.inputs)
     )
@@ -81,9 +82,9 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Libr
     from licheck.layers import load as load_library
 
     refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
-    document = importer.front_matter(file, str(file))
+    document = importer.front_matter(file, path_text(str(file)))
     write_output(
-        importer.to_manifest(document, load_library(licenses_dir), str(file), model_id),
+        importer.to_manifest(document, load_library(licenses_dir), path_text(str(file)), model_id),
         output,
         (file, *licenses_dir.inputs),
     )

@@ -15,6 +15,7 @@ from licheck.cli.common import (
     format_option,
     library_option,
     output_option,
+    policy_option,
     refuse_outputs,
     terminal_width,
     write_output,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 @format_option(["text", "json"], "Output format (json: licheck schema timeline).")
 @output_option("the timeline")
 @color_option
+@policy_option
 @library_option
 def timeline(
     manifest: Path,

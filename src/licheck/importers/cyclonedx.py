@@ -46,8 +46,22 @@ class Bom:
 def read(path: Path, display: str) -> Bom:
     """The BOM; located errors for what is not a CycloneDX JSON document."""
     text = read_text(path, display)  # size limit, UTF-8, not empty
+    if text.lstrip("\ufeff \t\r\n").startswith("<"):
+        raise fail(
+            display,
+            1,
+            1,
+            "a CycloneDX XML BOM: licheck reads CycloneDX JSON",
+            "convert it to JSON (the CycloneDX CLI's `convert` command does)",
+        )
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique)
+    except _Duplicate as exc:
+        message = (
+            f"the key {exc.args[0]!r} twice in one object: JSON readers keep either one, so "
+            "which one the BOM states is a guess"
+        )
+        raise fail(display, 0, 0, message) from None
     except json.JSONDecodeError as exc:
         raise fail(display, exc.lineno, exc.colno, f"invalid JSON: {exc.msg}") from None
     except RecursionError:
@@ -72,6 +86,20 @@ def read(path: Path, display: str) -> Bom:
             f"licheck reads {' and '.join(SPEC_VERSIONS)} (ML-BOMs)",
         )
     return Bom(data, text, display)
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are unique (`"purl"` twice would name two models)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Duplicate(key)
+        data[key] = value
+    return data
 
 
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
@@ -194,8 +222,17 @@ def _fact_value(name: str, raw: str) -> Any:
     return raw.strip()
 
 
-def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any]) -> dict[str, Any]:
-    facts: dict[str, Any] = {}
+def _facts(
+    reader: _Reader,
+    properties: Any,
+    where: str,
+    source: dict[str, Any],
+    facts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The facts `properties` state, added to `facts` (those stated elsewhere for the same
+    scope): a fact stated twice with two values is an error, since either one picked would be
+    a guess (CycloneDX allows a property name twice)."""
+    facts = {} if facts is None else facts
     for i, prop in enumerate(reader.items(properties, where)):
         at = f"{where}[{i}]"
         prop = reader.mapping(prop, at)
@@ -214,6 +251,14 @@ def _facts(reader: _Reader, properties: Any, where: str, source: dict[str, Any])
             claim_domain(FACTS[name], FactSpec(value=value), {})
         except (FactError, UnitError) as exc:
             reader.error(at, f"{key}: {exc}")
+            continue
+        if name in facts and facts[name]["value"] != value:
+            reader.error(
+                at,
+                f"{key} is stated twice, as {json.dumps(facts[name]['value'])} and as "
+                f"{json.dumps(value)}: "
+                "keep the one that is true",
+            )
             continue
         facts[name] = {"value": value, "evidence": [source]}
     return facts
@@ -341,7 +386,7 @@ def _component(
     notes.append("delivery is not in the BOM: add hosted_service, api and/or weights")
     facts = _facts(reader, component.get("properties"), f"{where}.properties", evidence)
     card = reader.mapping(component.get("modelCard"), f"{where}.modelCard")
-    facts.update(_facts(reader, card.get("properties"), f"{where}.modelCard.properties", evidence))
+    _facts(reader, card.get("properties"), f"{where}.modelCard.properties", evidence, facts)
     result: dict[str, Any] = {
         "id": unique(slug(ref or name), taken),
         "name": name,

@@ -152,6 +152,21 @@ def to_manifest(
                     "note": note,
                 }
             )
+        elif relation == "merge":
+            # a merge of one model: the card leaves its other parents out, and their licenses
+            # may bind as well
+            steps.append(
+                {
+                    "kind": "merge",
+                    "parents": [
+                        {
+                            "model": "unknown",
+                            "note": "base_model_relation: merge, but the card lists one "
+                            "base model: name the other parents if you know them",
+                        }
+                    ],
+                }
+            )
         if relation in STEPS:
             steps.append(
                 {
