@@ -600,3 +600,16 @@ def test_a_steps_evidence_is_checked_beside_training_on_outputs(
     )
     path.write_text(text, "utf-8")
     assert "m.yaml:13:" in refused(capsys, path, "validate")
+
+
+def test_an_agreement_with_no_licensor_of_the_library_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `moonshot` for moonshot-ai: the agreement matched no license, so Kimi's display duty read
+    # as if no agreement existed at all (a firm verdict from a typo)
+    path = series_manifest(tmp_path, "commercial: true")
+    text = "agreements: [{licensor: moonshot, terms: unknown}]\n" + path.read_text("utf-8")
+    path.write_text(text, "utf-8")
+    err = refused(capsys, path, "validate")
+    assert "m.yaml:1:25: error: agreements: 'moonshot' is the licensor of no license" in err
+    assert "did you mean 'moonshot-ai'?" in err

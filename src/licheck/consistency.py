@@ -23,12 +23,14 @@ import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
+from licheck import agreements
 from licheck.diagnostics import Diagnostic
 from licheck.domains import Interval
 from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_domain
 from licheck.library import Library
 from licheck.manifest import (
+    Agreement,
     CandidateBases,
     Evidence,
     FactSpec,
@@ -314,6 +316,7 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
     if manifest.agreements == "none":
         return
     hint = "license ids: `licheck licenses list`; clause ids: `licheck licenses show ID`"
+    yield from _unknown_licensors(manifest.agreements, document, library)
     for a, agreement in enumerate(manifest.agreements):
         for key in ("grants", "waives"):
             for i, item in enumerate(getattr(agreement, key) or ()):
@@ -335,6 +338,24 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
                         f"an agreement through an intermediary names the licensor: "
                         f"licensor: {owner}, via: {agreement.licensor}",
                     )
+
+
+def _unknown_licensors(
+    listed: list[Agreement], document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """An agreement with a company that licenses nothing of the library could grant or waive
+    nothing licheck reads: a misspelt licensor (`moonshot`) would leave the real one's terms as
+    if no agreement existed."""
+    known = agreements.licensors_of(library)
+    for a, agreement in enumerate(listed):
+        if agreement.licensor not in known:
+            yield document.error(
+                ("agreements", a, "licensor"),
+                f"agreements: {agreement.licensor!r} is the licensor of no license in the "
+                f"library{suggest(agreement.licensor, sorted(known))}",
+                "an agreement counts only with the licensor of a license (its rule file's "
+                "licensor: `licheck licenses show ID`); one with another company changes nothing",
+            )
 
 
 # -- closed vocabularies --------------------------------------------------------------------
