@@ -613,3 +613,17 @@ def test_an_agreement_with_no_licensor_of_the_library_is_refused(
     err = refused(capsys, path, "validate")
     assert "m.yaml:1:25: error: agreements: 'moonshot' is the licensor of no license" in err
     assert "did you mean 'moonshot-ai'?" in err
+
+
+def test_a_deliverys_evidence_of_null_is_refused_as_a_facts_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `delivery: {value: [api], evidence: null}` was read as no evidence (declared) in silence
+    path = series_manifest(tmp_path, "mau: {value: 5M, evidence: null}")
+    text = path.read_text("utf-8").replace(
+        "    name: Demo\n", "    name: Demo\n    delivery: {value: [api], evidence: null}\n"
+    )
+    path.write_text(text, "utf-8")
+    err = refused(capsys, path, "validate")
+    assert "m.yaml:6:40: error: expected a list, got nothing (null) at components.0.delivery" in err
+    assert "m.yaml:11:30: error: expected a list, got nothing (null) at facts.mau.evidence" in err

@@ -88,7 +88,9 @@ def diagnostics_from(
     found: list[Diagnostic] = []
     unions: dict[tuple[str | int, ...], list[str]] = {}
     for error in exc.errors(include_url=False):
-        loc = tuple(p for p in error["loc"] if p not in CONDITION_TAGS)
+        loc = tuple(
+            w for p in error["loc"] if p not in CONDITION_TAGS for w in _WRITTEN.get(p, (p,))
+        )
         kind = error["type"]
         path, member, root = _data_path(prefix + loc, document.data, keep_last=kind in _KEY_ERRORS)
         if member is not None:
@@ -202,6 +204,10 @@ _SHAPES = {
     "Step": "a step kind such as fine_tuning, or a mapping with kind:",
     "FactSpec": "a value, or a mapping with value:, at_least:, at_most:, includes: or excludes:",
 }
+
+
+# Fields a model keeps apart from where the file writes them: `delivery: {value, evidence}`.
+_WRITTEN: dict[str | int, tuple[str, ...]] = {"delivery_evidence": ("delivery", "evidence")}
 
 
 def _data_path(

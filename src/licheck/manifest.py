@@ -332,7 +332,7 @@ class Component(Strict):
                     + (f"; unknown key {sorted(unknown)[0]!r}" if unknown else "")
                 )
             data = {**data, "delivery": given["value"]}
-            data["delivery_evidence"] = given.get("evidence") or []
+            data["delivery_evidence"] = given.get("evidence", [])  # null: refused, as a fact's
         return data
 
 
