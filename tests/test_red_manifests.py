@@ -498,7 +498,7 @@ def test_a_step_is_as_certain_as_its_evidence(
     [
         ("[{source: Some doc}]", "evidence 'Some doc' needs a kind"),
         ("[{source: Some doc, kind: observed}]", "evidence 'Some doc' needs a date"),
-        ("[{source: blog, value: false}]", "evidence on a lineage step"),
+        ("[{source: blog, value: false}]", "evidence on a lineage step says"),
     ],
 )
 def test_a_steps_evidence_is_checked_as_a_facts_is(
@@ -627,3 +627,16 @@ def test_a_deliverys_evidence_of_null_is_refused_as_a_facts_is(
     err = refused(capsys, path, "validate")
     assert "m.yaml:6:40: error: expected a list, got nothing (null) at components.0.delivery" in err
     assert "m.yaml:11:30: error: expected a list, got nothing (null) at facts.mau.evidence" in err
+
+
+def test_owner_evidence_without_an_id_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # the evidence says the owner is an organisation, but names none: it was never read
+    path = series_manifest(tmp_path, "commercial: true")
+    text = path.read_text("utf-8").replace(
+        "owner: Acme", "owner: {name: Meta, evidence: [{source: Doc, kind: observed, date: 2025}]}"
+    )
+    path.write_text(text, "utf-8")
+    err = refused(capsys, path, "validate")
+    assert "m.yaml:2:1: error: the owner's evidence is that it is the organisation `id`" in err

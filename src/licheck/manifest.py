@@ -72,6 +72,12 @@ class Evidence(Strict):
     includes: list[StrictStr] | None = None
     excludes: list[StrictStr] | None = None
 
+    @property
+    def claims(self) -> bool:
+        """The piece claims a value of its own."""
+        own = (self.value, self.at_least, self.at_most, self.includes, self.excludes)
+        return any(claim is not None for claim in own)
+
 
 _MONTH_RE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
@@ -211,13 +217,8 @@ class Step(Strict):
     def _merge_has_parents(self) -> "Step":
         if self.kind is StepKind.MERGE and not self.parents:
             raise ValueError("a merge step needs its parents (the other models merged in)")
-        for piece in self.evidence:
-            claims = (piece.value, piece.at_least, piece.at_most, piece.includes, piece.excludes)
-            if any(claim is not None for claim in claims):
-                raise ValueError(
-                    "evidence on a lineage step says that the step was taken; it claims no "
-                    "value (leave the step out if it was not taken)"
-                )
+        if any(piece.claims for piece in self.evidence):
+            raise ValueError("evidence on a lineage step says that the step was taken: no value")
         return self
 
 
@@ -366,6 +367,8 @@ class Owner(Strict):
 
     @model_validator(mode="after")
     def _unique_ids(self) -> "Owner":
+        if self.evidence and self.id is None:
+            raise ValueError("the owner's evidence is that it is the organisation `id`: none given")
         require_unique(
             "organisation", ([self.id] if self.id else []) + [a.id for a in self.affiliates]
         )
