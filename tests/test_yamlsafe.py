@@ -206,6 +206,18 @@ def test_alias_bomb_is_refused() -> None:
     assert "alias bomb" in problem.message and problem.line > 1
 
 
+def test_a_large_document_without_aliases_is_not_called_an_alias_bomb() -> None:
+    """10,000 components written out in full pass the value limit: the refusal says the file is
+    too large, and suggests splitting it, not avoiding aliases it does not have."""
+    components = "".join(
+        f"  - id: c{i}\n    name: C{i}\n    lineage: {{base: llama-3.1-8b}}\n"
+        for i in range(10_000)
+    )
+    problem = refusal(f"product: P\nowner: O\ncomponents:\n{components}")
+    assert "alias" not in problem.message + problem.hint
+    assert "values" in problem.message and "split" in problem.hint
+
+
 def test_alias_to_an_unknown_anchor_and_alias_as_key_are_refused() -> None:
     assert "unknown alias" in refusal("a: *nowhere\n").message
     assert "unknown alias" in refusal("a: &x [*x]\n").message  # self-reference

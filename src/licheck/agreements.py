@@ -40,7 +40,8 @@ def read_by_clauses(library: Library, fact: str) -> frozenset[str]:
     return library.operands.get(fact, frozenset())
 
 
-def _licensors(library: Library) -> set[str]:
+def licensors_of(library: Library) -> set[str]:
+    """Every licensor of a license of the library: those an agreement can be with."""
     return {named for named in library.licenses.licensors().values() if named}
 
 
@@ -52,9 +53,9 @@ def _known_bounds(agreements: Sequence[Agreement], library: Library, fact: str) 
     """What the complete list rules out: everything of a licensor none of the agreements is
     with, and of a licensor whose agreements' terms are all known, whatever they do not list."""
     if fact == "agreement":
-        return _licensors(library) - {a.licensor for a in agreements}
+        return licensors_of(library) - {a.licensor for a in agreements}
     excluded: set[str] = set()
-    for licensor in _licensors(library):
+    for licensor in licensors_of(library):
         mine = [a for a in agreements if a.licensor == licensor]
         lists = [_terms(a, fact) for a in mine]
         if any(items is None for items in lists):
@@ -120,7 +121,7 @@ def settled(domain: D, library: Library, fact: str) -> D | StringSet:
     rather than a list of exclusions): members no clause reads cannot change a verdict."""
     if not isinstance(domain, StringSet) or domain.exact:
         return domain
-    readable = _licensors(library) if fact == "agreement" else read_by_clauses(library, fact)
+    readable = licensors_of(library) if fact == "agreement" else read_by_clauses(library, fact)
     if readable - domain.includes <= domain.excludes:
         return StringSet(domain.includes, frozenset(), True)
     return domain
@@ -149,7 +150,7 @@ def implied_by_flat(agreement: FactSpec, library: Library, fact: str) -> FactSpe
 
     def ruled_out(claim: FactSpec | Evidence) -> list[str] | None:
         if isinstance(claim.value, list):
-            licensors = _licensors(library) - set(claim.value)
+            licensors = licensors_of(library) - set(claim.value)
         elif claim.excludes is not None:
             licensors = set(claim.excludes)
         else:

@@ -5,9 +5,11 @@ statements that cannot all be true, or that name things licheck does not know:
 
 - a date in the future (evidence, a source, a retraction, when weights were obtained), or weights
   obtained before the model was released;
-- a license id or clause id in `agreement_waives` / `license_granted` that the library does not
-  define (a misspelt id would never match, silently);
-- `distributes_weights` stated against the component's own `delivery`;
+- a license id or clause id in a set fact that names them (`agreement_waives`,
+  `license_granted`, `licensor_marks_used`, ...: `FactDef.library_ids`) that the library does
+  not define (a misspelt id would never match, silently);
+- a fact the component's delivery or lineage settles stated against it (`distributes_weights`,
+  `made_available`, `modified`, ...: `settled`);
 - a product larger than its licensee (`mau` above `licensee_mau`, `monthly_revenue` above
   `licensee_annual_revenue`): the licensee's figures include the product's.
 
@@ -21,13 +23,24 @@ import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
+from licheck import agreements
 from licheck.diagnostics import Diagnostic
 from licheck.domains import Interval
 from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_domain
 from licheck.library import Library
-from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef
-from licheck.units import UnitError, parse_rate
+from licheck.manifest import (
+    Agreement,
+    CandidateBases,
+    Evidence,
+    FactSpec,
+    Manifest,
+    ModelRef,
+    Source,
+)
+from licheck.model import earliest
+from licheck.settled import contradictions
+from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
 from licheck.yamlsafe import Document
 
@@ -44,11 +57,14 @@ def check_manifest(
     """Every meaning problem of `manifest` (empty when there is none)."""
     problems: list[Diagnostic] = []
     problems += _dates(manifest, document, library, today)
+    problems += _citations(manifest, document)
+    problems += _future_months(manifest, document, today)
+    problems += _candidates_alike(manifest, document, library)
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
     problems += _agreements(manifest, document, library)
     problems += _purpose(manifest, document)
-    problems += _delivery(manifest, document)
+    problems += contradictions(manifest, document)
     problems += _part_of_whole(manifest, document)
     return problems
 
@@ -62,10 +78,11 @@ def _dates(
     latest = today + _SLACK
 
     def future(date: dt.date | None, path: Path_, what: str) -> Iterator[Diagnostic]:
-        if date is not None and date > latest:
+        # a month or a year is a range of days: in the future only if it has not begun
+        if date is not None and earliest(date) > latest:
             yield document.error(
                 path,
-                f"{what} is dated {date.isoformat()}, in the future (today is {today.isoformat()})",
+                f"{what} is dated {date}, in the future (today is {today.isoformat()})",
                 "a date after today is a typo or a forecast, not evidence; to evaluate as of "
                 "another day, use --as-of",
             )
@@ -106,25 +123,107 @@ def _dates(
             )
 
 
-def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]]:
-    for name, spec in sorted(manifest.facts.items()):
-        yield spec.evidence, ("facts", name, "evidence")
+def _future_months(manifest: Manifest, document: Document, today: dt.date) -> Iterator[Diagnostic]:
+    """A month of a series that has not begun: a typo or a forecast, as a future date is."""
+    this_month = f"{today.year:04d}-{today.month:02d}"
+    for name, spec, path in _stated_facts(manifest):
+        for month in sorted(spec.series or {}):
+            if month > this_month:
+                yield document.error(
+                    (*path, "series", month),
+                    f"the month {month} of {name} is in the future (today is {today})",
+                    "a figure for a month to come is a forecast, not evidence; to evaluate as "
+                    "of another day, use --as-of",
+                    at_key=True,
+                )
+
+
+def _candidates_alike(
+    manifest: Manifest, document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """Candidates naming one catalog model twice (an id and an alias of it): none may repeat."""
     for c, component in enumerate(manifest.components):
-        for name, spec in sorted(component.facts.items()):
-            yield spec.evidence, ("components", c, "facts", name, "evidence")
+        for entry, path in component.lineage.entries():
+            if not isinstance(entry, CandidateBases):
+                continue
+            seen: set[str] = set()
+            for i, ref in enumerate(entry.candidates):
+                model = library.model(ref.model)
+                if model is not None and model.id in seen:
+                    yield document.error(
+                        ("components", c, "lineage", *path, "candidates", i),
+                        f"candidate {ref.model!r} is {model.id} again (an alias of it)",
+                        "name each candidate model once",
+                    )
+                elif model is not None:
+                    seen.add(model.id)
+
+
+def _citations(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
+    """A piece citing a key of `sources:` may not make it count for more than it does."""
+    for pieces, path in _evidence_lists(manifest):
+        for index, piece in enumerate(pieces):
+            cited = manifest.sources.get(piece.source)
+            found = _overstated(piece, cited) if cited is not None else None
+            if found is not None:
+                key, words = found
+                yield document.error(
+                    (*path, index, key),
+                    f"evidence cites source {piece.source!r} {words}: it would count for more "
+                    "than the source does",
+                    "describe another document as a source of its own",
+                )
+
+
+def _overstated(piece: Evidence, cited: Source) -> tuple[str, str] | None:
+    """The key of `piece` that says more than the source it cites, and how: another kind (a
+    press report cited as an official statement), a date before the document's, a retraction
+    after the document's own.  A later date (a claim added when the document was updated) and a
+    retraction of this claim alone are the piece's to say."""
+    if piece.kind is not None and piece.kind != cited.kind:
+        return "kind", f"({cited.kind.value}) but says kind {piece.kind.value}"
+    if piece.date is not None and piece.date < cited.date:
+        return "date", f"(dated {cited.date}) but says date {piece.date}, before it"
+    retracted, own = piece.retracted_on, cited.retracted_on
+    if retracted is not None and own is not None and retracted > own:
+        return "retracted_on", f"(retracted on {own}) but says retracted_on {retracted}"
+    return None
+
+
+def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]]:
+    for _name, spec, path in _stated_facts(manifest):
+        yield from _fact_evidence(spec, path)
+    for c, component in enumerate(manifest.components):
+        at: Path_ = ("components", c)
         for s, step in enumerate(component.lineage.steps):
-            yield step.evidence, ("components", c, "lineage", "steps", s, "evidence")
+            yield step.evidence, (*at, "lineage", "steps", s, "evidence")
+        yield component.delivery_evidence, (*at, "delivery", "evidence")
     for ref, path in _model_refs(manifest):
         yield ref.evidence, (*path, "evidence")
+    yield manifest.owner.evidence, ("owner", "evidence")
+    for a, affiliate in enumerate(manifest.owner.affiliates):
+        yield affiliate.evidence, ("owner", "affiliates", a, "evidence")
     if isinstance(manifest.agreements, list):
         for a, agreement in enumerate(manifest.agreements):
             yield agreement.evidence, ("agreements", a, "evidence")
 
 
+def _fact_evidence(spec: FactSpec, path: Path_) -> Iterator[tuple[list[Evidence], Path_]]:
+    """A fact's evidence, and each month's, model's and license's of it."""
+    yield spec.evidence, (*path, "evidence")
+    for key in ("series", "by_model", "by_license"):
+        for part_key, part in sorted((getattr(spec, key) or {}).items()):
+            yield from _fact_evidence(part, (*path, key, part_key))
+
+
 def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
+    """Every model a lineage names (each candidate too), and each whose outputs it was trained
+    on, located."""
     for c, component in enumerate(manifest.components):
         for ref, path in component.lineage.models():
             yield ref, ("components", c, "lineage", *path)
+        for o, outputs in enumerate(component.lineage.trained_on_outputs_of):
+            yield outputs, ("components", c, "lineage", "trained_on_outputs_of", o)
 
 
 # -- license and clause ids ------------------------------------------------------------------
@@ -136,28 +235,27 @@ def _license_ids(manifest: Manifest, document: Document, library: Library) -> It
         "show ID`"
     )
     for name, spec, path in _stated_facts(manifest):
-        if name not in ("agreement_waives", "license_granted"):
+        if name not in FACTS or FACTS[name].library_ids is None:
             continue
         for item, at in strings_claimed(spec, path):
-            message = (
-                _waiver_problem(item, library)
-                if name == "agreement_waives"
-                else _license_problem(item, library)
-            )
+            message = library_member_problem(name, item, library)
             if message:
                 yield document.error(written_at(document, at), f"{name}: {message}", hint)
 
 
 def library_member_problem(name: str, item: str, library: Library) -> str:
     """What is wrong with `item`, a member of the set fact `name` that names the library's
-    licenses or clauses (`agreement_waives`, `license_granted`, a `policy:LICENSE-ID` tag);
-    empty when nothing is (or the fact names nothing of the library).  A what-if `--set` is
-    checked with it as a manifest is."""
-    if name == "agreement_waives":
+    licenses or clauses (`FactDef.library_ids`: `license_granted`, `agreement_waives`,
+    `licensor_marks_used`, ...; a `policy:LICENSE-ID` tag); empty when nothing is (or the fact
+    names nothing of the library).  A what-if `--set` is checked with it as a manifest is."""
+    definition = FACTS.get(name)
+    if definition is None:
+        return ""
+    if definition.library_ids == "clause":
         return _waiver_problem(item, library)
-    if name == "license_granted":
+    if definition.library_ids == "license":
         return _license_problem(item, library)
-    if item.startswith("policy:") and FACTS[name].prefixes:
+    if item.startswith("policy:") and definition.prefixes:
         problem = _license_problem(item.removeprefix("policy:"), library)
         return f"{item!r}: {problem}" if problem else ""
     return ""
@@ -218,6 +316,7 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
     if manifest.agreements == "none":
         return
     hint = "license ids: `licheck licenses list`; clause ids: `licheck licenses show ID`"
+    yield from _unknown_licensors(manifest.agreements, document, library)
     for a, agreement in enumerate(manifest.agreements):
         for key in ("grants", "waives"):
             for i, item in enumerate(getattr(agreement, key) or ()):
@@ -239,6 +338,24 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
                         f"an agreement through an intermediary names the licensor: "
                         f"licensor: {owner}, via: {agreement.licensor}",
                     )
+
+
+def _unknown_licensors(
+    listed: list[Agreement], document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """An agreement with a company that licenses nothing of the library could grant or waive
+    nothing licheck reads: a misspelt licensor (`moonshot`) would leave the real one's terms as
+    if no agreement existed."""
+    known = agreements.licensors_of(library)
+    for a, agreement in enumerate(listed):
+        if agreement.licensor not in known:
+            yield document.error(
+                ("agreements", a, "licensor"),
+                f"agreements: {agreement.licensor!r} is the licensor of no license in the "
+                f"library{suggest(agreement.licensor, sorted(known))}",
+                "an agreement counts only with the licensor of a license (its rule file's "
+                "licensor: `licheck licenses show ID`); one with another company changes nothing",
+            )
 
 
 # -- closed vocabularies --------------------------------------------------------------------
@@ -264,26 +381,6 @@ def _library_member(library: Library, name: str, item: str) -> str:
 # -- contradictions --------------------------------------------------------------------------
 
 
-def _delivery(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
-    """`distributes_weights` as stated against the component's `delivery`."""
-    for c, component in enumerate(manifest.components):
-        if not component.delivery:
-            continue
-        delivered = "weights" in component.delivery
-        spec = component.facts.get("distributes_weights")
-        path: Path_ = ("components", c, "facts", "distributes_weights")
-        if spec is None:
-            spec, path = manifest.facts.get("distributes_weights"), ("facts", "distributes_weights")
-        if spec is not None and isinstance(spec.value, bool) and spec.value != delivered:
-            shown = ", ".join(d.value for d in component.delivery)
-            yield document.error(
-                written_at(document, (*path, "value")),
-                f"distributes_weights is {str(spec.value).lower()}, but component "
-                f"{component.id!r} is delivered as {shown}",
-                "list `weights` under delivery exactly when copies of the weights are distributed",
-            )
-
-
 _NON_COMMERCIAL = frozenset({"research", "evaluation", "academic", "personal"})
 
 
@@ -300,26 +397,30 @@ def _purpose(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
         scopes.append((merged, paths))
     seen: set[Path_] = set()
     for specs, paths in scopes:
-        commercial, purpose = specs.get("commercial"), specs.get("use_purpose")
-        if commercial is None or purpose is None or not isinstance(commercial.value, bool):
-            continue
-        stated = purpose.value if isinstance(purpose.value, list) else None
-        named = set(stated if stated is not None else purpose.includes or [])
-        if commercial.value is False and "commercial_product" in named:
-            why = "use_purpose includes commercial_product, but commercial is false"
-        elif commercial.value and stated and set(stated) <= _NON_COMMERCIAL:
-            why = f"commercial is true, but use_purpose is only {', '.join(sorted(stated))}"
-        else:
-            continue
-        if paths["use_purpose"] not in seen:
+        why = purpose_conflict(specs.get("commercial"), specs.get("use_purpose"))
+        if why and paths["use_purpose"] not in seen:
             seen.add(paths["use_purpose"])
-            yield document.error(
-                paths["use_purpose"],
-                why,
-                "state both from the same facts: a product offered for revenue is commercial "
-                "(commercial_product); research, evaluation, academic or personal use alone is not",
-                at_key=True,
-            )
+            yield document.error(paths["use_purpose"], why, PURPOSE_HINT, at_key=True)
+
+
+PURPOSE_HINT = (
+    "state both from the same facts: a product offered for revenue is commercial "
+    "(commercial_product); research, evaluation, academic or personal use alone is not"
+)
+
+
+def purpose_conflict(commercial: FactSpec | None, purpose: FactSpec | None) -> str:
+    """How `commercial` and `use_purpose`, as stated in one scope, contradict each other ('' where
+    they do not); a what-if's values are checked with it as a manifest's are."""
+    if commercial is None or purpose is None or not isinstance(commercial.value, bool):
+        return ""
+    stated = purpose.value if isinstance(purpose.value, list) else None
+    named = set(stated if stated is not None else purpose.includes or [])
+    if commercial.value is False and "commercial_product" in named:
+        return "use_purpose includes commercial_product, but commercial is false"
+    if commercial.value and stated and set(stated) <= _NON_COMMERCIAL:
+        return f"commercial is true, but use_purpose is only {', '.join(sorted(stated))}"
+    return ""
 
 
 def _part_of_whole(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
@@ -360,10 +461,4 @@ def _interval(name: str, spec: FactSpec, rates: dict[str, Fraction]) -> Interval
 
 
 def _rates(manifest: Manifest) -> dict[str, Fraction]:
-    rates: dict[str, Fraction] = {}
-    for currency, raw in manifest.currency_rates.items():
-        try:
-            rates[currency.upper()] = parse_rate(raw)
-        except UnitError:
-            continue  # reported by the evaluation
-    return rates
+    return exchange_rates(manifest.currency_rates)[0]  # the problems: reported by the evaluation

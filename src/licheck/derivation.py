@@ -12,7 +12,6 @@ bases replace lineage entries.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 from licheck import agreements
 from licheck.context import EvaluationContext
@@ -31,11 +30,13 @@ from licheck.manifest import (
     Manifest,
     ModelRef,
     Owner,
+    Step,
     StepKind,
 )
 from licheck.measurement import month_before
 from licheck.model import CatalogModel, model_key
-from licheck.units import UnitError, parse_rate
+from licheck.settled import TRAINING_STEPS
+from licheck.units import exchange_rates
 from licheck.vocabulary import SCOPED, FactType
 from licheck.yamlsafe import Document
 
@@ -64,12 +65,8 @@ class Derivation:
         memo: EvaluationContext,
         problems: list[Diagnostic],
     ) -> Derivation:
-        rates: dict[str, Fraction] = {}
-        for currency, raw in manifest.currency_rates.items():
-            try:
-                rates[currency.upper()] = parse_rate(raw)
-            except UnitError as exc:
-                problems.append(document.error(("currency_rates", currency), str(exc)))
+        rates, wrong = exchange_rates(manifest.currency_rates)
+        problems += [document.error(("currency_rates", key), m) for key, m in wrong.items()]
         context = Resolution(options.policy, options.as_of, rates, dict(manifest.sources), memo)
         hypotheses = options.hypotheses
         supposed = {n: _at_every_month(s, library) for n, s in hypotheses.facts.items()}
@@ -113,9 +110,9 @@ class Derivation:
         facts.update(self.supposed)  # a what-if fact replaces the component's own too
         facts.setdefault("distributes_weights", self._distributes_weights(component, path))
         facts.setdefault("distributes_code", self._distributes_code(component, path))
-        facts.setdefault("modified", self._modified(component))
+        facts.setdefault("modified", self._modified(component, path))
         facts.setdefault("made_available", self._made_available(component, path))
-        facts.setdefault("model_made_available", self._model_made_available(component))
+        facts.setdefault("model_made_available", self._model_made_available(component, path))
         facts.setdefault("model_offered", self._model_offered(component, path))
         facts.setdefault(
             "received_in_integrated_product",
@@ -296,20 +293,47 @@ class Derivation:
         spec = FactSpec(value=value, evidence=list(component.delivery_evidence), note=source)
         return self.resolve_one(name, spec, (*path, "delivery"))
 
-    def _model_made_available(self, component: Component) -> FactState:
+    def _model_made_available(self, component: Component, path: Path) -> FactState:
         """A model the licensee trained is made available when its weights or an API to it are
         offered; without any step there is no such model; a hosted product alone, or
-        quantization alone (which may or may not count as creating a model), leaves it open."""
-        steps = {step.kind for step in component.lineage.steps}
-        if component.lineage.trained_on_outputs_of:  # training on outputs is training
+        quantization alone (which may or may not count as creating a model), leaves it open.
+        As certain as the training steps' evidence."""
+        lineage = component.lineage
+        steps = {step.kind for step in lineage.steps}
+        if lineage.trained_on_outputs_of:  # training on outputs is training
             steps.add(StepKind.DISTILLATION)
         if not steps:
             source = "derived from the lineage: no step, so no model of the licensee's"
             return self.default("model_made_available", False, source)
-        if steps & _TRAINING and {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
+        if steps & TRAINING_STEPS and {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
             source = "derived from the lineage (a trained model) and its delivery (weights or api)"
-            return self.default("model_made_available", True, source)
+            training = [(i, s) for i, s in enumerate(lineage.steps) if s.kind in TRAINING_STEPS]
+            return self._from_steps("model_made_available", training, component, path, source)
         return self.default("model_made_available", "unknown", None)
+
+    def _from_steps(
+        self,
+        name: str,
+        steps: list[tuple[int, Step]],
+        component: Component,
+        path: Path,
+        source: str,
+    ) -> FactState:
+        """`name` true because `steps` were taken: declared by the manifest where a step (or
+        training on outputs, judged as `outputs_lineage`) states no evidence, else as certain
+        as the best evidenced step (one taken step is enough)."""
+        states = [  # resolved whatever comes of them: a bad piece is reported at its line
+            self.resolve_one(
+                name,
+                FactSpec(value=True, evidence=list(step.evidence), note=source),
+                (*path, "lineage", "steps", i),
+            )
+            for i, step in steps
+            if step.evidence
+        ]
+        if component.lineage.trained_on_outputs_of or len(states) < len(steps):
+            return self.default(name, True, source)
+        return min(states, key=lambda state: _CERTAINTY.index(state.status))
 
     def _model_offered(self, component: Component, path: Path) -> FactState:
         """The model itself is offered (an unmodified one too: serving the licensor's model by
@@ -319,28 +343,22 @@ class Derivation:
             return self._from_delivery(component, path, "model_offered", True)
         return self.default("model_offered", "unknown", None)
 
-    def _modified(self, component: Component) -> FactState:
+    def _modified(self, component: Component, path: Path) -> FactState:
         """Any step (training, merge, quantization) or training on outputs modifies the model;
-        none leaves it as released."""
+        none leaves it as released.  As certain as the steps' evidence."""
         lineage = component.lineage
         kinds = sorted({step.kind.value for step in lineage.steps})
         if lineage.trained_on_outputs_of:
             kinds.append("training on outputs")
         if not kinds:
             return self.default("modified", False, "derived from the lineage: no step")
-        return self.default("modified", True, f"derived from the lineage ({', '.join(kinds)})")
+        source = f"derived from the lineage ({', '.join(kinds)})"
+        return self._from_steps("modified", list(enumerate(lineage.steps)), component, path, source)
 
 
 DECLARED = EvidenceKind.DECLARED
-_TRAINING = frozenset(
-    {
-        StepKind.CONTINUED_PRETRAINING,
-        StepKind.FINE_TUNING,
-        StepKind.RL,
-        StepKind.DISTILLATION,
-        StepKind.MERGE,
-    }
-)
+# Fact statuses from the most certain: of several steps' readings, the most certain one holds.
+_CERTAINTY = (Status.ESTABLISHED, Status.LIKELY, Status.DISPUTED, Status.UNKNOWN)
 
 
 def _at_every_month(state: FactState, library: Library) -> FactState:

@@ -4,7 +4,8 @@ manifests found in folders.
 A file named on the command line is always read as a manifest (so a broken one is an error, never
 skipped).  In a folder, searched recursively in name order, a file is a candidate when its name
 ends in `.yaml` or `.yml` and neither it nor a folder on the way is hidden (a name starting with
-`.`); a candidate is a manifest when it could have a top-level `product` key (`is_manifest`).
+`.`); a candidate is a manifest when it could have a top-level `product` key, or has both
+`owner` and `components` (`is_manifest`).
 Other YAML (rule files, the catalog, waiver files, CI configuration) is skipped without being
 parsed, so a folder can hold anything else.  Nothing that could be a manifest is passed over in
 silence: a special file (FIFO, device, socket) named like YAML, a broken symlink, a symlink loop
@@ -26,20 +27,27 @@ from licheck.safeio import read_bytes, special_kind
 from licheck.yamlsafe import MAX_FILE_BYTES
 
 SUFFIXES = (".yaml", ".yml")
-# a top-level `product` key in block style: at the start of a line, bare or quoted, or as an
-# explicit key (`? product`), after an anchor or a tag (`&p product:`, `!!str product:`); a
-# double-quoted key with an escape (`"prod\u0075ct":`) may be `product` too, so it counts
+# An anchor or a tag before a key (`&p product:`, `!!str product:`).
 _PROPERTIES = rb"(?:(?:&[^ \t\r\n]+|![^ \t\r\n]*)[ \t]+)*"
-_KEY = (
-    rb"(?:\xef\xbb\xbf)?(?:\?[ \t]+)?"
-    + _PROPERTIES
-    + rb"""(?:product|"product"|'product'|"[^"\n]*\\[^"\n]*")[ \t]*(?::|$)"""
-)
-_PRODUCT_KEY_FIRST = re.compile(_KEY, re.MULTILINE)  # matched at the start of the file
-# searched for after each newline: a pattern that starts with a literal character is scanned for
-# in C, about six times as fast as `^` in multiline mode, which is tried at every byte (a
-# folder's large data files are read whole, and were most of a run)
-_PRODUCT_KEY_LATER = re.compile(rb"\n" + _KEY, re.MULTILINE)
+
+
+def _top_level_key(name: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """A top-level key `name` in block style: at the start of a line, bare or quoted, or as an
+    explicit key (`? name`), after an anchor or a tag; a double-quoted key with an escape
+    (`"prod\\u0075ct":`) may be `name` too, so it counts.  Matched at the start of the file, and
+    searched for after each newline (a pattern that starts with a literal character is scanned
+    for in C, about six times as fast as `^` in multiline mode, which is tried at every byte: a
+    folder's large data files are read whole, and were most of a run)."""
+    spelt = rb"|".join((name, b'"' + name + b'"', b"'" + name + b"'", rb'"[^"\n]*\\[^"\n]*"'))
+    key = rb"(?:\xef\xbb\xbf)?(?:\?[ \t]+)?" + _PROPERTIES + rb"(?:" + spelt + rb")[ \t]*(?::|$)"
+    return re.compile(key, re.MULTILINE), re.compile(rb"\n" + key, re.MULTILINE)
+
+
+_PRODUCT_KEY = _top_level_key(b"product")
+# A manifest's other two required keys: a file with both is one whose `product` key is misspelt
+# or missing (`Product:`, `prodcut:`), read so that the loader says so, never skipped in silence.
+_OWNER_KEY = _top_level_key(b"owner")
+_COMPONENTS_KEY = _top_level_key(b"components")
 # a document in flow style (JSON included): `{` first, after a BOM, comments, directives, `---`
 _FLOW = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s|#[^\n]*\n|%[^\n]*\n|---)*\{")
 _NOT_UTF8 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
@@ -50,9 +58,10 @@ class NoManifests(InputError):
 
 
 def is_manifest(path: Path) -> bool:
-    """A folder's YAML file is a manifest when it could have a top-level `product` key: the
-    key at the start of a line anywhere in the file (bare or quoted, after a BOM), or `product`
-    anywhere in a flow-style (JSON) document.  What cannot be sniffed (too large, not UTF-8,
+    """A folder's YAML file is a manifest when it could have a top-level `product` key, or has
+    both the other keys a manifest needs (`owner` and `components`): the key at the start of a
+    line anywhere in the file (bare or quoted, after a BOM), or `product` anywhere in a
+    flow-style (JSON) document.  What cannot be sniffed (too large, not UTF-8,
     unreadable) counts as a manifest, so that the loader says why it cannot be read."""
     try:
         head = read_bytes(path, str(path), MAX_FILE_BYTES)
@@ -60,9 +69,14 @@ def is_manifest(path: Path) -> bool:
         return True
     if head.startswith(_NOT_UTF8):
         return True
-    if _PRODUCT_KEY_FIRST.match(head) or _PRODUCT_KEY_LATER.search(head):
+    if _has(head, _PRODUCT_KEY) or all(_has(head, k) for k in (_OWNER_KEY, _COMPONENTS_KEY)):
         return True
     return _FLOW.match(head) is not None and b"product" in head
+
+
+def _has(head: bytes, key: tuple[re.Pattern[bytes], re.Pattern[bytes]]) -> bool:
+    first, later = key
+    return first.match(head) is not None or later.search(head) is not None
 
 
 def _identity(path: Path) -> object:

@@ -11,6 +11,10 @@ from typing import Final
 
 from licheck.factdefs import FactDef, FactType
 
+# What a claim may allege (ip_claims, group_ip_claims_against_licensor): a misspelt kind would
+# match no termination clause.
+CLAIMS: Final = frozenset({"patent", "copyright", "other", "outputs"})
+
 DUTY_FACTS: Final = (
     FactDef(
         "ip_claims",
@@ -22,6 +26,7 @@ DUTY_FACTS: Final = (
         "the licensee owns or can license), outputs (that the model's outputs or results "
         "infringe any such right); [] for none (the licenses' termination conditions; may be "
         "stated per model or per license)",
+        members=CLAIMS,
     ),
     FactDef(
         "group_ip_claims_against_licensor",
@@ -30,6 +35,7 @@ DUTY_FACTS: Final = (
         "licensee or any of its affiliates in proceedings brought against the model's "
         'licensor itself (Stability AI: "You or Your Affiliate(s)", against Stability AI '
         "alone); [] for none",
+        members=CLAIMS,
     ),
     FactDef(
         "licensor_marks_used",
@@ -39,6 +45,7 @@ DUTY_FACTS: Final = (
         "marketing uses beyond what that license allows (its own exceptions: describing the "
         "model's origin, describing and redistributing it, reproducing its notices, the "
         'attribution it requires such as "Built with Llama"); [] for none',
+        library_ids="license",
     ),
     FactDef(
         "licensor_endorsement_implied",
@@ -46,6 +53,7 @@ DUTY_FACTS: Final = (
         "the licenses (by license id) whose licensor the product or its marketing suggests "
         "made, endorsed, approved or validated it, or otherwise misrepresents its relationship "
         "with, without that licensor's written authorization; [] for none",
+        library_ids="license",
     ),
     FactDef(
         "upstream_notice_file",
@@ -74,6 +82,7 @@ DUTY_FACTS: Final = (
         "the licenses (by license id) with which the terms the licensee offers or imposes on "
         "others for the model or its derivatives conflict: they alter, restrict or are "
         "inconsistent with that license, or limit what recipients may do under it; [] for none",
+        library_ids="license",
     ),
     FactDef(
         "licensor_disclaimers_carried",

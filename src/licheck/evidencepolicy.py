@@ -48,12 +48,14 @@ def policy_named(text: str) -> EvidencePolicy:
     if text in POLICIES:
         return POLICIES[text]
     kinds = [part.strip() for part in text.split(",") if part.strip()]
-    valid = {k.value for k in EvidenceKind}
+    valid = {k.value for k in EvidenceKind} - {K.RUMOUR.value}
     bad = [k for k in kinds if k not in valid]
     if bad or not kinds:
+        # a rumour in the list was dropped in silence once: say why it cannot be there
+        why = "rumours never establish a fact; " if K.RUMOUR.value in bad else ""
         raise ValueError(
-            f"unknown evidence policy {text!r}: use one of {', '.join(POLICIES)} or a "
-            f"comma-separated list of {', '.join(sorted(valid - {'rumour'}))}"
+            f"unknown evidence policy {text!r}: {why}use one of {', '.join(POLICIES)} or a "
+            f"comma-separated list of {', '.join(sorted(valid))}"
         )
-    chosen = frozenset(EvidenceKind(k) for k in kinds) - {K.RUMOUR}
+    chosen = frozenset(EvidenceKind(k) for k in kinds)
     return EvidencePolicy(text, chosen, (_STRONG | _WEAK | {K.DECLARED}) - chosen)

@@ -75,7 +75,8 @@ def unknown_members(
 
 
 def strings_claimed(spec: FactSpec, path: Path_) -> Iterator[tuple[str, Path_]]:
-    """Each string a set fact (or its evidence) claims, with where it is written."""
+    """Each string a set fact (or its evidence, or its statement per model or per license)
+    claims, with where it is written."""
     claims: list[tuple[FactSpec | Evidence, Path_]] = [(spec, path)]
     claims += [(piece, (*path, "evidence", i)) for i, piece in enumerate(spec.evidence)]
     for claim, at in claims:
@@ -87,6 +88,9 @@ def strings_claimed(spec: FactSpec, path: Path_) -> Iterator[tuple[str, Path_]]:
                 for i, item in enumerate(items):
                     if isinstance(item, str):
                         yield item, (*at, key, i)
+    for scope in ("by_model", "by_license"):
+        for key, part in sorted((getattr(spec, scope) or {}).items()):
+            yield from strings_claimed(part, (*path, scope, key))
 
 
 def written_at(document: Document, path: Path_) -> Path_:

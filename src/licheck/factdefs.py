@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
 from licheck.units import Dimension
 
@@ -36,6 +37,9 @@ class FactDef:
     # match a rule, silently).  `prefixes` admits open families such as `policy:LICENSE-ID`.
     members: frozenset[str] | None = None
     prefixes: tuple[str, ...] = ()
+    # A set fact whose members are ids of the library: "license" (a license id) or "clause"
+    # (license-id/clause-id).  A misspelt id would match no clause, silently: it is refused.
+    library_ids: Literal["license", "clause"] | None = None
 
     def unknown_member(self, item: str) -> str:
         """Why `item` is not in this fact's closed vocabulary, with a did-you-mean; '' if it is."""

@@ -349,10 +349,13 @@ def _series(
         )
     months = []
     for month, entry in sorted(spec.series.items()):
-        if entry.series is not None:
-            raise FactError(
-                "a month of a series cannot have a series of its own", ("series", month, "series")
-            )
+        for key in ("series", "by_model", "by_license"):
+            if getattr(entry, key) is not None:  # never read: refused, not skipped
+                raise FactError(
+                    f"a month of a series is one figure for the whole: {key} cannot be "
+                    "stated inside it",
+                    ("series", month, key),
+                )
         if not entry.evidence and spec.evidence:
             entry = entry.model_copy(update={"evidence": spec.evidence})
         try:

@@ -6,9 +6,7 @@ key, with a "did you mean" for misspelt keys; all problems of a file are reporte
 
 from __future__ import annotations
 
-import contextlib
 import re
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args, get_origin
 
@@ -20,7 +18,7 @@ from licheck.factchecks import unknown_fact, unknown_members
 from licheck.facts import FactError, claim_domain
 from licheck.manifest import Fact, FactSpec, Manifest
 from licheck.model import CONDITION_TAGS
-from licheck.units import UnitError, parse_rate
+from licheck.units import exchange_rates
 from licheck.vocabulary import FACTS, suggest
 
 if TYPE_CHECKING:
@@ -90,7 +88,9 @@ def diagnostics_from(
     found: list[Diagnostic] = []
     unions: dict[tuple[str | int, ...], list[str]] = {}
     for error in exc.errors(include_url=False):
-        loc = tuple(p for p in error["loc"] if p not in CONDITION_TAGS)
+        loc = tuple(
+            w for p in error["loc"] if p not in CONDITION_TAGS for w in _WRITTEN.get(p, (p,))
+        )
         kind = error["type"]
         path, member, root = _data_path(prefix + loc, document.data, keep_last=kind in _KEY_ERRORS)
         if member is not None:
@@ -206,6 +206,10 @@ _SHAPES = {
 }
 
 
+# Fields a model keeps apart from where the file writes them: `delivery: {value, evidence}`.
+_WRITTEN: dict[str | int, tuple[str, ...]] = {"delivery_evidence": ("delivery", "evidence")}
+
+
 def _data_path(
     loc: tuple[str | int, ...], data: Any, *, keep_last: bool
 ) -> tuple[tuple[str | int, ...], str | None, tuple[str | int, ...]]:
@@ -290,12 +294,8 @@ def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
             for i, c in enumerate(components)
             if isinstance(c, dict)
         ]
-    rates: dict[str, Fraction] = {}
     raw_rates = data.get("currency_rates")
-    if isinstance(raw_rates, dict):
-        for currency, raw in raw_rates.items():
-            with contextlib.suppress(UnitError):
-                rates[str(currency).upper()] = parse_rate(raw)
+    rates = exchange_rates(raw_rates)[0] if isinstance(raw_rates, dict) else {}
     problems: list[Diagnostic] = []
     adapter: TypeAdapter[FactSpec] | None = None
     for base, facts in blocks:

@@ -14,6 +14,8 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    StrictFloat,
+    StrictInt,
     StrictStr,
     Tag,
     WithJsonSchema,
@@ -69,6 +71,12 @@ class Evidence(Strict):
     at_most: Amount | None = None
     includes: list[StrictStr] | None = None
     excludes: list[StrictStr] | None = None
+
+    @property
+    def claims(self) -> bool:
+        """The piece claims a value of its own."""
+        own = (self.value, self.at_least, self.at_most, self.includes, self.excludes)
+        return any(claim is not None for claim in own)
 
 
 _MONTH_RE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -209,6 +217,8 @@ class Step(Strict):
     def _merge_has_parents(self) -> "Step":
         if self.kind is StepKind.MERGE and not self.parents:
             raise ValueError("a merge step needs its parents (the other models merged in)")
+        if any(piece.claims for piece in self.evidence):
+            raise ValueError("evidence on a lineage step says that the step was taken: no value")
         return self
 
 
@@ -323,7 +333,7 @@ class Component(Strict):
                     + (f"; unknown key {sorted(unknown)[0]!r}" if unknown else "")
                 )
             data = {**data, "delivery": given["value"]}
-            data["delivery_evidence"] = given.get("evidence") or []
+            data["delivery_evidence"] = given.get("evidence", [])  # null: refused, as a fact's
         return data
 
 
@@ -357,6 +367,8 @@ class Owner(Strict):
 
     @model_validator(mode="after")
     def _unique_ids(self) -> "Owner":
+        if self.evidence and self.id is None:
+            raise ValueError("the owner's evidence is that it is the organisation `id`: none given")
         require_unique(
             "organisation", ([self.id] if self.id else []) + [a.id for a in self.affiliates]
         )
@@ -450,7 +462,7 @@ class Manifest(Strict):
     owner: OwnerIn
     release_date: Date | None = None
     description: Text | None = None
-    currency_rates: dict[StrictStr, int | float | StrictStr] = Field(
+    currency_rates: dict[StrictStr, StrictInt | StrictFloat | StrictStr] = Field(
         default_factory=dict, description="US dollars per unit of each other currency"
     )
     sources: dict[StrictStr, Source] = Field(default_factory=dict)

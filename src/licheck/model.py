@@ -22,6 +22,8 @@ from pydantic import (
     Field,
     PlainSerializer,
     StrictBool,
+    StrictFloat,
+    StrictInt,
     StrictStr,
     Tag,
     WithJsonSchema,
@@ -110,7 +112,7 @@ Identifier = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$", max_l
 Text = Annotated[StrictStr, Field(min_length=1)]
 # A number or a string with units: 150M, 20M USD/month, 2B USD/year.
 Amount = Annotated[
-    int | float | StrictStr,
+    StrictInt | StrictFloat | StrictStr,  # strict: YAML's `true` is never the number 1
     WithJsonSchema(
         {
             "type": ["number", "string"],

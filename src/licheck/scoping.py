@@ -101,11 +101,24 @@ def scopes(derive: Derivation, component: Component, path: Path, found: list[Rel
             ("by_license", sorted(licenses), result.by_license),
         ):
             given: dict[str, FactSpec] | None = getattr(spec, key)
+            named: dict[str, str] = {}  # scope id -> the key that named it first
             for raw, sub in (given or {}).items():
                 sub_path = (*fact_path, key, raw)
                 scope_id = _scope_id(derive, key, raw, within, sub_path)
-                if scope_id is not None and _flat(derive, sub, sub_path):
-                    table.setdefault(scope_id, {})[name] = derive.resolve_one(name, sub, sub_path)
+                if scope_id is None or not _flat(derive, sub, sub_path):
+                    continue
+                if scope_id in named:  # an id and its alias, or two spellings: which one holds?
+                    derive.problems.append(
+                        derive.document.error(
+                            sub_path,
+                            f"fact {name!r} is stated twice for {scope_id} (as "
+                            f"{named[scope_id]!r} and {raw!r})",
+                            at_key=True,
+                        )
+                    )
+                    continue
+                named[scope_id] = raw
+                table.setdefault(scope_id, {})[name] = derive.resolve_one(name, sub, sub_path)
     return result
 
 

@@ -11,6 +11,7 @@ one) is `facts`' business: `Stated` keeps the figure as written for it and for t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -293,6 +294,31 @@ def parse_rate(raw: object) -> Fraction:
     if rate <= 0:
         raise UnitError(f"an exchange rate must be positive, got {_show(raw)}")
     return rate
+
+
+def exchange_rates(written: Mapping[str, object]) -> tuple[dict[str, Fraction], dict[str, str]]:
+    """A manifest's `currency_rates`: the rates by currency code (upper-cased), and what is wrong
+    with each key that cannot be read one way only (by the key as written): not a rate, a rate
+    for USD (the unit of every rate, so never converted), the same currency twice."""
+    rates: dict[str, Fraction] = {}
+    problems: dict[str, str] = {}
+    seen: set[str] = set()
+    for key, raw in written.items():
+        currency = str(key).upper()
+        if currency == "USD":
+            problems[key] = (
+                "a rate for USD: rates are US dollars per unit of another currency, so an "
+                "amount in USD is never converted"
+            )
+        elif currency in seen:
+            problems[key] = f"the rate of {currency} is stated twice (currency codes ignore case)"
+        else:
+            seen.add(currency)
+            try:
+                rates[currency] = parse_rate(raw)
+            except UnitError as exc:
+                problems[key] = str(exc)
+    return rates, problems
 
 
 def format_amount(amount: Fraction, dimension: Dimension) -> str:

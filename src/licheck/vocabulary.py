@@ -105,6 +105,7 @@ FACTS: Final = _facts(
         FactType.SET,
         "the clauses a separate agreement waives or replaces, as license-id/clause-id "
         "(or license-id/* for all of a license)",
+        library_ids="clause",
     ),
     FactDef(
         "derivative",
@@ -115,6 +116,7 @@ FACTS: Final = _facts(
         "license_granted",
         FactType.SET,
         "the licenses (by license id) whose licensor has granted the license a gate asks for",
+        library_ids="license",
     ),
     FactDef(
         "lineage",
@@ -173,6 +175,7 @@ FACTS: Final = _facts(
         FactType.SET,
         "the licenses (by license id) under which the licensee has registered with the "
         "licensor, where a license asks for registration",
+        library_ids="license",
     ),
     FactDef(
         "improves_other_models",

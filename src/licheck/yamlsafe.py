@@ -182,6 +182,7 @@ class _Builder:
         self.key_positions: dict[Path_, tuple[int, int]] = {}
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.nodes = 0
+        self.aliased = False  # an alias was expanded: a refusal for size names alias bombs
         self.documents = 0
         self.root: Any = None
 
@@ -208,6 +209,7 @@ class _Builder:
             if target is None:  # an alias to an anchor not (yet) defined, or on a key
                 self._fail(event, f"unknown alias *{event.anchor}")
             value, size = target
+            self.aliased = True
             self._add(event, value, size=size, alias=True)
         elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
             self._check_tag(event, allow_str=False)
@@ -263,11 +265,18 @@ class _Builder:
 
     def _attach(self, value: Any, size: int, anchor: str | None, event: yaml.Event) -> None:
         self.nodes += size
-        if self.nodes > MAX_NODES:
+        if self.nodes > MAX_NODES and self.aliased:
             self._fail(
                 event,
                 f"the document expands to more than {MAX_NODES:,} values (an alias bomb?)",
                 "avoid anchors and aliases that repeat large parts",
+            )
+        if self.nodes > MAX_NODES:
+            self._fail(
+                event,
+                f"the document is too large: more than {MAX_NODES:,} values (each counted "
+                "once more within every list or mapping around it)",
+                "split the product into several manifests (licheck check reads a folder of them)",
             )
         if anchor is not None:
             self.anchors[anchor] = (value, size)

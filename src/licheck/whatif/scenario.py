@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from licheck.consistency import library_member_problem
+from licheck.consistency import PURPOSE_HINT, library_member_problem, purpose_conflict
 from licheck.context import EvaluationContext
 from licheck.domains import Domain, intersect
 from licheck.evaluation import (
@@ -25,7 +25,7 @@ from licheck.factchecks import stateable
 from licheck.facts import FactError, FactState, Resolution, Status, claim_domain, resolve
 from licheck.library import Library
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest
-from licheck.units import UnitError, parse_rate
+from licheck.units import exchange_rates
 from licheck.vocabulary import FACTS, FactDef, suggest
 from licheck.whatif.spec import Assignment, ScenarioError, Swap, members
 from licheck.yamlsafe import Document
@@ -66,13 +66,8 @@ class Subject:
         )
 
     def rates(self) -> dict[str, Fraction]:
-        rates = {}
-        for currency, raw in self.manifest.currency_rates.items():
-            try:
-                rates[currency.upper()] = parse_rate(raw)
-            except UnitError:
-                continue  # the baseline's own evaluation reports it, located in the file
-        return rates
+        # the problems: the baseline's own evaluation reports them, located in the file
+        return exchange_rates(self.manifest.currency_rates)[0]
 
     def has_undisclosed_base(self) -> bool:
         return any(
@@ -141,6 +136,7 @@ def apply(subject: Subject, scenario: Scenario) -> Applied:
         facts[assignment.fact] = _hypothesis(
             subject, assignment.fact, assignment.spec, f"--set {assignment.fact}={assignment.text}"
         )
+    _check_purpose(subject.manifest, scenario.sets)
     swaps = _swaps(subject, scenario.swaps)
     as_of = scenario.as_of if scenario.as_of is not None else subject.options.as_of
     options = Options(subject.options.policy, as_of, Hypotheses(facts, swaps))
@@ -179,6 +175,22 @@ def contradiction(subject: Subject, name: str, domain: Domain, where: str) -> st
                 f"({meet}), or one apart from it to ask a counterfactual"
             )
     return None
+
+
+def _check_purpose(manifest: Manifest, sets: tuple[Assignment, ...]) -> None:
+    """`commercial` and `use_purpose` as the scenario has them (a --set replaces the manifest's
+    value at every level), in each scope: a contradiction the manifest would be refused for is
+    refused here too, never judged as if both were true."""
+    given = {a.fact: a for a in sets if a.fact in ("commercial", "use_purpose")}
+    if not given:
+        return
+    scopes = [manifest.facts, *({**manifest.facts, **c.facts} for c in manifest.components)]
+    for specs in scopes:
+        specs = {**specs, **{name: a.spec for name, a in given.items()}}
+        why = purpose_conflict(specs.get("commercial"), specs.get("use_purpose"))
+        if why:
+            shown = " ".join(f"--set {a.fact}={a.text}" for a in given.values())
+            raise ScenarioError(f"{shown}: {why}; {PURPOSE_HINT}")
 
 
 def _check_members(assignment: Assignment, library: Library) -> None:
