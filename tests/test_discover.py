@@ -252,3 +252,20 @@ def test_a_bom_model_without_a_hub_id_is_listed(
     (model,) = data["models"]
     assert model["id"] == "in-house-7b" and model["confidence"] == "low"
     assert code == 1
+
+
+def test_a_folder_that_cannot_be_searched_for_manifests_does_not_hide_the_list(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A symlink loop and a broken link stop `check` (it judges nothing), but discover still
+    writes what it found, lists them among the manifests not read, and exits 2."""
+    (tree / "src" / "loop").symlink_to(tree / "src", target_is_directory=True)
+    (tree / "src" / "gone.yaml").symlink_to(tree / "nowhere.yaml")
+    code, out, err = run(capsys, "discover", str(tree), "-f", "json")
+    assert code == 2 and "Traceback" not in err
+    data = json.loads(out)
+    assert {Path(e["file"]).name for e in data["manifest_errors"]} == {"loop", "gone.yaml"}
+    assert "acme/secret-model" in {m["id"] for m in data["models"]}
+    assert _models(data)["llama-3.1-8b"]["covered_by"]  # helper.yaml was still read
+    code, _, err = run(capsys, "check", str(tree))
+    assert code == 2 and "symlink loop" in err  # check judges nothing over a partial search

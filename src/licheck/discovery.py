@@ -155,7 +155,30 @@ def _walk_in(
 
 
 def discover(paths: Sequence[Path]) -> list[Path]:
-    """The manifest files to check, each once, in command-line then name order."""
+    """The manifest files to check, each once, in command-line then name order; `InputError`
+    when some path or folder could not be searched (`check` judges nothing then)."""
+    found, problems = search(paths)
+    if problems:
+        raise InputError(problems)
+    if not found:
+        shown = ", ".join(str(p) for p in paths)
+        raise NoManifests(
+            [
+                Diagnostic(
+                    shown,
+                    0,
+                    0,
+                    "no manifests found (a manifest is a .yaml "
+                    "or .yml file with a top-level `product:` key)",
+                )
+            ]
+        )
+    return found
+
+
+def search(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
+    """The manifest files found, each once, in command-line then name order, and what could not
+    be searched (a missing path, an unreadable folder, a symlink loop, a broken link)."""
     found: list[Path] = []
     seen: set[object] = set()
     problems: list[Diagnostic] = []
@@ -175,19 +198,4 @@ def discover(paths: Sequence[Path]) -> list[Path]:
             if key not in seen:
                 seen.add(key)
                 found.append(candidate)
-    if problems:
-        raise InputError(problems)
-    if not found:
-        shown = ", ".join(str(p) for p in paths)
-        raise NoManifests(
-            [
-                Diagnostic(
-                    shown,
-                    0,
-                    0,
-                    "no manifests found (a manifest is a .yaml "
-                    "or .yml file with a top-level `product:` key)",
-                )
-            ]
-        )
-    return found
+    return found, problems

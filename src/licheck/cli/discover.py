@@ -20,6 +20,7 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from licheck.diagnostics import Diagnostic
     from licheck.librarysource import LibrarySource
 
 
@@ -75,9 +76,11 @@ def discover(
     refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
     refuse_existing_inside("--output", output, paths)  # a source file there is an input
     library = load_library(licenses_dir)
-    manifests = _manifests(paths, manifest_paths)
-    # a broken manifest does not hide the list (as `check` goes on): it is listed, and exit 2
+    manifests, unsearched = _manifests(paths, manifest_paths)
+    # a broken manifest, or a folder that could not be searched for manifests, does not hide
+    # the list (as `check` goes on): it is listed, and exit 2
     declared, broken = read_declarations(manifests, library)
+    broken = [*unsearched, *broken]
     skip = frozenset(path.resolve() for path in manifests)
     scanned = scan(list(paths), library, skip)
     found = found_models(scanned.mentions, declared, library)
@@ -104,20 +107,21 @@ def discover(
         raise click.exceptions.Exit(1)
 
 
-def _manifests(paths: tuple[Path, ...], given: tuple[Path, ...]) -> list[Path]:
-    """--manifests (which must hold one), else the manifests in PATHS' folders and the YAML
-    files of PATHS that are manifests (perhaps none): a source file named is no manifest."""
-    from licheck.discovery import SUFFIXES, NoManifests, discover, is_manifest
+def _manifests(
+    paths: tuple[Path, ...], given: tuple[Path, ...]
+) -> tuple[list[Path], list[Diagnostic]]:
+    """--manifests (which must hold one, or say why it could not be searched), else the
+    manifests in PATHS' folders and the YAML files of PATHS that are manifests (perhaps none):
+    a source file named is no manifest.  Also what could not be searched for manifests."""
+    from licheck.discovery import SUFFIXES, discover, is_manifest, search
 
     if given:
-        return discover(list(given))
+        found, problems = search(list(given))
+        return (found, problems) if found or problems else (discover(list(given)), [])
     files = [p for p in paths if p.is_file() and p.name.endswith(SUFFIXES) and is_manifest(p)]
     folders = [p for p in paths if p.is_dir()]
-    try:
-        found = discover(folders) if folders else []
-    except NoManifests:
-        found = []
+    found, problems = search(folders)
     unique: dict[Path, Path] = {}  # each manifest once, named and found alike
     for path in [*files, *found]:
         unique.setdefault(path.resolve(), path)
-    return list(unique.values())
+    return list(unique.values()), problems
