@@ -104,7 +104,8 @@ DUTY_FACTS: Final = (
         "the licensee bypasses, disables, weakens, removes or circumvents a technical "
         "limitation, safety guardrail (or its hyperparameters), encryption, security, digital "
         "rights management, authentication or usage restriction the licensor put in or around "
-        "the model, or enables functionality the model disables (NVIDIA, FLUX.1 [dev] 4(c))",
+        "the model, or enables functionality the model disables (NVIDIA, FLUX.1 [dev] 4(c), "
+        "the Llama 3.2+ use policies, Hunyuan Exhibit A item 5)",
     ),
     FactDef(
         "guardrail_substituted",
