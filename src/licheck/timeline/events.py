@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from licheck.library import Library
 from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef, Owner, Source
-from licheck.model import PartialDate, earliest
+from licheck.model import DatedLicense, PartialDate, earliest
 
 EventKind = Literal["dated", "retracted", "license"]
 Path = tuple[str | int, ...]
@@ -113,18 +113,30 @@ def _license_events(ref: ModelRef, library: Library) -> list[Event]:
     if ref.obtained is not None or model is None:
         return []
     # `binding.licenses_for` compares the date as written (a month: its last day)
-    return [
-        Event(
-            _day(dated.from_),
-            "license",
-            f"{dated.license} for {model.name}",
-            None,
-            str(dated.from_),
-            _day(dated.from_),
-        )
+    events = [
+        _license_event(_day(dated.from_), dated.license, model.name, str(dated.from_))
         for dated in model.license_history
         if dated.from_ is not None
     ]
+    return events + _uncovered_events(model.license_history, model.name)
+
+
+def _uncovered_events(history: list[DatedLicense], name: str) -> list[Event]:
+    """The day after a text ended when no next text begins that day: from then a copy may be
+    under a text nobody knows (`binding.licenses_for` adds license-unknown)."""
+    found = []
+    for index, dated in enumerate(history):
+        if dated.until is None:
+            continue
+        after = _day(dated.until) + dt.timedelta(days=1)
+        following = history[index + 1].from_ if index + 1 < len(history) else None
+        if following is None or _day(following) > after:
+            found.append(_license_event(after, "unknown", name, after.isoformat()))
+    return found
+
+
+def _license_event(day: dt.date, license_id: str, name: str, written: str) -> Event:
+    return Event(day, "license", f"{license_id} for {name}", None, written, day)
 
 
 def _day(date: dt.date) -> dt.date:
