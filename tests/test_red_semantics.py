@@ -4,15 +4,18 @@ firmer than some completion of the unknown facts or some reading of the evidence
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from licheck.evaluation import EvaluationContext, Finding, Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.layers import load
-from licheck.library import Library
+from licheck.library import Library, load_library
 from licheck.librarysource import LibrarySource
 from licheck.loading import load_manifest
 from licheck.timeline import build
+from licheck.verdicts import Verdict
 from tests.test_timeline import kimi_product, write_manifest
 
 # A model whose first text ended on 2024-03-31 and whose next began only on 2024-06-01: a copy
@@ -58,3 +61,121 @@ def test_timeline_has_the_day_a_license_history_stops_covering_copies(tmp_path: 
     unknown = [c for c in days["2024-04-01"].changes if "/unknown/" in c.finding]
     assert [c.verdict for c in unknown] == ["governance_risk"]
     assert [e.what for e in days["2024-04-01"].events] == ["unknown for Acme Coder 7B"]
+
+
+# -- "what would settle it" over alternatives -------------------------------------------------
+#
+# A finding judged under several alternatives (the texts a copy obtained on an unknown date may
+# be under, candidate bases, an owner who may be the licensor) has the union of their verdicts.
+# Its guidance came from one alternative alone: "SATISFIED if licensor_marks_used does not
+# contain 'flux-1-dev-non-commercial-original'" on FLUX.1 [dev]'s original text, where the
+# v1.1.1 text reads its own id, so licensor_marks_used: [flux-1-dev-non-commercial-v1.1.1]
+# (which does not contain the original's id) leaves a violation under v1.1.1.
+
+
+def _findings(tmp_path: Path, data: dict[str, Any]) -> dict[tuple[str, str, str], Finding]:
+    path = write_manifest(tmp_path, data)
+    manifest, document = load_manifest(path, str(path))
+    result = evaluate_manifest(
+        manifest, document, load_library(), Options(POLICIES["default"]), EvaluationContext()
+    )
+    return {(f.model, f.license, f.clause): f for f in result.findings}
+
+
+def _flux(facts: dict[str, Any]) -> dict[str, Any]:
+    data = kimi_product({"commercial": False, "use_purpose": ["research"], **facts})
+    data["components"][0].update(delivery=["weights"], lineage={"base": "flux.1-dev"})
+    return data
+
+
+def _claims(finding: Finding, fact: str) -> dict[str, Verdict]:
+    """What the finding says each value of `fact` alone would give, and the settlements that
+    name `fact` alone."""
+    said = {b.label: b.verdict for m in finding.missing if m.fact.name == fact for b in m.branches}
+    for s in finding.settlements:
+        if [f for f, _ in s.conditions] == [fact]:
+            said[f"settles: {s.conditions[0][1]}"] = s.verdict
+    return said
+
+
+ORIGINAL = "flux-1-dev-non-commercial-original"
+LATER = "flux-1-dev-non-commercial-v1.1.1"
+
+
+def test_a_value_that_settles_one_text_is_not_said_to_settle_the_finding(tmp_path: Path) -> None:
+    found = _findings(tmp_path, _flux({}))
+    marks = found[("flux.1-dev", ORIGINAL, "no-licensor-marks")]
+    assert marks.verdict is Verdict.GOVERNANCE_RISK
+    assert set(_claims(marks, "licensor_marks_used").values()) == {Verdict.GOVERNANCE_RISK}
+    # the claim it used to make, checked: a value without the original's id is not satisfied
+    stated = _findings(tmp_path, _flux({"licensor_marks_used": [LATER]}))
+    assert stated[("flux.1-dev", ORIGINAL, "no-licensor-marks")].verdict is Verdict.GOVERNANCE_RISK
+    # what does hold is said with the date that picks the text
+    pinned = {(s.verdict, s.conditions) for s in marks.settlements}
+    assert (
+        Verdict.SATISFIED,
+        (
+            ("obtained", f"from 2024-08-01 to 2024-11-20 ({ORIGINAL})"),
+            ("licensor_marks_used", f"does not contain '{ORIGINAL}'"),
+        ),
+    ) in pinned
+
+
+def test_guidance_every_text_agrees_on_is_kept(tmp_path: Path) -> None:
+    found = _findings(tmp_path, _flux({}))
+    copy = found[("flux.1-dev", ORIGINAL, "license-copy")]
+    assert _claims(copy, "license_copy_included") == {
+        "false": Verdict.VIOLATION,
+        "true": Verdict.SATISFIED,
+        "settles: false": Verdict.VIOLATION,
+        "settles: true": Verdict.SATISFIED,
+    }
+    stated = _findings(tmp_path, _flux({"license_copy_included": False}))
+    assert stated[("flux.1-dev", ORIGINAL, "license-copy")].verdict is Verdict.VIOLATION
+
+
+def _two_llamas(facts: dict[str, Any]) -> dict[str, Any]:
+    data = kimi_product({"commercial": True})
+    candidates = [{"model": "llama-3.1-8b"}, {"model": "llama-3.1-70b"}]
+    data["components"][0].update(
+        delivery=["weights"], lineage={"base": {"candidates": candidates}}, facts=facts
+    )
+    return data
+
+
+def test_a_candidate_base_breaching_keeps_the_others_guidance_from_promising_satisfied(
+    tmp_path: Path,
+) -> None:
+    """Llama 3.1 8B or 70B, the 8B's copy stated without the Agreement: whatever the component
+    says of the 70B, the 8B keeps breaching, so 'license_copy_included: true' settles nothing."""
+    facts = {"license_copy_included": {"by_model": {"llama-3.1-8b": False}}}
+    found = _findings(tmp_path, _two_llamas(facts))
+    copy = next(f for k, f in found.items() if k[2] == "agreement-copy")
+    assert copy.verdict is Verdict.GOVERNANCE_RISK
+    assert Verdict.SATISFIED not in _claims(copy, "license_copy_included").values()
+    stated = {"license_copy_included": {"value": True, "by_model": {"llama-3.1-8b": False}}}
+    again = _findings(tmp_path, _two_llamas(stated))
+    assert next(f for k, f in again.items() if k[2] == "agreement-copy").verdict is not (
+        Verdict.SATISFIED
+    )
+
+
+def test_an_owner_who_may_be_the_licensor_keeps_a_breach_open(tmp_path: Path) -> None:
+    """An affiliation with the licensor only reported in the press: a clause the product would
+    breach is not applicable if the owner is the licensor, so the breach alone settles nothing."""
+    data = _flux({})
+    data["sources"] = {"press": {"title": "P", "kind": "press_report", "date": "2025-01-01"}}
+    data["owner"] = {
+        "name": "O",
+        "id": "o",
+        "affiliates": [
+            {"id": "black-forest-labs", "name": "BFL", "evidence": [{"source": "press"}]}
+        ],
+    }
+    found = _findings(tmp_path, data)
+    copy = found[("flux.1-dev", ORIGINAL, "license-copy")]
+    assert copy.verdict is Verdict.GOVERNANCE_RISK
+    claims = _claims(copy, "license_copy_included")
+    assert claims["false"] is Verdict.GOVERNANCE_RISK
+    assert Verdict.VIOLATION not in claims.values()
+    assert claims["true"] is Verdict.SATISFIED  # not applicable or satisfied: satisfied

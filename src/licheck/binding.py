@@ -17,6 +17,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
+from licheck.alternatives import merged_guidance
 from licheck.conditions import All, Any_, Node, Test
 from licheck.domains import Booleans, Strings
 from licheck.engine import Branch, Rule
@@ -141,11 +142,13 @@ def across_versions(
     clause a license lacks counts as not applicable) keeps it; where they differ the finding is a
     governance risk, with `obtained` as the missing fact and each candidate's verdict."""
     verdicts = {lid: {_same(f): f.verdict for f in found} for lid, found in by_license.items()}
+    keyed = {lid: {_same(f): f for f in found} for lid, found in by_license.items()}
     likely = {lid: {_same(f): f.likely_verdict for f in found} for lid, found in by_license.items()}
     obtained = _obtained(model, ref_path)
     result: list[Finding] = []
     policy_rules: set[str] = set()
-    for found in by_license.values():
+    for lid, found in by_license.items():
+        own = next(c for c in candidates if c.license == lid)
         for finding in found:
             key = _same(finding)
             if key in policy_rules:  # a policy rule: judged under each text, reported once
@@ -162,8 +165,22 @@ def across_versions(
             likely_under = {
                 likely[c.license or ""].get(key, Verdict.NOT_APPLICABLE) for c in candidates
             }
-            result.append(_depends_on_date(finding, obtained, candidates, under, likely_under))
+            others = [
+                keyed[c.license or ""].get(key, Verdict.NOT_APPLICABLE)
+                for c in candidates
+                if c is not own
+            ]
+            pin = ("obtained", _obtained_label(own).removeprefix("obtained "))
+            guided = _guided(finding, others, pin)
+            result.append(_depends_on_date(guided, obtained, candidates, under, likely_under))
     return result
+
+
+def _guided(finding: Finding, others: list[Finding | Verdict], pin: tuple[str, str]) -> Finding:
+    """The finding with only the guidance that holds over every alternative
+    (`alternatives.merged_guidance`)."""
+    missing, settlements = merged_guidance(finding, others, pin)
+    return replace(finding, missing=missing, settlements=settlements)
 
 
 def _same(finding: Finding) -> str:
@@ -307,7 +324,7 @@ def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
     for finding in findings:
         if owner.status is Status.ESTABLISHED:
             result.append(_not_own_licensee(finding, owner))
-        elif union([Verdict.NOT_APPLICABLE, finding.verdict]) is finding.verdict:
+        elif finding.verdict in (Verdict.NOT_APPLICABLE, Verdict.SATISFIED):
             # not applicable or satisfied either way: the owner question changes nothing
             result.append(replace(finding, facts=(owner, *finding.facts)))
         else:
@@ -321,17 +338,18 @@ def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
                 if likely == Booleans(frozenset({True}))
                 else union([Verdict.NOT_APPLICABLE, finding.likely_verdict])
             )
+            guided = _guided(finding, [Verdict.NOT_APPLICABLE], ("owner_is_licensor", "false"))
             result.append(
                 replace(
-                    finding,
+                    guided,
                     verdict=Verdict.GOVERNANCE_RISK,
                     likely_verdict=likely_verdict,
                     scope="depends",
                     facts=(owner, *finding.facts),
-                    missing=(MissingFact(owner, branches), *finding.missing),
+                    missing=(MissingFact(owner, branches), *guided.missing),
                     settlements=(
                         Settlement(Verdict.NOT_APPLICABLE, (("owner_is_licensor", "true"),)),
-                        *finding.settlements,
+                        *guided.settlements,
                     ),
                 )
             )
@@ -393,6 +411,11 @@ def across_candidates(
         branches = tuple(
             Branch(label, v) for (label, _), v in zip(by_candidate, under, strict=True)
         )
+        own = next(i for i, by_key in enumerate(verdicts) if by_key.get(key) is carrier)
+        others: list[Finding | Verdict] = [
+            by_key.get(key, _NA) for i, by_key in enumerate(verdicts) if i != own
+        ]
+        finding = _guided(finding, others, ("base", by_candidate[own][0]))
         result.append(
             replace(
                 finding,
