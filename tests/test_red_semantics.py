@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from licheck.diagnostics import InputError
 from licheck.evaluation import EvaluationContext, Finding, Options, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.layers import load
@@ -179,3 +180,35 @@ def test_an_owner_who_may_be_the_licensor_keeps_a_breach_open(tmp_path: Path) ->
     assert claims["false"] is Verdict.GOVERNANCE_RISK
     assert Verdict.VIOLATION not in claims.values()
     assert claims["true"] is Verdict.SATISFIED  # not applicable or satisfied: satisfied
+
+
+# -- a month of the product's revenue against the licensee's year ------------------------------
+
+
+def _revenues(tmp_path: Path, month: str, year: str) -> list[str]:
+    data = kimi_product(
+        {"commercial": True, "monthly_revenue": month, "licensee_annual_revenue": year}
+    )
+    path = write_manifest(tmp_path, data)
+    manifest, document = load_manifest(path, str(path))
+    try:
+        evaluate_manifest(
+            manifest, document, load_library(), Options(POLICIES["default"]), EvaluationContext()
+        )
+    except InputError as error:
+        return [d.message for d in error.diagnostics]
+    return []
+
+
+def test_a_month_of_revenue_above_the_licensees_monthly_average_is_not_refused(
+    tmp_path: Path,
+) -> None:
+    """900K USD in the licensee's year and 200K USD in one month of the product: the year's other
+    months may be smaller, so nothing contradicts (it was refused: 75K USD/month, the year's
+    average, 'is less than' the month)."""
+    assert _revenues(tmp_path, "200K USD/month", "900K USD/year") == []
+
+
+def test_a_month_of_revenue_above_the_licensees_whole_year_is_refused(tmp_path: Path) -> None:
+    problems = _revenues(tmp_path, "2M USD/month", "900K USD/year")
+    assert len(problems) == 1 and "licensee_annual_revenue" in problems[0]

@@ -48,7 +48,10 @@ Path_ = tuple[str | int, ...]
 # A day of slack: "today" differs across time zones.
 _SLACK = dt.timedelta(days=1)
 # Pairs (part, whole): the product's figure cannot exceed its licensee's.
-_PART_OF = (("mau", "licensee_mau"), ("monthly_revenue", "licensee_annual_revenue"))
+# (part, whole, how many of the part's periods the whole's figure spans): a month of the product's
+# revenue is part of the licensee's year, so it is compared with the year's total, not its
+# average month (a year of 900K USD holds a month of 200K USD).
+_PART_OF = (("mau", "licensee_mau", 1), ("monthly_revenue", "licensee_annual_revenue", 12))
 
 
 def check_manifest(
@@ -437,17 +440,19 @@ def _part_of_whole(manifest: Manifest, document: Document) -> Iterator[Diagnosti
         }
         scopes.append((merged, located))
     for specs, paths in scopes:
-        for part, whole in _PART_OF:
+        for part, whole, periods in _PART_OF:
             if part not in specs or whole not in specs:
                 continue
             low, high = _interval(part, specs[part], rates), _interval(whole, specs[whole], rates)
             if low is None or high is None or high.hi is None:
                 continue
-            if low.lo > high.hi or (low.lo == high.hi and not (low.lo_closed and high.hi_closed)):
+            total = high.hi * periods
+            if low.lo > total or (low.lo == total and not (low.lo_closed and high.hi_closed)):
+                whole_words = f"{high}" if periods == 1 else f"{high}, {periods} months of it"
                 yield document.error(
                     paths[whole],
-                    f"{whole} ({high}) is less than {part} ({low}): the licensee's figure "
-                    f"includes this product's",
+                    f"{whole} ({whole_words}) is less than {part} ({low}): the licensee's "
+                    f"figure includes this product's",
                     "check both figures and their units",
                 )
 
