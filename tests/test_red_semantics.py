@@ -212,3 +212,51 @@ def test_a_month_of_revenue_above_the_licensees_monthly_average_is_not_refused(
 def test_a_month_of_revenue_above_the_licensees_whole_year_is_refused(tmp_path: Path) -> None:
     problems = _revenues(tmp_path, "2M USD/month", "900K USD/year")
     assert len(problems) == 1 and "licensee_annual_revenue" in problems[0]
+
+
+# -- a month's figure from a source dated before the month was over ---------------------------
+
+
+def _llama_series(month_evidence: list[dict[str, Any]], fact_evidence: list[dict[str, Any]]) -> Any:
+    month: dict[str, Any] = {"value": "500M"}
+    if month_evidence:
+        month["evidence"] = month_evidence
+    mau: dict[str, Any] = {"series": {"2024-03": month}}
+    if fact_evidence:
+        mau["evidence"] = fact_evidence
+    data = kimi_product({"commercial": True, "licensee_mau": mau})
+    data["components"][0]["lineage"] = {"base": "llama-3-8b"}
+    return data
+
+
+def _problems(tmp_path: Path, data: dict[str, Any]) -> list[str]:
+    path = write_manifest(tmp_path, data)
+    manifest, document = load_manifest(path, str(path))
+    try:
+        evaluate_manifest(
+            manifest, document, load_library(), Options(POLICIES["default"]), EvaluationContext()
+        )
+    except InputError as error:
+        return [f"{d.line}: {d.message}" for d in error.diagnostics]
+    return []
+
+
+FEB = {"source": "Forecast", "kind": "official_statement", "date": "2024-02-01"}
+MAY = {"source": "10-K", "kind": "official_statement", "date": "2024-05-01"}
+
+
+def test_a_months_figure_dated_before_the_month_was_over_is_refused(tmp_path: Path) -> None:
+    """March 2024's users, on a statement of 2024-02-01: evaluated as of May it was read as
+    established (Llama 3's gate not applicable), though nobody could know March's users then."""
+    problems = _problems(tmp_path, _llama_series([FEB], []))
+    assert len(problems) == 1 and "2024-03" in problems[0] and "'Forecast'" in problems[0]
+    inherited = _problems(tmp_path, _llama_series([], [FEB]))
+    assert len(inherited) == 1 and "the evidence of licensee_mau" in inherited[0]
+
+
+def test_a_months_figure_dated_after_the_month_is_read(tmp_path: Path) -> None:
+    assert _problems(tmp_path, _llama_series([MAY], [])) == []
+    assert _problems(tmp_path, _llama_series([], [MAY])) == []
+    last_day = {**FEB, "date": "2024-03-31"}
+    a_month = {**FEB, "date": "2024-03"}  # possibly its last day
+    assert _problems(tmp_path, _llama_series([last_day, a_month], [])) == []

@@ -39,6 +39,7 @@ from licheck.manifest import (
     Source,
 )
 from licheck.model import earliest
+from licheck.seriesdates import early_month_evidence
 from licheck.settled import contradictions
 from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
@@ -62,6 +63,7 @@ def check_manifest(
     problems += _dates(manifest, document, library, today)
     problems += _citations(manifest, document)
     problems += _future_months(manifest, document, today)
+    problems += early_month_evidence(manifest, document, _stated_facts(manifest))
     problems += _candidates_alike(manifest, document, library)
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
