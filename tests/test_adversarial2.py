@@ -38,10 +38,11 @@ SWEEPS = {
     "huge-range": ["--sweep", f"monthly_revenue=1 EUR/month..{BIG}T EUR/month"],
     "tiny-range": ["--sweep", f"monthly_revenue=0 EUR/month..{TINY} EUR/month"],
     "tiny-to-one": ["--sweep", f"monthly_revenue={TINY} EUR/month..1 EUR/month"],
-    "per-year": ["--sweep", f"monthly_revenue=1 EUR/year..{BIG}T EUR/year"],
+    # a yearly fact: a monthly one is swept per month (a year's total is not a month of it)
+    "per-year": ["--sweep", f"licensee_annual_revenue=1 EUR/year..{BIG}T EUR/year"],
     "map-huge": [
         "--sweep",
-        f"monthly_revenue={TINY} EUR/year..{BIG}T EUR/year",
+        f"licensee_annual_revenue={TINY} EUR/year..{BIG}T EUR/year",
         "--sweep",
         f"mau=0..{BIG}T",
     ],

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from licheck.diagnostics import InputError
@@ -17,6 +18,7 @@ from licheck.librarysource import LibrarySource
 from licheck.loading import load_manifest
 from licheck.timeline import build
 from licheck.verdicts import Verdict
+from tests.clirun import run
 from tests.test_timeline import kimi_product, write_manifest
 
 # A model whose first text ended on 2024-03-31 and whose next began only on 2024-06-01: a copy
@@ -260,3 +262,24 @@ def test_a_months_figure_dated_after_the_month_is_read(tmp_path: Path) -> None:
     last_day = {**FEB, "date": "2024-03-31"}
     a_month = {**FEB, "date": "2024-03"}  # possibly its last day
     assert _problems(tmp_path, _llama_series([last_day, a_month], [])) == []
+
+
+# -- a sweep of a monthly fact in yearly figures ----------------------------------------------
+
+
+def test_a_monthly_fact_is_not_swept_in_yearly_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--set monthly_revenue='200M USD/year'` is a governance risk on Kimi K2.5 (a year's total
+    gives only the average month), but `--sweep 'monthly_revenue=1M USD/year..400M USD/year'`
+    read its ends as months and reported not applicable up to 240M USD/year: a cell firmer than
+    setting the same figure.  Refused, naming the per-month sweep."""
+    facts = {"commercial": True, "mau": "1M", "ui_attribution": {"excludes": ["Kimi K2.5"]}}
+    path = str(write_manifest(tmp_path, kimi_product(facts)))
+    code, out, _ = run(capsys, "whatif", path, "--set", "monthly_revenue=200M USD/year")
+    assert code == 0 and "NOT APPLICABLE" not in out.split("ui-attribution")[1].splitlines()[0]
+    for sweep in ("monthly_revenue=1M USD/year..400M USD/year", "monthly_revenue=1M..2B USD ARR"):
+        code, _, err = run(capsys, "whatif", path, "--sweep", sweep)
+        assert code == 2 and "is not a month of monthly_revenue" in err
+    code, out, _ = run(capsys, "whatif", path, "--sweep", "monthly_revenue=1M..40M")
+    assert code == 0 and "(20M USD/month, 40M USD/month]" in out

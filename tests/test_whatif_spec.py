@@ -74,7 +74,7 @@ def test_bad_set_values_are_refused_with_a_reason(raw: str, words: str) -> None:
 
 
 def test_sweep_reads_units_and_normalises_money_to_a_month() -> None:
-    sweep = parse_sweep("monthly_revenue=12M USD/year..1.2B USD/year")
+    sweep = parse_sweep("licensee_annual_revenue=12M USD/year..1.2B USD/year")
     assert (sweep.lower, sweep.upper) == (Fraction(1_000_000), Fraction(100_000_000))
     assert sweep.dimension is Dimension.MONEY
     assert parse_sweep("mau=1M..1000M").upper == 1_000_000_000
@@ -88,6 +88,8 @@ def test_sweep_reads_units_and_normalises_money_to_a_month() -> None:
         ("commercial=true..false", "only quantities"),
         ("monthly_revenue=1M EUR..2M EUR", "no exchange rate for EUR"),
         ("users=1..2", "unknown fact"),
+        # a year's total is not a month of a monthly fact (--set reads it as an average only)
+        ("monthly_revenue=12M USD/year..1.2B USD/year", "is not a month of monthly_revenue"),
     ],
 )
 def test_bad_sweeps_are_refused_with_a_reason(raw: str, words: str) -> None:

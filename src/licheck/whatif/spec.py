@@ -21,7 +21,7 @@ from fractions import Fraction
 from licheck.diagnostics import LicheckError
 from licheck.factchecks import stateable
 from licheck.manifest import FactSpec
-from licheck.units import Dimension, UnitError, parse_quantity
+from licheck.units import Dimension, Stated, UnitError, parse_stated
 from licheck.vocabulary import FACTS, FactDef, FactType, suggest
 
 
@@ -174,17 +174,34 @@ def parse_sweep(raw: str, rates: dict[str, Fraction] | None = None) -> SweepSpec
         raise ScenarioError(f"{where}: expected FROM..TO, as in {name}=1M..100M")
     dimension = definition.dimension or Dimension.COUNT
     try:
-        lower, upper = (
-            parse_quantity(
+        ends = [
+            parse_stated(
                 end, dimension, default_period_months=definition.period_months, rates=rates
-            ).amount
+            )
             for end in (low, high)
-        )
+        ]
     except UnitError as exc:
         raise ScenarioError(f"{where}: {exc}") from None
+    _months_only(where, name, definition, ends)
+    lower, upper = (end.quantity.amount for end in ends)
     if lower >= upper:
         raise ScenarioError(f"{where}: FROM must be less than TO, got {value!r}")
     return SweepSpec(name, value, lower, upper, dimension)
+
+
+def _months_only(where: str, name: str, definition: FactDef, ends: list[Stated]) -> None:
+    """A monthly fact is swept over months: a year's total (or ARR) is not a month, and `--set`
+    reads it as an average (likely) or a lower bound, so a cell of yearly figures would give a
+    firmer verdict than setting the same figure does."""
+    if definition.period_months != 1:
+        return
+    for end in ends:
+        if end.months != 1 or end.recurring:
+            raise ScenarioError(
+                f"{where}: {end.text} is not a month of {name} (a year's total gives only the "
+                "average month, ARR only a lower bound); sweep amounts per month, as in "
+                f"{name}=1M..100M"
+            )
 
 
 def parse_swap(raw: str) -> Swap:
