@@ -1,0 +1,79 @@
+"""Red-team pass over what the formats show: a finding the JSON report holds must not be dropped,
+hidden or shown with another weight by a format's cap."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from licheck.formats import Format, RenderOptions, render
+from licheck.report import (
+    BaselineRef,
+    BaselineStatus,
+    ErrorOut,
+    FailOn,
+    FindingOut,
+    ProductOut,
+    Report,
+    summarize,
+)
+from licheck.verdicts import Verdict
+from tests.conftest import PRODUCTS
+from tests.test_formats_agree import evaluated
+
+
+@functools.cache
+def _shipped() -> Report:
+    return evaluated((PRODUCTS,))
+
+
+def _problem(verdict: Verdict, clause: str, status: BaselineStatus | None = None) -> FindingOut:
+    """A finding of the shipped report, made a problem of `verdict` about `clause`."""
+    base = next(f for p in _shipped().products for f in p.findings if f.quote)
+    was = None if status == "new" else verdict
+    baseline = None if status is None else BaselineRef(status=status, verdict=was)
+    return base.model_copy(update={"verdict": verdict, "clause": clause, "baseline": baseline})
+
+
+def _report(findings: list[FindingOut], errors: Sequence[ErrorOut] = ()) -> Report:
+    product = _shipped().products[0].model_copy(update={"findings": findings})
+    return _shipped().model_copy(
+        update={"products": [product], "summary": summarize([product]), "errors": list(errors)}
+    )
+
+
+def test_github_unread_manifests_take_their_share_of_the_error_annotations() -> None:
+    """GitHub shows 10 errors a step: an unread manifest's ::error (always written) used to come
+    on top of `limit` findings' errors, so GitHub dropped a violation and nothing said so."""
+    violations = [_problem(Verdict.VIOLATION, f"clause-{i}") for i in range(3)]
+    unread = ErrorOut(file="broken.yaml", line=1, column=1, message="invalid YAML")
+    report = _report(violations, [unread])
+    text = render(report, Format.GITHUB, RenderOptions(annotations=3))
+    errors = [line for line in text.splitlines() if line.startswith("::error")]
+    assert len(errors) == 3
+    assert "manifest not read" in errors[0]
+    listed = [
+        line for line in text.splitlines() if line.startswith("licheck: ") and "/clause-2" in line
+    ]
+    assert listed and "1 more finding not annotated" in text
+    assert not any("/clause-2" in line for line in errors)
+
+
+def _markdown_rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("| ") and "`" in line]
+
+
+def test_markdown_shows_the_findings_that_fail_the_gate_before_accepted_ones() -> None:
+    """With a baseline, 20 unchanged violations (accepted) used to fill the comment's rows while
+    the new governance risk that fails `--fail-on risk` was only counted in '… and 1 more'."""
+    accepted = [_problem(Verdict.VIOLATION, f"old-{i}", "unchanged") for i in range(20)]
+    failing = _problem(Verdict.GOVERNANCE_RISK, "fresh", "new")
+    report = _report([*accepted, failing])
+    text = render(report, Format.MARKDOWN, RenderOptions(fail_on=FailOn.RISK))
+    rows = _markdown_rows(text)
+    assert len(rows) == 20 and "… and 1 more finding" in text
+    assert "/fresh`" in rows[0] and "**governance risk** (new)" in rows[0]
+    # without a gate it could fail (--fail-on never), the worst verdict comes first
+    text = render(report, Format.MARKDOWN, RenderOptions(fail_on=FailOn.NEVER))
+    assert not any("/fresh`" in row for row in _markdown_rows(text))
+    assert isinstance(report.products[0], ProductOut)
