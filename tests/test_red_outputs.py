@@ -4,7 +4,10 @@ hidden or shown with another weight by a format's cap."""
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Sequence
+
+import pytest
 
 from licheck.formats import Format, RenderOptions, render
 from licheck.report import (
@@ -77,3 +80,26 @@ def test_markdown_shows_the_findings_that_fail_the_gate_before_accepted_ones() -
     text = render(report, Format.MARKDOWN, RenderOptions(fail_on=FailOn.NEVER))
     assert not any("/fresh`" in row for row in _markdown_rows(text))
     assert isinstance(report.products[0], ProductOut)
+
+
+def test_sarif_unread_manifests_count_toward_the_results_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cap kept `MAX_RESULTS` findings' results, then added an error result per unread
+    manifest: a run over code scanning's limit, which GitHub rejects with every alert in it."""
+    import licheck.formats.sarif as sarif
+
+    monkeypatch.setattr(sarif, "MAX_RESULTS", 3)
+    violations = [_problem(Verdict.VIOLATION, f"clause-{i}") for i in range(3)]
+    unread = ErrorOut(file="broken.yaml", line=1, column=1, message="invalid YAML")
+    (run,) = json.loads(render(_report(violations, [unread]), Format.SARIF))["runs"]
+    assert len(run["results"]) == 3
+    assert run["properties"]["resultsOmitted"] == 1
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert [n["descriptor"]["id"] for n in notes] == ["results-capped", "manifest-not-read"]
+    assert "1 of 4 results omitted" in notes[0]["message"]["text"]
+    # under the cap, the unread manifest is a result as before
+    monkeypatch.setattr(sarif, "MAX_RESULTS", 4)
+    (run,) = json.loads(render(_report(violations, [unread]), Format.SARIF))["runs"]
+    assert [r["ruleId"] for r in run["results"]][-1] == "licheck/manifest-not-read"
+    assert "resultsOmitted" not in run["properties"]
