@@ -249,10 +249,17 @@ def _check_junit(report: Report, fail_on: FailOn) -> None:
     assert root.get("failures") == str(failures)
 
 
+_ICONS = {Verdict.VIOLATION: "🛑", Verdict.GOVERNANCE_RISK: "⚠️"} | dict.fromkeys(
+    (Verdict.SATISFIED, Verdict.NOT_APPLICABLE), "✅"
+)
+
+
 def _check_markdown(report: Report, fail_on: FailOn, code: int) -> None:
     text = render(report, Format.MARKDOWN, RenderOptions(fail_on=fail_on))
     heading = text.splitlines()[0]
     assert heading.endswith("gate fails" if code else "gate passes"), heading
+    if not report.errors:  # the JSON report's verdict heads the comment, accepted or not
+        assert heading.startswith(f"### licheck: {_ICONS[report.verdict]} {report.verdict.label}")
     problems = [f for p in report.products for f in p.findings if _is_problem(f)]
     rows = [line for line in text.splitlines() if re.match(r"^\| \S+ \| ", line)]
     rows = [row for row in rows if not row.startswith("| |")]

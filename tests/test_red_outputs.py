@@ -11,6 +11,8 @@ import pytest
 
 from licheck.formats import Format, RenderOptions, render
 from licheck.report import (
+    BaselineCounts,
+    BaselineOut,
     BaselineRef,
     BaselineStatus,
     ErrorOut,
@@ -39,10 +41,10 @@ def _problem(verdict: Verdict, clause: str, status: BaselineStatus | None = None
 
 
 def _report(findings: list[FindingOut], errors: Sequence[ErrorOut] = ()) -> Report:
-    product = _shipped().products[0].model_copy(update={"findings": findings})
-    return _shipped().model_copy(
-        update={"products": [product], "summary": summarize([product]), "errors": list(errors)}
-    )
+    worst = max((f.verdict for f in findings), key=lambda v: v.severity)
+    product = _shipped().products[0].model_copy(update={"findings": findings, "verdict": worst})
+    top = {"products": [product], "summary": summarize([product]), "errors": list(errors)}
+    return _shipped().model_copy(update=top | {"verdict": worst})
 
 
 def test_github_unread_manifests_take_their_share_of_the_error_annotations() -> None:
@@ -103,3 +105,20 @@ def test_sarif_unread_manifests_count_toward_the_results_cap(
     (run,) = json.loads(render(_report(violations, [unread]), Format.SARIF))["runs"]
     assert [r["ruleId"] for r in run["results"]][-1] == "licheck/manifest-not-read"
     assert "resultsOmitted" not in run["properties"]
+
+
+def test_markdown_heading_names_the_worst_finding_even_when_it_is_accepted() -> None:
+    """The comment's heading showed the gate verdict: a product whose only violation is waived
+    (or unchanged from the baseline) was headed '✅ not applicable', where the JSON report's
+    verdict and the HTML page's say violation."""
+    waived = _problem(Verdict.VIOLATION, "waived").model_copy(update={"waived": True})
+    report = _report([waived])
+    assert report.summary.gate_verdict is Verdict.NOT_APPLICABLE
+    heading = render(report, Format.MARKDOWN).splitlines()[0]
+    assert heading.startswith("### licheck: 🛑 violation (waived; counted toward the gate: ")
+    assert heading.endswith("— gate passes") and "✅" not in heading
+    compared = BaselineOut(file="b.json", tool_version="0", counts=BaselineCounts(), gone=[])
+    accepted = _report([_problem(Verdict.VIOLATION, "old", "unchanged")])
+    accepted = accepted.model_copy(update={"baseline": compared})
+    heading = render(accepted, Format.MARKDOWN).splitlines()[0]
+    assert heading.startswith("### licheck: 🛑 violation (waived or no worse than in the baseline")

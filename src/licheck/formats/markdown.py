@@ -164,7 +164,7 @@ class MarkdownDocument(Plain):
     def head(self, top: Report, pieces: int) -> str:
         gate = top.summary.gate_verdict
         title = "fails" if fails(gate, self.fail_on) or top.errors else "passes"
-        heading = f"❌ {cell(unread(top))}" if top.errors else f"{ICONS[gate]} {gate.label}"
+        heading = f"❌ {cell(unread(top))}" if top.errors else _verdict(top)
         out = [
             f"### licheck: {heading} — gate {title}",
             "",
@@ -207,6 +207,17 @@ class MarkdownDocument(Plain):
             policy += f", evidence as of {top.as_of}"
         out.append(f"<sub>licheck {top.tool_version} · {policy}</sub>")
         return "\n".join(out) + "\n"
+
+
+def _verdict(top: Report) -> str:
+    """The report's verdict (the worst finding), and the worst that counts toward the gate when
+    waivers or the baseline accept worse: a waived violation never heads the comment as ✅."""
+    verdict, gate = top.verdict, top.summary.gate_verdict
+    text = f"{ICONS[verdict]} {verdict.label}"
+    if gate is not verdict:
+        accepted = "waived or no worse than in the baseline" if top.baseline else "waived"
+        text += f" ({accepted}; counted toward the gate: {gate.label})"
+    return text
 
 
 def _listed(lines: list[str]) -> list[str]:
