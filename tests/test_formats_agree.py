@@ -11,6 +11,7 @@ HTML page to the JSON report of the CLI; this test reuses its parser.
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import re
@@ -299,9 +300,13 @@ def _check_text(report: Report, fail_on: FailOn, code: int) -> None:
     _gate(text, code)
 
 
-def _check_html(report: Report) -> None:
+def _check_html(report: Report, fail_on: FailOn, code: int) -> None:
+    page = render(report, Format.HTML, RenderOptions(fail_on=fail_on))
     parser = Findings()
-    parser.feed(render(report, Format.HTML))
+    parser.feed(page)
+    _gate(html.unescape(page), code)
+    for error in report.errors:
+        assert html.escape(f"{error.file}:{error.line}:{error.column}") in page
     sections = list(parser.products.values())
     assert len(sections) == len(report.products)
     for product, articles in zip(report.products, sections, strict=True):
@@ -330,7 +335,7 @@ def test_every_format_tells_the_json_story(
     _check_markdown(report, fail_on, code)
     _check_brief(report, fail_on, code)
     _check_text(report, fail_on, code)
-    _check_html(report)
+    _check_html(report, fail_on, code)
 
 
 def test_the_pool_holds_what_the_formats_must_show(pool: Report) -> None:
