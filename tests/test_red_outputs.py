@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 import pytest
@@ -20,6 +22,7 @@ from licheck.report import (
     FindingOut,
     ProductOut,
     Report,
+    WaiverRef,
     summarize,
 )
 from licheck.verdicts import Verdict
@@ -122,3 +125,20 @@ def test_markdown_heading_names_the_worst_finding_even_when_it_is_accepted() -> 
     accepted = accepted.model_copy(update={"baseline": compared})
     heading = render(accepted, Format.MARKDOWN).splitlines()[0]
     assert heading.startswith("### licheck: 🛑 violation (waived or no worse than in the baseline")
+
+
+def test_junit_text_cannot_start_a_workflow_command() -> None:
+    """An expired waiver's message (its owner and comment are the waiver file's text) went raw
+    into the <skipped> text: an owner 'x\\n::warning::forged' began a line with `::`, a workflow
+    command when the report is printed to a GitHub Actions log (the HTML page guards against
+    this; JUnit did not)."""
+    risk = _problem(Verdict.GOVERNANCE_RISK, "ui")
+    message = "waiver w1 expired (owner x\n::warning::forged): it counts again"
+    waiver = WaiverRef(
+        id="w1", status="expired", reason="facts_pending", owner="x\n::warning::forged",
+        expires="2026-01-31", comment="", file="w.yaml", line=2, message=message,
+    )  # fmt: skip
+    text = render(_report([risk.model_copy(update={"waiver": waiver})]), Format.JUNIT)
+    assert re.search(r"(?m)^\s*::", text) is None
+    (skipped,) = ET.fromstring(text).iter("skipped")
+    assert skipped.text is not None and message in skipped.text  # the same text, read as XML
