@@ -110,9 +110,15 @@ class GithubDocument(Plain):
                     title=f"licheck waiver {status.status.replace('_', ' ')}",
                 )
                 annotations.append(("warning", text, terminal(waiver_line(status))))
-        shown = dict.fromkeys(KINDS.values(), 0)
-        # first, and never cut: what could not be read, and what a layer replaced
-        lines, rest = [text for _, text, _ in unread] + _replacements(top), []
+        # first, and never cut: what could not be read, and what a layer replaced; they use
+        # GitHub's shares too (an error for each unread manifest, a warning for each
+        # replacement), or the findings past the shares would be dropped by GitHub unsaid
+        replacements = _replacements(top)
+        shown = dict.fromkeys(KINDS.values(), 0) | {
+            "error": len(unread),
+            "warning": len(replacements),
+        }
+        lines, rest = [text for _, text, _ in unread] + replacements, []
         for kind, text, summary in annotations:
             if shown[kind] < self.limit:
                 shown[kind] += 1

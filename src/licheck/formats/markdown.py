@@ -102,7 +102,10 @@ def _details(p: ProductOut, f: FindingOut) -> list[str]:
 class Row:
     """A problem as the comment may show it; rows sort as the comment lists them."""
 
-    key: tuple[bool, int, int, int]  # waived, -severity, then product and finding order
+    # waived, accepted (not failing the gate: below --fail-on, or not new nor worse than the
+    # baseline), -severity, then product and finding order: what fails the gate comes first, so
+    # that the rows cut by MAX_ROWS are never the ones that fail it while others are shown
+    key: tuple[bool, bool, int, int, int]
     row: str
     details: tuple[str, ...]
 
@@ -127,7 +130,10 @@ class MarkdownDocument(Plain):
 
     def piece(self, product: ProductOut) -> Piece:
         problems = [(i, f) for i, f in enumerate(product.findings) if is_problem(f)]
-        rows = sorted(((f.waived, -f.verdict.severity, 0, i), f) for i, f in problems)
+        rows = sorted(
+            ((f.waived, not blocks(f, self.fail_on), -f.verdict.severity, 0, i), f)
+            for i, f in problems
+        )
         return Piece(
             "",
             Extra(
@@ -147,10 +153,10 @@ class MarkdownDocument(Plain):
             insort(self._clean, (index, extra.product))
             del self._clean[10:]
         for row in extra.rows:
-            waived, severity, _, finding = row.key
+            waived, accepted, severity, _, finding = row.key
             insort(
                 self._rows,
-                Row((waived, severity, index, finding), row.row, row.details),
+                Row((waived, accepted, severity, index, finding), row.row, row.details),
                 key=lambda r: r.key,
             )
         del self._rows[MAX_ROWS:]
@@ -158,7 +164,7 @@ class MarkdownDocument(Plain):
     def head(self, top: Report, pieces: int) -> str:
         gate = top.summary.gate_verdict
         title = "fails" if fails(gate, self.fail_on) or top.errors else "passes"
-        heading = f"❌ {cell(unread(top))}" if top.errors else f"{ICONS[gate]} {gate.label}"
+        heading = f"❌ {cell(unread(top))}" if top.errors else _verdict(top)
         out = [
             f"### licheck: {heading} — gate {title}",
             "",
@@ -201,6 +207,17 @@ class MarkdownDocument(Plain):
             policy += f", evidence as of {top.as_of}"
         out.append(f"<sub>licheck {top.tool_version} · {policy}</sub>")
         return "\n".join(out) + "\n"
+
+
+def _verdict(top: Report) -> str:
+    """The report's verdict (the worst finding), and the worst that counts toward the gate when
+    waivers or the baseline accept worse: a waived violation never heads the comment as ✅."""
+    verdict, gate = top.verdict, top.summary.gate_verdict
+    text = f"{ICONS[verdict]} {verdict.label}"
+    if gate is not verdict:
+        accepted = "waived or no worse than in the baseline" if top.baseline else "waived"
+        text += f" ({accepted}; counted toward the gate: {gate.label})"
+    return text
 
 
 def _listed(lines: list[str]) -> list[str]:

@@ -19,8 +19,8 @@ manifest line of the fact that decides it.  Satisfied and not-applicable finding
   `waivedResults` property; waivers that expired, changed or matched nothing are
   tool-configuration notifications.
 - At most 25,000 results (GitHub rejects a run with more): products past the cap keep their
-  rules but not their results; the run says so in `properties.resultsOmitted` and a
-  tool-execution notification.
+  rules but not their results, and the manifests not read (each an error result) count toward
+  it; the run says so in `properties.resultsOmitted` and a tool-execution notification.
 """
 
 from __future__ import annotations
@@ -299,7 +299,12 @@ class SarifDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         index = len(self._rules)  # the manifests not read: their rule is after the findings'
-        results = [_unread_result(e, index, self.options) for e in top.errors]  # kept alive:
+        # their results count toward the cap too (GitHub rejects a run over it, every alert
+        # with it); each unread manifest is also a tool-execution notification, never cut
+        kept = top.errors[: max(self.cap - self.written, 0)]
+        self.results += len(top.errors)
+        self.written += len(kept)
+        results = [_unread_result(e, index, self.options) for e in kept]  # kept alive:
         parts: list[str | Hole] = []  # the encoder knows the values it wrote by their ids
         encoder = Encoder(parts)
         for result in results:
@@ -307,7 +312,7 @@ class SarifDocument(Plain):
                 parts.append(self.separator)
             encoder.value(result, INDENT)
         unread = join(parts).text
-        closing = "\n      ]" if pieces or unread else ""
+        closing = "\n      ]" if pieces or top.errors else ""  # as `head` opened it
         return unread + closing + self._split(top, [])[1]
 
     def _split(self, top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
