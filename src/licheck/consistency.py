@@ -29,9 +29,9 @@ from licheck.domains import Interval
 from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_domain
 from licheck.library import Library
+from licheck.lineagechecks import models_named_twice
 from licheck.manifest import (
     Agreement,
-    CandidateBases,
     Evidence,
     FactSpec,
     Manifest,
@@ -64,7 +64,7 @@ def check_manifest(
     problems += _citations(manifest, document)
     problems += _future_months(manifest, document, today)
     problems += early_month_evidence(manifest, document, _stated_facts(manifest))
-    problems += _candidates_alike(manifest, document, library)
+    problems += models_named_twice(manifest, document, library)
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
     problems += _agreements(manifest, document, library)
@@ -141,27 +141,6 @@ def _future_months(manifest: Manifest, document: Document, today: dt.date) -> It
                     "of another day, use --as-of",
                     at_key=True,
                 )
-
-
-def _candidates_alike(
-    manifest: Manifest, document: Document, library: Library
-) -> Iterator[Diagnostic]:
-    """Candidates naming one catalog model twice (an id and an alias of it): none may repeat."""
-    for c, component in enumerate(manifest.components):
-        for entry, path in component.lineage.entries():
-            if not isinstance(entry, CandidateBases):
-                continue
-            seen: set[str] = set()
-            for i, ref in enumerate(entry.candidates):
-                model = library.model(ref.model)
-                if model is not None and model.id in seen:
-                    yield document.error(
-                        ("components", c, "lineage", *path, "candidates", i),
-                        f"candidate {ref.model!r} is {model.id} again (an alias of it)",
-                        "name each candidate model once",
-                    )
-                elif model is not None:
-                    seen.add(model.id)
 
 
 def _citations(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
