@@ -6,12 +6,12 @@ Refused at the month, as a date that cannot be true is (`consistency.check_manif
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 from collections.abc import Iterator
 
 from licheck.diagnostics import Diagnostic
 from licheck.manifest import Evidence, FactSpec, Manifest, Source
+from licheck.model import parse_date
 from licheck.yamlsafe import Document, Path_
 
 
@@ -26,11 +26,11 @@ def early_month_evidence(
         for month, part in sorted((spec.series or {}).items()):
             own = bool(part.evidence)
             pieces = part.evidence if own else spec.evidence
-            last = _last_day(month)
+            last = parse_date(month)  # a month is read as its last day
             for piece in pieces:
                 date = _date_of(piece, manifest.sources)
                 # a month or a year written is read as its last day: the latest it may be
-                if date is None or dt.date(date.year, date.month, date.day) >= last:
+                if date is None or date >= last:
                     continue
                 where = "its evidence" if own else f"the evidence of {name}"
                 yield document.error(
@@ -46,8 +46,3 @@ def early_month_evidence(
 def _date_of(piece: Evidence, sources: dict[str, Source]) -> dt.date | None:
     cited = sources.get(piece.source)
     return piece.date or (cited.date if cited else None)
-
-
-def _last_day(month: str) -> dt.date:
-    year, number = (int(part) for part in month.split("-"))
-    return dt.date(year, number, calendar.monthrange(year, number)[1])
