@@ -284,7 +284,7 @@ def resolve(
     written: dict[str, None] = {}  # the figures as written, of the pieces that count
     for index, piece in enumerate(pieces):
         kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
-        claims = _claims(piece)
+        claims = piece.claims
         claim, read = (
             claim_reading(definition, piece, context.rates, context.memo)
             if claims
@@ -364,16 +364,6 @@ def _series(
             raise FactError(str(exc), ("series", month, *exc.path)) from None
         months.append((month, state))
     return tuple(months)
-
-
-def _claims(piece: Evidence) -> bool:
-    return (
-        piece.value is not None
-        or piece.at_least is not None
-        or piece.at_most is not None
-        or piece.includes is not None
-        or piece.excludes is not None
-    )
 
 
 def _source_fields(
