@@ -43,9 +43,8 @@ from licheck.seriesdates import early_month_evidence
 from licheck.settled import contradictions
 from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
-from licheck.yamlsafe import Document
+from licheck.yamlsafe import Document, Path_
 
-Path_ = tuple[str | int, ...]
 # A day of slack: "today" differs across time zones.
 _SLACK = dt.timedelta(days=1)
 # Pairs (part, whole): the product's figure cannot exceed its licensee's.

@@ -14,9 +14,7 @@ from collections.abc import Callable, Iterator
 from licheck.diagnostics import Diagnostic
 from licheck.manifest import Evidence, FactSpec
 from licheck.vocabulary import FACTS, suggest
-from licheck.yamlsafe import Document
-
-Path_ = tuple[str | int, ...]
+from licheck.yamlsafe import Document, Path_
 
 
 def may_state(name: str) -> bool:

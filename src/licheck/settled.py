@@ -15,9 +15,8 @@ from collections.abc import Iterator
 from licheck.diagnostics import Diagnostic
 from licheck.factchecks import written_at
 from licheck.manifest import Component, Delivery, FactSpec, Manifest, StepKind
-from licheck.yamlsafe import Document
+from licheck.yamlsafe import Document, Path_
 
-Path_ = tuple[str | int, ...]
 # The steps that train a model (quantization alone may or may not count as creating one).
 TRAINING_STEPS = frozenset(
     {
