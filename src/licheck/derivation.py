@@ -31,11 +31,10 @@ from licheck.manifest import (
     ModelRef,
     Owner,
     Step,
-    StepKind,
 )
 from licheck.measurement import month_before
 from licheck.model import CatalogModel, model_key
-from licheck.settled import TRAINING_STEPS
+from licheck.settled import TRAINING_STEPS, steps_taken, trains
 from licheck.units import exchange_rates
 from licheck.vocabulary import SCOPED, FactType
 from licheck.yamlsafe import Document
@@ -299,13 +298,10 @@ class Derivation:
         quantization alone (which may or may not count as creating a model), leaves it open.
         As certain as the training steps' evidence."""
         lineage = component.lineage
-        steps = {step.kind for step in lineage.steps}
-        if lineage.trained_on_outputs_of:  # training on outputs is training
-            steps.add(StepKind.DISTILLATION)
-        if not steps:
+        if not steps_taken(lineage):
             source = "derived from the lineage: no step, so no model of the licensee's"
             return self.default("model_made_available", False, source)
-        if steps & TRAINING_STEPS and {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
+        if trains(lineage) and {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
             source = "derived from the lineage (a trained model) and its delivery (weights or api)"
             training = [(i, s) for i, s in enumerate(lineage.steps) if s.kind in TRAINING_STEPS]
             return self._from_steps("model_made_available", training, component, path, source)
@@ -347,9 +343,7 @@ class Derivation:
         """Any step (training, merge, quantization) or training on outputs modifies the model;
         none leaves it as released.  As certain as the steps' evidence."""
         lineage = component.lineage
-        kinds = sorted({step.kind.value for step in lineage.steps})
-        if lineage.trained_on_outputs_of:
-            kinds.append("training on outputs")
+        kinds = steps_taken(lineage)
         if not kinds:
             return self.default("modified", False, "derived from the lineage: no step")
         source = f"derived from the lineage ({', '.join(kinds)})"

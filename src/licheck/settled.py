@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from licheck.diagnostics import Diagnostic
 from licheck.factchecks import written_at
-from licheck.manifest import Component, Delivery, FactSpec, Manifest, StepKind
+from licheck.manifest import Component, Delivery, FactSpec, Lineage, Manifest, StepKind
 from licheck.yamlsafe import Document, Path_
 
 # The steps that train a model (quantization alone may or may not count as creating one).
@@ -51,12 +51,8 @@ def settled_facts(component: Component) -> dict[str, tuple[bool, str, str]]:
     delivery = set(component.delivery)
     lineage = component.lineage
     shown = ", ".join(d.value for d in component.delivery)
-    steps = sorted({step.kind.value for step in lineage.steps})
-    if lineage.trained_on_outputs_of:
-        steps.append("training on outputs")
-    trained = bool(lineage.trained_on_outputs_of) or any(
-        step.kind in TRAINING_STEPS for step in lineage.steps
-    )
+    steps = steps_taken(lineage)
+    trained = trains(lineage)
     offered = bool(delivery & {Delivery.WEIGHTS, Delivery.API})
     found: dict[str, tuple[bool, str, str]] = {}
     if delivery:
@@ -89,6 +85,22 @@ def settled_facts(component: Component) -> dict[str, tuple[bool, str, str]]:
             "a model the licensee trained and offers by weights or API is made available",
         )
     return found
+
+
+def steps_taken(lineage: Lineage) -> list[str]:
+    """What was done to the lineage's model: its kinds of step, and training on outputs (none
+    when it is as released)."""
+    taken = sorted({step.kind.value for step in lineage.steps})
+    if lineage.trained_on_outputs_of:
+        taken.append("training on outputs")
+    return taken
+
+
+def trains(lineage: Lineage) -> bool:
+    """The lineage trains a model of the licensee's (training on outputs is training)."""
+    return bool(lineage.trained_on_outputs_of) or any(
+        step.kind in TRAINING_STEPS for step in lineage.steps
+    )
 
 
 def _states(spec: FactSpec | None) -> bool | None:
