@@ -383,7 +383,9 @@ def _source_fields(
             ("evidence", index, "date"),
         )
     retracted = piece.retracted_on or (cited.retracted_on if cited else None)
-    if retracted is not None and date is not None and retracted < date:
+    # both dates the cited source's: `consistency` refuses it once, at the source
+    own = piece.date is not None or piece.retracted_on is not None
+    if retracted is not None and date is not None and retracted < date and own:
         raise FactError(
             f"evidence {piece.source!r} is retracted ({retracted}) before its date ({date})",
             ("evidence", index, "retracted_on"),
