@@ -4,7 +4,8 @@ The pydantic models check keys and types, `facts` checks each value on its own; 
 statements that cannot all be true, or that name things licheck does not know:
 
 - a date in the future (evidence, a source, a retraction, when weights were obtained), or weights
-  obtained before the model was released;
+  obtained before the model was released; a month of a series to come, or evidenced before it
+  was over (`seriesdates`);
 - a license id or clause id in a set fact that names them (`agreement_waives`,
   `license_granted`, `licensor_marks_used`, ...: `FactDef.library_ids`) that the library does
   not define (a misspelt id would never match, silently);
@@ -39,7 +40,7 @@ from licheck.manifest import (
     Source,
 )
 from licheck.model import earliest
-from licheck.seriesdates import early_month_evidence
+from licheck.seriesdates import month_problems
 from licheck.settled import contradictions
 from licheck.units import UnitError, exchange_rates
 from licheck.vocabulary import FACTS, suggest
@@ -61,8 +62,7 @@ def check_manifest(
     problems: list[Diagnostic] = []
     problems += _dates(manifest, document, library, today)
     problems += _citations(manifest, document)
-    problems += _future_months(manifest, document, today)
-    problems += early_month_evidence(manifest, document, _stated_facts(manifest))
+    problems += month_problems(manifest, document, _stated_facts(manifest), today)
     problems += models_named_twice(manifest, document, library)
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
@@ -125,21 +125,6 @@ def _dates(
                 f"on {released.isoformat()}",
                 "check the date the weights were downloaded",
             )
-
-
-def _future_months(manifest: Manifest, document: Document, today: dt.date) -> Iterator[Diagnostic]:
-    """A month of a series that has not begun: a typo or a forecast, as a future date is."""
-    this_month = f"{today.year:04d}-{today.month:02d}"
-    for name, spec, path in _stated_facts(manifest):
-        for month in sorted(spec.series or {}):
-            if month > this_month:
-                yield document.error(
-                    (*path, "series", month),
-                    f"the month {month} of {name} is in the future (today is {today})",
-                    "a figure for a month to come is a forecast, not evidence; to evaluate as "
-                    "of another day, use --as-of",
-                    at_key=True,
-                )
 
 
 def _citations(manifest: Manifest, document: Document) -> Iterator[Diagnostic]:
