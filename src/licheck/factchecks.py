@@ -45,25 +45,22 @@ def unknown_fact(document: Document, name: str, path: Path_) -> Diagnostic | Non
     )
 
 
-def _admitted(item: str) -> str:
-    return ""
-
-
 def unknown_members(
     document: Document,
     name: str,
     spec: FactSpec,
     path: Path_,
-    also: Callable[[str], str] = _admitted,
+    also: Callable[[str], str] | None = None,
 ) -> Iterator[Diagnostic]:
     """Each member of the set fact `name` (stated as `spec` at `path`: its value, includes or
     excludes, or its evidence's) outside the fact's closed vocabulary, located at the member;
-    `also(item)` is what else is wrong with a member the vocabulary admits ('' for nothing)."""
+    `also(item)`, if given, is what else is wrong with a member the vocabulary admits ('' for
+    nothing)."""
     definition = FACTS.get(name)
     if definition is None or definition.members is None:
         return
     for item, at in strings_claimed(spec, path):
-        message = definition.unknown_member(item) or also(item)
+        message = definition.unknown_member(item) or (also(item) if also else "")
         if message:
             yield document.error(
                 written_at(document, at),
