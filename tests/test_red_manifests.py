@@ -640,3 +640,32 @@ def test_owner_evidence_without_an_id_is_refused(
     path.write_text(text, "utf-8")
     err = refused(capsys, path, "validate")
     assert "m.yaml:2:1: error: the owner's evidence is that it is the organisation `id`" in err
+
+
+def test_a_source_retracted_before_its_date_is_refused_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """At the source, not again at each piece of evidence that cites it (review: one wrong date
+    gave three errors)."""
+    path = tmp_path / "m.yaml"
+    text = CITED.replace("retracted_on: 2026-03-02", "retracted_on: 2026-02-01").replace(
+        "[PIECE]", "[{source: gone}, {source: gone}]"
+    )
+    path.write_text(text, "utf-8")
+    err = refused(capsys, path, "validate")
+    assert err.count(": error: ") == 1, err
+    assert "m.yaml:5:" in err  # the source's line
+
+
+def test_a_series_month_in_the_future_is_refused_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A future month is in the future: not also "evidenced before the month was over"."""
+    path = series_manifest(
+        tmp_path,
+        "licensee_mau: {series: {'2099-01': {value: 5M, evidence: "
+        "[{source: Doc, kind: official_statement, date: 2026-01-01}]}}}",
+    )
+    err = refused(capsys, path, "validate")
+    assert err.count(": error: ") == 1, err
+    assert "in the future" in err
