@@ -168,19 +168,17 @@ def discover(paths: Sequence[Path]) -> list[Path]:
     if problems:
         raise InputError(problems)
     if not found:
-        shown = ", ".join(str(p) for p in paths)
-        raise NoManifests(
-            [
-                Diagnostic(
-                    shown,
-                    0,
-                    0,
-                    "no manifests found (a manifest is a .yaml "
-                    "or .yml file with a top-level `product:` key)",
-                )
-            ]
-        )
+        raise no_manifests(paths)
     return found
+
+
+def no_manifests(paths: Sequence[Path]) -> NoManifests:
+    """The error for paths that hold no manifest at all."""
+    shown = ", ".join(str(p) for p in paths)
+    message = (
+        "no manifests found (a manifest is a .yaml or .yml file with a top-level `product:` key)"
+    )
+    return NoManifests([Diagnostic(shown, 0, 0, message)])
 
 
 def search(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
