@@ -15,10 +15,10 @@ from hypothesis import given
 
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
+from tests.conftest import PRODUCTS, ROOT
 from tests.test_fuzz import COUNT, fuzz, mutated
 
-ROOT = Path(__file__).resolve().parent.parent
-COMPOSER = str(ROOT / "products" / "composer2.yaml")
+COMPOSER = str(PRODUCTS / "composer2.yaml")
 WAIVERS = """\
 waivers:
   - id: composer2-kimi-attribution

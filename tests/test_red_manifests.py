@@ -32,8 +32,15 @@ def manifest(
     product: str = "use_purpose: [commercial_product]",
     component: str = "derivative: true",
 ) -> Path:
+    return written(tmp_path, LLAMA, PRODUCT=product, COMPONENT=component)
+
+
+def written(tmp_path: Path, template: str, **words: str) -> Path:
+    """`template` with each WORD replaced by its value, written to `m.yaml` in `tmp_path`."""
+    for word, value in words.items():
+        template = template.replace(word, value)
     path = tmp_path / "m.yaml"
-    path.write_text(LLAMA.replace("PRODUCT", product).replace("COMPONENT", component), "utf-8")
+    path.write_text(template, "utf-8")
     return path
 
 
@@ -142,8 +149,7 @@ facts:
 def test_exchange_rates_are_read_one_way_only(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, rates: str, column: int, message: str
 ) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text(RATED.replace("RATES", rates), "utf-8")
+    path = written(tmp_path, RATED, RATES=rates)
     for command in ("validate", "evaluate"):
         err = refused(capsys, path, command)
         assert f"m.yaml:3:{column}: error: " in err
@@ -165,9 +171,7 @@ facts:
 
 
 def series_manifest(tmp_path: Path, product: str, component: str = "derivative: true") -> Path:
-    path = tmp_path / "m.yaml"
-    path.write_text(SERIES.replace("PRODUCT", product).replace("COMPONENT", component), "utf-8")
-    return path
+    return written(tmp_path, SERIES, PRODUCT=product, COMPONENT=component)
 
 
 @pytest.mark.parametrize(
@@ -255,8 +259,7 @@ def test_whatif_values_that_contradict_each_other_are_refused(
     assignments: list[str],
     message: str,
 ) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text(QWEN.replace("PRODUCT", product), "utf-8")
+    path = written(tmp_path, QWEN, PRODUCT=product)
     argv = [arg for assignment in assignments for arg in ("--set", assignment)]
     code, out, err = run(capsys, "whatif", str(path), *argv)
     assert code == 2, out + err
@@ -267,8 +270,7 @@ def test_whatif_values_that_contradict_each_other_are_refused(
 def test_whatif_may_change_both_together(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text(QWEN.replace("PRODUCT", "commercial: true"), "utf-8")
+    path = written(tmp_path, QWEN, PRODUCT="commercial: true")
     code, out, err = run(
         capsys, "whatif", str(path), "--set", "commercial=false", "--set", "use_purpose=[research]"
     )
@@ -317,8 +319,7 @@ facts:
 def test_a_cited_source_counts_for_no_more_than_it_does(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, piece: str, column: int, message: str
 ) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text(CITED.replace("PIECE", piece), "utf-8")
+    path = written(tmp_path, CITED, PIECE=piece)
     err = refused(capsys, path, "validate")
     assert f"m.yaml:11:{column}: error: {message}" in " ".join(err.split())
 
@@ -335,8 +336,7 @@ def test_a_cited_source_counts_for_no_more_than_it_does(
 def test_a_cited_source_may_be_described_again_or_narrowed(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, piece: str
 ) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text(CITED.replace("PIECE", piece), "utf-8")
+    path = written(tmp_path, CITED, PIECE=piece)
     code, _out, err = run(capsys, "validate", str(path))
     assert code == 0, err
 
@@ -466,9 +466,7 @@ components:
 
 
 def stepped(tmp_path: Path, evidence: str) -> Path:
-    path = tmp_path / "m.yaml"
-    path.write_text(STEPPED.replace("EVIDENCE", evidence), "utf-8")
-    return path
+    return written(tmp_path, STEPPED, EVIDENCE=evidence)
 
 
 @pytest.mark.parametrize(
@@ -548,8 +546,7 @@ components:
 def test_a_derived_fact_stated_against_the_lineage_or_delivery_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, fact: str, message: str
 ) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text(DELIVERED.replace("FACT", fact), "utf-8")
+    path = written(tmp_path, DELIVERED, FACT=fact)
     err = refused(capsys, path, "validate")
     assert f"m.yaml:9:{len(fact.split(':')[0]) + 9}: error: {message}" in " ".join(err.split())
 
@@ -560,8 +557,7 @@ def test_a_derived_fact_stated_against_the_lineage_or_delivery_is_refused(
 def test_a_derived_fact_stated_as_derived_is_fine(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, fact: str
 ) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text(DELIVERED.replace("FACT", fact), "utf-8")
+    path = written(tmp_path, DELIVERED, FACT=fact)
     code, _out, err = run(capsys, "validate", str(path))
     assert code == 0, err
 

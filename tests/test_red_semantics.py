@@ -76,13 +76,18 @@ def test_timeline_has_the_day_a_license_history_stops_covering_copies(tmp_path: 
 # (which does not contain the original's id) leaves a violation under v1.1.1.
 
 
-def _findings(tmp_path: Path, data: dict[str, Any]) -> dict[tuple[str, str, str], Finding]:
+def findings_of(tmp_path: Path, data: dict[str, Any]) -> list[Finding]:
+    """The findings of the manifest `data`, written to a file and evaluated as `evaluate` does."""
     path = write_manifest(tmp_path, data)
     manifest, document = load_manifest(path, str(path))
     result = evaluate_manifest(
         manifest, document, load_library(), Options(POLICIES["default"]), EvaluationContext()
     )
-    return {(f.model, f.license, f.clause): f for f in result.findings}
+    return list(result.findings)
+
+
+def _findings(tmp_path: Path, data: dict[str, Any]) -> dict[tuple[str, str, str], Finding]:
+    return {(f.model, f.license, f.clause): f for f in findings_of(tmp_path, data)}
 
 
 def _flux(facts: dict[str, Any]) -> dict[str, Any]:

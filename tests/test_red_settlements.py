@@ -12,13 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from licheck.evaluation import EvaluationContext, Finding, Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.loading import load_manifest
+from licheck.evaluation import Finding
 from licheck.vocabulary import FACTS, FactType
+from tests.test_red_semantics import findings_of
 
 PRESS = {"source": "press", "kind": "press_report", "date": "2025-01-01"}
 CASES: dict[str, dict[str, Any]] = {
@@ -64,13 +61,7 @@ def _manifest(case: dict[str, Any]) -> dict[str, Any]:
 
 
 def _findings(tmp_path: Path, data: dict[str, Any]) -> dict[tuple[str, ...], Finding]:
-    path = tmp_path / "product.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    manifest, document = load_manifest(path, str(path))
-    result = evaluate_manifest(
-        manifest, document, load_library(), Options(POLICIES["default"]), EvaluationContext()
-    )
-    return {_key(f): f for f in result.findings}
+    return {_key(f): f for f in findings_of(tmp_path, data)}
 
 
 def _key(finding: Finding) -> tuple[str, ...]:

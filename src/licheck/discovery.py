@@ -16,6 +16,7 @@ real folder once.
 from __future__ import annotations
 
 import errno
+import itertools
 import os
 import re
 import stat
@@ -29,25 +30,22 @@ from licheck.yamlsafe import MAX_FILE_BYTES
 SUFFIXES = (".yaml", ".yml")
 # An anchor or a tag before a key (`&p product:`, `!!str product:`).
 _PROPERTIES = rb"(?:(?:&[^ \t\r\n]+|![^ \t\r\n]*)[ \t]+)*"
-
-
-def _top_level_key(name: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-    """A top-level key `name` in block style: at the start of a line, bare or quoted, or as an
-    explicit key (`? name`), after an anchor or a tag; a double-quoted key with an escape
-    (`"prod\\u0075ct":`) may be `name` too, so it counts.  Matched at the start of the file, and
-    searched for after each newline (a pattern that starts with a literal character is scanned
-    for in C, about six times as fast as `^` in multiline mode, which is tried at every byte: a
-    folder's large data files are read whole, and were most of a run)."""
-    spelt = rb"|".join((name, b'"' + name + b'"', b"'" + name + b"'", rb'"[^"\n]*\\[^"\n]*"'))
-    key = rb"(?:\xef\xbb\xbf)?(?:\?[ \t]+)?" + _PROPERTIES + rb"(?:" + spelt + rb")[ \t]*(?::|$)"
-    return re.compile(key, re.MULTILINE), re.compile(rb"\n" + key, re.MULTILINE)
-
-
-_PRODUCT_KEY = _top_level_key(b"product")
-# A manifest's other two required keys: a file with both is one whose `product` key is misspelt
-# or missing (`Product:`, `prodcut:`), read so that the loader says so, never skipped in silence.
-_OWNER_KEY = _top_level_key(b"owner")
-_COMPONENTS_KEY = _top_level_key(b"components")
+# A top-level key in block style: at the start of a line, bare or quoted, or as an explicit key
+# (`? product`), after an anchor or a tag.  Group 2 is `product`, or a manifest's other two
+# required keys (a file with both is one whose `product` key is misspelt or missing: `Product:`,
+# `prodcut:`, read so that the loader says so, never skipped in silence); it is None for a
+# double-quoted key with an escape (`"prod\\u0075ct":`), which may be any of them, so it counts.
+_KEY = (
+    rb"(?:\xef\xbb\xbf)?(?:\?[ \t]+)?"
+    + _PROPERTIES
+    + rb"""(?:(["']?)(product|owner|components)\1|"[^"\n]*\\[^"\n]*")[ \t]*(?::|$)"""
+)
+# Matched at the start of the file, and searched for after each newline: a pattern that starts
+# with a literal character is scanned for in C, about six times as fast as `^` in multiline mode,
+# which is tried at every byte (a folder's large data files are read whole, and were most of a
+# run); one scan looks for the three keys.
+_KEY_FIRST = re.compile(_KEY, re.MULTILINE)
+_KEY_LATER = re.compile(rb"\n" + _KEY, re.MULTILINE)
 # a document in flow style (JSON included): `{` first, after a BOM, comments, directives, `---`
 _FLOW = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s|#[^\n]*\n|%[^\n]*\n|---)*\{")
 _NOT_UTF8 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
@@ -69,14 +67,23 @@ def is_manifest(path: Path) -> bool:
         return True
     if head.startswith(_NOT_UTF8):
         return True
-    if _has(head, _PRODUCT_KEY) or all(_has(head, k) for k in (_OWNER_KEY, _COMPONENTS_KEY)):
+    if _has_manifest_keys(head):
         return True
     return _FLOW.match(head) is not None and b"product" in head
 
 
-def _has(head: bytes, key: tuple[re.Pattern[bytes], re.Pattern[bytes]]) -> bool:
-    first, later = key
-    return first.match(head) is not None or later.search(head) is not None
+def _has_manifest_keys(head: bytes) -> bool:
+    """A top-level `product` key, or both `owner` and `components`, in one scan of `head`."""
+    first = _KEY_FIRST.match(head)
+    seen: set[bytes] = set()
+    for key in itertools.chain((first,) if first else (), _KEY_LATER.finditer(head)):
+        name = key.group(2)
+        if name is None or name == b"product":
+            return True
+        seen.add(name)
+        if len(seen) == 2:
+            return True
+    return False
 
 
 def _identity(path: Path) -> object:
@@ -161,19 +168,17 @@ def discover(paths: Sequence[Path]) -> list[Path]:
     if problems:
         raise InputError(problems)
     if not found:
-        shown = ", ".join(str(p) for p in paths)
-        raise NoManifests(
-            [
-                Diagnostic(
-                    shown,
-                    0,
-                    0,
-                    "no manifests found (a manifest is a .yaml "
-                    "or .yml file with a top-level `product:` key)",
-                )
-            ]
-        )
+        raise no_manifests(paths)
     return found
+
+
+def no_manifests(paths: Sequence[Path]) -> NoManifests:
+    """The error for paths that hold no manifest at all."""
+    shown = ", ".join(str(p) for p in paths)
+    message = (
+        "no manifests found (a manifest is a .yaml or .yml file with a top-level `product:` key)"
+    )
+    return NoManifests([Diagnostic(shown, 0, 0, message)])
 
 
 def search(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:

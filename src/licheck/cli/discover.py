@@ -113,11 +113,13 @@ def _manifests(
     """--manifests (which must hold one, or say why it could not be searched), else the
     manifests in PATHS' folders and the YAML files of PATHS that are manifests (perhaps none):
     a source file named is no manifest.  Also what could not be searched for manifests."""
-    from licheck.discovery import SUFFIXES, discover, is_manifest, search
+    from licheck.discovery import SUFFIXES, is_manifest, no_manifests, search
 
     if given:
-        found, problems = search(list(given))
-        return (found, problems) if found or problems else (discover(list(given)), [])
+        found, problems = search(given)
+        if not found and not problems:
+            raise no_manifests(given)
+        return found, problems
     files = [p for p in paths if p.is_file() and p.name.endswith(SUFFIXES) and is_manifest(p)]
     folders = [p for p in paths if p.is_dir()]
     found, problems = search(folders)

@@ -82,9 +82,10 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Libr
     from licheck.layers import load as load_library
 
     refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
-    document = importer.front_matter(file, path_text(str(file)))
+    name = path_text(str(file))
+    document = importer.front_matter(file, name)
     write_output(
-        importer.to_manifest(document, load_library(licenses_dir), path_text(str(file)), model_id),
+        importer.to_manifest(document, load_library(licenses_dir), name, model_id),
         output,
         (file, *licenses_dir.inputs),
     )

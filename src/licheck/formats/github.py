@@ -98,7 +98,6 @@ class GithubDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         annotations = [a for index in sorted(self._taken) for a in self._taken[index]]
-        unread = [_unread(e) for e in top.errors]  # first, and never cut by the limit
         for status in top.waivers:
             if status.status != "applied":
                 text = command(
@@ -110,15 +109,12 @@ class GithubDocument(Plain):
                     title=f"licheck waiver {status.status.replace('_', ' ')}",
                 )
                 annotations.append(("warning", text, terminal(waiver_line(status))))
-        # first, and never cut: what could not be read, and what a layer replaced; they use
-        # GitHub's shares too (an error for each unread manifest, a warning for each
-        # replacement), or the findings past the shares would be dropped by GitHub unsaid
-        replacements = _replacements(top)
-        shown = dict.fromkeys(KINDS.values(), 0) | {
-            "error": len(unread),
-            "warning": len(replacements),
-        }
-        lines, rest = [text for _, text, _ in unread] + replacements, []
+        # first, and never cut: what could not be read (errors) and what a layer replaced
+        # (warnings); they use GitHub's shares too, or the findings past the shares would be
+        # dropped by GitHub unsaid
+        unread, replacements = [_unread(e) for e in top.errors], _replacements(top)
+        shown = {"error": len(unread), "warning": len(replacements), "notice": 0}
+        lines, rest = unread + replacements, []
         for kind, text, summary in annotations:
             if shown[kind] < self.limit:
                 shown[kind] += 1
@@ -147,12 +143,12 @@ def _replacements(top: Report) -> list[str]:
     return [command("warning", replacement_line(r), file=r.file, title=title) for r in replaced]
 
 
-def _unread(error: ErrorOut) -> Annotation:
+def _unread(error: ErrorOut) -> str:
     """A manifest that could not be read: an error at its file, line and column."""
     place: dict[str, str | int] = {"file": error.file}
     if error.line:
         place |= {"line": error.line, "col": error.column}
-    return "error", command("error", message(error), **place, title=TITLE), ""
+    return command("error", message(error), **place, title=TITLE)
 
 
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION, limit: int = DEFAULT_LIMIT) -> str:

@@ -136,46 +136,8 @@ def to_manifest(
     elif bases:
         identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
         lineage = {"base": identities[0].ref(evidence, "base_model")}
-        steps: list[dict[str, Any]] = []
-        if len(identities) > 1:
-            note = (
-                "base_model_relation: merge"
-                if relation == "merge"
-                else "the card lists several base models without base_model_relation: merge "
-                "(often a parent and a grandparent); recorded as a merge so that each "
-                "one's license binds: correct the steps if you know them"
-            )
-            steps.append(
-                {
-                    "kind": "merge",
-                    "parents": [i.ref(evidence, "base_model") for i in identities[1:]],
-                    "note": note,
-                }
-            )
-        elif relation == "merge":
-            # a merge of one model: the card leaves its other parents out, and their licenses
-            # may bind as well
-            steps.append(
-                {
-                    "kind": "merge",
-                    "parents": [
-                        {
-                            "model": "unknown",
-                            "note": "base_model_relation: merge, but the card lists one "
-                            "base model: name the other parents if you know them",
-                        }
-                    ],
-                }
-            )
-        if relation in STEPS:
-            steps.append(
-                {
-                    "kind": STEPS[relation],
-                    "evidence": [evidence],
-                    "note": f"base_model_relation: {relation}",
-                }
-            )
-        elif relation is None:
+        steps = _steps(identities, relation, evidence)
+        if relation is None:
             notes.append(
                 "base_model_relation is not stated (the Hub infers it); add the "
                 "training steps if you know them"
@@ -218,3 +180,50 @@ def to_manifest(
         "`unknown`. Review every note, add sources with dates, and run `licheck validate`.",
     ]
     return dump(manifest, header)
+
+
+def _steps(
+    identities: list[ModelIdentity], relation: str | None, evidence: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The lineage steps after the base that the card states: a merge of its other base models
+    (or of parents it leaves out), then the training step `base_model_relation` names."""
+    steps: list[dict[str, Any]] = []
+    if len(identities) > 1:
+        note = (
+            "base_model_relation: merge"
+            if relation == "merge"
+            else "the card lists several base models without base_model_relation: merge "
+            "(often a parent and a grandparent); recorded as a merge so that each "
+            "one's license binds: correct the steps if you know them"
+        )
+        steps.append(
+            {
+                "kind": "merge",
+                "parents": [i.ref(evidence, "base_model") for i in identities[1:]],
+                "note": note,
+            }
+        )
+    elif relation == "merge":
+        # a merge of one model: the card leaves its other parents out, and their licenses
+        # may bind as well
+        steps.append(
+            {
+                "kind": "merge",
+                "parents": [
+                    {
+                        "model": "unknown",
+                        "note": "base_model_relation: merge, but the card lists one "
+                        "base model: name the other parents if you know them",
+                    }
+                ],
+            }
+        )
+    if relation in STEPS:
+        steps.append(
+            {
+                "kind": STEPS[relation],
+                "evidence": [evidence],
+                "note": f"base_model_relation: {relation}",
+            }
+        )
+    return steps
