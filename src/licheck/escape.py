@@ -111,19 +111,25 @@ def xml_chars(text: str) -> str:
     return _NOT_XML.sub(_visible, text)
 
 
+def no_workflow_command(xml: str) -> str:
+    """Serialised XML (or HTML) with every `::` written as a character reference: the same text
+    to a reader, but a report printed to a CI log cannot start a workflow command on a line of
+    its own."""
+    return xml.replace("::", ":&#58;")
+
+
 def xml_text(text: str) -> str:
     """Text content or an attribute value for hand-written XML, SVG or HTML: forbidden
     characters shown, markup characters escaped, and `::` written as a character reference,
     so that a page printed to a CI log cannot start a workflow command on a line of its own
     (it renders the same)."""
-    return (
+    return no_workflow_command(
         xml_chars(text)
         .replace("&", "&amp;")
         .replace("<", "&lt;")
         .replace(">", "&gt;")
         .replace('"', "&quot;")
         .replace("'", "&#39;")
-        .replace("::", ":&#58;")
     )
 
 

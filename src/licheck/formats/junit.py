@@ -24,7 +24,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from licheck.escape import xml_chars
+from licheck.escape import no_workflow_command, xml_chars
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import baseline_tag, is_problem, replacement_line
 from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
@@ -121,7 +121,7 @@ def _serialized(suite: ET.Element) -> str:
     `::` written `:&#58;` (the same text to an XML reader): a report printed to a CI log cannot
     start a workflow command on a line of its own, whatever a waiver's owner or comment, a
     rule's text or a file name holds (as the HTML page, `escape.xml_text`)."""
-    return xml_chars(ET.tostring(suite, encoding="unicode")).replace("::", ":&#58;")
+    return no_workflow_command(xml_chars(ET.tostring(suite, encoding="unicode")))
 
 
 TOTALS = ("tests", "failures", "errors", "skipped")
