@@ -141,9 +141,7 @@ def across_versions(
     the weights were obtained.  A clause whose verdict is the same under every candidate (a
     clause a license lacks counts as not applicable) keeps it; where they differ the finding is a
     governance risk, with `obtained` as the missing fact and each candidate's verdict."""
-    verdicts = {lid: {_same(f): f.verdict for f in found} for lid, found in by_license.items()}
     keyed = {lid: {_same(f): f for f in found} for lid, found in by_license.items()}
-    likely = {lid: {_same(f): f.likely_verdict for f in found} for lid, found in by_license.items()}
     obtained = _obtained(model, ref_path)
     result: list[Finding] = []
     policy_rules: set[str] = set()
@@ -153,7 +151,9 @@ def across_versions(
             key = _same(finding)
             if key in policy_rules:  # a policy rule: judged under each text, reported once
                 continue
-            under = [verdicts[c.license or ""].get(key, Verdict.NOT_APPLICABLE) for c in candidates]
+            # each candidate's finding for the clause, or not applicable where its text lacks it
+            each = [keyed[c.license or ""].get(key, _NA) for c in candidates]
+            under = [_verdict(other) for other in each]
             firm = union(under)
             if firm is not Verdict.GOVERNANCE_RISK and finding.verdict is not firm:
                 continue  # another text's finding carries it
@@ -162,18 +162,20 @@ def across_versions(
             if firm is not Verdict.GOVERNANCE_RISK:
                 result.append(finding)
                 continue
-            likely_under = {
-                likely[c.license or ""].get(key, Verdict.NOT_APPLICABLE) for c in candidates
-            }
-            others = [
-                keyed[c.license or ""].get(key, Verdict.NOT_APPLICABLE)
-                for c in candidates
-                if c is not own
-            ]
+            likely_under = {_verdict(other, likely=True) for other in each}
+            others = [other for c, other in zip(candidates, each, strict=True) if c is not own]
             pin = ("obtained", _obtained_label(own).removeprefix("obtained "))
             guided = _guided(finding, others, pin)
             result.append(_depends_on_date(guided, obtained, candidates, under, likely_under))
     return result
+
+
+def _verdict(other: Finding | Verdict, *, likely: bool = False) -> Verdict:
+    """An alternative's verdict (or likely verdict) for a clause: its finding's, or the firm
+    verdict that stands for a clause its text lacks."""
+    if isinstance(other, Verdict):
+        return other
+    return other.likely_verdict if likely else other.verdict
 
 
 def _guided(finding: Finding, others: list[Finding | Verdict], pin: tuple[str, str]) -> Finding:
