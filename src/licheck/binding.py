@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 from licheck.alternatives import merged_guidance
 from licheck.conditions import All, Any_, Node, Test
@@ -103,11 +102,22 @@ def _uncovered(model: CatalogModel, history: list[DatedLicense], as_of: dt.date 
     released = model.release_date
     if first is not None and (released is None or earliest(released) < first):
         return True
-    for before, after in pairwise(history):
-        if before.until and after.from_ and before.until + dt.timedelta(days=1) < after.from_:
-            return True
-    last = history[-1].until
-    return last is not None and (as_of is None or last < as_of)
+    # (`history` holds only the texts begun by `as_of`: a gap before one of them is earlier)
+    return any(as_of is None or day <= as_of for day in uncovered_from(history))
+
+
+def uncovered_from(history: list[DatedLicense]) -> list[dt.date]:
+    """The day after each text of the (ordered) history ended, where no next text begins that
+    day: from then a copy may be under a text nobody knows (the timeline shows these days)."""
+    days = []
+    for index, before in enumerate(history):
+        after = history[index + 1] if index + 1 < len(history) else None
+        if before.until is None:
+            continue
+        day = dt.date(before.until.year, before.until.month, before.until.day) + dt.timedelta(1)
+        if after is None or after.from_ is None or after.from_ > day:
+            days.append(day)
+    return days
 
 
 @dataclass(frozen=True, slots=True)
