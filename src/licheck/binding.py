@@ -172,12 +172,29 @@ def across_versions(
             if firm is not Verdict.GOVERNANCE_RISK:
                 result.append(finding)
                 continue
-            likely_under = {_verdict(other, likely=True) for other in each}
-            others = [other for c, other in zip(candidates, each, strict=True) if c is not own]
-            pin = ("obtained", _obtained_label(own).removeprefix("obtained "))
-            guided = _guided(finding, others, pin)
-            result.append(_depends_on_date(guided, obtained, candidates, under, likely_under))
+            result.append(_depends_on_date(finding, obtained, candidates, each, own))
     return result
+
+
+def _depends_on_date(
+    finding: Finding,
+    obtained: FactState,
+    candidates: list[Candidate],
+    each: list[Finding | Verdict],
+    own: Candidate,
+) -> Finding:
+    """A finding whose verdict differs between the texts the copy may be under (`each`: every
+    candidate's finding, or verdict, for its clause): a governance risk, with `obtained` as the
+    missing fact and each candidate's verdict."""
+    branches = tuple(
+        Branch(_obtained_label(c), _verdict(other))
+        for c, other in zip(candidates, each, strict=True)
+    )
+    likely_under = {_verdict(other, likely=True) for other in each}
+    likely = next(iter(likely_under)) if len(likely_under) == 1 else Verdict.GOVERNANCE_RISK
+    others = [other for c, other in zip(candidates, each, strict=True) if c is not own]
+    pin = ("obtained", _obtained_label(own).removeprefix("obtained "))
+    return _depending(finding, MissingFact(obtained, branches), likely, others, pin)
 
 
 def _verdict(other: Finding | Verdict, *, likely: bool = False) -> Verdict:
@@ -188,11 +205,27 @@ def _verdict(other: Finding | Verdict, *, likely: bool = False) -> Verdict:
     return other.likely_verdict if likely else other.verdict
 
 
-def _guided(finding: Finding, others: list[Finding | Verdict], pin: tuple[str, str]) -> Finding:
-    """The finding with only the guidance that holds over every alternative
-    (`alternatives.merged_guidance`)."""
+def _depending(
+    finding: Finding,
+    which: MissingFact,
+    likely: Verdict,
+    others: list[Finding | Verdict],
+    pin: tuple[str, str],
+) -> Finding:
+    """A finding whose verdict differs between alternatives (the texts a copy may be under,
+    candidate bases, an owner who may be the licensor): a governance risk, with `which` (the
+    fact that picks the alternative, and each one's verdict) as the first missing fact, and only
+    the guidance that holds over every alternative (`alternatives.merged_guidance`; `pin`
+    picks `finding`'s own alternative)."""
     missing, settlements = merged_guidance(finding, others, pin)
-    return replace(finding, missing=missing, settlements=settlements)
+    return replace(
+        finding,
+        verdict=Verdict.GOVERNANCE_RISK,
+        likely_verdict=likely,
+        scope="depends",
+        missing=(which, *missing),
+        settlements=settlements,
+    )
 
 
 def _same(finding: Finding) -> str:
@@ -213,27 +246,6 @@ def _obtained(model: CatalogModel, ref_path: tuple[str | int, ...]) -> FactState
         note=f"{model.name}'s license changed over time; the date the weights were obtained "
         "(lineage: obtained) decides which text applies",
         path=ref_path,
-    )
-
-
-def _depends_on_date(
-    finding: Finding,
-    obtained: FactState,
-    candidates: list[Candidate],
-    under: list[Verdict],
-    likely_under: set[Verdict],
-) -> Finding:
-    """A finding whose verdict differs between the texts the copy may be under: a governance
-    risk, with `obtained` as the missing fact and each candidate's verdict."""
-    branches = tuple(Branch(_obtained_label(c), v) for c, v in zip(candidates, under, strict=True))
-    return replace(
-        finding,
-        verdict=Verdict.GOVERNANCE_RISK,
-        scope="depends",
-        likely_verdict=(
-            next(iter(likely_under)) if len(likely_under) == 1 else Verdict.GOVERNANCE_RISK
-        ),
-        missing=(MissingFact(obtained, branches), *finding.missing),
     )
 
 
@@ -350,19 +362,14 @@ def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
                 if likely == Booleans(frozenset({True}))
                 else union([Verdict.NOT_APPLICABLE, finding.likely_verdict])
             )
-            guided = _guided(finding, [Verdict.NOT_APPLICABLE], ("owner_is_licensor", "false"))
+            pin = ("owner_is_licensor", "false")
+            owed = _depending(finding, MissingFact(owner, branches), likely_verdict, [_NA], pin)
+            licensor = Settlement(Verdict.NOT_APPLICABLE, (("owner_is_licensor", "true"),))
             result.append(
                 replace(
-                    guided,
-                    verdict=Verdict.GOVERNANCE_RISK,
-                    likely_verdict=likely_verdict,
-                    scope="depends",
+                    owed,
                     facts=(owner, *finding.facts),
-                    missing=(MissingFact(owner, branches), *guided.missing),
-                    settlements=(
-                        Settlement(Verdict.NOT_APPLICABLE, (("owner_is_licensor", "true"),)),
-                        *guided.settlements,
-                    ),
+                    settlements=(licensor, *owed.settlements),
                 )
             )
     return result
@@ -427,16 +434,8 @@ def across_candidates(
         others: list[Finding | Verdict] = [
             by_key.get(key, _NA) for i, by_key in enumerate(verdicts) if i != own
         ]
-        finding = _guided(finding, others, ("base", by_candidate[own][0]))
-        result.append(
-            replace(
-                finding,
-                verdict=Verdict.GOVERNANCE_RISK,
-                likely_verdict=union(likely),
-                scope="depends",
-                missing=(MissingFact(which, branches), *finding.missing),
-            )
-        )
+        pin = ("base", by_candidate[own][0])
+        result.append(_depending(finding, MissingFact(which, branches), union(likely), others, pin))
     return result
 
 
