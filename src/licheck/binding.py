@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 from licheck.alternatives import merged_guidance
 from licheck.conditions import All, Any_, Node, Test
@@ -103,11 +102,22 @@ def _uncovered(model: CatalogModel, history: list[DatedLicense], as_of: dt.date 
     released = model.release_date
     if first is not None and (released is None or earliest(released) < first):
         return True
-    for before, after in pairwise(history):
-        if before.until and after.from_ and before.until + dt.timedelta(days=1) < after.from_:
-            return True
-    last = history[-1].until
-    return last is not None and (as_of is None or last < as_of)
+    # (`history` holds only the texts begun by `as_of`: a gap before one of them is earlier)
+    return any(as_of is None or day <= as_of for day in uncovered_from(history))
+
+
+def uncovered_from(history: list[DatedLicense]) -> list[dt.date]:
+    """The day after each text of the (ordered) history ended, where no next text begins that
+    day: from then a copy may be under a text nobody knows (the timeline shows these days)."""
+    days = []
+    for index, before in enumerate(history):
+        after = history[index + 1] if index + 1 < len(history) else None
+        if before.until is None:
+            continue
+        day = dt.date(before.until.year, before.until.month, before.until.day) + dt.timedelta(1)
+        if after is None or after.from_ is None or after.from_ > day:
+            days.append(day)
+    return days
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +151,7 @@ def across_versions(
     the weights were obtained.  A clause whose verdict is the same under every candidate (a
     clause a license lacks counts as not applicable) keeps it; where they differ the finding is a
     governance risk, with `obtained` as the missing fact and each candidate's verdict."""
-    verdicts = {lid: {_same(f): f.verdict for f in found} for lid, found in by_license.items()}
     keyed = {lid: {_same(f): f for f in found} for lid, found in by_license.items()}
-    likely = {lid: {_same(f): f.likely_verdict for f in found} for lid, found in by_license.items()}
     obtained = _obtained(model, ref_path)
     result: list[Finding] = []
     policy_rules: set[str] = set()
@@ -153,7 +161,9 @@ def across_versions(
             key = _same(finding)
             if key in policy_rules:  # a policy rule: judged under each text, reported once
                 continue
-            under = [verdicts[c.license or ""].get(key, Verdict.NOT_APPLICABLE) for c in candidates]
+            # each candidate's finding for the clause, or not applicable where its text lacks it
+            each = [keyed[c.license or ""].get(key, _NA) for c in candidates]
+            under = [_verdict(other) for other in each]
             firm = union(under)
             if firm is not Verdict.GOVERNANCE_RISK and finding.verdict is not firm:
                 continue  # another text's finding carries it
@@ -162,25 +172,60 @@ def across_versions(
             if firm is not Verdict.GOVERNANCE_RISK:
                 result.append(finding)
                 continue
-            likely_under = {
-                likely[c.license or ""].get(key, Verdict.NOT_APPLICABLE) for c in candidates
-            }
-            others = [
-                keyed[c.license or ""].get(key, Verdict.NOT_APPLICABLE)
-                for c in candidates
-                if c is not own
-            ]
-            pin = ("obtained", _obtained_label(own).removeprefix("obtained "))
-            guided = _guided(finding, others, pin)
-            result.append(_depends_on_date(guided, obtained, candidates, under, likely_under))
+            result.append(_depends_on_date(finding, obtained, candidates, each, own))
     return result
 
 
-def _guided(finding: Finding, others: list[Finding | Verdict], pin: tuple[str, str]) -> Finding:
-    """The finding with only the guidance that holds over every alternative
-    (`alternatives.merged_guidance`)."""
+def _depends_on_date(
+    finding: Finding,
+    obtained: FactState,
+    candidates: list[Candidate],
+    each: list[Finding | Verdict],
+    own: Candidate,
+) -> Finding:
+    """A finding whose verdict differs between the texts the copy may be under (`each`: every
+    candidate's finding, or verdict, for its clause): a governance risk, with `obtained` as the
+    missing fact and each candidate's verdict."""
+    branches = tuple(
+        Branch(_obtained_label(c), _verdict(other))
+        for c, other in zip(candidates, each, strict=True)
+    )
+    likely_under = {_verdict(other, likely=True) for other in each}
+    likely = next(iter(likely_under)) if len(likely_under) == 1 else Verdict.GOVERNANCE_RISK
+    others = [other for c, other in zip(candidates, each, strict=True) if c is not own]
+    pin = ("obtained", _obtained_label(own).removeprefix("obtained "))
+    return _depending(finding, MissingFact(obtained, branches), likely, others, pin)
+
+
+def _verdict(other: Finding | Verdict, *, likely: bool = False) -> Verdict:
+    """An alternative's verdict (or likely verdict) for a clause: its finding's, or the firm
+    verdict that stands for a clause its text lacks."""
+    if isinstance(other, Verdict):
+        return other
+    return other.likely_verdict if likely else other.verdict
+
+
+def _depending(
+    finding: Finding,
+    which: MissingFact,
+    likely: Verdict,
+    others: list[Finding | Verdict],
+    pin: tuple[str, str],
+) -> Finding:
+    """A finding whose verdict differs between alternatives (the texts a copy may be under,
+    candidate bases, an owner who may be the licensor): a governance risk, with `which` (the
+    fact that picks the alternative, and each one's verdict) as the first missing fact, and only
+    the guidance that holds over every alternative (`alternatives.merged_guidance`; `pin`
+    picks `finding`'s own alternative)."""
     missing, settlements = merged_guidance(finding, others, pin)
-    return replace(finding, missing=missing, settlements=settlements)
+    return replace(
+        finding,
+        verdict=Verdict.GOVERNANCE_RISK,
+        likely_verdict=likely,
+        scope="depends",
+        missing=(which, *missing),
+        settlements=settlements,
+    )
 
 
 def _same(finding: Finding) -> str:
@@ -201,27 +246,6 @@ def _obtained(model: CatalogModel, ref_path: tuple[str | int, ...]) -> FactState
         note=f"{model.name}'s license changed over time; the date the weights were obtained "
         "(lineage: obtained) decides which text applies",
         path=ref_path,
-    )
-
-
-def _depends_on_date(
-    finding: Finding,
-    obtained: FactState,
-    candidates: list[Candidate],
-    under: list[Verdict],
-    likely_under: set[Verdict],
-) -> Finding:
-    """A finding whose verdict differs between the texts the copy may be under: a governance
-    risk, with `obtained` as the missing fact and each candidate's verdict."""
-    branches = tuple(Branch(_obtained_label(c), v) for c, v in zip(candidates, under, strict=True))
-    return replace(
-        finding,
-        verdict=Verdict.GOVERNANCE_RISK,
-        scope="depends",
-        likely_verdict=(
-            next(iter(likely_under)) if len(likely_under) == 1 else Verdict.GOVERNANCE_RISK
-        ),
-        missing=(MissingFact(obtained, branches), *finding.missing),
     )
 
 
@@ -338,19 +362,14 @@ def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
                 if likely == Booleans(frozenset({True}))
                 else union([Verdict.NOT_APPLICABLE, finding.likely_verdict])
             )
-            guided = _guided(finding, [Verdict.NOT_APPLICABLE], ("owner_is_licensor", "false"))
+            pin = ("owner_is_licensor", "false")
+            owed = _depending(finding, MissingFact(owner, branches), likely_verdict, [_NA], pin)
+            licensor = Settlement(Verdict.NOT_APPLICABLE, (("owner_is_licensor", "true"),))
             result.append(
                 replace(
-                    guided,
-                    verdict=Verdict.GOVERNANCE_RISK,
-                    likely_verdict=likely_verdict,
-                    scope="depends",
+                    owed,
                     facts=(owner, *finding.facts),
-                    missing=(MissingFact(owner, branches), *guided.missing),
-                    settlements=(
-                        Settlement(Verdict.NOT_APPLICABLE, (("owner_is_licensor", "true"),)),
-                        *guided.settlements,
-                    ),
+                    settlements=(licensor, *owed.settlements),
                 )
             )
     return result
@@ -415,16 +434,8 @@ def across_candidates(
         others: list[Finding | Verdict] = [
             by_key.get(key, _NA) for i, by_key in enumerate(verdicts) if i != own
         ]
-        finding = _guided(finding, others, ("base", by_candidate[own][0]))
-        result.append(
-            replace(
-                finding,
-                verdict=Verdict.GOVERNANCE_RISK,
-                likely_verdict=union(likely),
-                scope="depends",
-                missing=(MissingFact(which, branches), *finding.missing),
-            )
-        )
+        pin = ("base", by_candidate[own][0])
+        result.append(_depending(finding, MissingFact(which, branches), union(likely), others, pin))
     return result
 
 

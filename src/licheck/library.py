@@ -216,11 +216,8 @@ class ShippedLicenses(Licenses):
 
     def __init__(self, index: list[dict[str, Any]], texts: list[bytes], root: Path) -> None:
         self._index = {str(i["id"]): (i, t) for i, t in zip(index, texts, strict=True)}
-        pairs = self._index.items()
         self._root = root
         self._compiled: dict[str, LicenseEntry] = {}
-        self._licensors: dict[str, str | None] = {k: i["licensor"] for k, (i, _) in pairs}
-        self._incorporates: dict[str, list[str]] = {k: i["incorporates"] for k, (i, _) in pairs}
 
     def __getitem__(self, license_id: str) -> LicenseEntry:
         entry = self._compiled.get(license_id)
@@ -239,10 +236,12 @@ class ShippedLicenses(Licenses):
         return len(self._index)
 
     def licensor(self, license_id: str) -> str | None:
-        return self._licensors[license_id]
+        licensor: str | None = self._index[license_id][0]["licensor"]
+        return licensor
 
     def incorporates(self, license_id: str) -> list[str]:
-        return self._incorporates[license_id]
+        incorporates: list[str] = self._index[license_id][0]["incorporates"]
+        return incorporates
 
     @property
     def compiled(self) -> frozenset[str]:

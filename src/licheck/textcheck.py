@@ -89,19 +89,21 @@ def text_sha256(body: str) -> str:
 
 def verify(library: Library, texts: Path) -> Verification:
     """Check every rule file against its text in `texts`: the text's hash, every clause quote and
-    every `not_encoded` quote (problems), and every duty sentence accounted for (warnings)."""
-    problems = _texts_and_clauses(library, texts)
+    every `not_encoded` quote (problems), and every duty sentence accounted for (warnings).  Each
+    text is read once."""
+    problems: list[VerifyProblem] = []
+    later: list[VerifyProblem] = []  # not_encoded quotes: listed after every text and clause
     warnings: list[VerifyWarning] = []
     for license_id, entry in sorted(library.licenses.items()):
-        try:
-            body = read_canonical(texts / entry.license.text.file)
-        except InputError:
-            continue  # missing, special or unreadable: `_texts_and_clauses` names it
+        body = _read_text(license_id, entry, texts, problems)
+        if body is None:
+            continue
+        problems.extend(_text_and_clauses(license_id, entry, body))
         result = coverage(entry.license, body)
-        problems.extend(_missing_quotes(license_id, entry, result))
+        later.extend(_missing_quotes(license_id, entry, result))
         warnings.extend(_unquoted(license_id, entry, result))
     return Verification(
-        tuple(problems),
+        tuple(problems + later),
         tuple(warnings),
         len(library.licenses),
         sum(len(e.clauses) for e in library.licenses.values()),
@@ -158,52 +160,51 @@ def measure(library: Library, texts: Path) -> LibraryCoverage:
     return LibraryCoverage(tuple(results), tuple(missing))
 
 
-def _texts_and_clauses(library: Library, texts: Path) -> list[VerifyProblem]:
-    """Every license's text hash and clause quotes against the files in `texts`."""
+def _read_text(
+    license_id: str, entry: LicenseEntry, texts: Path, problems: list[VerifyProblem]
+) -> str | None:
+    """The license's canonical text in `texts`; None, with the problem said, where it is
+    missing, special or unreadable."""
+    source = entry.license.text
+    text_path = texts / source.file
+    if not os.path.lexists(text_path):
+        message = f"canonical text {source.file} not found in {texts}"
+        problems.append(VerifyProblem(license_id, None, message, entry.file, 1))
+        return None
+    try:
+        return read_canonical(text_path)
+    except InputError as exc:
+        reason = exc.diagnostics[0].message
+        message = f"canonical text {source.file} in {texts} cannot be read: {reason}"
+        problems.append(VerifyProblem(license_id, None, message, entry.file, 1))
+        return None
+
+
+def _text_and_clauses(license_id: str, entry: LicenseEntry, body_text: str) -> list[VerifyProblem]:
+    """The text's hash and every clause quote against the text."""
+    source = entry.license.text
     problems: list[VerifyProblem] = []
-    for license_id, entry in sorted(library.licenses.items()):
-        source = entry.license.text
-        text_path = texts / source.file
-        if not os.path.lexists(text_path):
-            problems.append(
-                VerifyProblem(
-                    license_id,
-                    None,
-                    f"canonical text {source.file} not found in {texts}",
-                    entry.file,
-                    1,
-                )
-            )
-            continue
-        try:
-            body_text = read_canonical(text_path)
-        except InputError as exc:
-            reason = exc.diagnostics[0].message
-            message = f"canonical text {source.file} in {texts} cannot be read: {reason}"
-            problems.append(VerifyProblem(license_id, None, message, entry.file, 1))
-            continue
-        digest = text_sha256(body_text)
-        if digest != source.sha256:
-            problems.append(
-                VerifyProblem(
-                    license_id,
-                    None,
-                    f"{source.file} has changed: SHA-256 {digest}, the rules "
-                    f"encode {source.sha256}",
-                    entry.file,
-                    1,
-                )
-            )
-        body = normalise(body_text)
-        problems.extend(
+    digest = text_sha256(body_text)
+    if digest != source.sha256:
+        problems.append(
             VerifyProblem(
                 license_id,
-                compiled.clause.id,
-                f"the quote of clause {compiled.clause.id!r} does not occur in {source.file}",
-                compiled.file,
-                compiled.line,
+                None,
+                f"{source.file} has changed: SHA-256 {digest}, the rules encode {source.sha256}",
+                entry.file,
+                1,
             )
-            for compiled in entry.clauses
-            if normalise(compiled.clause.quote) not in body
         )
+    body = normalise(body_text)
+    problems.extend(
+        VerifyProblem(
+            license_id,
+            compiled.clause.id,
+            f"the quote of clause {compiled.clause.id!r} does not occur in {source.file}",
+            compiled.file,
+            compiled.line,
+        )
+        for compiled in entry.clauses
+        if normalise(compiled.clause.quote) not in body
+    )
     return problems

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from licheck.binding import uncovered_from
 from licheck.library import Library
 from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef, Owner, Source
 from licheck.model import DatedLicense, PartialDate, earliest
@@ -124,15 +125,9 @@ def _license_events(ref: ModelRef, library: Library) -> list[Event]:
 def _uncovered_events(history: list[DatedLicense], name: str) -> list[Event]:
     """The day after a text ended when no next text begins that day: from then a copy may be
     under a text nobody knows (`binding.licenses_for` adds license-unknown)."""
-    found = []
-    for index, dated in enumerate(history):
-        if dated.until is None:
-            continue
-        after = _day(dated.until) + dt.timedelta(days=1)
-        following = history[index + 1].from_ if index + 1 < len(history) else None
-        if following is None or _day(following) > after:
-            found.append(_license_event(after, "unknown", name, after.isoformat()))
-    return found
+    return [
+        _license_event(day, "unknown", name, day.isoformat()) for day in uncovered_from(history)
+    ]
 
 
 def _license_event(day: dt.date, license_id: str, name: str, written: str) -> Event:
