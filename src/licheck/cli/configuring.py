@@ -5,6 +5,7 @@ Light at the top: a run with no configuration file imports nothing of the core h
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,10 +27,11 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
     ctx.obj["config"] = None
     if no_config:
         return
-    from licheck.config import find
+    from licheck.config import find, search_start
 
     try:
-        path = config_file if config_file is not None else find(Path.cwd())
+        here = search_start(Path.cwd(), os.environ.get("PWD"))
+        path = config_file if config_file is not None else find(here)
     except FileNotFoundError:  # the working folder was deleted under the shell: nothing to find
         path = None
     if path is None:
