@@ -89,7 +89,7 @@ class _Scan:
         """`[a.b]` or `[[a.b]]`: the path the keys below it extend."""
         start, array = self.at, self.peek(2) == "[["
         self.at += 2 if array else 1
-        key = tuple(part for part, _ in self.key())
+        key: Key = tuple(part for part, _ in self.key())
         self.at += 2 if array else 1  # the closing bracket(s): the text is valid TOML
         if array:
             index = self.arrays.get(key, 0)
