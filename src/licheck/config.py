@@ -232,10 +232,11 @@ def _is_config(path: Path) -> bool:
         return False
     if info.st_size > MAX_CONFIG_BYTES:
         return True  # not read: reading it refuses it, located
+    from licheck.safeio import read_bytes  # never blocks on a FIFO swapped in meanwhile
+
     try:
-        with path.open("rb") as stream:
-            text = stream.read(MAX_CONFIG_BYTES + 1).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_bytes(path, PYPROJECT, MAX_CONFIG_BYTES).decode("utf-8")
+    except (InputError, UnicodeDecodeError):
         return True  # it may configure licheck: reading it says why it cannot be read
     if "licheck" not in text and "\\" not in text:
         return False
