@@ -33,9 +33,26 @@ class Huge:
 
 
 @dataclass(frozen=True)
+class Baseline:
+    """A JSON report of m.yaml, as a previous run wrote it."""
+
+
+POLICY = """\
+policy: acme
+name: Acme
+clauses:
+  - id: notice
+    kind: obligation
+    title: A notice
+    text: Ship a notice.
+    requirement: {fact: notice_included, is: true}
+"""
+
+
+@dataclass(frozen=True)
 class Case:
     name: str
-    files: dict[str, str | Huge]  # path (from the test's folder) -> text
+    files: dict[str, str | Huge | Baseline]  # path (from the test's folder) -> text
     code: int  # the exit code of `licheck check m.yaml`
     # the setting in force: key, value, and where it came from (a path from the resolved folder)
     setting: tuple[str, object, str] | None = None
@@ -44,6 +61,7 @@ class Case:
     links: dict[str, str] = field(default_factory=dict)  # link -> target (from the folder)
     git: str = "folder"  # repo/.git: folder, file (a worktree's), dangling (a link), none
     cwd: str = "repo/sub"  # the folder as the user reached it ($PWD)
+    pwd: str | None = None  # $PWD when the shell's is stale (default: `cwd`)
     argv: tuple[str, ...] = ()  # more options for `check`
 
 
@@ -195,6 +213,24 @@ CASES = [
         2,
         err=("pyproject.toml:1:1: error: 2,147,483,648 bytes, over the 1,048,576",),
     ),
+    Case(
+        "toml-a-deeper-tool-table-is-not-licheck-s",
+        {
+            "repo/.licheck.yaml": "fail-on: risk\n",
+            "repo/sub/pyproject.toml": '[project.tool.licheck]\nfail-on = "never"\n',
+        },
+        1,
+        ("fail-on", "risk", "../.licheck.yaml:1:1"),
+    ),
+    Case(
+        "toml-tool-as-an-array-of-tables",
+        {
+            "repo/.licheck.yaml": NEVER,
+            "repo/sub/pyproject.toml": '[[tool]]\nlicheck.fail-on = "never"\n',
+        },
+        2,
+        err=("pyproject.toml:1:1: error: no [tool.licheck] table in pyproject.toml",),
+    ),
     # --- YAML: the hardened reader's semantics
     Case(
         "yaml-quoted-key",
@@ -296,6 +332,13 @@ CASES = [
         ("fail-on", "never", "../../.licheck.yaml:1:1"),
         git="none",
     ),
+    Case(
+        "stale-pwd-is-not-followed",
+        {"repo/.licheck.yaml": "fail-on: risk\n", "elsewhere/.licheck.yaml": NEVER},
+        1,
+        ("fail-on", "risk", "../.licheck.yaml:1:1"),
+        pwd="elsewhere",  # the shell's $PWD names another folder: not where licheck runs
+    ),
     # --- the command line, named beside the gate line too
     Case(
         "as-of-typed",
@@ -328,6 +371,43 @@ CASES = [
         ),
     ),
     Case(
+        "policy-from-the-file",
+        {"repo/p.yaml": POLICY, "repo/.licheck.yaml": "policy: p.yaml\n"},
+        0,
+        ("policy", ["../p.yaml"], "../.licheck.yaml:1:1"),
+        out=("Settings in force: --policy ../p.yaml (../.licheck.yaml:1:1); the rest",),
+    ),
+    Case(
+        "no-builtin-library-from-the-file",
+        {
+            "repo/rules/catalog.yaml": "models: []\n",
+            "repo/.licheck.yaml": "licenses: rules\nbuiltin-licenses: false\n",
+        },
+        2,  # m.yaml names models of the built-in library: unread, and the report says why
+        ("builtin-licenses", False, "../.licheck.yaml:2:1"),
+        out=("--no-builtin-licenses (../.licheck.yaml:2:1)",),
+        err=("m.yaml:96:7: error: unknown model 'kimi-k2.5'",),
+    ),
+    Case(
+        "baseline-and-today-typed",
+        {"repo/sub/base.json": Baseline()},
+        0,
+        ("baseline", "base.json", "command line"),
+        out=(
+            "Settings in force: --baseline base.json (command line), --today 2026-04-01 "
+            "(command line); the rest licheck's defaults",
+        ),
+        argv=("--baseline", "base.json", "--today", "2026-04-01"),
+    ),
+    Case(
+        "no-waivers-leaving-the-default-file-unread",
+        {"repo/sub/.licheck-waivers.yaml": "waivers: []\n"},
+        0,
+        ("waivers", False, "command line"),
+        out=("--no-waivers (command line; no waiver file is read)",),
+        argv=("--no-waivers",),
+    ),
+    Case(
         "default-waiver-file-found",
         {"repo/sub/.licheck-waivers.yaml": "waivers: []\n"},
         0,
@@ -354,6 +434,8 @@ def _build(root: Path, case: Case) -> Path:
     for name, text in case.files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, Baseline):
+            continue  # written by the test, once m.yaml is there
         if isinstance(text, Huge):
             with path.open("wb") as stream:
                 stream.write(text.head.encode("utf-8"))
@@ -371,8 +453,14 @@ def test_a_setting_is_in_force_and_named_or_the_file_is_refused(
 ) -> None:
     here = _build(tmp_path, case)
     monkeypatch.chdir(here)  # the resolved folder
-    monkeypatch.setenv("PWD", str(here))  # as the shell keeps it, links and all
+    pwd = tmp_path / case.pwd if case.pwd else here
+    pwd.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("PWD", str(pwd))  # as the shell keeps it, links and all
     monkeypatch.delenv("LICHECK_CONFIG", raising=False)
+    for name, text in case.files.items():
+        if isinstance(text, Baseline):
+            written = run(capsys, "--no-config", "check", "m.yaml", "-f", "json")[1]
+            (tmp_path / name).write_text(written, encoding="utf-8")
     code, out, err = run(capsys, "check", "m.yaml", *case.argv)
     assert code == case.code, err
     assert "Traceback" not in err
