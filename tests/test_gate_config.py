@@ -208,6 +208,12 @@ CASES = [
         err=("pyproject.toml:1:21: error: not valid TOML",),
     ),
     Case(
+        "toml-nested-too-deeply",
+        {"repo/sub/pyproject.toml": "[tool.licheck]\nx = " + "[" * 5000 + "]" * 5000 + "\n"},
+        2,
+        err=("pyproject.toml:1:1: error: the TOML is nested too deeply to read",),
+    ),
+    Case(
         "toml-too-large-in-the-repository",
         {"repo/sub/pyproject.toml": Huge("[tool.licheck]\n")},
         2,

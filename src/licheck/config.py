@@ -244,7 +244,7 @@ def _is_config(path: Path) -> bool:
 
     try:
         tool = tomllib.loads(text.removeprefix("\ufeff")).get("tool")
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return True
     tables = tool if isinstance(tool, list) else [tool]  # `[[tool]]`: an error to report
     return any(isinstance(table, dict) and "licheck" in table for table in tables)

@@ -143,6 +143,9 @@ def toml_data(path: Path, display: str) -> tuple[dict[str, Any], str]:
         message = _ERROR_AT.sub("", str(exc)).strip()
         invalid = Diagnostic(display, line, column, f"not valid TOML: {message}")
         raise InputError([invalid]) from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        nested = Diagnostic(display, 1, 1, "the TOML is nested too deeply to read")
+        raise InputError([nested]) from None
 
 
 def read_config_bytes(path: Path, display: str) -> bytes:

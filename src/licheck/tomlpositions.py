@@ -36,7 +36,7 @@ def positions(text: str) -> Positions:
     scan = _Scan(text)
     try:
         return scan.document()
-    except (ValueError, IndexError):  # text tomllib refused: the positions found so far
+    except (ValueError, IndexError, RecursionError):  # the positions found so far
         return scan.found
 
 
