@@ -9,9 +9,12 @@ import html
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from licheck.schemas import shipped
 from tests.clirun import run
+from tests.test_ci_platforms import _valid_sarif
 from tests.test_config import project
 
 __all__ = ["project"]  # the fixture, shared with test_config
@@ -153,7 +156,10 @@ def test_the_machine_formats_list_every_gate_setting(
     )
     argv = ("check", "../products/composer2.yaml", "--as-of", "2026-03-19")
     _, out, _ = run(capsys, *argv, "-f", "json")
-    listed = json.loads(out)["gate_settings"]
+    report = json.loads(out)
+    schema = json.loads(shipped("report"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(report)) == []
+    listed = report["gate_settings"]
     assert [s["key"] for s in listed] == [
         *("fail-on", "evidence", "as-of", "licenses", "builtin-licenses"),
         *("policy", "waivers", "baseline", "today"),
@@ -169,7 +175,9 @@ def test_the_machine_formats_list_every_gate_setting(
     }
     assert by_key["fail-on"]["default"] and by_key["fail-on"]["source"] == "default"
     _, out, _ = run(capsys, *argv, "-f", "sarif")
-    assert json.loads(out)["runs"][0]["properties"]["gateSettings"] == listed
+    log = json.loads(out)
+    assert log["runs"][0]["properties"]["gateSettings"] == listed
+    _valid_sarif(log)
     _, out, _ = run(capsys, *argv, "-f", "junit")
     import xml.etree.ElementTree as ET
 
