@@ -20,16 +20,19 @@ Value = str | bool | list[str] | None
 class GateKey:
     key: str  # as the configuration file writes it (where it can), and the report lists it
     option: str  # as the command line writes it
-    default: Value
+    default: str | bool | tuple[str, ...] | None  # (a list setting's: empty)
+
+    def is_default(self, value: Value) -> bool:
+        return (tuple(value) if isinstance(value, list) else value) == self.default
 
 
 KEYS = (
     GateKey("fail-on", "--fail-on", "violation"),
     GateKey("evidence", "--evidence", "default"),
     GateKey("as-of", "--as-of", None),
-    GateKey("licenses", "--licenses", []),
+    GateKey("licenses", "--licenses", ()),
     GateKey("builtin-licenses", "--no-builtin-licenses", True),
-    GateKey("policy", "--policy", []),
+    GateKey("policy", "--policy", ()),
     GateKey("waivers", "--waivers", None),
     GateKey("baseline", "--baseline", None),
     GateKey("today", "--today", None),
@@ -43,8 +46,9 @@ def in_force(values: Mapping[str, Value], sources: Mapping[str, str]) -> list[Ga
     default) and source ("default" when `sources` does not say)."""
     out = []
     for gate_key in KEYS:
-        value = values.get(gate_key.key, gate_key.default)
-        default = value == gate_key.default
+        given = values.get(gate_key.key, gate_key.default)
+        value = list(given) if isinstance(given, tuple) else given
+        default = gate_key.is_default(value)
         source = sources.get(gate_key.key, DEFAULT_SOURCE)
         out.append(
             GateSettingOut(
