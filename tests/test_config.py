@@ -141,14 +141,14 @@ def test_both_files_in_one_folder_are_refused(
         (
             "pyproject.toml",
             '[tool.ruff]\nx = 1\n\n[tool.licheck]\n# gate\n  fail-on = "riks"\n',
-            ["pyproject.toml:6:3: error: expected one of violation, risk, never", "'risk'"],
+            ["pyproject.toml:6:13: error: expected one of violation, risk, never", "'risk'"],
         ),
         (
             "pyproject.toml",
             '[tool.licheck]\nlicences = ["x"]\nannotations = -1\n',
             [
                 "pyproject.toml:2:1: error: unknown key 'licences' (did you mean 'licenses'?)",
-                "pyproject.toml:3:1: error: expected greater than or equal to 0",
+                "pyproject.toml:3:15: error: expected greater than or equal to 0",
             ],
         ),
         (

@@ -5,12 +5,16 @@ file to skip on the way up; an empty list of paths is a located error."""
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from licheck.schemas import shipped
 from tests.clirun import run
+from tests.test_ci_platforms import _valid_sarif
 from tests.test_config import project
 
 __all__ = ["project"]  # the fixture, shared with test_config
@@ -111,3 +115,80 @@ def test_a_pass_owed_to_the_files_fail_on_is_said_on_stderr(
         ), fmt
     code, _, err = run(capsys, command, "m.yaml", "--fail-on", "never")  # typed: no note
     assert code == 0 and "note: the gate passes" not in err
+
+
+WEAKENED = (
+    "--evidence community_inference,declared (../.licheck.yaml:1:1; weaker than the default: "
+    "community_inference can establish a fact"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "fmt", "extra"),
+    [
+        ("check", "text", ()),  # brief: a line a finding and the summary
+        ("check", "text", ("-v",)),
+        ("evaluate", "text", ()),  # no gate line: the settings line still
+        ("check", "compact", ()),
+        ("check", "github", ()),
+        ("check", "markdown", ()),
+        ("check", "html", ()),
+    ],
+)
+def test_an_evidence_policy_from_the_file_is_named_in_every_format(
+    project: Path, capsys: pytest.CaptureFixture[str], command: str, fmt: str, extra: tuple[str]
+) -> None:
+    """A rumour-grade source settling a fact is named beside the gate line, with its file."""
+    (project / ".licheck.yaml").write_text(
+        "evidence: community_inference,declared\n", encoding="utf-8"
+    )
+    code, out, err = run(capsys, command, "../products/composer2.yaml", "-f", fmt, *extra)
+    assert code in (0, 1), err
+    shown = html.unescape(out.replace("\\_", "_"))  # as a reader sees Markdown and HTML
+    assert WEAKENED in " ".join(shown.split()), out
+
+
+def test_the_machine_formats_list_every_gate_setting(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / ".licheck.yaml").write_text(
+        "evidence: community_inference,declared\n", encoding="utf-8"
+    )
+    argv = ("check", "../products/composer2.yaml", "--as-of", "2026-03-19")
+    _, out, _ = run(capsys, *argv, "-f", "json")
+    report = json.loads(out)
+    schema = json.loads(shipped("report"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(report)) == []
+    listed = report["gate_settings"]
+    assert [s["key"] for s in listed] == [
+        *("fail-on", "evidence", "as-of", "licenses", "builtin-licenses"),
+        *("policy", "waivers", "baseline", "today"),
+    ]
+    by_key = {s["key"]: s for s in listed}
+    assert by_key["evidence"]["source"] == "../.licheck.yaml:1:1"
+    assert by_key["as-of"] == {
+        "key": "as-of",
+        "value": "2026-03-19",
+        "source": "command line",
+        "default": False,
+        "effect": None,
+    }
+    assert by_key["fail-on"]["default"] and by_key["fail-on"]["source"] == "default"
+    _, out, _ = run(capsys, *argv, "-f", "sarif")
+    log = json.loads(out)
+    assert log["runs"][0]["properties"]["gateSettings"] == listed
+    _valid_sarif(log)
+    _, out, _ = run(capsys, *argv, "-f", "junit")
+    import xml.etree.ElementTree as ET
+
+    suite = ET.fromstring(out).find("./testsuite[@name='settings in force']")
+    assert suite is not None
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert properties == {
+        "fail-on": "violation",
+        "fail-on.source": "default",
+        "evidence": "community_inference,declared",
+        "evidence.source": "../.licheck.yaml:1:1",
+        "as-of": "2026-03-19",
+        "as-of.source": "command line",
+    }

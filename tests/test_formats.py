@@ -144,8 +144,12 @@ def test_junit_parses_and_follows_the_gate(
     cases = root.findall("./testsuite/testcase")
     assert len(cases) == report["summary"]["findings"]
     assert {s.get("name") for s in root.findall("./testsuite")} == {
-        p["file"] for p in report["products"]
+        *(p["file"] for p in report["products"]),
+        "settings in force",  # no tests: the gate's settings as its properties
     }
+    settings = root.find("./testsuite[@name='settings in force']/properties")
+    assert settings is not None
+    assert {p.get("name"): p.get("value") for p in settings}["fail-on"] == fail_on
     risk = next(
         c for c in cases if c.get("name") == "composer-2: kimi-k2.5-modified-mit/ui-attribution"
     )

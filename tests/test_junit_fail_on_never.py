@@ -86,6 +86,17 @@ Missing fact mau: if [50M, 100M]: not applicable; if &gt; 100M: violation</skipp
   </testsuite>"""
 
 
+def settings_suite(fail_on: str) -> str:
+    """The settings in force: the gate's policy, typed here (every other setting the default)."""
+    return f"""\
+  <testsuite name="settings in force" tests="0" failures="0" errors="0" skipped="0" time="0">
+    <properties>
+      <property name="fail-on" value="{fail_on}" />
+      <property name="fail-on.source" value="command line" />
+    </properties>
+  </testsuite>"""
+
+
 @pytest.fixture
 def products(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """high.yaml (a violation: mau at least 150M) and low.yaml (a governance risk: at least 50M),
@@ -106,6 +117,7 @@ def test_a_violation_is_a_failure_element_under_fail_on_never(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<testsuites name="licheck" tests="2" failures="1" errors="0" time="0">\n'
         f"{VIOLATION_SUITE}\n"
+        f"{settings_suite('never')}\n"
         "</testsuites>\n"
     )
     failure = ET.fromstring(out).find(".//failure")
@@ -117,12 +129,14 @@ def test_a_violation_is_a_failure_element_under_fail_on_never(
 def test_a_violation_reads_the_same_whatever_the_gate(
     capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    """The XML of a violation does not depend on --fail-on; only the exit code does."""
+    """The XML of a violation does not depend on --fail-on; only the exit code does (and the
+    settings in force name the policy)."""
     outputs = {}
     for fail_on, expected_code in (("never", 0), ("violation", 1), ("risk", 1)):
         code, out, err = run(capsys, command, "high.yaml", "-f", "junit", "--fail-on", fail_on)
         assert code == expected_code, err
-        outputs[fail_on] = out
+        assert settings_suite(fail_on) in out
+        outputs[fail_on] = out.replace(settings_suite(fail_on), "")
     assert outputs["never"] == outputs["violation"] == outputs["risk"]
 
 
@@ -139,6 +153,7 @@ def test_check_under_fail_on_never_fails_the_violation_and_skips_the_risk(
         '<testsuites name="licheck" tests="4" failures="1" errors="0" time="0">\n'
         f"{VIOLATION_SUITE}\n"
         f"{RISK_SUITE}\n"
+        f"{settings_suite('never')}\n"
         "</testsuites>\n"
     )
 

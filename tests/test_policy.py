@@ -295,7 +295,10 @@ def test_the_text_report_names_the_policy_files(
         capsys, "evaluate", str(_product(tmp_path, "glm-4.6")), "--policy", str(EXAMPLE)
     )
     assert code == 0, err
-    assert out.endswith(f"Rule library: built-in\nPolicies: {EXAMPLE}\n")
+    assert out.endswith(
+        f"Rule library: built-in\nPolicies: {EXAMPLE}\n\n"
+        f"Settings in force: --policy {EXAMPLE} (command line); the rest licheck's defaults\n"
+    )
 
 
 def test_an_output_never_overwrites_a_policy_file(

@@ -336,8 +336,12 @@ def test_cli_stdout_is_the_rendered_report(
         capsys, "check", *map(str, manifests), "--no-waivers", "-f", "json", "--fail-on", "risk"
     )
     assert (code, err) == (1, "")
+    from licheck.gatesettings import in_force
+
+    typed = {"fail-on": "command line", "waivers": "command line"}  # --no-waivers: no file here
+    settings = in_force({"fail-on": "risk"}, typed)  # what the command line adds to the report
     expected = render(
-        check_files(manifests, POLICY),
+        check_files(manifests, POLICY).model_copy(update={"gate_settings": settings}),
         Format.JSON,
         RenderOptions(fail_on=FailOn.RISK, summary=True),
     )

@@ -1,8 +1,9 @@
 """The configuration file: defaults for the commands' options, found from the working folder up.
 
 A project keeps its settings in `[tool.licheck]` of `pyproject.toml` or in `.licheck.yaml`; the
-first folder, from the working folder up to the repository root (a folder holding `.git`) or the
-file system's root, that holds one is the project's.  A folder holding both is refused: two
+first folder, from the working folder up to the repository root (a folder holding `.git`, in
+any form) or the file system's root, that holds one is the project's (`search_start`: which
+working folder, when the user reached it through a link).  A folder holding both is refused: two
 sources of one setting would make a gate depend on which one a reader looks at.  Options on the
 command line win; `licheck config` shows each setting, its value and where it came from.
 
@@ -14,7 +15,7 @@ configuration file pays only for a few `stat`s.  Reading and checking a file fou
 from __future__ import annotations
 
 import os
-import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,10 @@ from licheck.diagnostics import Diagnostic, InputError, path_text
 YAML_FILE = ".licheck.yaml"
 PYPROJECT = "pyproject.toml"
 TOML_TABLE = "tool.licheck"
+# A configuration file is read whole and kept: one larger than this is refused, not read (a
+# pyproject.toml is a few kilobytes; a file of gigabytes on the way up would cost its size in
+# memory).  Above the repository root nothing is looked at.
+MAX_CONFIG_BYTES = 1024 * 1024
 
 # The commands that read a rule library (`--licenses`, `--no-builtin-licenses`), by their path
 # (tests/test_config.py checks that every command with the options is listed).
@@ -132,9 +137,9 @@ def shown(path: Path) -> str:
 
 
 def find(start: Path) -> Path | None:
-    """The configuration file for `start`: the nearest folder at or above it that holds one,
-    not above the repository root; None when there is none.  `InputError` when a folder holds
-    both kinds."""
+    """The configuration file for `start`: the nearest folder at or above it (its parents as
+    written, links kept) that holds one, not above the repository root; None when there is
+    none.  `InputError` when a folder holds both kinds."""
     for folder in (start, *start.parents):
         _refuse_misnamed(folder)
         found = [path for path in (folder / YAML_FILE, folder / PYPROJECT) if _is_config(path)]
@@ -153,9 +158,39 @@ def find(start: Path) -> Path | None:
             )
         if found:
             return found[0]
-        if (folder / ".git").exists():
+        if is_repository_root(folder):
             return None
     return None
+
+
+def is_repository_root(folder: Path) -> bool:
+    """Whether `folder` holds `.git` in any form: a folder, a worktree's or submodule's file
+    (`gitdir: ...`), or a link, even one to nothing (it still says where the project ends)."""
+    return os.path.lexists(folder / ".git")
+
+
+def repository_of(start: Path) -> Path | None:
+    """The nearest folder at or above `start` that is a repository root; None outside one."""
+    return next((f for f in (start, *start.parents) if is_repository_root(f)), None)
+
+
+def search_start(cwd: Path, pwd: str | None) -> Path:
+    """Where the search for the configuration starts: the working folder as the user reached
+    it (`pwd`, the shell's $PWD, links kept) when it names `cwd` and is inside a repository,
+    or when `cwd` (the resolved folder) is not; else `cwd`.  From `repo/products`, a link to a
+    folder elsewhere, the repository the user is in is `repo`, and its settings apply; from a
+    link outside any repository into one, the repository the files are in."""
+    logical = Path(pwd) if pwd and os.path.isabs(pwd) else None
+    if logical is None or logical == cwd or os.path.normpath(pwd or "") != pwd:
+        return cwd
+    try:
+        if not os.path.samefile(logical, cwd):
+            return cwd  # a stale $PWD (the shell's folder was moved or replaced)
+    except OSError:
+        return cwd
+    if repository_of(logical) is not None or repository_of(cwd) is None:
+        return logical
+    return cwd
 
 
 MISNAMED = ".licheck.yml"
@@ -179,36 +214,37 @@ def _refuse_misnamed(folder: Path) -> None:
         )
 
 
-# A TOML file can set `tool.licheck` only through a `tool` key at the start of a line: a table
-# header (`[tool.licheck]`, `[tool]`, `[[tool.licheck]]`), a dotted key (`tool.licheck.x = `) or
-# an inline table (`tool = {licheck = {...}}`), after a byte-order mark on the first line.  A
-# file with none of them (one that merely lists licheck as a dependency) is not parsed; one
-# with any of them is, so that no way of writing the table is skipped (the search would go on
-# above it and read another file's settings, or none).
-_MAY_HAVE_TABLE = re.compile(r"""^[\s\ufeff]*(\[\[?\s*)?["']?tool["']?\s*[.\]=]""", re.M)
-
-
 def _is_config(path: Path) -> bool:
-    """`.licheck.yaml`, or a `pyproject.toml` with a `[tool.licheck]` table (parsed only when
-    its text names licheck: most projects' pyproject.toml do not).  A pyproject.toml that names
-    licheck but is not valid TOML, or cannot be read, counts, so that its error is reported,
-    not skipped."""
+    """`.licheck.yaml`, or a `pyproject.toml` that sets `tool.licheck` in any way TOML allows
+    (`tomllib` decides; a file whose text has neither "licheck" nor a backslash, the only way
+    to write it otherwise, is not parsed: most projects' pyproject.toml are not licheck's).  A
+    pyproject.toml that may configure licheck but is not valid TOML, cannot be read or is over
+    `MAX_CONFIG_BYTES` counts, so that its error is reported, not skipped."""
     if path.name == YAML_FILE:
         # present in any form: a link to nothing or a folder is an error, not a file to skip
         # (the search would go on above it and read another file's settings)
         return os.path.lexists(path)
-    if not path.is_file():
-        return False
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        info = path.stat()
+    except (OSError, ValueError):
+        return False  # no pyproject.toml here (a link to nothing is no project's file)
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    if info.st_size > MAX_CONFIG_BYTES:
+        return True  # not read: reading it refuses it, located
+    from licheck.safeio import read_bytes  # never blocks on a FIFO swapped in meanwhile
+
+    try:
+        text = read_bytes(path, PYPROJECT, MAX_CONFIG_BYTES).decode("utf-8")
+    except (InputError, UnicodeDecodeError):
         return True  # it may configure licheck: reading it says why it cannot be read
-    if "licheck" not in text or not _MAY_HAVE_TABLE.search(text):
+    if "licheck" not in text and "\\" not in text:
         return False
     import tomllib
 
     try:
-        tool = tomllib.loads(text).get("tool")
-    except tomllib.TOMLDecodeError:
+        tool = tomllib.loads(text.removeprefix("\ufeff")).get("tool")
+    except (tomllib.TOMLDecodeError, RecursionError):
         return True
-    return isinstance(tool, dict) and "licheck" in tool
+    tables = tool if isinstance(tool, list) else [tool]  # `[[tool]]`: an error to report
+    return any(isinstance(table, dict) and "licheck" in table for table in tables)

@@ -1,8 +1,9 @@
 """Reading a configuration file: `.licheck.yaml` or `[tool.licheck]` of a TOML file, checked by
 one pydantic model (`Settings`), every problem located at file:line:column.
 
-TOML is read with the standard library's `tomllib`, which keeps no positions: the line of a key
-is found in the text of its table (a key it cannot find is located at the table's header).
+TOML means what the standard library's `tomllib` reads (any way of writing `tool.licheck`:
+quoted or escaped keys, dotted keys, inline tables); `licheck.tomlpositions` only finds where
+each key is written, to locate an error.  A file is read within `MAX_CONFIG_BYTES`.
 Paths in the file are relative to the file's folder; they are turned into paths relative to the
 working folder, as if the user had typed them here.
 """
@@ -17,11 +18,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
-from licheck import yamlsafe
-from licheck.config import BY_KEY, TOML_TABLE, Config, shown
+from licheck import tomlpositions, yamlsafe
+from licheck.config import BY_KEY, MAX_CONFIG_BYTES, TOML_TABLE, Config, shown
 from licheck.diagnostics import Diagnostic, InputError
 from licheck.formats import FORMATS
 from licheck.loading import validate
+from licheck.safeio import read_bytes
 
 PathText = Annotated[StrictStr, Field(min_length=1)]
 Paths = list[PathText] | PathText  # one path, or a list of them
@@ -63,7 +65,12 @@ class Settings(BaseModel):
 
 def read(path: Path) -> Config:
     """The configuration in `path` (TOML when it ends in .toml, else YAML), checked."""
-    document = _toml(path) if path.suffix == ".toml" else yamlsafe.load(path, shown(path))
+    display = shown(path)
+    if path.suffix == ".toml":
+        document = _toml(path)
+    else:  # the hardened YAML reader: one document, no duplicate keys, aliases bounded
+        text = yamlsafe.decode(read_config_bytes(path, display), display)
+        document = yamlsafe.parse(text, display)
     settings = validate(document, Settings)
     values: dict[str, Any] = settings.model_dump(by_alias=True, exclude_none=True)
     positions = {
@@ -99,46 +106,81 @@ def _relative(folder: Path, value: str | list[str]) -> str | list[str]:
 
 
 _ERROR_AT = re.compile(r"\(at line (\d+), column (\d+)\)$")
-_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*licheck\s*\]\s*(#.*)?$")
-_ANY_HEADER = re.compile(r"^\s*\[")
-_KEY = re.compile(r"^(\s*)([\"']?)([A-Za-z0-9_-]+)\2\s*=")
 
 
 def _toml(path: Path) -> yamlsafe.Document:
-    """The `[tool.licheck]` table of a TOML file as a located document."""
+    """The `tool.licheck` table of a TOML file, however TOML writes it, as a located document."""
     display = shown(path)
-    text = yamlsafe.read_text(path, display)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        at = _ERROR_AT.search(str(exc))
-        line, column = (int(at[1]), int(at[2])) if at else (1, 1)
-        message = _ERROR_AT.sub("", str(exc)).strip()
-        invalid = Diagnostic(display, line, column, f"not valid TOML: {message}")
-        raise InputError([invalid]) from None
+    data, text = toml_data(path, display)
     tool = data.get("tool")
     table = tool.get("licheck") if isinstance(tool, dict) else None
     if table is None:
         hint = f"add a [{TOML_TABLE}] table, or name a .licheck.yaml"
         problem = f"no [{TOML_TABLE}] table in {path.name}"
         raise InputError([Diagnostic(display, 1, 1, problem, hint)])
-    header, keys = _toml_positions(text)
-    positions: dict[tuple[str | int, ...], tuple[int, int]] = {(): (header, 1)}
-    positions.update({(key,): at for key, at in keys.items()})
-    return yamlsafe.Document(display, table, positions, dict(positions))
+    found = tomlpositions.positions(text)
+    prefix = ("tool", "licheck")
+    # the table's own place: its header, key or inline table; the file's start when unknown
+    at = found.keys.get(prefix) or found.keys.get(prefix[:1]) or (1, 1)
+    values: dict[tuple[str | int, ...], tuple[int, int]] = {(): at}
+    keys: dict[tuple[str | int, ...], tuple[int, int]] = {(): at}
+    for source, target in ((found.values, values), (found.keys, keys)):
+        target.update(
+            {path[2:]: where for path, where in source.items() if path[:2] == prefix and path[2:]}
+        )
+    return yamlsafe.Document(display, table, values, keys)
 
 
-def _toml_positions(text: str) -> tuple[int, dict[str, tuple[int, int]]]:
-    """The line of the `[tool.licheck]` header (1 when there is none, e.g. dotted keys) and the
-    (line, column) of each key in that table."""
-    header = 1
-    keys: dict[str, tuple[int, int]] = {}
-    inside = False
-    for number, line in enumerate(text.splitlines(), 1):
-        if _HEADER.match(line):
-            header, inside = number, True
-        elif _ANY_HEADER.match(line):
-            inside = False
-        elif inside and (found := _KEY.match(line)):
-            keys.setdefault(found[3], (number, len(found[1]) + 1))
-    return header, keys
+def toml_data(path: Path, display: str) -> tuple[dict[str, Any], str]:
+    """A TOML file read within `MAX_CONFIG_BYTES` and parsed by `tomllib` (the meaning), with
+    its text (for positions); `InputError`, located, for anything else."""
+    text = read_config_text(path, display)
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        at = _ERROR_AT.search(str(exc))
+        line, column = (int(at[1]), int(at[2])) if at else (1, 1)
+        message = _ERROR_AT.sub("", str(exc)).strip()
+        invalid = Diagnostic(display, line, column, f"not valid TOML: {message}")
+        raise InputError([invalid]) from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        nested = Diagnostic(display, 1, 1, "the TOML is nested too deeply to read")
+        raise InputError([nested]) from None
+
+
+def read_config_bytes(path: Path, display: str) -> bytes:
+    """A configuration file's bytes, read within `MAX_CONFIG_BYTES`: a larger one is refused
+    before it is read."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        size = 0  # read_bytes words why it cannot be read
+    if size > MAX_CONFIG_BYTES:
+        raise InputError([_too_large(display, size)])
+    return read_bytes(path, display, MAX_CONFIG_BYTES, hint="name a configuration file")
+
+
+def read_config_text(path: Path, display: str) -> str:
+    """A TOML configuration file's UTF-8 text (a leading BOM dropped), within
+    `MAX_CONFIG_BYTES`."""
+    raw = read_config_bytes(path, display)
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            [Diagnostic(display, line, column, "not valid UTF-8 text", "save the file as UTF-8")]
+        ) from None
+
+
+def _too_large(display: str, size: int) -> Diagnostic:
+    return Diagnostic(
+        display,
+        1,
+        1,
+        f"{size:,} bytes, over the {MAX_CONFIG_BYTES:,} a configuration file may have: "
+        "not read (it may configure licheck)",
+        "keep licheck's settings in a small .licheck.yaml, name one with --config, or run "
+        "with --no-config",
+    )

@@ -279,6 +279,20 @@ class ConfigOut(_Model):
     settings: list[ConfigSettingOut]
 
 
+class GateSettingOut(_Model):
+    """A setting that decides verdicts or the gate, as this run used it (`licheck.gatesettings`):
+    every one is listed, the defaults too, so that a reader sees what the gate was."""
+
+    # fail-on, evidence, as-of, licenses, builtin-licenses, policy, waivers, baseline, today
+    key: str
+    value: str | bool | list[str] | None  # None: not set (no waivers, no baseline, ...)
+    # "default", "command line", "environment", FILE:LINE:COLUMN of the configuration file, or
+    # "found in the working folder" (the default waiver file)
+    source: str
+    default: bool  # licheck's default: the setting changes nothing
+    effect: str | None = None  # what a non-default setting does, where it is not plain
+
+
 class Report(_Model):
     schema_version: Literal["1.0"] = "1.0"
     tool: str = "licheck"
@@ -298,6 +312,9 @@ class Report(_Model):
     library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
     # present only when a configuration file set some of the run's options
     config: ConfigOut | None = Field(None, exclude_if=lambda value: value is None)
+    # every setting that decides a verdict or the gate, and where it came from (the command line
+    # fills it; a report a program builds has none)
+    gate_settings: list[GateSettingOut] = Field([], exclude_if=lambda value: not value)
 
 
 class SingleProductReport(BaseModel):

@@ -5,6 +5,7 @@ Light at the top: a run with no configuration file imports nothing of the core h
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,7 @@ import click
 
 if TYPE_CHECKING:
     from licheck.config import Config
-    from licheck.report import ConfigOut, FailOn, Report
+    from licheck.report import ConfigOut, FailOn, GateSettingOut, Report
 
 CONFIG_ENV = "LICHECK_CONFIG"
 
@@ -26,10 +27,11 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
     ctx.obj["config"] = None
     if no_config:
         return
-    from licheck.config import find
+    from licheck.config import find, search_start
 
     try:
-        path = config_file if config_file is not None else find(Path.cwd())
+        here = search_start(Path.cwd(), os.environ.get("PWD"))
+        path = config_file if config_file is not None else find(here)
     except FileNotFoundError:  # the working folder was deleted under the shell: nothing to find
         path = None
     if path is None:
@@ -66,11 +68,85 @@ def loaded(ctx: click.Context | None = None) -> Config | None:
 
 def with_config(report: Report) -> Report:
     """`report` with the configuration settings the running command used (`Report.config`),
-    so that the report says where a setting such as `fail-on: never` came from."""
-    if report.config is not None:
-        return report
-    used = applied(click.get_current_context(silent=True))
-    return report if used is None else report.model_copy(update={"config": used})
+    and every setting that decides its verdicts or gate with where it came from
+    (`Report.gate_settings`), so that the report says where a setting such as `fail-on: never`
+    came from."""
+    ctx = click.get_current_context(silent=True)
+    update: dict[str, object] = {}
+    if report.config is None and (used := applied(ctx)) is not None:
+        update["config"] = used
+    if not report.gate_settings and ctx is not None and (settings := gate_settings(ctx)):
+        update["gate_settings"] = settings
+    return report.model_copy(update=update) if update else report
+
+
+# Each gate setting's parameter, in the commands that report (`evaluate`, `check`).
+_GATE_PARAMS = {
+    "fail-on": "fail_on",
+    "evidence": "evidence",
+    "as-of": "as_of",
+    "licenses": "licenses_dir",
+    "builtin-licenses": "no_builtin_licenses",
+    "policy": "policy_files",
+    "waivers": "waivers_file",
+    "baseline": "baseline_file",
+    "today": "today",
+}
+
+
+def gate_settings(ctx: click.Context) -> list[GateSettingOut]:
+    """The settings in force for the running command (`licheck.gatesettings.in_force`): their
+    values as the command received them, each with where it came from; [] for a command that
+    has no gate."""
+    params = ctx.params
+    if "fail_on" not in params or "licenses_dir" not in params:
+        return []
+    from licheck.cli.gating import DEFAULT_WAIVERS
+    from licheck.diagnostics import path_text
+    from licheck.gatesettings import in_force
+
+    def day(value: object) -> str | None:
+        return value.isoformat() if hasattr(value, "isoformat") else None
+
+    library = params["licenses_dir"]
+    waivers: str | bool | None = None
+    sources = {key: _source(ctx, key, param) for key, param in _GATE_PARAMS.items()}
+    found = (Path.cwd() / DEFAULT_WAIVERS).is_file()  # what `load_waivers` reads by default
+    if params.get("no_waivers"):  # a change only where it leaves a waiver file unread
+        waivers = False if found else None
+        sources["waivers"] = _source(ctx, "waivers", "no_waivers")
+    elif params.get("waivers_file") is not None:
+        waivers = path_text(str(params["waivers_file"]))
+    elif found:
+        waivers, sources["waivers"] = DEFAULT_WAIVERS, "found in the working folder"
+    values = {
+        "fail-on": params["fail_on"],
+        "evidence": params.get("evidence", "default"),
+        "as-of": day(params.get("as_of")),
+        "licenses": [path_text(str(p)) for p in library.folders],
+        "builtin-licenses": library.builtin,
+        "policy": [path_text(str(p)) for p in library.policies],
+        "waivers": waivers,
+        "baseline": path_text(str(b)) if (b := params.get("baseline_file")) else None,
+        "today": day(params.get("today")),
+    }
+    return in_force(values, sources)
+
+
+def _source(ctx: click.Context, key: str, param: str) -> str:
+    """Where the parameter's value came from: the command line, the environment, the
+    configuration file's FILE:LINE:COLUMN, or "default"."""
+    from click.core import ParameterSource
+
+    source = ctx.get_parameter_source(param)
+    if source is ParameterSource.COMMANDLINE:
+        return "command line"
+    if source is ParameterSource.ENVIRONMENT:
+        return "environment"
+    config = loaded(ctx)
+    if source is ParameterSource.DEFAULT_MAP and config is not None and key in config.values:
+        return config.where(key)
+    return "default"
 
 
 def applied(ctx: click.Context | None) -> ConfigOut | None:

@@ -147,12 +147,12 @@ def compare_baseline(report: Report, baseline: Baseline | None) -> Report:
 
 
 def repository_root(start: Path) -> Path:
-    """The nearest folder at or above `start` holding `.git` (a folder, or a worktree's
-    file); `start` when there is none."""
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return start
+    """The nearest folder at or above `start` holding `.git` (a folder, a worktree's file, or
+    a link, even one to nothing: `licheck.config.is_repository_root`); `start` when there is
+    none."""
+    from licheck.config import repository_of
+
+    return repository_of(start) or start
 
 
 def render_options(

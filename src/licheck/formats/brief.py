@@ -19,6 +19,7 @@ from licheck.formats.summary import (
     gate_line,
     is_problem,
     library_lines,
+    settings_lines,
     waiver_lines,
 )
 from licheck.readable import encodable
@@ -120,6 +121,7 @@ class BriefDocument(Plain):
             "Summary: " + counts_line(top),
             *map(escape, baseline_lines(top)),
             escape(gate_line(top, self.options.fail_on)),
+            *map(escape, settings_lines(top)),
             *map(escape, waiver_lines(top)),
             *map(terminal, library_lines(top)),
         ]

@@ -18,6 +18,7 @@ from licheck.formats.summary import (
     gate_line,
     is_problem,
     library_lines,
+    settings_lines,
     waiver_line,
 )
 from licheck.formats.unread import error_lines
@@ -60,6 +61,7 @@ class CompactDocument(Plain):
         lines += error_lines(top)
         lines += [counts_line(top), *(terminal(b) for b in baseline_lines(top))]
         lines.append(terminal(gate_line(top, self.fail_on)))
+        lines += [terminal(text) for text in settings_lines(top)]
         # a layer that replaced an entry may be why the gate passes: say so beside it
         lines += [terminal(text) for text in library_lines(top)]
         return ("\n" if pieces else "") + "\n".join(lines) + "\n"

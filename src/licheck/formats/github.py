@@ -29,6 +29,7 @@ from licheck.formats.summary import (
     library_lines,
     plural,
     replacement_line,
+    settings_lines,
     waiver_line,
 )
 from licheck.formats.unread import TITLE, message
@@ -131,6 +132,7 @@ class GithubDocument(Plain):
         lines.append(f"licheck: {counts_line(top)}")
         lines += [f"licheck: {terminal(b.strip())}" for b in baseline_lines(top)]
         lines.append(f"licheck: {terminal(gate_line(top, self.fail_on))}")
+        lines += [f"licheck: {terminal(text)}" for text in settings_lines(top)]
         lines += [f"licheck: {terminal(text)}" for text in library_lines(top)]
         return "\n".join(lines) + "\n"
 

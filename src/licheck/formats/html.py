@@ -22,6 +22,7 @@ from licheck.formats.summary import (
     counts_line,
     gate_line,
     library_lines,
+    settings_lines,
     unread,
     waiver_lines,
     written_figures,
@@ -104,6 +105,7 @@ class HtmlDocument(Plain):
             f"<h1>licheck report {badge(top.verdict)}</h1>",
             f"<p>{esc(counts_line(top))}</p>",
             f'<p class="gate">{esc(gate_line(top, self.fail_on))}</p>',
+            *(f'<p class="gate settings">{esc(text)}</p>' for text in settings_lines(top)),
             f'<p class="meta">{esc(policy)} · licheck {esc(top.tool_version)}</p>',
         ]
         notes = waiver_lines(top)

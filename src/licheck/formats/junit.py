@@ -27,6 +27,7 @@ from collections import Counter
 from licheck.escape import no_workflow_command, xml_chars
 from licheck.formats import Piece, Plain
 from licheck.formats.summary import baseline_tag, is_problem, replacement_line
+from licheck.gatesettings import shown_value
 from licheck.report import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
 from licheck.verdicts import Verdict
 
@@ -167,12 +168,19 @@ class JunitDocument(Plain):
         return self._root(pieces + suites, {"tests": files + replaced, "errors": files})
 
     def head(self, top: Report, pieces: int) -> str:
-        opened = pieces or top.errors or (top.library is not None and top.library.replaced)
+        opened = (
+            pieces
+            or top.errors
+            or (top.library is not None and top.library.replaced)
+            or top.gate_settings
+        )
         before = self._root_of(top, pieces)[0]
         return before + self.separator if opened else before + "\n"
 
     def tail(self, top: Report, pieces: int) -> str:
-        unread = self.separator.join(_unread_suites(top) + _library_suite(top))
+        unread = self.separator.join(
+            _unread_suites(top) + _library_suite(top) + _settings_suite(top)
+        )
         if not (pieces or unread):
             return ""
         between = self.separator if pieces and unread else ""
@@ -198,6 +206,29 @@ def _library_suite(top: Report) -> list[str]:
         )
         skipped = ET.SubElement(case, "skipped", {"message": replacement_line(r)})
         skipped.text = replacement_line(r)  # GitLab shows the text: it starts at the file
+    ET.indent(suite, space="  ", level=1)
+    return [_serialized(suite)]
+
+
+def _settings_suite(top: Report) -> list[str]:
+    """The settings in force (`Report.gate_settings`: --fail-on, and each that is not the
+    default) as the properties of a suite of no tests: a reader of the test view sees what
+    decided the gate (`--evidence`, waivers, layers...)."""
+    if not top.gate_settings:
+        return []
+    suite = ET.Element(
+        "testsuite",
+        {"name": "settings in force", "tests": "0", "failures": "0", "errors": "0"},
+    )
+    suite.attrib.update({"skipped": "0", "time": "0"})
+    properties = ET.SubElement(suite, "properties")
+    for setting in top.gate_settings:
+        if setting.default and setting.key != "fail-on":  # the defaults: in the JSON report
+            continue
+        raw = setting.value
+        value = str(raw).lower() if isinstance(raw, bool) else shown_value(setting)
+        for name, text in ((setting.key, value), (f"{setting.key}.source", setting.source)):
+            ET.SubElement(properties, "property", {"name": name, "value": text})
     ET.indent(suite, space="  ", level=1)
     return [_serialized(suite)]
 

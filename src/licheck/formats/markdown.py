@@ -19,6 +19,7 @@ from licheck.formats.summary import (
     is_problem,
     library_lines,
     plural,
+    settings_lines,
     unread,
     written_figures,
 )
@@ -170,6 +171,7 @@ class MarkdownDocument(Plain):
             "",
             f"{counts_line(top)}.  ",
             f"{cell(gate_line(top, self.fail_on))}.",
+            *(said for text in settings_lines(top) for said in ("", f"{cell(text)}.")),
             "",
         ]
         out += _unread_section(top)

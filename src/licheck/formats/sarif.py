@@ -365,6 +365,10 @@ class SarifDocument(Plain):
         notes = [_notification(s, self.options) for s in top.waivers if s.status != "applied"]
         if top.config is not None:  # the settings a configuration file gave this run
             run["properties"]["config"] = top.config.model_dump(mode="json")
+        if top.gate_settings:  # every setting that decided the verdicts and the gate
+            run["properties"]["gateSettings"] = [
+                s.model_dump(mode="json") for s in top.gate_settings
+            ]
         if top.library is not None:  # the layered library changes verdicts: say what it is
             run["properties"]["library"] = top.library.model_dump(mode="json")
             notes += [_replaced_notification(r, self.options) for r in top.library.replaced]

@@ -96,6 +96,26 @@ def gate_line(report: Report, fail_on: FailOn) -> str:
     return f"Gate ({policy}): {result} ({worst} not waived: {gate.label})"
 
 
+def settings_line(report: Report) -> str:
+    """ "Settings in force: --evidence estimates (.licheck.yaml:3:1; ...), --as-of DATE (command
+    line)": each setting that decides verdicts or the gate and is not licheck's default (the
+    gate line names --fail-on), where it came from; "" when every one is the default, or the
+    report does not say (`Report.gate_settings`).  Every format shows it beside the gate line.
+    User text: the caller escapes it as its format needs."""
+    from licheck.gatesettings import changed, phrase
+
+    named = changed(report.gate_settings)
+    if not named:
+        return ""
+    return "Settings in force: " + ", ".join(map(phrase, named)) + "; the rest licheck's defaults"
+
+
+def settings_lines(report: Report) -> list[str]:
+    """`settings_line` as a list: [] when it is empty."""
+    text = settings_line(report)
+    return [text] if text else []
+
+
 def _set_at(report: Report, key: str) -> str:
     """ ", set at FILE:LINE:COLUMN" when the configuration file set `key`, else "": a gate
     weakened by a file the user did not name is seen where it came from.  User text."""
@@ -152,6 +172,7 @@ def summary_text(report: Report, fail_on: FailOn) -> str:
     """The block `licheck check` prints at the end of its text report."""
     lines = ["", "Summary: " + counts_line(report), *map(line, baseline_lines(report))]
     lines.append(gate_line(report, fail_on))
+    lines += map(line, settings_lines(report))
     notes = waiver_lines(report)
     if notes:
         lines.append("Waivers:")

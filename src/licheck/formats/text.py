@@ -114,6 +114,8 @@ class TextDocument(Plain):
             summary = summary_text(top, self.context.options.fail_on)
             summary = encodable(summary, self.context.options.encoding)
             text += "\n".join(fit(line, self.width) for line in summary.split("\n"))
+        else:  # no gate line (`evaluate`): the settings that decided the verdicts, still
+            text += settings_text(top)
         return text
 
 
@@ -141,6 +143,15 @@ def library_text(top: Report) -> str:
     from licheck.formats.summary import library_lines
 
     lines = library_lines(top)
+    return "\n".join(["", *map(terminal, lines)]) + "\n" if lines else ""
+
+
+def settings_text(top: Report) -> str:
+    """The settings in force that are not the defaults (`summary.settings_line`), or ""."""
+    from licheck.escape import terminal
+    from licheck.formats.summary import settings_lines
+
+    lines = settings_lines(top)
     return "\n".join(["", *map(terminal, lines)]) + "\n" if lines else ""
 
 
