@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
-from licheck.baseline import Entry, status_of
+from licheck import baseline
+from licheck.baseline import MAX_BASELINE_BYTES, Entry, status_of
+from licheck.diagnostics import InputError
+from licheck.reportdigest import product_digest, report_digest
 from licheck.verdicts import Verdict
 from tests.clirun import run
 
@@ -327,9 +330,13 @@ def test_a_manifest_broken_since_the_baseline_is_not_counted_fixed(
     assert "could not read" in err
 
 
-def _edit(path: Path, change: object) -> None:
+def _edit(path: Path, change: object, *, stamp: bool = False) -> None:
+    """`change` the report at `path`; `stamp`: with its digest recomputed, as a licheck that
+    found what the change says would have written it."""
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)  # type: ignore[operator]
+    if stamp:
+        data["digest"] = report_digest(data, (product_digest(p) for p in data["products"]))
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -383,7 +390,7 @@ def test_a_clause_whose_text_changed_is_new(
             if f["clause"] == "ui-attribution":
                 f["quote"] = f["quote"].replace("100 million", "500 million")
 
-    _edit(base, reword)
+    _edit(base, reword, stamp=True)  # as a licheck with another rule library wrote it
     code, out, err = run(
         capsys, "evaluate", alpha, "--baseline", str(base), "--no-waivers", "-f", "compact"
     )
@@ -447,3 +454,45 @@ def test_a_baseline_of_another_rule_library_is_said(
         capsys, "evaluate", alpha, "--baseline", base, "--no-waivers", "--licenses", str(layer)
     )
     assert "another rule library" not in err
+
+
+@pytest.mark.parametrize("size", [MAX_BASELINE_BYTES + 1, 500 * 1000 * 1000])
+def test_a_baseline_over_the_size_limit_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], size: int
+) -> None:
+    """The issue's 500 MB baseline (a sparse file: no disk used) ends in a located error, not
+    in MemoryError (exit 3); the limit is the one docs/baselines.md states."""
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    base = tmp_path / "base.json"
+    with base.open("wb") as stream:
+        stream.truncate(size)
+    code, out, err = run(capsys, "check", str(tmp_path / "alpha.yaml"), "--baseline", str(base))
+    assert code == 2 and out == ""
+    assert f"{base}: error: file is too large ({size:,} bytes; the limit is 134,217,728)" in err
+    assert "128 MiB" in (Path(__file__).parent.parent / "docs" / "baselines.md").read_text()
+
+
+def test_a_baseline_memory_cannot_hold_is_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    alpha = str(tmp_path / "alpha.yaml")
+    base = tmp_path / "base.json"
+    run(capsys, "evaluate", alpha, "-f", "json", "-o", str(base), "--fail-on", "never")
+
+    def exhausted(*args: object, **kwargs: object) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(baseline.json, "loads", exhausted)
+    code, _, err = run(capsys, "evaluate", alpha, "--baseline", str(base))
+    assert code == 2 and "too large to read in memory" in err and "Traceback" not in err
+
+
+def test_reading_keeps_only_what_a_comparison_reads(tmp_path: Path) -> None:
+    """The parts a comparison never reads are dropped as they are parsed (the memory bound),
+    and a key named twice inside them is still refused."""
+    report = {"tool": "licheck", "products": [{"findings": [{"facts": [1], "clause": "x"}]}]}
+    kept = baseline._parse(json.dumps(report), "r.json")
+    assert kept == {"tool": "licheck", "products": [{"findings": [{"clause": "x"}]}]}
+    with pytest.raises(InputError, match="the key 'a' twice"):
+        baseline._parse('{"facts": {"a": 1, "a": 2}}', "r.json")

@@ -47,10 +47,14 @@ from licheck.report import (
     Report,
     summarize,
 )
+from licheck.reportdigest import product_digest, report_digest
 from licheck.safeio import read_bytes
 from licheck.verdicts import Verdict
 
-MAX_BASELINE_BYTES = 512 * 1024 * 1024  # a large portfolio's JSON report, not more
+# A JSON report of some 20,000 findings (7 KB each, most of it facts and evidence); reading one
+# takes at most about three times its size in memory (docs/baselines.md)
+MAX_BASELINE_BYTES = 128 * 1024 * 1024
+HINT = "name a `--format json` report"
 PROBLEMS = frozenset({Verdict.VIOLATION, Verdict.GOVERNANCE_RISK})
 REGENERATE = "write a new baseline with `licheck check PATHS --format json -o FILE`"
 
@@ -101,6 +105,7 @@ class _Report(_Read):
     summary: _Summary
     products: list[_Product]
     library: dict[str, Any] | None = None  # present when layered (or without the built-in one)
+    digest: str | None = None  # every report licheck writes has one; `_check_digest` asks
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,15 +137,18 @@ def load(path: Path, display: str | None = None) -> Baseline:
     """Read a baseline report; `InputError`, located, for anything but a licheck JSON report
     of a compatible schema."""
     name = path_text(display or str(path))
-    raw = read_bytes(path, name, MAX_BASELINE_BYTES, hint="name a `--format json` report")
-    data = _parse(raw, name)
+    text = _text(read_bytes(path, name, MAX_BASELINE_BYTES, hint=HINT), name)
+    data = _parse(text, name)
     _check_kind(data, name)
     try:
         report = _Report.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         raise InputError([_located(error, name) for error in errors]) from None
-    _check_counts(report, name)
+    del data  # only the fields a comparison reads are kept
+    _check_counts(report, name)  # first: it names the product
+    _check_digest(report, text, name)
+    del text
     entries = tuple(
         Entry(
             p.product, p.file, f.component, f.model, f.license, f.clause, f.verdict, f.waived,
@@ -185,15 +193,51 @@ def _check_counts(report: _Report, name: str) -> None:
         raise fail(name, 0, 0, message, REGENERATE)
 
 
-def _parse(raw: bytes, name: str) -> Any:
+def _check_digest(report: _Report, text: str, name: str) -> None:
+    """Refuse a report whose digest is missing or does not match what it says: one finding
+    re-graded, moved, added, removed or duplicated by hand would hide a new one."""
+    if report.digest is None:
+        message = (
+            "the report carries no digest: written by an earlier licheck, before baselines "
+            "carried one, or its digest was removed"
+        )
+        raise fail(name, 1, 1, message, REGENERATE)
+    data = report.model_dump(mode="json")
+    expected = report_digest(data, (product_digest(p) for p in data["products"]))
+    if report.digest != expected:
+        line, column = _where(text, '"digest"')
+        message = (
+            "the digest does not match the report's findings: edited by hand? A baseline "
+            "accepts only what licheck found, as it wrote it"
+        )
+        raise fail(name, line, column, message, REGENERATE)
+
+
+def _where(text: str, needle: str) -> tuple[int, int]:
+    """The 1-based line and column of the last `needle` in `text` (the top-level key licheck
+    writes last), or 1:1."""
+    offset = text.rfind(needle)
+    if offset < 0:
+        return 1, 1
+    start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - start + 1
+
+
+def _text(raw: bytes, name: str) -> str:
     try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark (an editor's) is no damage
+        return raw.decode("utf-8-sig")  # a byte-order mark (an editor's) is no damage
     except UnicodeDecodeError:
         raise fail(name, 0, 0, "not UTF-8 text: not a licheck JSON report", REGENERATE) from None
+
+
+def _parse(text: str, name: str) -> Any:
     if not text.strip():
         raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
     try:
-        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_kept, parse_constant=_no_constant)
+    except MemoryError:
+        message = "too large to read in memory: not a baseline licheck can compare with"
+        raise fail(name, 0, 0, message, REGENERATE) from None
     except DuplicateKey as exc:
         message = f"the key {exc.args[0]!r} twice in one object: edited by hand?"
         raise fail(name, 0, 0, message, REGENERATE) from None
@@ -204,6 +248,21 @@ def _parse(raw: bytes, name: str) -> Any:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
         raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
+
+
+# What a comparison never reads and a report holds most of: dropped as soon as it is parsed
+# (a key named twice in it is still refused), so that memory holds little more than the text.
+_UNREAD = frozenset(
+    {"facts", "missing_facts", "settled_by", "explanation", "components", "waiver", "errors"}
+    | {"waivers", "config", "gone", "location", "title", "license_name", "model_name"}
+)
+
+
+def _kept(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = unique_keys(pairs)
+    for key in _UNREAD.intersection(data):
+        del data[key]
+    return data
 
 
 def _no_constant(word: str) -> Any:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from licheck import __version__
 from licheck.diagnostics import Diagnostic
 from licheck.jsontext import dumps
+from licheck.reportdigest import product_digest, report_digest
 from licheck.verdicts import Verdict
 
 SCHEMA_VERSION = "1.0"
@@ -298,6 +299,9 @@ class Report(_Model):
     library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
     # present only when a configuration file set some of the run's options
     config: ConfigOut | None = Field(None, exclude_if=lambda value: value is None)
+    # SHA-256 over what a baseline comparison reads (`licheck.reportdigest`): every JSON report
+    # licheck writes carries it, last, and `--baseline` refuses a report it does not match
+    digest: str | None = Field(None, exclude_if=lambda value: value is None)
 
 
 class SingleProductReport(BaseModel):
@@ -353,8 +357,11 @@ def counts_toward_gate(finding: FindingOut) -> bool:
 
 def to_json(report: Report) -> str:
     """The report as `json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False)`
-    writes it, plus a line break."""
-    return dumps(report.model_dump(mode="json")).text + "\n"
+    writes it, with its digest, plus a line break."""
+    data = report.model_dump(mode="json")
+    if "digest" not in data:
+        data["digest"] = report_digest(data, (product_digest(p) for p in data["products"]))
+    return dumps(data).text + "\n"
 
 
 class FailOn(StrEnum):
