@@ -19,16 +19,18 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
 from licheck.reportdigest import product_digest, report_digest
 from tests.clirun import run
+from tests.conftest import LICENSES
 
 BEFORE = """format: 2
 product: Alpha
@@ -231,21 +233,53 @@ BASELINE_CASES = [
 
 @dataclass(frozen=True)
 class Layered:
-    """A command run over a layer that drops Kimi's display duty: its output must name the
-    layer and what it replaced (`said`), on stdout (`out`) or on stderr."""
+    """A command run over a layer that drops Kimi's display duty (ALPHA, LAYER, APP stand for
+    the files): its output (`err`: standard error) must name the layer and what it replaced."""
 
     name: str
     argv: tuple[str, ...]
-    said: tuple[str, ...] = ("layer", "replaces license kimi-k2.5-modified-mit")
-    codes: tuple[int, ...] = (0, 1)
-    extra: dict[str, str] = field(default_factory=dict)
+    said: tuple[str, ...] = (
+        "Rule library: built-in + ",
+        "kimi-k2.5-modified-mit.yaml replaces license kimi-k2.5-modified-mit (from built-in",
+    )
+    err: bool = False
 
 
-LAYER_CASES: list[Layered] = []
+IN_JSON = ('"builtin": true', '"id": "kimi-k2.5-modified-mit"', '"replaced": "built-in kimi')
+LAYERED = ("--licenses", "LAYER")
+LAYER_CASES = [
+    Layered("evaluate text (as before)", ("evaluate", "ALPHA", *LAYERED)),
+    Layered("check compact (as before)", ("check", "ALPHA", "-f", "compact", *LAYERED)),
+    Layered("notices markdown", ("notices", "ALPHA", *LAYERED)),
+    Layered("notices json", ("notices", "ALPHA", "-f", "json", *LAYERED), IN_JSON),
+    Layered("timeline text", ("timeline", "ALPHA", *LAYERED)),
+    Layered("timeline json", ("timeline", "ALPHA", "-f", "json", *LAYERED), IN_JSON),
+    Layered("whatif text", ("whatif", "ALPHA", "--set", "mau=1M", *LAYERED)),
+    Layered("whatif json", ("whatif", "ALPHA", "--set", "mau=1M", "-f", "json", *LAYERED), IN_JSON),
+    Layered("whatif html", ("whatif", "ALPHA", "--set", "mau=1M", "-f", "html", *LAYERED)),
+    Layered("whatif csv", ("whatif", "ALPHA", "--set", "mau=1M", "-f", "csv", *LAYERED), err=True),
+    Layered("whatif sweep", ("whatif", "ALPHA", "--sweep", "mau=1M..300M", *LAYERED)),
+    Layered("discover text", ("discover", "APP", "--manifests", "ALPHA", *LAYERED)),
+    Layered(
+        "discover json",
+        ("discover", "APP", "--manifests", "ALPHA", "-f", "json", *LAYERED),
+        IN_JSON,
+    ),
+]
 
 CASES = [pytest.param(c, id=c.name) for c in BASELINE_CASES] + [
     pytest.param(c, id=c.name) for c in LAYER_CASES
 ]
+
+
+def _weakening_layer(folder: Path) -> Path:
+    """Kimi K2.5's rule file without its display duty, as a layer over the built-in library."""
+    layer = folder / "layer"
+    layer.mkdir()
+    rule = yaml.safe_load((LICENSES / "kimi-k2.5-modified-mit.yaml").read_text(encoding="utf-8"))
+    rule["clauses"] = [c for c in rule["clauses"] if c["id"] != "ui-attribution"]
+    (layer / "kimi-k2.5-modified-mit.yaml").write_text(yaml.safe_dump(rule), encoding="utf-8")
+    return layer
 
 
 @pytest.fixture(scope="module")
@@ -256,6 +290,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     argv = ["check", str(here / "alpha.yaml"), "-f", "json", "-o", str(here / "base.json")]
     assert run_guarded(cli, [*argv, "--fail-on", "never", "--no-waivers"]) == 0
     (here / "alpha.yaml").write_text(NOW, encoding="utf-8")
+    _weakening_layer(here)
+    (here / "app.py").write_text('MODEL = "moonshotai/Kimi-K2.5"\n', encoding="utf-8")
     return here
 
 
@@ -276,6 +312,13 @@ def test_gate_baselines(
     folder: Path, capsys: pytest.CaptureFixture[str], case: Case | Layered, request: Any
 ) -> None:
     if isinstance(case, Layered):
+        files = {"ALPHA": "alpha.yaml", "LAYER": "layer", "APP": "app.py"}
+        argv = [str(folder / files[a]) if a in files else a for a in case.argv]
+        code, out, err = run(capsys, *argv)
+        assert code in (0, 1), err
+        shown = (err if case.err else out).replace(str(folder) + "/", "")
+        for said in case.said:
+            assert said in " ".join(shown.split()), shown  # wrapped lines joined
         return
     base = _edited(folder, case, request.node.callspec.id.replace(" ", "-").replace(",", ""))
     alpha = str(folder / "alpha.yaml")

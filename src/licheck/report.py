@@ -317,6 +317,9 @@ class SingleProductReport(BaseModel):
     owner: str
     file: str
     evidence_policy: str
+    # present only when the run read more, or other, than the built-in library: a layer that
+    # weakens or replaces a license is named wherever its verdicts are
+    library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:

@@ -9,7 +9,9 @@ from collections.abc import Sequence
 
 from licheck import __version__, escape
 from licheck.diagnostics import Diagnostic
+from licheck.formats.summary import layer_lines
 from licheck.notices import ComponentDuties, Duty, Kind, ProductDuties, Status
+from licheck.report import LibraryOut
 
 cell = escape.markdown
 code = escape.markdown_code
@@ -24,6 +26,7 @@ def markdown(
     policy: str,
     as_of: str | None,
     unread: Sequence[Diagnostic] = (),
+    library: LibraryOut | None = None,
 ) -> str:
     lines = [
         "# What the licenses ask the products to carry",
@@ -38,6 +41,13 @@ def markdown(
             "## ❌ Manifests not read: what these products must carry is unknown",
             "",
             *(f"- `{code(str(d))}`" for d in unread),
+            "",
+        ]
+    if library is not None:  # a layer may be why a duty is missing ("Nothing to carry")
+        lines += [
+            "## ⚠️ Rule library in force (its layers change what the licenses ask)",
+            "",
+            *(f"- {cell(line.strip())}" for line in layer_lines(library)),
             "",
         ]
     for product in products:
@@ -112,6 +122,7 @@ def json_text(
     policy: str,
     as_of: str | None,
     unread: Sequence[Diagnostic] = (),
+    library: LibraryOut | None = None,
 ) -> str:
     data = {
         "tool": "licheck",
@@ -125,4 +136,6 @@ def json_text(
             for d in unread
         ],
     }
+    if library is not None:  # as in `licheck check`'s report: only when layered
+        data["library"] = library.model_dump(mode="json")
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
