@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from licheck import baseline
 from licheck.baseline import MAX_BASELINE_BYTES, Entry, status_of
@@ -496,3 +498,40 @@ def test_reading_keeps_only_what_a_comparison_reads(tmp_path: Path) -> None:
     assert kept == {"tool": "licheck", "products": [{"findings": [{"clause": "x"}]}]}
     with pytest.raises(InputError, match="the key 'a' twice"):
         baseline._parse('{"facts": {"a": 1, "a": 2}}', "r.json")
+
+
+GOLDEN_REPORT = Path(__file__).parent / "golden" / "portfolio.json"
+FIELDS = ("component", "model", "license", "clause", "quote", "verdict", "waived", "product")
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_edit_of_what_a_comparison_reads_is_refused(
+    tmp_path: Path, data: st.DataObject
+) -> None:
+    """One value of a finding changed, or two findings' values swapped: refused (the counts or
+    the digest), whatever the field; the same report reformatted is read."""
+    report = json.loads(GOLDEN_REPORT.read_text(encoding="utf-8"))
+    findings = [(p, f) for p in report["products"] for f in p["findings"]]
+    field = data.draw(st.sampled_from(FIELDS))
+    (p1, f1), (p2, f2) = data.draw(st.permutations(findings))[:2]
+    value = lambda p, f: p[field] if field == "product" else f.get(field)  # noqa: E731
+    target = p1 if field == "product" else f1
+    if data.draw(st.booleans()) and value(p1, f1) != value(p2, f2):  # swapped
+        other = p2 if field == "product" else f2
+        target[field], other[field] = value(p2, f2), value(p1, f1)
+    else:
+        kinds = {"verdict": st.sampled_from([v.value for v in Verdict]), "waived": st.booleans()}
+        new = data.draw(kinds.get(field, st.text(max_size=8)).filter(lambda v: v != value(p1, f1)))
+        target[field] = new
+    path = tmp_path / "edited.json"
+    indent = data.draw(st.sampled_from([None, 1, 2, 4]))
+    path.write_text(json.dumps(report, indent=indent, sort_keys=data.draw(st.booleans())))
+    with pytest.raises(InputError, match=r"digest does not match|do not add up"):
+        baseline.load(path)
+    original = json.loads(GOLDEN_REPORT.read_text(encoding="utf-8"))
+    path.write_text(json.dumps(original, indent=indent, ensure_ascii=data.draw(st.booleans())))
+    assert len(baseline.load(path).entries) == sum(len(p["findings"]) for p in original["products"])
