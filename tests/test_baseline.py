@@ -485,7 +485,7 @@ def test_a_baseline_memory_cannot_hold_is_a_located_error(
     def exhausted(*args: object, **kwargs: object) -> object:
         raise MemoryError
 
-    monkeypatch.setattr(baseline.json, "loads", exhausted)
+    monkeypatch.setattr(json, "loads", exhausted)  # the reader's json is this module
     code, _, err = run(capsys, "evaluate", alpha, "--baseline", str(base))
     assert code == 2 and "too large to read in memory" in err and "Traceback" not in err
 
@@ -518,15 +518,21 @@ def test_any_edit_of_what_a_comparison_reads_is_refused(
     findings = [(p, f) for p in report["products"] for f in p["findings"]]
     field = data.draw(st.sampled_from(FIELDS))
     (p1, f1), (p2, f2) = data.draw(st.permutations(findings))[:2]
-    value = lambda p, f: p[field] if field == "product" else f.get(field)  # noqa: E731
+
+    def value(product: dict[str, Any], finding: dict[str, Any]) -> Any:
+        return product[field] if field == "product" else finding.get(field)
+
     target = p1 if field == "product" else f1
     if data.draw(st.booleans()) and value(p1, f1) != value(p2, f2):  # swapped
         other = p2 if field == "product" else f2
         target[field], other[field] = value(p2, f2), value(p1, f1)
     else:
-        kinds = {"verdict": st.sampled_from([v.value for v in Verdict]), "waived": st.booleans()}
-        new = data.draw(kinds.get(field, st.text(max_size=8)).filter(lambda v: v != value(p1, f1)))
-        target[field] = new
+        values: st.SearchStrategy[Any] = {
+            "verdict": st.sampled_from([v.value for v in Verdict]),
+            "waived": st.booleans(),
+        }.get(field, st.text(max_size=8))
+        before = value(p1, f1)
+        target[field] = data.draw(values.filter(lambda v: v != before))
     path = tmp_path / "edited.json"
     indent = data.draw(st.sampled_from([None, 1, 2, 4]))
     path.write_text(json.dumps(report, indent=indent, sort_keys=data.draw(st.booleans())))

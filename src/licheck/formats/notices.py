@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from licheck import __version__, escape
 from licheck.diagnostics import Diagnostic
@@ -124,7 +125,7 @@ def json_text(
     unread: Sequence[Diagnostic] = (),
     library: LibraryOut | None = None,
 ) -> str:
-    data = {
+    data: dict[str, Any] = {
         "tool": "licheck",
         "tool_version": __version__,
         "evidence_policy": policy,
