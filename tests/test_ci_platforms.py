@@ -196,6 +196,26 @@ def test_waived_results_count_toward_the_cap(
     assert "1 SARIF results, over GitHub code scanning's 0 per run" in err
 
 
+def test_over_the_stored_results_the_log_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Code scanning stores only the top 5,000 results of a run: suppressed (waived) results
+    count toward them, so a log over that says so, in the log and on stderr."""
+    import licheck.formats.sarif as sarif
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sarif, "SHOWN_RESULTS", 0)
+    args = ("check", "products/composer2.yaml", "-f", "sarif", "--waivers", str(WAIVERS))
+    code, out, err = run(capsys, *args, "--today", "2026-04-01")
+    assert code == 0
+    log = json.loads(out)
+    _valid_sarif(log)
+    (note,) = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["descriptor"]["id"] == "results-over-display-limit"
+    assert "1 of them are waived findings" in note["message"]["text"]
+    assert "stores only the top 0 of a run" in " ".join(err.split())
+
+
 def _commands(out: str) -> dict[str, int]:
     kinds = {"error": 0, "warning": 0, "notice": 0}
     for line in out.splitlines():

@@ -61,6 +61,7 @@ MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 character
 INDENT = "\n        "  # a result's level in the log
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
 MAX_RESULTS = 25_000  # GitHub code scanning rejects a run with more results
+SHOWN_RESULTS = 5_000  # and stores only the top ones of a run, by severity (waived ones count)
 # licheck's comparison with a baseline as SARIF's `baselineState` (a result is a violation or a
 # risk, so never `fixed`; the baseline's problems that are gone are counted in the properties)
 BASELINE_STATES = {
@@ -206,6 +207,15 @@ def _suppression(waiver: WaiverRef, options: RenderOptions) -> dict[str, Any]:
         "location": _location(waiver.file, waiver.line, 0, options.root, options.cwd),
         "properties": {"waiver": waiver.id, "comment": waiver.comment},
     }
+
+
+def shown_limit(results: int, waived: int) -> str:
+    """Why code scanning may not show every alert of a log of `results` results."""
+    return (
+        f"{results} results: GitHub code scanning stores only the top {SHOWN_RESULTS} of a run "
+        f"(by severity); {waived} of them are waived findings, each a suppressed result. Check "
+        "fewer manifests per run (one SARIF category each) to see every alert."
+    )
 
 
 def _notification(status: WaiverStatus, options: RenderOptions) -> dict[str, Any]:
@@ -384,6 +394,14 @@ class SarifDocument(Plain):
                     },
                 }
             ]
+        if self.written > SHOWN_RESULTS:  # accepted, but not every alert is kept
+            invocation.setdefault("toolExecutionNotifications", []).append(
+                {
+                    "descriptor": {"id": "results-over-display-limit"},
+                    "level": "warning",
+                    "message": {"text": shown_limit(self.written, top.summary.counts.waived)},
+                }
+            )
         if top.errors:
             invocation.setdefault("toolExecutionNotifications", []).extend(
                 _unread_notification(e, self.options) for e in top.errors
