@@ -15,8 +15,12 @@ products this run evaluated: a product the run did not read is not compared at a
 whose clause text (its quote) differs from the baseline's is new: the baseline accepted another
 text.
 
-A baseline's findings must add up to its own counts (per product and in the summary), so that a
-finding added to or edited in a report by hand is refused rather than accepted as "unchanged".
+A baseline's findings must add up to its own counts (per product and in the summary), and its
+`digest` must be the one `licheck.reportdigest` computes over what a comparison reads, so that a
+finding added, re-graded, moved, swapped or duplicated by hand is refused rather than accepted as
+"unchanged"; a report without a digest (written before there was one) is refused too.  A
+baseline is at most `MAX_BASELINE_BYTES`, and only what a comparison reads is kept as it is
+parsed: memory stays within about three times the file's size.
 
 A baseline that is not a licheck JSON report, comes from an incompatible report schema, or is
 damaged is an `InputError`, located: never a silent "everything is new".
@@ -350,7 +354,8 @@ def _index(report: Report, baseline: Baseline) -> tuple[frozenset[str], dict[Key
     before: dict[Key, Entry] = {}
     for e in baseline.entries:
         key = _key(ambiguous, e.product, e.file, e.component, e.model, e.license, e.clause)
-        # a key twice (a hand-edited baseline): the lesser verdict, so it accepts no more
+        # a key twice (the digest refuses a hand-made twin): the lesser verdict, so that the
+        # baseline accepts no more than either of them
         if key not in before or e.verdict.severity < before[key].verdict.severity:
             before[key] = e
     return ambiguous, before
