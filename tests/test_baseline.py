@@ -541,3 +541,27 @@ def test_any_edit_of_what_a_comparison_reads_is_refused(
     original = json.loads(GOLDEN_REPORT.read_text(encoding="utf-8"))
     path.write_text(json.dumps(original, indent=indent, ensure_ascii=data.draw(st.booleans())))
     assert len(baseline.load(path).entries) == sum(len(p["findings"]) for p in original["products"])
+
+
+def test_json_denser_than_a_report_is_refused_unread(tmp_path: Path) -> None:
+    """Millions of tiny values take twenty times their text once parsed: a file far denser than
+    any licheck report is refused before parsing; a real report minified (the densest a report
+    gets) is read."""
+    dense = tmp_path / "dense.json"
+    dense.write_text('{"tool": "licheck", "x": [' + ",".join(["{}"] * 600_000) + "]}")
+    with pytest.raises(InputError, match="denser than any licheck report"):
+        baseline.load(dense)
+    report = json.loads(GOLDEN_REPORT.read_text(encoding="utf-8"))
+    products = report["products"]
+    report["products"] = [
+        {**p, "product": f"{p['product']} {n}"} for n in range(120) for p in products
+    ]
+    summary = report["summary"]
+    summary["products"] = len(report["products"])
+    summary["findings"] = sum(len(p["findings"]) for p in report["products"])
+    summary["counts"] = {key: value * 120 for key, value in summary["counts"].items()}
+    report["digest"] = report_digest(report, (product_digest(p) for p in report["products"]))
+    minified = tmp_path / "minified.json"
+    minified.write_text(json.dumps(report, separators=(",", ":"), ensure_ascii=False))
+    assert minified.stat().st_size > baseline.DENSE_FLOOR
+    assert len(baseline.load(minified).entries) == summary["findings"]

@@ -20,7 +20,8 @@ A baseline's findings must add up to its own counts (per product and in the summ
 finding added, re-graded, moved, swapped or duplicated by hand is refused rather than accepted as
 "unchanged"; a report without a digest (written before there was one) is refused too.  A
 baseline is at most `MAX_BASELINE_BYTES`, and only what a comparison reads is kept as it is
-parsed: memory stays within about three times the file's size.
+parsed: memory stays within about three times the file's size for a report licheck wrote, and
+JSON packed denser than any report is refused unread.
 
 A baseline that is not a licheck JSON report, comes from an incompatible report schema, or is
 damaged is an `InputError`, located: never a silent "everything is new".
@@ -56,9 +57,14 @@ from licheck.safeio import read_bytes
 from licheck.verdicts import Verdict
 
 # A JSON report of some 20,000 findings (7 KB each, most of it facts and evidence); reading one
-# takes at most about three times its size in memory (docs/baselines.md)
+# takes about three times its size in memory, any file within the limits at most about thirteen
+# (docs/baselines.md, "How much is read")
 MAX_BASELINE_BYTES = 128 * 1024 * 1024
 HINT = "name a `--format json` report"
+# A licheck report holds one JSON value per 23 characters or more (minified; 40 as written), so
+# that parsing one takes about three times its size; a file far denser is refused unread
+MIN_BYTES_PER_VALUE = 16
+DENSE_FLOOR = 1024 * 1024  # smaller files cannot exhaust memory however dense
 PROBLEMS = frozenset({Verdict.VIOLATION, Verdict.GOVERNANCE_RISK})
 REGENERATE = "write a new baseline with `licheck check PATHS --format json -o FILE`"
 
@@ -237,6 +243,7 @@ def _text(raw: bytes, name: str) -> str:
 def _parse(text: str, name: str) -> Any:
     if not text.strip():
         raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
+    _check_density(text, name)
     try:
         return json.loads(text, object_pairs_hook=_kept, parse_constant=_no_constant)
     except MemoryError:
@@ -252,6 +259,20 @@ def _parse(text: str, name: str) -> Any:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
         raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
+
+
+def _check_density(text: str, name: str) -> None:
+    """Refuse, before parsing, JSON packed with more values than a licheck report holds: parsed,
+    millions of tiny values (`[[],[],...]`, `{"a":1},...`) take twenty times their text."""
+    if len(text) <= DENSE_FLOOR:
+        return
+    values = text.count("{") + text.count("[") + text.count(",")  # an upper bound
+    if values * MIN_BYTES_PER_VALUE > len(text):
+        message = (
+            f"{values:,} JSON values in {len(text):,} characters: denser than any licheck "
+            f"report (one value per {MIN_BYTES_PER_VALUE} characters at most), so not read"
+        )
+        raise fail(name, 0, 0, message, REGENERATE)
 
 
 # What a comparison never reads and a report holds most of: dropped as soon as it is parsed
