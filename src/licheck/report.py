@@ -301,7 +301,12 @@ class Report(_Model):
     config: ConfigOut | None = Field(None, exclude_if=lambda value: value is None)
     # SHA-256 over what a baseline comparison reads (`licheck.reportdigest`): every JSON report
     # licheck writes carries it, last, and `--baseline` refuses a report it does not match
-    digest: str | None = Field(None, exclude_if=lambda value: value is None)
+    digest: str | None = Field(
+        None,
+        exclude_if=lambda value: value is None,
+        description="sha256:HEX over what a baseline comparison reads (docs/baselines.md gives "
+        "the canonical form); `--baseline` refuses a report it does not match",
+    )
 
 
 class SingleProductReport(BaseModel):
