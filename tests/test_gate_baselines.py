@@ -251,6 +251,16 @@ LAYER_CASES = [
     Layered("evaluate text (as before)", ("evaluate", "ALPHA", *LAYERED)),
     Layered("check compact (as before)", ("check", "ALPHA", "-f", "compact", *LAYERED)),
     Layered("notices markdown", ("notices", "ALPHA", *LAYERED)),
+    Layered(
+        "notices: the component with nothing to carry names the layer",
+        ("notices", "ALPHA", *LAYERED),
+        (
+            "### Chat (`chat`), built on Kimi K2.5 - ⚠️ **Rule library layer:** "
+            "layer/kimi-k2.5-modified-mit.yaml replaces license kimi-k2.5-modified-mit",
+            "Nothing to carry: no clause that may bind this component asks for a display, a "
+            "notice, a name or a license copy, as the layer named above has it.",
+        ),
+    ),
     Layered("notices json", ("notices", "ALPHA", "-f", "json", *LAYERED), IN_JSON),
     Layered("timeline text", ("timeline", "ALPHA", *LAYERED)),
     Layered("timeline json", ("timeline", "ALPHA", "-f", "json", *LAYERED), IN_JSON),
