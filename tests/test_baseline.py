@@ -8,8 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from licheck.baseline import Entry, status_of
+from licheck import baseline
+from licheck.baseline import MAX_BASELINE_BYTES, Entry, status_of
+from licheck.diagnostics import InputError
+from licheck.reportdigest import product_digest, report_digest
 from licheck.verdicts import Verdict
 from tests.clirun import run
 
@@ -327,9 +332,13 @@ def test_a_manifest_broken_since_the_baseline_is_not_counted_fixed(
     assert "could not read" in err
 
 
-def _edit(path: Path, change: object) -> None:
+def _edit(path: Path, change: object, *, stamp: bool = False) -> None:
+    """`change` the report at `path`; `stamp`: with its digest recomputed, as a licheck that
+    found what the change says would have written it."""
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)  # type: ignore[operator]
+    if stamp:
+        data["digest"] = report_digest(data, (product_digest(p) for p in data["products"]))
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -383,7 +392,7 @@ def test_a_clause_whose_text_changed_is_new(
             if f["clause"] == "ui-attribution":
                 f["quote"] = f["quote"].replace("100 million", "500 million")
 
-    _edit(base, reword)
+    _edit(base, reword, stamp=True)  # as a licheck with another rule library wrote it
     code, out, err = run(
         capsys, "evaluate", alpha, "--baseline", str(base), "--no-waivers", "-f", "compact"
     )
@@ -447,3 +456,112 @@ def test_a_baseline_of_another_rule_library_is_said(
         capsys, "evaluate", alpha, "--baseline", base, "--no-waivers", "--licenses", str(layer)
     )
     assert "another rule library" not in err
+
+
+@pytest.mark.parametrize("size", [MAX_BASELINE_BYTES + 1, 500 * 1000 * 1000])
+def test_a_baseline_over_the_size_limit_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], size: int
+) -> None:
+    """The issue's 500 MB baseline (a sparse file: no disk used) ends in a located error, not
+    in MemoryError (exit 3); the limit is the one docs/baselines.md states."""
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    base = tmp_path / "base.json"
+    with base.open("wb") as stream:
+        stream.truncate(size)
+    code, out, err = run(capsys, "check", str(tmp_path / "alpha.yaml"), "--baseline", str(base))
+    assert code == 2 and out == ""
+    assert f"{base}: error: file is too large ({size:,} bytes; the limit is 134,217,728)" in err
+    assert "128 MiB" in (Path(__file__).parent.parent / "docs" / "baselines.md").read_text()
+
+
+def test_a_baseline_memory_cannot_hold_is_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(tmp_path, "alpha.yaml", "Alpha", KIMI.format(mau=MAU_HIGH))
+    alpha = str(tmp_path / "alpha.yaml")
+    base = tmp_path / "base.json"
+    run(capsys, "evaluate", alpha, "-f", "json", "-o", str(base), "--fail-on", "never")
+
+    def exhausted(*args: object, **kwargs: object) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(json, "loads", exhausted)  # the reader's json is this module
+    code, _, err = run(capsys, "evaluate", alpha, "--baseline", str(base))
+    assert code == 2 and "too large to read in memory" in err and "Traceback" not in err
+
+
+def test_reading_keeps_only_what_a_comparison_reads(tmp_path: Path) -> None:
+    """The parts a comparison never reads are dropped as they are parsed (the memory bound),
+    and a key named twice inside them is still refused."""
+    report = {"tool": "licheck", "products": [{"findings": [{"facts": [1], "clause": "x"}]}]}
+    kept = baseline._parse(json.dumps(report), "r.json")
+    assert kept == {"tool": "licheck", "products": [{"findings": [{"clause": "x"}]}]}
+    with pytest.raises(InputError, match="the key 'a' twice"):
+        baseline._parse('{"facts": {"a": 1, "a": 2}}', "r.json")
+
+
+GOLDEN_REPORT = Path(__file__).parent / "golden" / "portfolio.json"
+FIELDS = ("component", "model", "license", "clause", "quote", "verdict", "waived", "product")
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_edit_of_what_a_comparison_reads_is_refused(
+    tmp_path: Path, data: st.DataObject
+) -> None:
+    """One value of a finding changed, or two findings' values swapped: refused (the counts or
+    the digest), whatever the field; the same report reformatted is read."""
+    report = json.loads(GOLDEN_REPORT.read_text(encoding="utf-8"))
+    findings = [(p, f) for p in report["products"] for f in p["findings"]]
+    field = data.draw(st.sampled_from(FIELDS))
+    (p1, f1), (p2, f2) = data.draw(st.permutations(findings))[:2]
+
+    def value(product: dict[str, Any], finding: dict[str, Any]) -> Any:
+        return product[field] if field == "product" else finding.get(field)
+
+    target = p1 if field == "product" else f1
+    if data.draw(st.booleans()) and value(p1, f1) != value(p2, f2):  # swapped
+        other = p2 if field == "product" else f2
+        target[field], other[field] = value(p2, f2), value(p1, f1)
+    else:
+        values: st.SearchStrategy[Any] = {
+            "verdict": st.sampled_from([v.value for v in Verdict]),
+            "waived": st.booleans(),
+        }.get(field, st.text(max_size=8))
+        before = value(p1, f1)
+        target[field] = data.draw(values.filter(lambda v: v != before))
+    path = tmp_path / "edited.json"
+    indent = data.draw(st.sampled_from([None, 1, 2, 4]))
+    path.write_text(json.dumps(report, indent=indent, sort_keys=data.draw(st.booleans())))
+    with pytest.raises(InputError, match=r"digest does not match|do not add up"):
+        baseline.load(path)
+    original = json.loads(GOLDEN_REPORT.read_text(encoding="utf-8"))
+    path.write_text(json.dumps(original, indent=indent, ensure_ascii=data.draw(st.booleans())))
+    assert len(baseline.load(path).entries) == sum(len(p["findings"]) for p in original["products"])
+
+
+def test_json_denser_than_a_report_is_refused_unread(tmp_path: Path) -> None:
+    """Millions of tiny values take twenty times their text once parsed: a file far denser than
+    any licheck report is refused before parsing; a real report minified (the densest a report
+    gets) is read."""
+    dense = tmp_path / "dense.json"
+    dense.write_text('{"tool": "licheck", "x": [' + ",".join(["{}"] * 600_000) + "]}")
+    with pytest.raises(InputError, match="denser than any licheck report"):
+        baseline.load(dense)
+    report = json.loads(GOLDEN_REPORT.read_text(encoding="utf-8"))
+    products = report["products"]
+    report["products"] = [
+        {**p, "product": f"{p['product']} {n}"} for n in range(120) for p in products
+    ]
+    summary = report["summary"]
+    summary["products"] = len(report["products"])
+    summary["findings"] = sum(len(p["findings"]) for p in report["products"])
+    summary["counts"] = {key: value * 120 for key, value in summary["counts"].items()}
+    report["digest"] = report_digest(report, (product_digest(p) for p in report["products"]))
+    minified = tmp_path / "minified.json"
+    minified.write_text(json.dumps(report, separators=(",", ":"), ensure_ascii=False))
+    assert minified.stat().st_size > baseline.DENSE_FLOOR
+    assert len(baseline.load(minified).entries) == summary["findings"]

@@ -126,20 +126,32 @@ def test_primary_location_line_hash_survives_line_moves_and_runs(
     assert len(set(hashes)) == len(hashes)  # one alert per finding
 
 
-def test_waived_findings_are_not_sarif_results(
+def test_waived_findings_are_suppressed_sarif_results(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A waived finding stays a result, with its waiver as an accepted external suppression:
+    code scanning shows the alert dismissed, not fixed (it closed as fixed on d2468c0)."""
     monkeypatch.chdir(ROOT)
     args = ("check", "products/composer2.yaml", "-f", "sarif", "--waivers", str(WAIVERS))
     _, out, _ = run(capsys, *args, "--today", "2026-04-01")
     log = json.loads(out)
     _valid_sarif(log)
     (sarif_run,) = log["runs"]
-    assert sarif_run["results"] == []
+    (result,) = sarif_run["results"]
     assert sarif_run["properties"]["waivedResults"] == 1
-    assert "suppressions" not in out  # code scanning ignores them: no open "waived" alerts
-    _, out, _ = run(capsys, *args, "--today", "2026-07-01")  # expired: an open alert again
-    assert len(json.loads(out)["runs"][0]["results"]) == 1
+    (suppression,) = result["suppressions"]
+    assert suppression["kind"] == "external" and suppression["status"] == "accepted"
+    assert suppression["justification"] == (
+        "facts_pending (owner: legal@example.com, until 2026-06-30)"
+    )
+    assert suppression["properties"]["comment"].startswith("Asking Moonshot")
+    waiver = suppression["location"]["physicalLocation"]
+    assert waiver["artifactLocation"]["uri"] == "tests/data/waivers/composer2.yaml"
+    expired = json.loads(run(capsys, *args, "--today", "2026-07-01")[1])
+    (result,) = expired["runs"][0]["results"]  # expired: an open alert again, the same alert
+    assert "suppressions" not in result
+    fingerprints = result["partialFingerprints"]
+    assert fingerprints == sarif_run["results"][0]["partialFingerprints"]
 
 
 def test_sarif_is_capped_at_the_code_scanning_limit(
@@ -166,6 +178,42 @@ def test_sarif_is_capped_at_the_code_scanning_limit(
         (note,) = sarif_run["invocations"][0]["toolExecutionNotifications"]
         assert note["descriptor"]["id"] == "results-capped"
         assert f"{total} SARIF results, over GitHub code scanning's {total - 1}" in err
+
+
+def test_waived_results_count_toward_the_cap(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A suppressed result is a result: GitHub counts it toward its 25,000 per run too."""
+    import licheck.formats.sarif as sarif
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sarif, "MAX_RESULTS", 0)
+    args = ("check", "products/composer2.yaml", "-f", "sarif", "--waivers", str(WAIVERS))
+    code, out, err = run(capsys, *args, "--today", "2026-04-01")
+    assert code == 0
+    (sarif_run,) = json.loads(out)["runs"]
+    assert sarif_run["results"] == [] and sarif_run["properties"]["resultsOmitted"] == 1
+    assert "1 SARIF results, over GitHub code scanning's 0 per run" in err
+
+
+def test_over_the_stored_results_the_log_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Code scanning stores only the top 5,000 results of a run: suppressed (waived) results
+    count toward them, so a log over that says so, in the log and on stderr."""
+    import licheck.formats.sarif as sarif
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sarif, "SHOWN_RESULTS", 0)
+    args = ("check", "products/composer2.yaml", "-f", "sarif", "--waivers", str(WAIVERS))
+    code, out, err = run(capsys, *args, "--today", "2026-04-01")
+    assert code == 0
+    log = json.loads(out)
+    _valid_sarif(log)
+    (note,) = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["descriptor"]["id"] == "results-over-display-limit"
+    assert "1 of them are waived findings" in note["message"]["text"]
+    assert "stores only the top 0 of a run" in " ".join(err.split())
 
 
 def _commands(out: str) -> dict[str, int]:

@@ -15,8 +15,13 @@ products this run evaluated: a product the run did not read is not compared at a
 whose clause text (its quote) differs from the baseline's is new: the baseline accepted another
 text.
 
-A baseline's findings must add up to its own counts (per product and in the summary), so that a
-finding added to or edited in a report by hand is refused rather than accepted as "unchanged".
+A baseline's findings must add up to its own counts (per product and in the summary), and its
+`digest` must be the one `licheck.reportdigest` computes over what a comparison reads, so that a
+finding added, re-graded, moved, swapped or duplicated by hand is refused rather than accepted as
+"unchanged"; a report without a digest (written before there was one) is refused too.  A
+baseline is at most `MAX_BASELINE_BYTES`, and only what a comparison reads is kept as it is
+parsed: memory stays within about three times the file's size for a report licheck wrote, and
+JSON packed denser than any report is refused unread.
 
 A baseline that is not a licheck JSON report, comes from an incompatible report schema, or is
 damaged is an `InputError`, located: never a silent "everything is new".
@@ -47,10 +52,19 @@ from licheck.report import (
     Report,
     summarize,
 )
+from licheck.reportdigest import product_digest, report_digest
 from licheck.safeio import read_bytes
 from licheck.verdicts import Verdict
 
-MAX_BASELINE_BYTES = 512 * 1024 * 1024  # a large portfolio's JSON report, not more
+# A JSON report of some 20,000 findings (7 KB each, most of it facts and evidence); reading one
+# takes about three times its size in memory, any file within the limits at most about thirteen
+# (docs/baselines.md, "How much is read")
+MAX_BASELINE_BYTES = 128 * 1024 * 1024
+HINT = "name a `--format json` report"
+# A licheck report holds one JSON value per 19 characters or more (minified; 36 as written), so
+# that parsing one takes about three times its size; a file far denser is refused unread
+MIN_BYTES_PER_VALUE = 16
+DENSE_FLOOR = 1024 * 1024  # smaller files cannot exhaust memory however dense
 PROBLEMS = frozenset({Verdict.VIOLATION, Verdict.GOVERNANCE_RISK})
 REGENERATE = "write a new baseline with `licheck check PATHS --format json -o FILE`"
 
@@ -101,6 +115,7 @@ class _Report(_Read):
     summary: _Summary
     products: list[_Product]
     library: dict[str, Any] | None = None  # present when layered (or without the built-in one)
+    digest: str | None = None  # every report licheck writes has one; `_check_digest` asks
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,15 +147,18 @@ def load(path: Path, display: str | None = None) -> Baseline:
     """Read a baseline report; `InputError`, located, for anything but a licheck JSON report
     of a compatible schema."""
     name = path_text(display or str(path))
-    raw = read_bytes(path, name, MAX_BASELINE_BYTES, hint="name a `--format json` report")
-    data = _parse(raw, name)
+    text = _text(read_bytes(path, name, MAX_BASELINE_BYTES, hint=HINT), name)
+    data = _parse(text, name)
     _check_kind(data, name)
     try:
         report = _Report.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         raise InputError([_located(error, name) for error in errors]) from None
-    _check_counts(report, name)
+    del data  # only the fields a comparison reads are kept
+    _check_counts(report, name)  # first: it names the product
+    _check_digest(report, text, name)
+    del text
     entries = tuple(
         Entry(
             p.product, p.file, f.component, f.model, f.license, f.clause, f.verdict, f.waived,
@@ -185,15 +203,52 @@ def _check_counts(report: _Report, name: str) -> None:
         raise fail(name, 0, 0, message, REGENERATE)
 
 
-def _parse(raw: bytes, name: str) -> Any:
+def _check_digest(report: _Report, text: str, name: str) -> None:
+    """Refuse a report whose digest is missing or does not match what it says: one finding
+    re-graded, moved, added, removed or duplicated by hand would hide a new one."""
+    if report.digest is None:
+        message = (
+            "the report carries no digest: written by an earlier licheck, before baselines "
+            "carried one, or its digest was removed"
+        )
+        raise fail(name, 1, 1, message, REGENERATE)
+    data = report.model_dump(mode="json")
+    expected = report_digest(data, (product_digest(p) for p in data["products"]))
+    if report.digest != expected:
+        line, column = _where(text, '"digest"')
+        message = (
+            "the digest does not match the report's findings: edited by hand? A baseline "
+            "accepts only what licheck found, as it wrote it"
+        )
+        raise fail(name, line, column, message, REGENERATE)
+
+
+def _where(text: str, needle: str) -> tuple[int, int]:
+    """The 1-based line and column of the last `needle` in `text` (the top-level key licheck
+    writes last), or 1:1."""
+    offset = text.rfind(needle)
+    if offset < 0:
+        return 1, 1
+    start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - start + 1
+
+
+def _text(raw: bytes, name: str) -> str:
     try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark (an editor's) is no damage
+        return raw.decode("utf-8-sig")  # a byte-order mark (an editor's) is no damage
     except UnicodeDecodeError:
         raise fail(name, 0, 0, "not UTF-8 text: not a licheck JSON report", REGENERATE) from None
+
+
+def _parse(text: str, name: str) -> Any:
     if not text.strip():
         raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
+    _check_density(text, name)
     try:
-        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_kept, parse_constant=_no_constant)
+    except MemoryError:
+        message = "too large to read in memory: not a baseline licheck can compare with"
+        raise fail(name, 0, 0, message, REGENERATE) from None
     except DuplicateKey as exc:
         message = f"the key {exc.args[0]!r} twice in one object: edited by hand?"
         raise fail(name, 0, 0, message, REGENERATE) from None
@@ -204,6 +259,35 @@ def _parse(raw: bytes, name: str) -> Any:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
         raise fail(name, 0, 0, f"not valid JSON ({exc}): a damaged report?", REGENERATE) from None
+
+
+def _check_density(text: str, name: str) -> None:
+    """Refuse, before parsing, JSON packed with more values than a licheck report holds: parsed,
+    millions of tiny values (`[[],[],...]`, `{"a":1},...`) take twenty times their text."""
+    if len(text) <= DENSE_FLOOR:
+        return
+    values = text.count("{") + text.count("[") + text.count(",")  # an upper bound
+    if values * MIN_BYTES_PER_VALUE > len(text):
+        message = (
+            f"{values:,} JSON values in {len(text):,} characters: denser than any licheck "
+            f"report (each holds fewer than one per {MIN_BYTES_PER_VALUE}), so not read"
+        )
+        raise fail(name, 0, 0, message, REGENERATE)
+
+
+# What a comparison never reads and a report holds most of: dropped as soon as it is parsed
+# (a key named twice in it is still refused), so that memory holds little more than the text.
+_UNREAD = frozenset(
+    {"facts", "missing_facts", "settled_by", "explanation", "components", "waiver", "errors"}
+    | {"waivers", "config", "gone", "location", "title", "license_name", "model_name"}
+)
+
+
+def _kept(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = unique_keys(pairs)
+    for key in _UNREAD.intersection(data):
+        del data[key]
+    return data
 
 
 def _no_constant(word: str) -> Any:
@@ -291,7 +375,8 @@ def _index(report: Report, baseline: Baseline) -> tuple[frozenset[str], dict[Key
     before: dict[Key, Entry] = {}
     for e in baseline.entries:
         key = _key(ambiguous, e.product, e.file, e.component, e.model, e.license, e.clause)
-        # a key twice (a hand-edited baseline): the lesser verdict, so it accepts no more
+        # a key twice (the digest refuses a hand-made twin): the lesser verdict, so that the
+        # baseline accepts no more than either of them
         if key not in before or e.verdict.severity < before[key].verdict.severity:
             before[key] = e
     return ambiguous, before

@@ -99,6 +99,9 @@ class ComponentDuties:
     duties: tuple[Duty, ...]
     # why the list may be incomplete: a model whose license is unknown or not established
     gaps: tuple[str, ...] = ()
+    # the license and model ids its findings are about: a layer that replaced one is named
+    licenses: tuple[str, ...] = ()
+    model_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +122,18 @@ def product_duties(result: ProductResult, library: Library) -> ProductDuties:
         duties = [d for f in findings for d in finding_duties(f, library)]
         models = tuple(dict.fromkeys(f.model_name for f in findings))
         gaps = tuple(dict.fromkeys(_gap(f) for f in findings if _unlisted(f, library)))
+        licenses = tuple(dict.fromkeys(f.license for f in findings))
+        model_ids = tuple(dict.fromkeys(f.model for f in findings))
         components.append(
-            ComponentDuties(component, findings[0].component_name, models, tuple(duties), gaps)
+            ComponentDuties(
+                component,
+                findings[0].component_name,
+                models,
+                tuple(duties),
+                gaps,
+                licenses,
+                model_ids,
+            )
         )
     return ProductDuties(result.product, result.owner, result.file, tuple(components))
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from licheck import __version__
 from licheck.diagnostics import Diagnostic
 from licheck.jsontext import dumps
+from licheck.reportdigest import product_digest, report_digest
 from licheck.verdicts import Verdict
 
 SCHEMA_VERSION = "1.0"
@@ -315,6 +316,14 @@ class Report(_Model):
     # every setting that decides a verdict or the gate, and where it came from (the command line
     # fills it; a report a program builds has none)
     gate_settings: list[GateSettingOut] = Field([], exclude_if=lambda value: not value)
+    # SHA-256 over what a baseline comparison reads (`licheck.reportdigest`): every JSON report
+    # licheck writes carries it, last, and `--baseline` refuses a report it does not match
+    digest: str | None = Field(
+        None,
+        exclude_if=lambda value: value is None,
+        description="sha256:HEX over what a baseline comparison reads (docs/baselines.md gives "
+        "the canonical form); `--baseline` refuses a report it does not match",
+    )
 
 
 class SingleProductReport(BaseModel):
@@ -330,6 +339,9 @@ class SingleProductReport(BaseModel):
     owner: str
     file: str
     evidence_policy: str
+    # present only when the run read more, or other, than the built-in library: a layer that
+    # weakens or replaces a license is named wherever its verdicts are
+    library: LibraryOut | None = Field(None, exclude_if=lambda value: value is None)
 
 
 def assemble(products: list[ProductOut], policy: str, as_of: dt.date | None) -> Report:
@@ -370,8 +382,11 @@ def counts_toward_gate(finding: FindingOut) -> bool:
 
 def to_json(report: Report) -> str:
     """The report as `json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False)`
-    writes it, plus a line break."""
-    return dumps(report.model_dump(mode="json")).text + "\n"
+    writes it, with its digest, plus a line break."""
+    data = report.model_dump(mode="json")
+    if "digest" not in data:
+        data["digest"] = report_digest(data, (product_digest(p) for p in data["products"]))
+    return dumps(data).text + "\n"
 
 
 class FailOn(StrEnum):

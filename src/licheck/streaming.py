@@ -32,6 +32,7 @@ from licheck.formats import Context, Document, Format, Piece, open_document
 from licheck.formats.jsonreport import product_bytes
 from licheck.portfolio import Item
 from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, errors_out
+from licheck.reportdigest import product_digest
 from licheck.reporting import ReportMemo, product_data
 from licheck.verdicts import Verdict, worst
 
@@ -83,7 +84,7 @@ class Encoder:
             if needs_marking(found):
                 return Part(*numbers, found, b"", deferred=product.model_dump_json().encode())
         if self.context.fmt is Format.JSON:  # the report's data as is: no model needed
-            return Part(*numbers, found, product_bytes(data))
+            return Part(*numbers, found, product_bytes(data), extra=product_digest(data))
         if self._document is None:
             self._document = open_document(self.context)
         piece = self._document.piece(product or ProductOut.model_validate(data))

@@ -69,6 +69,7 @@ def discover(
     from licheck.declared import found_models, read_declarations
     from licheck.diagnostics import path_text
     from licheck.formats.discovered import json_text, text
+    from licheck.layers import described
     from licheck.layers import load as load_library
     from licheck.modelscan import scan
     from licheck.safeio import refuse_existing_inside
@@ -85,10 +86,12 @@ def discover(
     scanned = scan(list(paths), library, skip)
     found = found_models(scanned.mentions, declared, library)
     named = [path_text(str(m)) for m in manifests]
+    layers = described(library)
     if fmt == "json":
-        write_output(json_text(found, scanned, named, broken), output, paths)
+        write_output(json_text(found, scanned, named, broken, layers), output, paths)
     else:
-        write_output(text(found, scanned, named, broken, terminal_width()), output, paths)
+        width = terminal_width()
+        write_output(text(found, scanned, named, broken, width, layers), output, paths)
     if scanned.unread:
         say(f"licheck: warning: {len(scanned.unread)} file(s) not read")
     exit_unread(

@@ -269,16 +269,18 @@ def warn_sarif_cap(top: Report, formats: Sequence[str]) -> None:
     """Say on stderr when a SARIF log is cut at GitHub's limit of results per run."""
     if "sarif" not in formats:  # (and the SARIF format is not imported for nothing)
         return
-    from licheck.formats.sarif import MAX_RESULTS
+    from licheck.formats.sarif import MAX_RESULTS, SHOWN_RESULTS, shown_limit
 
     counts = top.summary.counts
-    results = counts.violation + counts.governance_risk - counts.waived + len(top.errors)
+    results = counts.violation + counts.governance_risk + len(top.errors)  # waived ones too
     if results > MAX_RESULTS:
         say(
             f"licheck: warning: {results} SARIF results, over GitHub code scanning's "
             f"{MAX_RESULTS} per run: the log keeps the first products' results up to "
             "the cap (see runs[0].properties.resultsOmitted)"
         )
+    elif results > SHOWN_RESULTS:
+        say(f"licheck: warning: SARIF: {shown_limit(results, counts.waived)}")
 
 
 @contextlib.contextmanager

@@ -54,6 +54,7 @@ def notices(
     from licheck.discovery import discover
     from licheck.evaluation import Options
     from licheck.formats.notices import json_text, markdown
+    from licheck.layers import described
     from licheck.layers import load as load_library
     from licheck.notices import product_duties
 
@@ -65,6 +66,6 @@ def notices(
     products = [product_duties(result, library) for result in results]
     shown_as_of = as_of.isoformat() if as_of else None
     render = json_text if fmt == "json" else markdown
-    text = render(products, policy.name, shown_as_of, unread)
+    text = render(products, policy.name, shown_as_of, unread, described(library))
     write_output(text, output, (*manifests, *licenses_dir.inputs))
     exit_unread(unread, "what those products must carry is unknown")

@@ -53,6 +53,7 @@ def timeline(
         --format json -o timeline.json
     """
     from licheck.api import resolve_policy
+    from licheck.layers import described
     from licheck.layers import load as load_library
     from licheck.loading import load_manifest
     from licheck.timeline import build
@@ -62,7 +63,9 @@ def timeline(
     refuse_outputs([("--output", output)], inputs)
     policy = resolve_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
-    report = build(loaded, document, load_library(licenses_dir), policy)
+    library = load_library(licenses_dir)
+    report = build(loaded, document, library, policy)
+    report = report.model_copy(update={"library": described(library)})
     if fmt == "json":
         text = to_json(report)
     else:

@@ -19,12 +19,14 @@ from licheck.cli.common import (
     parse_as_of,
     policy_option,
     refuse_outputs,
+    say,
     terminal_width,
     write_output,
 )
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
+    from licheck.report import LibraryOut
     from licheck.whatif.report import WhatIfReport
 
 SET_HELP = (
@@ -102,6 +104,7 @@ def whatif(
     """
     from licheck.api import resolve_policy
     from licheck.evaluation import Options
+    from licheck.layers import described
     from licheck.layers import load as load_library
     from licheck.loading import load_manifest
     from licheck.whatif import Scenario, ScenarioError, Subject, analyse
@@ -122,17 +125,28 @@ def whatif(
         scenario_as_of,
     )
     loaded, document = load_manifest(manifest, str(manifest))
-    subject = Subject(
-        loaded, document, load_library(licenses_dir), Options(resolve_policy(evidence), as_of)
-    )
+    library = load_library(licenses_dir)
+    subject = Subject(loaded, document, library, Options(resolve_policy(evidence), as_of))
     ranges = [parse_sweep(s, subject.rates()) for s in sweeps]
     report = build(analyse(subject, scenario, ranges))
+    report = report.model_copy(update={"library": described(library)})
+    if fmt == "csv" or plot is not None:  # a table and a picture have no place to say it
+        _say_layers(report.library)
     if plot is not None:
         from licheck.formats.whatif_svg import render as render_svg
 
         write_output(render_svg(report), plot, inputs)
     text = _render(report, fmt, color_for(color, output))
     write_output(text, output, (*inputs, plot))
+
+
+def _say_layers(library: LibraryOut | None) -> None:
+    """The layers in force, on stderr, for an output with no place for them (CSV, the SVG)."""
+    from licheck.escape import terminal
+    from licheck.formats.summary import layer_lines
+
+    for line in layer_lines(library):
+        say(f"licheck: note: {terminal(line.strip())}")
 
 
 def _render(report: WhatIfReport, fmt: str, color: bool) -> str:

@@ -9,8 +9,9 @@ from licheck import __version__
 from licheck.declared import Found
 from licheck.diagnostics import Diagnostic
 from licheck.escape import line as plain
-from licheck.formats.summary import plural
+from licheck.formats.summary import layer_lines, plural
 from licheck.modelscan import Scan
+from licheck.report import LibraryOut
 
 
 def text(
@@ -19,6 +20,7 @@ def text(
     manifests: Sequence[str],
     broken: Sequence[Diagnostic] = (),
     width: int = 100,
+    library: LibraryOut | None = None,
 ) -> str:
     """The models found, each with where it is named and which manifest declares it; lines
     wrapped to `width`, continued four columns deeper than their own."""
@@ -35,6 +37,8 @@ def text(
     if broken:
         out += ["", "Manifests not read (the models they declare are unknown):"]
         out += [plain(f"  {_where(d)}: {d.message}") for d in broken]
+    if library is not None:  # the catalog says which model a name is, under which license
+        out += ["", *map(plain, layer_lines(library))]
     undeclared = sum(1 for f in found if not f.covered_by)
     where = ", ".join(manifests) if manifests else "none found"
     out += [
@@ -77,7 +81,11 @@ def _model(model: Found, broken: bool = False) -> list[str]:
 
 
 def json_text(
-    found: Sequence[Found], scan: Scan, manifests: Sequence[str], broken: Sequence[Diagnostic] = ()
+    found: Sequence[Found],
+    scan: Scan,
+    manifests: Sequence[str],
+    broken: Sequence[Diagnostic] = (),
+    library: LibraryOut | None = None,
 ) -> str:
     data = {
         "tool": "licheck",
@@ -107,4 +115,6 @@ def json_text(
             for d in broken
         ],
     }
+    if library is not None:  # as in `licheck check`'s report: only when layered
+        data["library"] = library.model_dump(mode="json")
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -10,6 +10,7 @@ from pydantic_core import to_json
 from licheck.formats import Piece, Plain
 from licheck.jsontext import Hole, Lasting, dumps
 from licheck.report import ProductOut, Report
+from licheck.reportdigest import product_digest, report_digest
 
 INDENT = "\n    "  # a product's level in the report's `products` array
 
@@ -30,16 +31,28 @@ _INDENT_BYTES = INDENT.encode()
 
 
 class JsonDocument(Plain):
+    """The report; each piece's extra is its product's digest, and the tail ends with the
+    report's (`licheck.reportdigest`)."""
+
     separator = "," + INDENT
 
+    def __init__(self) -> None:
+        self._digests: dict[int, str] = {}  # by the product's position
+
     def piece(self, product: ProductOut) -> Piece:
-        return Piece(product_text(product.model_dump(mode="json")))
+        data = product.model_dump(mode="json")
+        return Piece(product_text(data), product_digest(data))
+
+    def take(self, index: int, extra: str) -> None:
+        self._digests[index] = extra
 
     def head(self, top: Report, pieces: int) -> str:
         return _split(top)[0] + ("[" + INDENT if pieces else "[]")
 
     def tail(self, top: Report, pieces: int) -> str:
-        return ("\n  ]" if pieces else "") + _split(top)[1]
+        products = (self._digests[index] for index in sorted(self._digests))
+        digest = report_digest(top.model_dump(mode="json"), products)
+        return ("\n  ]" if pieces else "") + _split(top.model_copy(update={"digest": digest}))[1]
 
 
 def _split(top: Report) -> tuple[str, str]:

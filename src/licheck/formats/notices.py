@@ -6,10 +6,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from licheck import __version__, escape
 from licheck.diagnostics import Diagnostic
+from licheck.formats.summary import layer_lines, replacement_line
 from licheck.notices import ComponentDuties, Duty, Kind, ProductDuties, Status
+from licheck.report import LibraryOut, ReplacementOut
 
 cell = escape.markdown
 code = escape.markdown_code
@@ -24,6 +27,7 @@ def markdown(
     policy: str,
     as_of: str | None,
     unread: Sequence[Diagnostic] = (),
+    library: LibraryOut | None = None,
 ) -> str:
     lines = [
         "# What the licenses ask the products to carry",
@@ -40,28 +44,44 @@ def markdown(
             *(f"- `{code(str(d))}`" for d in unread),
             "",
         ]
+    if library is not None:  # a layer may be why a duty is missing ("Nothing to carry")
+        lines += [
+            "## ⚠️ Rule library in force (its layers change what the licenses ask)",
+            "",
+            *(f"- {cell(line.strip())}" for line in layer_lines(library)),
+            "",
+        ]
     for product in products:
-        lines += _product(product)
+        lines += _product(product, library.replaced if library is not None else [])
     evidence = f"evidence policy `{code(policy)}`" + (f", as of {as_of}" if as_of else "")
     lines.append(f"<sub>licheck {__version__} · {evidence}</sub>")
     return "\n".join(lines) + "\n"
 
 
-def _product(product: ProductDuties) -> list[str]:
+def _product(product: ProductDuties, replaced: Sequence[ReplacementOut]) -> list[str]:
     lines = [f"## {cell(product.product)}", "", f"`{code(product.file)}` · {cell(product.owner)}"]
     for component in product.components:
-        lines += ["", *_component(component)]
+        lines += ["", *_component(component, replaced)]
     return [*lines, ""]
 
 
-def _component(component: ComponentDuties) -> list[str]:
+def _component(component: ComponentDuties, replaced: Sequence[ReplacementOut] = ()) -> list[str]:
     built_on = ", ".join(cell(m) for m in component.models)
     lines = [f"### {cell(component.name)} (`{code(component.component)}`), built on {built_on}"]
     lines.append("")
     lines += [f"- ⚠️ **Incomplete:** {cell(gap)}" for gap in component.gaps]
+    ids = {"license": component.licenses, "model": component.model_ids}
+    layered = [  # the duties below (or their absence) are the layer's
+        f"- ⚠️ **Rule library layer:** {cell(replacement_line(r))}"
+        for r in replaced
+        if r.id in ids[r.kind]
+    ]
+    lines += layered
     if not component.duties:
         if component.gaps:
             return [*lines, "", "No other duty to list."]
+        if layered:
+            return [*lines, "", NOTHING.removesuffix(".") + ", as the layer named above has it."]
         return [*lines, NOTHING]
     lines += [_item(duty) for duty in component.duties]
     notices = [d for d in component.duties if d.kind is Kind.NOTICE]
@@ -112,8 +132,9 @@ def json_text(
     policy: str,
     as_of: str | None,
     unread: Sequence[Diagnostic] = (),
+    library: LibraryOut | None = None,
 ) -> str:
-    data = {
+    data: dict[str, Any] = {
         "tool": "licheck",
         "tool_version": __version__,
         "evidence_policy": policy,
@@ -125,4 +146,6 @@ def json_text(
             for d in unread
         ],
     }
+    if library is not None:  # as in `licheck check`'s report: only when layered
+        data["library"] = library.model_dump(mode="json")
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

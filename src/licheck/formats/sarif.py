@@ -14,13 +14,16 @@ manifest line of the fact that decides it.  Satisfied and not-applicable finding
   repository-relative manifest, component, model, license and clause: an alert survives a line
   move and a re-run, and is new when the finding is.  `licheck/v1` is the same key over the path
   as given.
-- Waived findings are not results: code scanning ignores `suppressions` and would show them as
-  open alerts (an alert closes as fixed once its finding is waived).  Their number is the run's
-  `waivedResults` property; waivers that expired, changed or matched nothing are
-  tool-configuration notifications.
+- A waived finding is a result like any other, with SARIF's `suppressions` (kind `external`: the
+  waiver file; status `accepted`; the justification its reason, owner and expiry date), so code
+  scanning shows the alert dismissed, never closed as fixed (docs/waivers.md: a waived finding
+  stays in every format).  Their number is also the run's `waivedResults` property; waivers that
+  expired, changed or matched nothing are tool-configuration notifications (their findings are
+  plain results again).
 - At most 25,000 results (GitHub rejects a run with more): products past the cap keep their
-  rules but not their results, and the manifests not read (each an error result) count toward
-  it; the run says so in `properties.resultsOmitted` and a tool-execution notification.
+  rules but not their results; waived findings and the manifests not read (each an error result)
+  count toward it; the run says so in `properties.resultsOmitted` and a tool-execution
+  notification.
 """
 
 from __future__ import annotations
@@ -42,7 +45,15 @@ from licheck.formats.summary import (
 )
 from licheck.formats.unread import message
 from licheck.jsontext import Encoder, Hole, dumps, join
-from licheck.report import ErrorOut, FindingOut, ProductOut, ReplacementOut, Report, WaiverStatus
+from licheck.report import (
+    ErrorOut,
+    FindingOut,
+    ProductOut,
+    ReplacementOut,
+    Report,
+    WaiverRef,
+    WaiverStatus,
+)
 from licheck.verdicts import Verdict
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -50,6 +61,7 @@ MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 character
 INDENT = "\n        "  # a result's level in the log
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
 MAX_RESULTS = 25_000  # GitHub code scanning rejects a run with more results
+SHOWN_RESULTS = 5_000  # and stores only the top ones of a run, by severity (waived ones count)
 # licheck's comparison with a baseline as SARIF's `baselineState` (a result is a violation or a
 # risk, so never `fixed`; the baseline's problems that are gone are counted in the properties)
 BASELINE_STATES = {
@@ -179,7 +191,31 @@ def _result(
     if f.baseline is not None:  # SARIF's own field; licheck's finer status beside it
         result["baselineState"] = BASELINE_STATES[f.baseline.status]
         result["properties"]["baseline"] = f.baseline.status
+    if f.waived and f.waiver is not None:
+        result["suppressions"] = [_suppression(f.waiver, options)]
+        result["properties"]["waiver"] = f.waiver.id
     return result
+
+
+def _suppression(waiver: WaiverRef, options: RenderOptions) -> dict[str, Any]:
+    """The waiver that accepts a result, as SARIF says so: kept in an external file (located at
+    the waiver), accepted."""
+    return {
+        "kind": "external",
+        "status": "accepted",
+        "justification": f"{waiver.reason} (owner: {waiver.owner}, until {waiver.expires})",
+        "location": _location(waiver.file, waiver.line, 0, options.root, options.cwd),
+        "properties": {"waiver": waiver.id, "comment": waiver.comment},
+    }
+
+
+def shown_limit(results: int, waived: int) -> str:
+    """Why code scanning may not show every alert of a log of `results` results."""
+    return (
+        f"{results} results: GitHub code scanning stores only the top {SHOWN_RESULTS} of a run "
+        f"(by severity); {waived} of them are waived findings, each a suppressed result. Check "
+        "fewer manifests per run (one SARIF category each) to see every alert."
+    )
 
 
 def _notification(status: WaiverStatus, options: RenderOptions) -> dict[str, Any]:
@@ -267,7 +303,7 @@ class SarifDocument(Plain):
         encoder = Encoder(parts)
         count = 0
         for finding in product.findings:
-            if is_problem(finding) and not finding.waived:
+            if is_problem(finding):  # waived too: with its suppression
                 if parts:
                     parts.append(self.separator)
                 result = _result(product, finding, Hole(rule_id(finding)), self.options)
@@ -358,6 +394,14 @@ class SarifDocument(Plain):
                     },
                 }
             ]
+        if self.written > SHOWN_RESULTS:  # accepted, but not every alert is kept
+            invocation.setdefault("toolExecutionNotifications", []).append(
+                {
+                    "descriptor": {"id": "results-over-display-limit"},
+                    "level": "warning",
+                    "message": {"text": shown_limit(self.written, top.summary.counts.waived)},
+                }
+            )
         if top.errors:
             invocation.setdefault("toolExecutionNotifications", []).extend(
                 _unread_notification(e, self.options) for e in top.errors

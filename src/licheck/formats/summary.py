@@ -11,6 +11,7 @@ from licheck.escape import line
 from licheck.report import (
     FailOn,
     FindingOut,
+    LibraryOut,
     ProductOut,
     ReplacementOut,
     Report,
@@ -192,10 +193,15 @@ def replacement_line(replacement: ReplacementOut) -> str:
 
 
 def library_lines(report: Report) -> list[str]:
+    """The report's `layer_lines`."""
+    return layer_lines(report.library)
+
+
+def layer_lines(library: LibraryOut | None) -> list[str]:
     """Which rule folders were layered over (or instead of) the built-in library, each entry
     they replaced, and the organisation policies read; [] for the built-in library alone.
+    One description for every command that evaluates (`layers.described` gives `library`).
     User text: the caller escapes it as its format needs."""
-    library = report.library
     if library is None:
         return []
     base = ["built-in"] if library.builtin else []

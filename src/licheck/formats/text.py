@@ -21,7 +21,7 @@ from licheck.formats import Context, Piece, Plain
 from licheck.formats.summary import baseline_tag, written_figures
 from licheck.model import Provenance
 from licheck.readable import encodable, fit
-from licheck.report import FactOut, FindingOut, MissingFactOut, ProductOut, Report
+from licheck.report import FactOut, FindingOut, LibraryOut, MissingFactOut, ProductOut, Report
 from licheck.verdicts import Verdict
 
 STYLES = {
@@ -134,6 +134,18 @@ def drawn(draw: Callable[[Console], None], width: int, color: bool | None) -> st
     )
     draw(console)
     return buffer.getvalue()
+
+
+def print_layers(console: Console, library: LibraryOut | None) -> None:
+    """`summary.layer_lines` on a console, a replacement's wrapped lines kept under it (for the
+    commands whose report is one product's: timeline, what-if)."""
+    from licheck.formats.summary import layer_lines
+    from licheck.readable import fit_lines
+
+    lines = [plain(line) for line in layer_lines(library)]
+    if lines:
+        for line in fit_lines("\n".join(lines), console.width).split("\n"):
+            console.print(Text(line), soft_wrap=True)  # wrapped already
 
 
 def library_text(top: Report) -> str:

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.escape import rich as _t
-from licheck.formats.text import drawn, verdict_text
+from licheck.formats.text import drawn, print_layers, verdict_text
 from licheck.timeline.report import EntryOut, EventOut, FindingStateOut, TimelineReport
 from licheck.verdicts import Verdict
 
@@ -33,6 +33,7 @@ def _draw(console: Console, report: TimelineReport) -> None:
         "have said on each day the evidence changed.",
         markup=False,
     )
+    print_layers(console, report.library)  # a layer changes every day's verdicts
     _undated(console, report)
     if not report.entries:
         line = Text("No evidence is dated, so the verdict never changed: ")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from licheck.escape import xml_text as esc
 from licheck.formats.html import badge, page
+from licheck.formats.summary import layer_lines
 from licheck.formats.whatif_svg import render as render_svg
 from licheck.formats.whatif_text import scenario_words
 from licheck.verdicts import Verdict
@@ -23,6 +24,7 @@ def render(report: WhatIfReport) -> str:
         f"{badge(report.result.verdict)} · evidence policy {esc(report.evidence_policy)}"
         f"{' · baseline evidence as of ' + esc(report.as_of) if report.as_of else ''}"
         f" · licheck {esc(report.tool_version)}</p>",
+        *(f'<p class="library">{esc(line)}</p>' for line in layer_lines(report.library)),
         "</header>\n<main>",
         _verdicts(report),
     ]

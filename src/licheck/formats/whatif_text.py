@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from licheck.escape import rich as _t
-from licheck.formats.text import STYLES, drawn, verdict_text
+from licheck.formats.text import STYLES, drawn, print_layers, verdict_text
 from licheck.formats.whatif_scale import Scale, exact, grid, locate
 from licheck.units import format_number
 from licheck.verdicts import Verdict
@@ -81,6 +81,7 @@ def _header(console: Console, report: WhatIfReport) -> None:
     if report.as_of:
         basis += f"; baseline evidence as of {report.as_of}"
     console.print(Text(f"({basis}; what-if values count as established)", style="dim"))
+    print_layers(console, report.library)  # the layers judge both runs
     console.print(
         Text.assemble(
             "Verdict: ",
