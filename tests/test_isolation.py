@@ -38,6 +38,7 @@ from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine import Rule
 from licheck.facts import POLICIES
 from licheck.formats import Format, RenderOptions
+from licheck.jsontext import Encoder, Hole, join
 from licheck.judging import judge
 from licheck.library import load_library
 from licheck.report import FailOn
@@ -612,4 +613,41 @@ def test_a_near_match_elsewhere_in_the_run_does_not_excuse_a_violation(
     code, out, _ = run(capsys, "check", *map(str, paths), "--format", "json")
     verdicts = {p["product"]: p["verdict"] for p in json.loads(out)["products"]}
     assert verdicts == {"A": "governance_risk", "B": "violation"}
+    assert code == 1
+
+
+# -- report parts remembered by identity ------------------------------------------------------
+
+
+def test_an_encoder_given_values_in_turn_never_reuses_a_dropped_one_s_text() -> None:
+    """The encoder remembers an object's text by its id; a value built and dropped in turn
+    (SARIF's results) freed its id for the next, which was written as the one before."""
+    parts: list[str | Hole] = []
+    encoder = Encoder(parts)
+    for line in range(20):
+        if parts:
+            parts.append(",")
+        encoder.value({"locations": [{"line": line}]}, "\n")
+    results = json.loads("[" + join(parts).text + "]")
+    assert [r["locations"][0]["line"] for r in results] == list(range(20))
+
+
+def test_each_sarif_result_is_at_its_own_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    components = "".join(
+        f"  - id: c{i}\n    name: C{i}\n    delivery: [hosted_service]\n"
+        f"    lineage: {{base: kimi-k2.5}}\n    facts:\n      ui_attribution: []\n"
+        for i in range(6)
+    )
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(
+        "format: 2\nproduct: M\nowner: X\nagreements: none\n"
+        f"facts: {{commercial: true, mau: 200M}}\ncomponents:\n{components}",
+        "utf-8",
+    )
+    code, out, _ = run(capsys, "check", str(manifest), "--format", "sarif")
+    results = json.loads(out)["runs"][0]["results"]
+    lines = [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results]
+    assert lines == [12, 18, 24, 30, 36, 42]  # each component's ui_attribution
     assert code == 1
