@@ -34,18 +34,22 @@ from licheck import portfolio
 from licheck.api import check_stream
 from licheck.conditions import Test, strings_read
 from licheck.context import EvaluationContext
+from licheck.derivation import Derivation
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine import Rule
-from licheck.facts import POLICIES
+from licheck.evaluation import Hypotheses
+from licheck.facts import POLICIES, STATED, FactState, Resolution, Status
 from licheck.formats import Format, RenderOptions
 from licheck.jsontext import Encoder, Hole, join
 from licheck.judging import judge
 from licheck.library import load_library
+from licheck.manifest import EvidenceKind, Source
 from licheck.report import FailOn
 from licheck.tables import Compiled, compile_rule
 from licheck.units import Dimension
 from licheck.verdicts import Verdict
 from licheck.vocabulary import FACTS
+from licheck.yamlsafe import Document
 from tests.clirun import run
 
 # -- the generator ------------------------------------------------------------------------------
@@ -577,6 +581,30 @@ def test_a_settled_value_a_chain_bounds_is_remembered_by_its_value() -> None:
     first = judge(bound, domains(few), domains(few), shared)[0].judgement.verdict
     second = judge(bound, domains(many), domains(many), shared)[0].judgement.verdict
     assert (first, second) == (Verdict.GOVERNANCE_RISK, Verdict.VIOLATION)
+
+
+def test_a_supplied_fact_is_not_shared_with_a_manifest_whose_sources_change_it() -> None:
+    """A fact licheck supplies without a source is evidenced as stated in the manifest; a
+    manifest with a source of that name (here retracted) reads it otherwise, so the run's
+    table of supplied facts must not give it the other products' state, nor keep its own."""
+    policy, memo = POLICIES["default"], EvaluationContext()
+    library = load_library()
+
+    def supplied(sources: dict[str, Source]) -> FactState:
+        context = Resolution(policy, None, sources=sources, memo=memo)
+        derive = Derivation(Document("", "", {}), library, context, Hypotheses())
+        return derive.default("commercial", True, None)
+
+    retracted = Source(
+        title="A source named like licheck's own",
+        kind=EvidenceKind.OBSERVED,
+        date=dt.date(2025, 1, 1),
+        retracted_on=dt.date(2025, 2, 1),
+    )
+    plain = supplied({})
+    cited = supplied({STATED.source: retracted})
+    assert (plain.status, cited.status) == (Status.ESTABLISHED, Status.UNKNOWN)
+    assert supplied({}) is plain
 
 
 # -- the reproduction of issue 21 -------------------------------------------------------------
