@@ -679,3 +679,36 @@ def test_each_sarif_result_is_at_its_own_line(
     lines = [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results]
     assert lines == [12, 18, 24, 30, 36, 42]  # each component's ui_attribution
     assert code == 1
+
+
+# -- a file named twice is one product --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["evaluate", "{m}", "{m}"],
+        ["evaluate", "{m}", "{dir}/./m.yaml", "{link}"],
+        ["check", "{m}", "{m}"],
+        ["check", "{dir}", "{m}"],
+        ["check", "{m}", "{link}", "{dir}"],
+    ],
+)
+def test_a_file_named_twice_is_evaluated_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    folder = tmp_path / "products"
+    folder.mkdir()
+    manifest = folder / "m.yaml"
+    manifest.write_text(KIMI_AT_SCALE.format(name="B", id="b", shown="[]"), "utf-8")
+    (tmp_path / "link.yaml").symlink_to(manifest)
+    names = {"m": str(manifest), "dir": str(folder), "link": str(tmp_path / "link.yaml")}
+    code, out, _ = run(capsys, *(a.format(**names) for a in argv), "--format", "json")
+    report = json.loads(out)
+    first = argv[1].format(**names)  # where it is first named (or found)
+    assert [p["file"] for p in report["products"]] == [
+        str(manifest) if first == names["dir"] else first
+    ]
+    assert report["summary"]["products"] == 1
+    assert report["summary"]["counts"]["violation"] == 1
+    assert code == 1
