@@ -39,12 +39,12 @@ from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine import Rule
 from licheck.evaluation import Hypotheses
 from licheck.facts import POLICIES, STATED, FactState, Resolution, Status
-from licheck.formats import Format, RenderOptions
+from licheck.formats import Context, Format, RenderOptions, open_document
 from licheck.jsontext import Encoder, Hole, join
 from licheck.judging import judge
 from licheck.library import load_library
 from licheck.manifest import EvidenceKind, Source
-from licheck.report import FailOn
+from licheck.report import FailOn, ProductOut
 from licheck.tables import Compiled, compile_rule
 from licheck.units import Dimension
 from licheck.verdicts import Verdict
@@ -477,6 +477,26 @@ def test_a_portfolio_checked_by_several_workers_gives_each_product_its_report_al
         random.shuffle(paths)
         with workers_for_any_portfolio():
             assert _differences(expected, checked(paths, "default", None, jobs=2)) == []
+
+
+@pytest.mark.slow
+@settings(PROPERTY, max_examples=5)
+@given(portfolios(2, 4), st.randoms(use_true_random=False))
+def test_each_format_renders_a_product_as_it_renders_it_alone(
+    portfolio_: list[dict[str, object]], random: Any
+) -> None:
+    """`check` renders each product where it is evaluated, with one document per process for
+    all its products: a document's piece of a product is the one a fresh document gives."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = _write(Path(folder), portfolio_)
+        parts = [p for p in checked(paths, "default", None).values() if isinstance(p, dict)]
+    products = [ProductOut.model_validate(p) for p in parts]
+    random.shuffle(products)
+    for fmt in Format:
+        context = Context(fmt, OPTIONS, "default", None)
+        shared = open_document(context)
+        for product in products:
+            assert shared.piece(product) == open_document(context).piece(product), fmt
 
 
 # -- the memo tables themselves ----------------------------------------------------------------
