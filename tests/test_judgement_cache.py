@@ -1,6 +1,7 @@
-"""The caches of the evaluation give what judging afresh gives: a settled fact is keyed by its
-tests' results only, and the facts licheck supplies are shared only where no manifest source
-changes them."""
+"""The caches of the evaluation give what judging afresh gives: a settled fact that makes one cell
+(and bounds no other fact) is keyed by its tests' results only, and the facts licheck supplies
+are shared only where no manifest source changes them (tests/test_isolation.py: every table, over
+generated portfolios)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from licheck.diagnostics import Diagnostic, InputError, LicheckError
-from licheck.discovery import discover
+from licheck.discovery import discover, distinct
 from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
 from licheck.facts import EvidencePolicy, policy_named
 from licheck.layers import described
@@ -55,11 +55,13 @@ def evaluate_readable(
     library: Library,
     context: EvaluationContext | None = None,
 ) -> tuple[list[ProductResult], list[Diagnostic]]:
-    """Evaluate every manifest that can be read; the problems of the others, located."""
+    """Evaluate every manifest that can be read; the problems of the others, located.  A file
+    named twice (by the same or another path: `discovery.distinct`) is evaluated once, where
+    it is first named, as `check` finds it once."""
     context = context if context is not None else EvaluationContext()
     results: list[ProductResult] = []
     problems: list[Diagnostic] = []
-    for path in paths:
+    for path in distinct(paths):
         try:
             manifest, document = load_manifest(path, str(path))
             results.append(evaluate_manifest(manifest, document, library, options, context))

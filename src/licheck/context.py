@@ -1,8 +1,10 @@
 """The memo tables of one run, owned by the caller and passed down.
 
 Products repeat the same few facts, domains and clauses, so a run remembers what it has judged,
-resolved and parsed.  Everything here is a pure function of immutable values, so a table may be
-emptied at any time (each is bounded) and two contexts give the same results; only speed differs.
+resolved and parsed.  Everything here is a pure function of immutable values, and each key is
+the whole of the value its answer depends on (a key that is less lets one product's answer
+stand for another's: tests/test_isolation.py), so a table may be emptied at any time (each is
+bounded) and two contexts give the same results; only speed differs.
 Create one per run (`EvaluationContext()`), or one per worker process, and hand it to
 `evaluate_manifest`.
 """

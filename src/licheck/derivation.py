@@ -17,7 +17,7 @@ from licheck import agreements
 from licheck.context import EvaluationContext
 from licheck.diagnostics import Diagnostic
 from licheck.factchecks import unknown_fact
-from licheck.facts import FactError, FactState, Resolution, Status, resolve, share
+from licheck.facts import STATED, FactError, FactState, Resolution, Status, resolve, share
 from licheck.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.library import Library
 from licheck.manifest import (
@@ -234,9 +234,11 @@ class Derivation:
     def default(self, name: str, value: bool | str, source: str | None) -> FactState:
         """A fact licheck supplies: `value` declared by `source` (None: no evidence).  It depends
         only on the evidence policy (declared evidence has no date), unless the manifest's
-        sources happen to cite that text, so each is resolved once per policy over a run."""
+        sources happen to cite that text, so each is resolved once per policy over a run.
+        Without a source, a value is evidenced as stated in the manifest (`facts.STATED`), a
+        text a manifest's sources could cite as well."""
         context = self.context
-        kept = source is None or source not in context.sources
+        kept = (STATED.source if source is None else source) not in context.sources
         key = (name, value, source, context.policy)
         table = context.memo.defaults
         state = table.get(key) if kept else None

@@ -96,6 +96,19 @@ def _identity(path: Path) -> object:
     return (info.st_dev, info.st_ino)
 
 
+def distinct(paths: Sequence[Path]) -> list[Path]:
+    """`paths` with each file once, where it is first named: two names of one file (`m.yaml`
+    and `./m.yaml`, a symlink, a hard link) are the same file (`_identity`), as in `search`."""
+    seen: set[object] = set()
+    kept = []
+    for path in paths:
+        key = _identity(path)
+        if key not in seen:
+            seen.add(key)
+            kept.append(path)
+    return kept
+
+
 def _walk(folder: Path, problems: list[Diagnostic]) -> Iterator[Path]:
     """The candidate files under `folder`, in name order; symlinked folders are followed
     (each real folder once), and what cannot be walked is added to `problems`."""

@@ -5,9 +5,10 @@ starting at any indent — so a report can be written in parts that join to the 
 Two additions the standard encoder lacks:
 - a `Hole` in the data stands for text known only later (a SARIF rule's index, a report's
   products): the encoder leaves it out of the text and says where it goes;
-- the text of an object that is a list item is memoised by identity: within one call (the
-  data is alive, so ids are unique), and across calls for objects a `Lasting` keeps alive — the
-  report repeats its shared parts (a component's facts in each of its findings).
+- the text of an object that is a list item is memoised by identity, and the memo holds the
+  object, so its id is never another's: within one encoder, and across calls for objects a
+  `Lasting` keeps alive — the report repeats its shared parts (a component's facts in each of
+  its findings).  Data is never changed once encoded.
 
 The standard library writes indented JSON in pure Python anyway; this does the same work once.
 """
@@ -97,12 +98,14 @@ def _scalar(value: Any) -> str:
 
 class Encoder:
     """Appends the text of values to `parts`.  The text of an object that is a list item is
-    kept by identity and indent (`seen`: this encoder's data is alive, so ids are unique)."""
+    kept by identity and indent, beside the object itself (`seen`): an encoder may be given
+    values one after another (SARIF's results, each built and dropped in turn), and an id
+    outlives its object only as long as nothing holds it."""
 
     def __init__(self, parts: list[str | Hole], lasting: Lasting | None = None) -> None:
         self.parts = parts
         self.lasting = lasting
-        self.seen: dict[tuple[int, str], str] = {}
+        self.seen: dict[tuple[int, str], tuple[object, str]] = {}  # (the object, its text)
         self.holes = 0  # holes appended so far
         self.keys = lasting.keys if lasting is not None else {}
 
@@ -162,7 +165,8 @@ class Encoder:
             # An object item is encoded on its own, so that its text can be reused where the
             # same object occurs again (a component's facts recur in each of its findings).
             key = (id(value), inner)
-            text = self.seen.get(key)
+            seen = self.seen.get(key)
+            text = seen[1] if seen is not None else None
             kept = lasting is not None and key[0] in lasting.objects
             if text is None and kept:
                 text = lasting.texts.get(key)  # type: ignore[union-attr]
@@ -173,7 +177,8 @@ class Encoder:
                     parts.insert(start, opening)
                     opening = "," + inner
                     continue
-                text = self.seen[key] = "".join(parts[start:])  # type: ignore[arg-type]
+                text = "".join(parts[start:])  # type: ignore[arg-type]
+                self.seen[key] = (value, text)
                 del parts[start:]
                 if kept:
                     lasting.texts[key] = text  # type: ignore[union-attr]

@@ -3,10 +3,10 @@ settle it, as a finding.
 
 Judging a clause depends only on its rule and on the domains of its facts, and products repeat
 the same few domains (unknown facts, the usual thresholds): over a run each combination is judged
-once, in the run's memo tables.  A settled fact (one value) enters the key only as the results of
-the rule's tests on its value: every value with the same results is the same single cell, and a
-single cell is never open, so it shows in no branch or settlement (mau 5,000 and 6,000 judge
-alike).  Keys hold the compiled rule itself (the library's, compared by identity).
+once, in the run's memo tables.  A key is the whole of what the judgement depends on (`_key`):
+the compiled rule itself (the library's, compared by identity) and each fact's domain, except that
+a settled fact making a single cell enters as the results of the rule's tests on its value (mau
+5,000 and 6,000 judge alike).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from licheck.clausefacts import REVIEW, as_read, contradiction
-from licheck.conditions import Test, Value, tests_in
+from licheck.conditions import Value, tests_in
 from licheck.context import EvaluationContext
 from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine import Branch, Cell, Judgement, Rule, branches, cells, judge_cells, settlements
@@ -142,7 +142,7 @@ def judge(
     memo: EvaluationContext,
 ) -> tuple[Judged, Verdict]:
     """The judgement of the domains, and the verdict with weak evidence admitted (`likely`)."""
-    key = (bound, _key(domains, bound.tests))
+    key = (bound, _key(bound, domains))
     judged = memo.judged.get(key)
     if judged is None:
         judged = memo.keep(memo.judged, key, _judged(bound, _fact_cells(bound, domains, memo)))
@@ -150,7 +150,7 @@ def judge(
         return judged, judged.judgement.verdict
     # Only the verdict is needed with weak evidence: judged apart, so that each manifest's
     # combination of likely values does not make a judgement of its own.
-    likely_key = (bound, _key(likely, bound.tests))
+    likely_key = (bound, _key(bound, likely))
     if likely_key == key:
         return judged, judged.judgement.verdict
     other = memo.judged.get(likely_key)
@@ -190,12 +190,29 @@ def _settled_value(domain: Domain) -> Value | None:
     return None  # pragma: no cover
 
 
-def _key(domains: tuple[Domain, ...], tests: Sequence[Sequence[Test]]) -> tuple[object, ...]:
-    """The domains as the judgement depends on them: a settled one by its tests' results."""
+def _key(bound: Compiled, domains: tuple[Domain, ...]) -> tuple[object, ...]:
+    """The domains as the judgement depends on them: each fact's domain, or for a settled fact
+    that makes a single cell and that no `joint` chain relates to another fact of the rule, the
+    results of the rule's tests on its value.
+
+    The judgement reads a fact only through its cells: the tests' results on each, and, where
+    the fact has cells with different results (it may be open), their labels and regions (its
+    branches and settlements), and where a chain bounds it by another fact, their regions.  A
+    single cell is never open and, outside a chain, only its tests' results are read.  A settled
+    value can make several cells: a near-match of a name a test asks for ("KIMI K2.5" for "Kimi
+    K2.5", a "LLaMA" for a "Llama" prefix) is read both as written and as that name.  Keyed by
+    its tests' results alone, it shared the judgement of an exact value with the same results
+    (`[]`): a product's verdict was whichever of the two the run had judged first."""
     key: list[object] = []
-    for domain, on_fact in zip(domains, tests, strict=True):
-        value = _settled_value(domain)
-        key.append(domain if value is None else tuple([t.holds(value) for t in on_fact]))
+    for position, (domain, on_fact) in enumerate(zip(domains, bound.tests, strict=True)):
+        if _settled_value(domain) is None or position in bound.chained:
+            key.append(domain)
+            continue
+        made = cells(domain, on_fact)  # one value: quickly made
+        if len(made) != 1:
+            key.append(domain)
+            continue
+        key.append(tuple([t.holds(made[0].value) for t in on_fact]))
     return tuple(key)
 
 

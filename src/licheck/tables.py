@@ -27,13 +27,15 @@ Signature = tuple[bool, ...]  # the results of the tests on one fact, for one ce
 @dataclass(frozen=True, slots=True, eq=False)
 class Compiled:
     """What depends only on the rule (and the order of its facts), worked out once: the distinct
-    tests on each fact, and where each test of the rule sits among them.  Compared and hashed by
-    identity: a memo table keyed by it is keyed by the clause."""
+    tests on each fact, where each test of the rule sits among them, and which facts bound each
+    other (`joint`).  Compared and hashed by identity: a memo table keyed by it is keyed by the
+    clause."""
 
     rule: Rule
     names: tuple[str, ...]
     tests: tuple[tuple[Test, ...], ...]  # the distinct tests on each fact, by position
     where: Mapping[Test, tuple[int, int]]  # each test of the rule: its fact, its index
+    chained: frozenset[int]  # the positions of facts a `joint` chain relates to another
 
     def signatures(self, cells_: Sequence[Sequence[Cell]]) -> list[list[Signature]]:
         """Each cell's signature, fact by fact, aligned with `cells_`."""
@@ -53,7 +55,8 @@ def compile_rule(rule: Rule, names: Sequence[str] | None = None) -> Compiled:
         if test not in tests[position[test.key]]:
             tests[position[test.key]].append(test)
     where = {t: (position[t.key], tests[position[t.key]].index(t)) for t in every}
-    return Compiled(rule, order, tuple(tuple(t) for t in tests), where)
+    chained = frozenset(p for chain in joint.related(order) for p in chain)
+    return Compiled(rule, order, tuple(tuple(t) for t in tests), where, chained)
 
 
 def _distinct_signatures(signatures: Sequence[Signature]) -> list[Signature]:
