@@ -129,18 +129,18 @@ def _first(date: str) -> str:
     return {4: f"{date}-12-31", 7: f"{date}-28"}.get(len(date), date)
 
 
-MAU = st.one_of(
+MAU: st.SearchStrategy[dict[str, Any]] = st.one_of(
     st.builds(lambda n: {"at_least": f"{n}M"}, st.integers(50, 150)),
     st.builds(lambda n: {"at_most": f"{n}M"}, st.integers(50, 150)),
     st.builds(lambda n: {"value": f"{n}M"}, st.integers(50, 150)),
     st.just({}),
 )
-REVENUE = st.one_of(
+REVENUE: st.SearchStrategy[dict[str, Any]] = st.one_of(
     st.builds(lambda n: {"value": f"{n}M USD/month"}, st.integers(10, 30)),
     st.builds(lambda n: {"value": f"{12 * n}M USD/year"}, st.integers(10, 30)),
     st.builds(lambda n: {"at_least": f"{n}M USD/month"}, st.integers(10, 30)),
 )
-SHOWN = st.one_of(
+SHOWN: st.SearchStrategy[dict[str, Any]] = st.one_of(
     st.builds(lambda x: {"excludes": [x]}, st.sampled_from(["Kimi K2.5", "Kimi"])),
     st.builds(lambda x: {"includes": [x]}, st.sampled_from(["Kimi K2.5", "Kimi"])),
 )

@@ -217,7 +217,9 @@ def load(path: Path, display: str | None = None) -> Waivers:
 def _foreign_currency(name: str, fields: dict[str, Any]) -> str | None:
     """The currency other than US dollars a pin is written in, where that alone keeps it from
     being read (there is no rate for it in a waiver file); None otherwise."""
-    words = {w.upper() for v in fields.values() if isinstance(v, str) for w in _WORD.findall(v)}
+    words: set[str] = {
+        str(w).upper() for v in fields.values() if isinstance(v, str) for w in _WORD.findall(v)
+    }
     for currency in sorted(words - {"USD"}):
         try:
             claim_reading(FACTS[name], FactSpec(**fields), {currency: Fraction(1)})
