@@ -160,7 +160,7 @@ def test_sigterm_and_sighup_stop_as_cleanly_as_ctrl_c(
     process = _start(portfolio_dir, "-f", "json", "-o", str(output))
     processes.append(process)
     workers = _workers(process)
-    time.sleep(0.5)  # into the evaluation: chunks on their way back from the workers
+    time.sleep(0.2)  # into the evaluation: chunks on their way back from the workers
     if group:
         os.killpg(process.pid, number)
     else:
