@@ -233,6 +233,7 @@ def work_for(tmp_path: Path, dates: int) -> Work:
     return work
 
 
+@pytest.mark.slow
 def test_the_work_grows_with_the_evidence_not_its_square(tmp_path: Path) -> None:
     small, large = work_for(tmp_path, 100), work_for(tmp_path, 400)
     # each piece's standing is worked out when its fact is read and on the few days it may
