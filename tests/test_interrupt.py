@@ -140,3 +140,35 @@ def test_a_closed_pipe_is_not_exit_0(
     _, err = process.communicate(timeout=120)
     assert process.returncode == 1, err
     assert b"Traceback" not in err and b"Exception ignored" not in err, err
+
+
+@pytest.mark.parametrize("group", [True, False], ids=["group", "parent-only"])
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_stop_as_cleanly_as_ctrl_c(
+    portfolio_dir: Path,
+    processes: list[subprocess.Popen[bytes]],
+    tmp_path: Path,
+    name: str,
+    group: bool,
+) -> None:
+    """`kill PID` (the parent alone) or a closed terminal (the whole group): no traceback from
+    the parent or a worker, exit 128 + the signal, every worker gone, and the output file the
+    run was to replace left as it was, with nothing half written beside it."""
+    number = getattr(signal, name)
+    output = tmp_path / "report.json"
+    output.write_text("the previous report\n", encoding="utf-8")
+    process = _start(portfolio_dir, "-f", "json", "-o", str(output))
+    processes.append(process)
+    workers = _workers(process)
+    time.sleep(0.2)  # into the evaluation: chunks on their way back from the workers
+    if group:
+        os.killpg(process.pid, number)
+    else:
+        process.send_signal(number)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 128 + number, err
+    assert b"Traceback" not in err and b"Error" not in err, err
+    assert err.decode().strip() == "Terminated."
+    assert _gone(workers)
+    assert output.read_text(encoding="utf-8") == "the previous report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]

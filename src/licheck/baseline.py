@@ -38,9 +38,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from licheck import __version__
+from licheck import __version__, jsonread
 from licheck.diagnostics import Diagnostic, InputError, fail, path_text
-from licheck.jsonread import DuplicateKey, unique_keys
 from licheck.report import (
     SCHEMA_VERSION,
     BaselineCounts,
@@ -245,16 +244,19 @@ def _parse(text: str, name: str) -> Any:
         raise fail(name, 0, 0, "the file is empty: expected a licheck JSON report", REGENERATE)
     _check_density(text, name)
     try:
-        return json.loads(text, object_pairs_hook=_kept, parse_constant=_no_constant)
+        return jsonread.loads(text, parse_constant=_no_constant, object_pairs_hook=_kept)
     except MemoryError:
         message = "too large to read in memory: not a baseline licheck can compare with"
         raise fail(name, 0, 0, message, REGENERATE) from None
-    except DuplicateKey as exc:
+    except jsonread.DuplicateKey as exc:
         message = f"the key {exc.args[0]!r} twice in one object: edited by hand?"
         raise fail(name, 0, 0, message, REGENERATE) from None
     except json.JSONDecodeError as exc:
         message = f"not valid JSON ({exc.msg}): a damaged report?"
         raise fail(name, exc.lineno, exc.colno, message, REGENERATE) from None
+    except jsonread.Unreadable as exc:  # a lone surrogate, an integer too long
+        message = f"not valid JSON ({exc.reason}): a damaged report?"
+        raise fail(name, exc.line, exc.column, message, REGENERATE) from None
     except RecursionError:
         raise fail(name, 0, 0, "the JSON is nested too deeply: not a licheck report") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
@@ -284,7 +286,7 @@ _UNREAD = frozenset(
 
 
 def _kept(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data = unique_keys(pairs)
+    data = jsonread.unique_keys(pairs)
     for key in _UNREAD.intersection(data):
         del data[key]
     return data

@@ -66,7 +66,8 @@ class Derivation:
     ) -> Derivation:
         rates, wrong = exchange_rates(manifest.currency_rates)
         problems += [document.error(("currency_rates", key), m) for key, m in wrong.items()]
-        context = Resolution(options.policy, options.as_of, rates, dict(manifest.sources), memo)
+        sources = dict(manifest.sources)
+        context = Resolution(options.policy, options.as_of, rates, sources, memo, options.resolver)
         hypotheses = options.hypotheses
         supposed = {n: _at_every_month(s, library) for n, s in hypotheses.facts.items()}
         return cls(document, library, context, hypotheses, problems, supposed)

@@ -65,11 +65,15 @@ def evaluate_manifest(
     library: Library,
     options: Options,
     context: EvaluationContext | None = None,
+    *,
+    checked: bool = False,
 ) -> ProductResult:
     """Every finding for one product; `InputError` for facts that cannot be read.  `context`:
-    the run's memo tables (a fresh one when not given: correct, only slower over many)."""
+    the run's memo tables (a fresh one when not given: correct, only slower over many);
+    `checked`: the manifest is one `check_manifest` found nothing in already (the timeline
+    evaluates one manifest on many days, and that check does not depend on the day)."""
     memo = context if context is not None else EvaluationContext()
-    problems = check_manifest(manifest, document, library, options.today)
+    problems = [] if checked else check_manifest(manifest, document, library, options.today)
     derive = Derivation.of(manifest, document, library, options, memo, problems)
     product = derive.product_facts(manifest)
     findings: list[Finding] = []

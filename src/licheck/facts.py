@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from licheck import territory
 from licheck.context import EvaluationContext
@@ -225,6 +225,15 @@ def _territories(
         raise FactError(str(exc), (key,)) from None
 
 
+class Resolver(Protocol):
+    """Resolves stated facts in place of `resolve` (the timeline: one manifest on many days,
+    each fact kept up to date as its evidence changes instead of read afresh)."""
+
+    def resolve(
+        self, name: str, spec: FactSpec, context: Resolution, path: tuple[str | int, ...]
+    ) -> FactState: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """Everything `resolve` needs besides the fact itself."""
@@ -234,6 +243,7 @@ class Resolution:
     rates: dict[str, Fraction] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
     memo: EvaluationContext = field(default_factory=EvaluationContext, compare=False)
+    resolver: Resolver | None = field(default=None, compare=False)
 
 
 def unstated(
@@ -274,6 +284,8 @@ def resolve(
     definition = FACTS[name]
     if spec is None:
         return unstated(name, path, context.memo)
+    if context.resolver is not None:
+        return context.resolver.resolve(name, spec, context, path)
     own, own_read = claim_reading(definition, spec, context.rates, context.memo)
     pieces = spec.evidence or ([STATED] if own is not None else [])
     views: list[EvidenceView] = []
@@ -310,11 +322,9 @@ def resolve(
                 counted,
             )
         )
-    status, domain, likely = _combine(definition, established, suggested + averages)
-    if status is Status.ESTABLISHED and averages and domain == full_domain(definition):
-        status = Status.LIKELY  # only the average month is known: not established
+    status, domain, likely = settle(definition, established, suggested + averages, bool(averages))
     shown = (own_read.shown() if own_read else str(own)) if own is not None else "unknown"
-    series = _series(name, spec, context, path)
+    series = resolve_series(name, spec, context, path)
     if series and own is None:
         shown = "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
     reading = " ".join(readings) or None
@@ -334,7 +344,65 @@ def resolve(
     )
 
 
-def _series(
+def settle(
+    definition: FactDef, established: list[Domain], suggested: list[Domain], averaged: bool
+) -> tuple[Status, Domain, Domain | None]:
+    """A fact's status and values from the claims that establish it and those that only
+    suggest a value (`averaged`: a year's total counted, as the average month, among those)."""
+    status, domain, likely = _combine(definition, established, suggested)
+    if status is Status.ESTABLISHED and averaged and domain == full_domain(definition):
+        status = Status.LIKELY  # only the average month is known: not established
+    return status, domain, likely
+
+
+@dataclass(frozen=True, slots=True)
+class PieceClaim:
+    """One piece of a fact's evidence as its standing on a day needs it (`standing`)."""
+
+    kind: EvidenceKind
+    date: dt.date | None
+    retracted: dt.date | None
+    claim: Domain | None  # what it claims (the fact's own value, when it claims nothing itself)
+    average: Domain | None  # a year's total, as the average month, for a monthly fact
+
+
+def piece_claims(name: str, spec: FactSpec, context: Resolution) -> list[PieceClaim]:
+    """The pieces of a stated fact's evidence, read as `resolve` reads them."""
+    definition = FACTS[name]
+    own, own_read = claim_reading(definition, spec, context.rates, context.memo)
+    pieces = spec.evidence or ([STATED] if own is not None else [])
+    claims = []
+    for index, piece in enumerate(pieces):
+        kind, date, retracted, _, _ = _source_fields(piece, context.sources, index)
+        claim, read = (
+            claim_reading(definition, piece, context.rates, context.memo)
+            if piece.claims
+            else (own, own_read)
+        )
+        average = read.average if read is not None and claim is not None else None
+        claims.append(PieceClaim(kind, date, retracted, claim, average))
+    return claims
+
+
+def standing(piece: PieceClaim, context: Resolution) -> str:
+    """establishes, suggests or ignored, as of `context.as_of`: it changes only on the days
+    `standing_days` names."""
+    counted = _counted(piece.kind, piece.date, piece.retracted, context)
+    return "ignored" if counted.startswith("ignored") else counted
+
+
+def standing_days(piece: PieceClaim) -> set[dt.date]:
+    """The days from which a piece's standing may differ from the day before: for its date and
+    its retraction, the first day (of a month or a year written) and the last."""
+    return {
+        day
+        for date in (piece.date, piece.retracted)
+        if date is not None
+        for day in (earliest(date), dt.date(date.year, date.month, date.day))
+    }
+
+
+def resolve_series(
     name: str, spec: FactSpec, context: Resolution, path: tuple[str | int, ...]
 ) -> tuple[tuple[str, FactState], ...]:
     """Each month of a series resolved as a fact of its own; a month without evidence of its own

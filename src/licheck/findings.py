@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from licheck.engine import Branch
-from licheck.facts import EvidencePolicy, FactState
+from licheck.facts import EvidencePolicy, FactState, Resolver
 from licheck.manifest import EvidenceKind
 from licheck.verdicts import Settlement, Verdict
 
@@ -104,3 +104,6 @@ class Options:
     as_of: dt.date | None = None
     hypotheses: Hypotheses = Hypotheses()  # what-if: none for a plain evaluation
     today: dt.date = field(default_factory=dt.date.today)  # evidence after it is an error
+    # Resolves the stated facts as of `as_of` (the timeline's, kept up to date day by day);
+    # None: each fact is read afresh.
+    resolver: Resolver | None = field(default=None, compare=False)

@@ -127,6 +127,14 @@ _this_worker: _Worker | None = None  # set once by `_start_worker`, in a worker 
 PARENT_POLL = 0.5  # seconds between a worker's checks that its parent is alive
 
 
+# The signals that stop a run (Ctrl-C; SIGTERM and SIGHUP, which the parent turns into
+# `safeio.Terminated`): held back while workers are forked, until each has its own handlers.
+_STOPPING = (
+    signal.SIGINT,
+    *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)),
+)
+
+
 def _start_worker(
     options: Options,
     library: Library | None,
@@ -136,8 +144,9 @@ def _start_worker(
     """Forked workers inherit the parent's library; spawned ones load it again, once each."""
     global _this_worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
-    if hasattr(signal, "pthread_sigmask"):  # blocked when it was forked (a pending one is now
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # dropped, being ignored)
+    _obey_the_parent_only(os.getppid())
+    if hasattr(signal, "pthread_sigmask"):  # blocked when it was forked: a pending Ctrl-C is
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # now dropped, ignored
     _watch_parent(os.getppid())
     _this_worker = _Worker(options, library or load_layers(source), transform, EvaluationContext())
     # What a worker holds from its start (code, the library) lives as long as it does: keep it
@@ -145,6 +154,30 @@ def _start_worker(
     # and mostly free of cycles (the collector was the largest single cost left per manifest).
     gc.freeze()
     gc.set_threshold(10_000, 20, 10)
+
+
+def _obey_the_parent_only(parent: int) -> None:
+    """SIGTERM and SIGHUP sent to the whole process group (a closed terminal, `kill -- -PGID`,
+    a CI runner cancelling the job) are the parent's to act on, as Ctrl-C is: it stops the
+    pool.  A worker ended by one of them at any moment could die holding a lock of the pool's
+    queues, and the parent's clean-up would wait for it forever.  So a worker ends only on the
+    SIGTERM its parent's pool sends once it has taken those locks.  (Where a signal's sender
+    cannot be told, as on macOS, the signals keep their default: they end the worker.)"""
+    waited = set(_STOPPING[1:])
+    for number in waited:  # not the parent's handlers, which a fork inherits
+        signal.signal(number, signal.SIG_DFL)
+    if not hasattr(signal, "sigwaitinfo"):  # pragma: no cover - not on Linux
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, waited)
+        return
+
+    def wait() -> None:  # the signals stay blocked in every thread: they come here, in order
+        while True:
+            info = signal.sigwaitinfo(waited)
+            if info.si_signo == signal.SIGTERM and info.si_pid == parent:
+                os._exit(128 + signal.SIGTERM)
+
+    threading.Thread(target=wait, name="licheck-signals", daemon=True).start()
 
 
 def _watch_parent(parent: int) -> None:
@@ -157,10 +190,11 @@ def _watch_parent(parent: int) -> None:
 
 
 def _hold_sigint() -> set[int | signal.Signals] | None:
-    """Block Ctrl-C in this thread (and so in processes it forks); the mask to restore."""
+    """Block the stopping signals in this thread (and so in processes it forks); the mask to
+    restore."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
         return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
 
 
 def _release_sigint(held: set[int | signal.Signals] | None) -> None:

@@ -169,7 +169,8 @@ _SIGNALS = tuple(
 
 
 class Terminated(BaseException):
-    """SIGTERM or SIGHUP arrived while an output was being written."""
+    """SIGTERM or SIGHUP arrived: the run stops as it does for Ctrl-C (clean-up runs, no
+    output is left half written) and exits 128 + the signal's number."""
 
     def __init__(self, number: int) -> None:
         super().__init__(number)
@@ -177,13 +178,15 @@ class Terminated(BaseException):
 
 
 def _raise(number: int, _frame: FrameType | None) -> None:
+    for each in _SIGNALS:  # stopping already: a second signal must not cut the clean-up short
+        signal.signal(each, signal.SIG_IGN)
     raise Terminated(number)
 
 
 @contextlib.contextmanager
-def _signals_raise() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into an exception while the block runs (main thread only), so
-    that clean-up runs as it does for Ctrl-C."""
+def signals_raise() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into `Terminated` while the block runs (main thread only), so
+    that clean-up runs as it does for Ctrl-C.  After one arrived they stay ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -192,7 +195,8 @@ def _signals_raise() -> Iterator[None]:
         yield
     finally:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            if signal.getsignal(number) is _raise:  # not after one arrived: still stopping
+                signal.signal(number, handler)
 
 
 def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], object]) -> None:
@@ -216,7 +220,7 @@ def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], obje
         raise OutputRefused(f"cannot write {output}: folder {directory} does not exist")
     import tempfile  # only here: a run that writes no file needs none of it
 
-    with _signals_raise():
+    with signals_raise():
         try:
             handle, temporary = tempfile.mkstemp(
                 # a short prefix: a name near the system's limit (255 bytes) must still work

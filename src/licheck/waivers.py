@@ -17,8 +17,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -188,11 +189,13 @@ def load(path: Path, display: str | None = None) -> Waivers:
                     )
                 )
                 continue
+            fields = spec.model_dump() if isinstance(spec, PinSpec) else {"value": spec}
             try:
-                fields = spec.model_dump() if isinstance(spec, PinSpec) else {"value": spec}
                 domain, read = claim_reading(FACTS[name], FactSpec(**fields), {})
             except (FactError, UnitError) as exc:
-                problems.append(document.error(where, f"pin {name}: {exc}"))
+                currency = _foreign_currency(name, fields)
+                message = f"pin {name}: {exc}" if currency is None else _in_usd(name, currency)
+                problems.append(document.error(where, message))
                 continue
             # as the report states the fact (a year's total for a monthly fact: its average)
             pins[name] = "unknown" if domain is None else read.shown() if read else str(domain)
@@ -209,6 +212,34 @@ def load(path: Path, display: str | None = None) -> Waivers:
     if problems:
         raise InputError(problems)
     return Waivers(document.file, tuple(entries))
+
+
+def _foreign_currency(name: str, fields: dict[str, Any]) -> str | None:
+    """The currency other than US dollars a pin is written in, where that alone keeps it from
+    being read (there is no rate for it in a waiver file); None otherwise."""
+    words: set[str] = {
+        str(w).upper() for v in fields.values() if isinstance(v, str) for w in _WORD.findall(v)
+    }
+    for currency in sorted(words - {"USD"}):
+        try:
+            claim_reading(FACTS[name], FactSpec(**fields), {currency: Fraction(1)})
+        except (FactError, UnitError):
+            continue
+        return currency
+    return None
+
+
+_WORD = re.compile(r"\b[A-Za-z]{3}\b")
+
+
+def _in_usd(name: str, currency: str) -> str:
+    return (
+        f"pin {name}: written in {currency}. A pin is compared with the fact as the report "
+        f"states it, in US dollars (what the clauses read), and the rate of {currency} is the "
+        "manifest's, which a waiver file does not know: write the pinned value in USD, in the "
+        "period the manifest states it (for `200M EUR/year` at a rate of 1.08: `216M USD/year`); "
+        "it is then compared exactly, after the same normalisation, with the fact"
+    )
 
 
 def _key(product: ProductOut, finding: FindingOut) -> str:

@@ -41,14 +41,16 @@ PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatev
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
     from licheck.diagnostics import InputError, LicheckError
-    from licheck.safeio import Terminated
+    from licheck.safeio import Terminated, signals_raise
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     tolerate_encodings()
     try:
         # Without standalone mode click *returns* the code of a `click.exceptions.Exit` raised by
-        # a command (e.g. exit 1 for findings) instead of raising it: keep it.
-        result = command.main(args=argv, prog_name="licheck", standalone_mode=False)
+        # a command (e.g. exit 1 for findings) instead of raising it: keep it.  SIGTERM and
+        # SIGHUP stop the run as Ctrl-C does (`Terminated`): workers stopped, outputs cleaned up.
+        with signals_raise():
+            result = command.main(args=argv, prog_name="licheck", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
@@ -82,7 +84,7 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         say("Interrupted.")
         return INTERRUPTED
-    except Terminated as exc:  # SIGTERM or SIGHUP while writing: the output was cleaned up
+    except Terminated as exc:  # SIGTERM or SIGHUP: the output was cleaned up, workers stopped
         say("Terminated.")
         return 128 + exc.number
     except BrokenPipeError:

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from licheck import jsonread
 from licheck.diagnostics import Diagnostic, InputError, fail
 from licheck.factchecks import may_state
 from licheck.facts import FactError, claim_domain
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unique, unknown_facts
-from licheck.jsonread import DuplicateKey, unique_keys
 from licheck.library import Library
 from licheck.manifest import FactSpec
 from licheck.units import UnitError
@@ -56,8 +56,8 @@ def read(path: Path, display: str) -> Bom:
             "convert it to JSON (the CycloneDX CLI's `convert` command does)",
         )
     try:
-        data = json.loads(text, object_pairs_hook=unique_keys)
-    except DuplicateKey as exc:
+        data = jsonread.loads(text)
+    except jsonread.DuplicateKey as exc:
         message = (
             f"the key {exc.args[0]!r} twice in one object: JSON readers keep either one, so "
             "which one the BOM states is a guess"
@@ -65,9 +65,11 @@ def read(path: Path, display: str) -> Bom:
         raise fail(display, 0, 0, message) from None
     except json.JSONDecodeError as exc:
         raise fail(display, exc.lineno, exc.colno, f"invalid JSON: {exc.msg}") from None
+    except jsonread.Unreadable as exc:  # a lone surrogate, an integer too long
+        raise fail(display, exc.line, exc.column, f"invalid JSON: {exc.reason}") from None
     except RecursionError:
         raise fail(display, 0, 0, "the JSON is nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
+    except ValueError as exc:  # what else the JSON reader refuses without a position
         raise fail(display, 0, 0, f"invalid JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("bomFormat") != "CycloneDX":
         raise fail(

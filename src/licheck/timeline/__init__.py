@@ -6,12 +6,19 @@ text that came into force for a model whose copy has no date.  On each day the m
 evaluated with the evidence known then (`--as-of` that day: later sources not yet counted, later
 retractions not yet applied); an entry keeps only what changed since the day before it.  Undated
 evidence counts on every day, and the report lists it.
+
+The work grows with the evidence, not its square (`daily`): the facts are kept up to date from
+one day to the next, and a day on which no fact and no license text changed is not evaluated
+again (its findings are the day before's).
 """
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+from collections import defaultdict
 
+from licheck.binding import uncovered_from
 from licheck.evaluation import (
     EvaluationContext,
     Finding,
@@ -22,6 +29,8 @@ from licheck.evaluation import (
 from licheck.facts import EvidencePolicy
 from licheck.library import Library
 from licheck.manifest import Manifest
+from licheck.model import CatalogModel
+from licheck.timeline.daily import DailyFacts, Work
 from licheck.timeline.events import Event, change_days, collect
 from licheck.timeline.report import (
     EntryOut,
@@ -38,22 +47,37 @@ Key = tuple[str, str, str, str]
 
 
 def build(
-    manifest: Manifest, document: Document, library: Library, policy: EvidencePolicy
+    manifest: Manifest,
+    document: Document,
+    library: Library,
+    policy: EvidencePolicy,
+    work: Work | None = None,
 ) -> TimelineReport:
-    """The timeline of one manifest under an evidence policy."""
+    """The timeline of one manifest under an evidence policy (`work`: counts what it took)."""
     events, undated = collect(manifest, library)
     days = change_days(events)
-    # with all the evidence, as `evaluate` says it today: also checks the manifest when nothing
-    # in it is dated
+    # with all the evidence, as `evaluate` says it today: also checks the manifest (once: the
+    # check does not depend on the day), and when nothing in it is dated
     today = evaluate_manifest(manifest, document, library, Options(policy), EvaluationContext())
+    facts = DailyFacts(policy, work if work is not None else Work())
+    texts = _text_days(library.models)
+    on_day = _by_day(events)
     entries: list[EntryOut] = []
     before: ProductResult | None = None
+    in_force = -1  # how many of `texts` days have come: the same number, the same texts
     for day in days:
-        # a fresh memo per day: what it keeps was resolved under that day's evidence
-        result = evaluate_manifest(
-            manifest, document, library, Options(policy, as_of=day), EvaluationContext()
-        )
-        entries.append(_entry(day, _on(day, events), result, before))
+        facts.advance(day)
+        texts_changed = in_force != (in_force := bisect.bisect_right(texts, day))
+        if before is None or facts.changed or texts_changed:
+            facts.work.evaluations += 1
+            # a fresh memo per day: what it keeps was resolved under that day's evidence
+            options = Options(policy, as_of=day, resolver=facts)
+            result = evaluate_manifest(
+                manifest, document, library, options, EvaluationContext(), checked=True
+            )
+        else:  # the same facts and license texts: the same findings as the day before
+            result = before
+        entries.append(_entry(day, on_day.get(day, []), result, before))
         before = result
     return TimelineReport(
         product=manifest.product,
@@ -66,19 +90,36 @@ def build(
     )
 
 
-def _on(day: dt.date, events: list[Event]) -> list[EventOut]:
-    """The events that change something on `day` (a month written: its first and last day)."""
-    return [
-        EventOut(
-            kind=e.kind,
-            what=e.what,
-            evidence_kind=e.evidence_kind,
-            date=e.written,
-            partly=e.day == day and _plain(e.settled) != day,
-        )
-        for e in events
-        if e.day == day or _plain(e.settled) == day
-    ]
+def _text_days(models: tuple[CatalogModel, ...]) -> list[dt.date]:
+    """Every day on which which license texts bind a copy obtained at an unknown date may
+    change (`binding.licenses_for`): a text coming into force, the day after a gap opens."""
+    days = {
+        dt.date(d.from_.year, d.from_.month, d.from_.day)
+        for model in models
+        for d in model.license_history
+        if d.from_ is not None
+    }
+    days |= {day for model in models for day in uncovered_from(model.license_history)}
+    return sorted(days)
+
+
+def _by_day(events: list[Event]) -> dict[dt.date, list[EventOut]]:
+    """The events that change something on each day (a month written: its first and last
+    day), in the order of `events`."""
+    found: dict[dt.date, list[EventOut]] = defaultdict(list)
+    for e in events:
+        last = _plain(e.settled)
+        for day in dict.fromkeys((e.day, last)):
+            found[day].append(
+                EventOut(
+                    kind=e.kind,
+                    what=e.what,
+                    evidence_kind=e.evidence_kind,
+                    date=e.written,
+                    partly=e.day == day and last != day,
+                )
+            )
+    return found
 
 
 def _plain(date: dt.date) -> dt.date:

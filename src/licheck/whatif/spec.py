@@ -7,14 +7,15 @@ Value syntax for `--set` (the fact's type decides how it is read):
   manifest's rate); a range `50M..150M`, `100M..` (at least) or `..20M USD/month` (at most);
 - boolean: `true` or `false`;
 - string: the text as is (`Composer 2`);
-- set: `[Kimi K2.5, Cursor]` (exactly these; `[]` for none), `includes [Kimi K2.5]`,
-  `excludes [Kimi K2.5]`, or both joined by `;`;
+- set: `[Kimi K2.5, Cursor]` (exactly these; `[]` for none; a name that holds a comma, a
+  bracket or a quote in quotes, a quote inside doubled), `includes [Kimi K2.5]`,
+  `excludes [Kimi K2.5]`, or both joined by `;`; a list typed wrongly (a quote or a bracket never
+  closed, a name missing) is refused, never read as some other set;
 - any fact: `unknown` forgets what the manifest says.
 """
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -129,34 +130,117 @@ def _quantity(where: str, value: str) -> FactSpec:
 
 def _set(where: str, value: str) -> FactSpec:
     if value.startswith("["):
-        return FactSpec(value=_items(where, value))
-    if not value.startswith(("includes ", "excludes ")):
+        items, end = _list_at(where, value, 0)
+        if value[end:].strip():
+            raise ScenarioError(
+                f"{where}: {value[end:].strip()!r} after the list {value[:end]!r}: a set is one "
+                "list in brackets"
+            )
+        return FactSpec(value=items)
+    if not value.startswith(_SET_WORDS):
+        stray = next((c for c in value if c in _LIST_MARKS), None)
+        if stray is not None:  # a list typed wrongly, never a name holding half of one
+            raise ScenarioError(
+                f"{where}: {value!r} is neither a list in brackets nor a plain name (it holds "
+                f"{stray!r}); write the set as [a, b], quoting a name that holds a bracket, a "
+                f"comma or a quote (the quote doubled): {_QUOTED_EXAMPLE}"
+            )
         return FactSpec(value=[value])  # one bare name: exactly that set
     parts: dict[str, list[str]] = {}
-    for part in (p.strip() for p in value.split(";")):
-        word, _, rest = part.partition(" ")
-        if word not in ("includes", "excludes") or word in parts:
+    index = 0
+    while True:
+        index = _skip(value, index)
+        found = next((w for w in _SET_WORDS if value.startswith(w, index)), None)
+        start = _skip(value, index + len(found)) if found else index
+        if found is not None and found not in parts and value[start : start + 1] != "[":
             raise ScenarioError(
-                f"{where}: expected [a, b], includes [a], excludes [b] (the "
-                f"last two joined by ;) or unknown, got {value!r}"
+                f"{where}: {found} needs a list in brackets, as in {found} [a, b]; got {value!r}"
             )
-        parts[word] = _items(where, rest.strip())
+        if found is None or found in parts:
+            raise ScenarioError(
+                f"{where}: expected [a, b], includes [a], excludes [b] (the last two joined "
+                f"by ;) or unknown, got {value!r}"
+            )
+        parts[found], index = _list_at(where, value, start)
+        index = _skip(value, index)
+        if index == len(value):
+            break
+        if value[index] != ";":
+            raise ScenarioError(
+                f"{where}: expected ; or the end after {value[:index]!r}, got {value[index:]!r}"
+            )
+        index += 1
     return FactSpec(includes=parts.get("includes"), excludes=parts.get("excludes"))
 
 
-def _items(where: str, text: str) -> list[str]:
-    if not (text.startswith("[") and text.endswith("]")):
-        raise ScenarioError(
-            f"{where}: expected a list in brackets such as [Kimi K2.5, Cursor], got {text!r}"
-        )
-    inner = text[1:-1].strip()
-    if not inner:
-        return []
-    (row,) = csv.reader([inner], skipinitialspace=True)  # "a, b" or "\"a, with comma\", b"
-    items = [item.strip() for item in row]
-    if any(not item for item in items):
-        raise ScenarioError(f"{where}: empty name in {text!r}")
-    return items
+_SET_WORDS = ("includes", "excludes")
+_LIST_MARKS = '[]"'
+_QUOTED_EXAMPLE = '["a, b", "say ""hi"""]'
+
+
+def _skip(text: str, index: int) -> int:
+    while index < len(text) and text[index].isspace():
+        index += 1
+    return index
+
+
+def _list_at(where: str, text: str, start: int) -> tuple[list[str], int]:
+    """The names of the list in brackets that opens at `text[start]`, and where it ends.  A
+    name is plain (`Kimi K2.5`) or quoted (`"a, b"`, a quote inside doubled); a quote never
+    closed, a bracket or a quote in a plain name, a name missing or the list never closed is
+    refused, never read as part of a name."""
+    items: list[str] = []
+    index = _skip(text, start + 1)
+    if text[index : index + 1] == "]":
+        return items, index + 1
+    while True:
+        index = _skip(text, index)
+        if text[index : index + 1] == '"':
+            item, index = _quoted(where, text, index)
+        else:
+            end = index
+            while end < len(text) and text[end] not in ",]" + _LIST_MARKS:
+                end += 1
+            if end < len(text) and text[end] in '["':
+                raise ScenarioError(
+                    f"{where}: {text[end]!r} inside the name {text[index : end + 1]!r} of "
+                    f"{text!r}: quote a name that holds a bracket or a quote (the quote "
+                    f"doubled): {_QUOTED_EXAMPLE}"
+                )
+            item, index = text[index:end].strip(), end
+        if not item:
+            raise ScenarioError(
+                f'{where}: an empty name in {text!r} (two commas, a comma last, or "")'
+            )
+        items.append(item)
+        index = _skip(text, index)
+        if index == len(text):
+            raise ScenarioError(
+                f"{where}: the list {text[start:]!r} is never closed: end it with ]"
+            )
+        if text[index] == "]":
+            return items, index + 1
+        if text[index] != ",":
+            raise ScenarioError(
+                f"{where}: expected , or ] after {text[start:index]!r}, got {text[index:]!r}"
+            )
+        index += 1
+
+
+def _quoted(where: str, text: str, start: int) -> tuple[str, int]:
+    """The quoted name opening at `text[start]` and where it ends (a quote doubled: one)."""
+    parts, index = [], start + 1
+    while True:
+        end = text.find('"', index)
+        if end < 0:
+            raise ScenarioError(
+                f"{where}: the quote that opens {text[start:]!r} is never closed (in {text!r})"
+            )
+        parts.append(text[index:end])
+        if text[end + 1 : end + 2] != '"':
+            return "".join(parts).strip(), end + 1
+        parts.append('"')
+        index = end + 2
 
 
 def parse_sweep(raw: str, rates: dict[str, Fraction] | None = None) -> SweepSpec:
