@@ -87,9 +87,9 @@ def why_not_manifest(path: Path) -> str | None:
     if text is None or "\x00" in text:
         if _may_spell_keys(raw):
             return None  # the loader locates the bad byte
-        return "not UTF-8 text, and no `product` key could be in it"
+        return "not a manifest: not UTF-8 text, and its bytes hold no `product` key"
     if not _may_spell_keys(raw) and not _may_be_empty(text):
-        return "no top-level `product` key (its text has no `product`)"
+        return "not a manifest: no `product` key anywhere in it"
     return _judged_by_yaml(text, raw)
 
 
@@ -116,7 +116,7 @@ def _judged_by_yaml(text: str, raw: bytes) -> str | None:
     except yaml.YAMLError:
         if _may_spell_keys(raw) or _may_be_empty(text):
             return None  # it could be a manifest: the loader locates the error
-        return "not valid YAML, and no `product` key could be in it"
+        return "not a manifest: not valid YAML, and no `product` key could be in it"
 
 
 def _top_level_verdict(events: Iterator[yaml.Event]) -> str | None:
@@ -166,7 +166,7 @@ def _top_level_verdict(events: Iterator[yaml.Event]) -> str | None:
                 has_data = True
     if not has_data:
         return None  # nothing but empty documents: an emptied manifest, which the loader refuses
-    return "no top-level `product` key (nor both `owner` and `components`)"
+    return "not a manifest: no top-level `product` key (nor both `owner` and `components`)"
 
 
 @dataclass(frozen=True, slots=True)
