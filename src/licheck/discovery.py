@@ -36,9 +36,17 @@ from licheck.yamlsafe import MAX_FILE_BYTES, events
 
 SUFFIXES = (".yaml", ".yml")  # compared with the name in lower case (`has_yaml_name`)
 _NOT_UTF8 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
-# What could spell a manifest's key in bytes that YAML cannot read: the key itself, or a
-# double-quoted escape (`\x70`, `\u0070`, `\U00000070`, an escaped line break) that may spell it.
+# Before YAML reads a file: the keys' words anywhere, or a double-quoted escape that may spell
+# one (`\x70`, `\u0070`, `\U00000070`, an escaped line break).
 _ESCAPE = re.compile(rb"\\(?:[xuU]|\r|\n|\xc2\x85|\xe2\x80[\xa8\xa9])")
+# In a file YAML cannot read: one of those words where a key could start (at the start of a line
+# or after `-`, `?`, `{`, `[` or `,`, and indentation, an anchor or a tag; bare or quoted; then
+# `:` or the end of a line), not a word in a value (`{{ .Values.product }}`, `name: my product`).
+_BREAK = rb"[\r\n]|\xc2\x85|\xe2\x80[\xa8\xa9]"
+_KEY_LIKE = re.compile(
+    rb"(?:\A|" + _BREAK + rb"""|[-?{\[,])(?:\xef\xbb\xbf)?[ \t]*(?:[&!][^ \t\r\n]*[ \t]+)*"""
+    rb"""['"]?(product|owner|components)['"]?[ \t]*(?::|\Z|""" + _BREAK + rb")"
+)
 # YAML's line breaks besides `\n` (libyaml reads YAML 1.1: CR, NEL, LS and PS too).
 _BREAKS = str.maketrans({"\r": "\n", "\x85": "\n", "\u2028": "\n", "\u2029": "\n"})
 _COMMENT = re.compile(r"(?:^|(?<=\s))#.*$", re.MULTILINE)
@@ -85,7 +93,7 @@ def why_not_manifest(path: Path) -> str | None:
     except UnicodeDecodeError:
         text = None
     if text is None or "\x00" in text:
-        if _may_spell_keys(raw):
+        if _may_be_keys(raw):
             return None  # the loader locates the bad byte
         return "not a manifest: not UTF-8 text, and its bytes hold no `product` key"
     if not _may_spell_keys(raw) and not _may_be_empty(text):
@@ -96,6 +104,14 @@ def why_not_manifest(path: Path) -> str | None:
 def _may_spell_keys(raw: bytes) -> bool:
     """Whether `raw` could hold a key `product`, or both `owner` and `components`."""
     if b"product" in raw or (b"owner" in raw and b"components" in raw):
+        return True
+    return _ESCAPE.search(raw) is not None
+
+
+def _may_be_keys(raw: bytes) -> bool:
+    """Whether a file YAML cannot read may have a key `product` (or `owner` and `components`)."""
+    words = {match.group(1) for match in _KEY_LIKE.finditer(raw)}
+    if b"product" in words or len(words) == 2:
         return True
     return _ESCAPE.search(raw) is not None
 
@@ -114,7 +130,7 @@ def _judged_by_yaml(text: str, raw: bytes) -> str | None:
     try:
         return _top_level_verdict(events(text))
     except yaml.YAMLError:
-        if _may_spell_keys(raw) or _may_be_empty(text):
+        if _may_be_keys(raw) or _may_be_empty(text):
             return None  # it could be a manifest: the loader locates the error
         return "not a manifest: not valid YAML, and no `product` key could be in it"
 
