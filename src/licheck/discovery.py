@@ -32,7 +32,8 @@ import yaml
 
 from licheck.diagnostics import Diagnostic, InputError, path_text
 from licheck.safeio import read_bytes, special_kind
-from licheck.yamlsafe import MAX_FILE_BYTES, events
+from licheck.toplevel import TopLevel
+from licheck.yamlsafe import MAX_FILE_BYTES
 
 SUFFIXES = (".yaml", ".yml")  # compared with the name in lower case (`has_yaml_name`)
 _NOT_UTF8 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
@@ -51,7 +52,6 @@ _KEY_LIKE = re.compile(
 _BREAKS = str.maketrans({"\r": "\n", "\x85": "\n", "\u2028": "\n", "\u2029": "\n"})
 _COMMENT = re.compile(r"(?:^|(?<=\s))#.*$", re.MULTILINE)
 _EMPTY_WORDS = frozenset({"---", "...", "~", "null", "Null", "NULL", "{}", "{", "}"})
-_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _MANIFEST_KEYS = frozenset({"owner", "components"})
 
 
@@ -125,62 +125,23 @@ def _may_be_empty(text: str) -> bool:
 
 
 def _judged_by_yaml(text: str, raw: bytes) -> str | None:
-    """The rule, decided on YAML's own reading of `text` (libyaml's events, as the loader
-    reads them): None as soon as a document's top-level mapping has a manifest's key."""
+    """The rule, decided on YAML's own reading of `text` (`licheck.toplevel`, the loader's
+    events): None as soon as a document's top-level mapping has a manifest's key."""
+    top = TopLevel(text)
+    owner_and_components: set[str] = set()
     try:
-        return _top_level_verdict(events(text))
+        for key in top:
+            if key.text == "product" or (key.text == "<<" and key.plain):  # (a merge may add one)
+                return None
+            if key.text in _MANIFEST_KEYS:
+                owner_and_components.add(key.text)
+                if len(owner_and_components) == 2:
+                    return None
     except yaml.YAMLError:
         if _may_be_keys(raw) or _may_be_empty(text):
             return None  # it could be a manifest: the loader locates the error
         return "not a manifest: not valid YAML, and no `product` key could be in it"
-
-
-def _top_level_verdict(events: Iterator[yaml.Event]) -> str | None:
-    open_: list[bool] = []  # the collections open: True for a mapping
-    anchors: dict[str, str] = {}  # anchor -> the scalar it names (an alias may be a key)
-    children = 0  # nodes completed in the document's top-level mapping: keys at even counts
-    owner_and_components: set[str] = set()
-    has_data = False
-    for event in events:
-        if isinstance(event, yaml.DocumentStartEvent):
-            open_, children, owner_and_components = [], 0, set()
-        elif isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
-            if isinstance(event, yaml.ScalarEvent):
-                if event.anchor is not None:
-                    anchors[event.anchor] = event.value
-                if open_ or event.style or event.value not in _NULLS:
-                    has_data = True
-            elif open_:
-                has_data = True
-            if open_ == [True]:
-                if children % 2 == 0:
-                    key = (
-                        event.value
-                        if isinstance(event, yaml.ScalarEvent)
-                        else anchors.get(event.anchor or "")
-                    )
-                    if key == "product" or key == "<<":  # (a merge key may bring one in)
-                        return None
-                    if key in _MANIFEST_KEYS:
-                        owner_and_components.add(key)
-                        if len(owner_and_components) == 2:
-                            return None
-                children += 1
-        elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
-            if event.anchor is not None:
-                anchors.pop(event.anchor, None)
-            if open_:
-                has_data = True
-            elif isinstance(event, yaml.SequenceStartEvent):
-                has_data = True  # (an empty list is still a list, no manifest)
-            open_.append(isinstance(event, yaml.MappingStartEvent))
-        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
-            open_.pop()
-            if len(open_) == 1:
-                children += 1
-            elif not open_ and children:
-                has_data = True
-    if not has_data:
+    if not top.has_data:
         return None  # nothing but empty documents: an emptied manifest, which the loader refuses
     return "not a manifest: no top-level `product` key (nor both `owner` and `components`)"
 
