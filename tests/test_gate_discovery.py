@@ -235,3 +235,47 @@ def _clean() -> dict[str, str]:
 def test_the_table_is_large_and_names_are_unique() -> None:
     assert len(CASES) >= 20 and len({c[0] for c in CASES}) == len(CASES)
     assert {c[3] for c in CASES} == {"violation", "unread", "ignored"}
+
+
+def _hook_argv(args: list[str] | None = None) -> list[str]:
+    """The command line the pre-commit hook runs (`.pre-commit-hooks.yaml`), without `licheck`."""
+    import shlex
+
+    import yaml
+
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    entry = shlex.split(hook["entry"])
+    assert entry[:2] == ["licheck", "check"]
+    return [*entry[1:], *(hook["args"] if args is None else args)]
+
+
+@pytest.mark.parametrize("emptied", [b"", b"\n\n", b"# product: gone\n", b"---\n", b"{}\n"])
+@pytest.mark.parametrize("args", [None, ["products/"]])
+def test_the_pre_commit_hook_fails_when_the_only_manifest_is_emptied(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    emptied: bytes,
+    args: list[str] | None,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "products").mkdir()
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    only = tmp_path / "products" / "only.yaml"
+    only.write_text(CLEAN, encoding="utf-8")
+    assert run(capsys, *_hook_argv(args), "--no-waivers")[0] == 0
+    only.write_bytes(emptied)
+    code, out, err = run(capsys, *_hook_argv(args), "--no-waivers")
+    assert code == 2
+    assert "products/only.yaml:" in out and "could not be read" in err
+
+
+def test_the_pre_commit_hook_runs_for_any_yaml_name() -> None:
+    import re
+
+    import yaml
+
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    files = re.compile(hook["files"])  # pre-commit: re.search on each staged path
+    assert all(files.search(p) for p in ("products/a.yaml", "m.YAML", "x/m.Yml", "ci.yml"))
+    assert not files.search("notes.txt")
