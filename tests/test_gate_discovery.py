@@ -279,3 +279,46 @@ def test_the_pre_commit_hook_runs_for_any_yaml_name() -> None:
     files = re.compile(hook["files"])  # pre-commit: re.search on each staged path
     assert all(files.search(p) for p in ("products/a.yaml", "m.YAML", "x/m.Yml", "ci.yml"))
     assert not files.search("notes.txt")
+
+
+def test_a_virtual_environment_at_the_scanned_root_is_scanned(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `pyvenv.cfg` at the root named made `discover` read nothing and pass
+    `--fail-on-undeclared`; one in a subfolder still skips that folder, and says so."""
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "app"
+    (root / "src").mkdir(parents=True)
+    (root / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (root / "src" / "load.py").write_text('from_pretrained("acme/secret-model")\n', "utf-8")
+    (root / "env" / "lib").mkdir(parents=True)
+    (root / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (root / "env" / "lib" / "x.py").write_text('from_pretrained("acme/vendored")\n', "utf-8")
+    code, out, _ = run(capsys, "discover", "app", "--fail-on-undeclared", "-f", "json")
+    found = json.loads(out)
+    assert code == 1
+    assert [m["id"] for m in found["models"]] == ["acme/secret-model"]
+    assert found["skipped_folders"] == [
+        {"folder": "app/env", "why": "a virtual environment (it holds a pyvenv.cfg)"}
+    ]
+    code, out, _ = run(capsys, "discover", "app")
+    assert "Folders not scanned" in out and "app/env: a virtual environment" in out
+
+
+def test_check_v_lists_what_it_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "repo" / ".github").mkdir(parents=True)
+    (tmp_path / "repo" / "m.yaml").write_text(CLEAN, encoding="utf-8")
+    (tmp_path / "repo" / "ci.yml").write_bytes(b"on: [push]\njobs: {}\n")
+    (tmp_path / "repo" / "values.YAML").write_bytes(b"release:\n  product: X\n")
+    code, _, err = run(capsys, "check", "repo", "-v", "--no-waivers")
+    assert code == 0
+    assert err.splitlines() == [
+        "licheck: skipped repo/.github: hidden (its name starts with '.')",
+        "licheck: skipped repo/ci.yml: not a manifest: no `product` key anywhere in it",
+        "licheck: skipped repo/values.YAML: not a manifest: no top-level `product` key (nor "
+        "both `owner` and `components`)",
+    ]
+    assert run(capsys, "check", "repo", "--no-waivers")[2] == ""  # without -v: nothing
