@@ -225,11 +225,11 @@ class _Walk:
             if kind is not None:
                 self._cannot(path, f"is {kind}, not a regular file: it cannot be a manifest")
                 continue
-            why = why_not_manifest(path)
-            if why is None:
+            not_one = why_not_manifest(path)
+            if not_one is None:
                 yield path
             else:
-                self.skipped.append(Skipped(str(path), why))
+                self.skipped.append(Skipped(str(path), not_one))
         for path, key in folders:
             yield from self._files_in(path, ancestors | {key})
 
