@@ -192,3 +192,63 @@ def test_the_commands_report_it(
         assert (code, [p["file"] for p in json.loads(out)["products"]]) == (0, [shown])
         code, out, _ = run(capsys, "discover", str(root), "-f", "json")
         assert (code, json.loads(out)["manifests"]) == (0, [shown])
+
+
+KEYS = ["product", "'product'", '"product"', '"prod\\x75ct"', "owner", "components", "Product",
+        "other", "? product\n", "<<", "'<<'", "&k product", "*k", "a"]  # fmt: skip
+VALUES = ["x", "", "[a, product]", "{product: y}", "&k product", "*k", "~", "'owner'"]
+
+
+@st.composite
+def yaml_texts(draw: st.DrawFn) -> str:
+    """YAML-ish text: top-level and nested keys among a manifest's and others, any break."""
+    indent = " " * draw(st.sampled_from([0, 0, 1, 2, 4]))
+    lines = []
+    for key in draw(
+        st.lists(
+            st.sampled_from(KEYS),
+            min_size=int(draw(st.integers(0, 9)) > 0),
+            max_size=5,
+            unique=True,
+        )
+    ):
+        value = draw(st.sampled_from(VALUES))
+        if draw(st.integers(0, 3)) == 0:  # a nested mapping holding a manifest's keys
+            value = "".join(
+                f"\n{indent}  {k}: {draw(st.sampled_from(VALUES))}"
+                for k in draw(st.lists(st.sampled_from(KEYS[:6]), min_size=1, unique=True))
+            )
+        lines.append(f"{indent}{key}{'' if key.endswith(chr(10)) else ':'} {value}")
+    text = "\n".join(lines)
+    if draw(st.booleans()):
+        text = draw(st.sampled_from(["---\n", "# c\n", "%YAML 1.1\n---\n", "- ", "--- |\n"])) + text
+    elif draw(st.integers(0, 3)) == 0:
+        text = "{" + ", ".join(ln.strip() for ln in lines if "\n" not in ln) + "}"
+    return text.replace("\n", draw(st.sampled_from(BREAKS)))
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(yaml_texts())
+def test_the_rule_decides_as_the_loader_reads(text: str) -> None:
+    """On every text the loader reads, `why_not_manifest` decides exactly by the document: a
+    mapping with `product` (or `owner` and `components`), or no data at all, is a manifest;
+    anything else is not.  (A text the loader refuses is unconstrained here: the gate tables
+    cover it.)"""
+    from licheck.discovery import why_not_manifest
+
+    try:
+        data = yamlsafe.parse(text, "x.yaml").data
+    except InputError:
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "x.yaml"
+        path.write_bytes(text.encode("utf-8"))
+        verdict = why_not_manifest(path)
+    if data is None or data == {}:
+        expected = True  # an emptied file: the loader refuses it, never skipped
+    elif isinstance(data, dict):
+        expected = "product" in data or {"owner", "components"} <= data.keys()
+    else:
+        expected = False
+    assert (verdict is None) is expected, (text, data, verdict)
