@@ -117,6 +117,8 @@ CASES: list[tuple[str, str, bytes, str]] = [
         "violation",
     ),
     ("deep-folder", "a/b/c/d/e/m.yaml", VIOLATION.encode(), "violation"),
+    # deeper than Python's recursion limit (the search was recursive: exit 2, nothing judged)
+    ("deeper-than-recursion", "d/" * 1100 + "m.yaml", VIOLATION.encode(), "violation"),
     # emptied: no data left, so it is reported, never passed
     ("zero-bytes", "m.yaml", b"", "unread"),
     ("white-space", "m.yaml", b"  \n\t\n\r\n", "unread"),
@@ -186,7 +188,10 @@ def test_discovery_case(
     (root / "products").mkdir(parents=True)
     (root / "products" / "clean.yaml").write_text(CLEAN, encoding="utf-8")
     case = root / "products" / where
-    case.parent.mkdir(parents=True, exist_ok=True)
+    folder = root / "products"
+    for part in Path(where).parent.parts:  # (Path.mkdir(parents=True) recurses per level)
+        folder = folder / part
+        folder.mkdir(exist_ok=True)
     case.write_bytes(data)
     monkeypatch.chdir(tmp_path)
     shown = f"repo/products/{where}"

@@ -24,7 +24,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -184,19 +184,28 @@ class _Walk:
             self._cannot(folder, f"cannot read the folder: {exc.strerror}")
             return
         self.visited = set()  # each real folder once per folder named
-        yield from self._files_in(folder, {(top.st_dev, top.st_ino)})
+        # depth first, a folder's files before its subfolders, with a stack of our own: a tree
+        # deeper than Python's recursion limit is searched as any other
+        pending = [(folder, frozenset({(top.st_dev, top.st_ino)}))]
+        while pending:
+            current, ancestors = pending.pop()
+            subfolders = yield from self._files_in(current, ancestors)
+            pending += [(path, ancestors | {key}) for path, key in reversed(subfolders)]
 
     def _cannot(self, path: Path, why: str) -> None:
         self.problems.append(Diagnostic(str(path), 0, 0, why))
 
-    def _files_in(self, folder: Path, ancestors: set[tuple[int, int]]) -> Iterator[Path]:
+    def _files_in(
+        self, folder: Path, ancestors: frozenset[tuple[int, int]]
+    ) -> Generator[Path, None, list[tuple[Path, tuple[int, int]]]]:
+        """The manifests directly in `folder`, in name order; returns its subfolders to walk."""
+        folders: list[tuple[Path, tuple[int, int]]] = []
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
         except OSError as exc:
             self._cannot(folder, f"cannot read the folder: {exc.strerror or exc}")
-            return
-        folders: list[tuple[Path, tuple[int, int]]] = []  # walked after the folder's files
+            return folders
         for entry in entries:
             path = Path(entry.path)
             yaml_name = has_yaml_name(entry.name)
@@ -230,8 +239,7 @@ class _Walk:
                 yield path
             else:
                 self.skipped.append(Skipped(str(path), not_one))
-        for path, key in folders:
-            yield from self._files_in(path, ancestors | {key})
+        return folders
 
 
 def discover(paths: Sequence[Path]) -> list[Path]:

@@ -168,18 +168,19 @@ _SKIP_WHY = {
 
 
 def _walk(folder: Path, unread: list[Unread], skipped: list[Unread]) -> Iterator[Path]:
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda entry: entry.name)
-    except OSError as exc:
-        unread.append(Unread(str(folder), f"cannot read the folder: {exc.strerror or exc}"))
-        return
-    for entry in entries:
+    """The files under `folder` in name order, a subfolder's where its name falls, with a stack
+    of our own (a tree deeper than Python's recursion limit is scanned as any other)."""
+    pending = [iter(_entries(folder, unread))]
+    while pending:
+        entry = next(pending[-1], None)
+        if entry is None:
+            pending.pop()
+            continue
         path = Path(entry.path)
         if entry.is_dir(follow_symlinks=False):
             why = _skipped_folder(entry)
             if why is None:
-                yield from _walk(path, unread, skipped)
+                pending.append(iter(_entries(path, unread)))
             else:
                 skipped.append(Unread(str(path), why))
         elif entry.is_symlink() and entry.is_dir() and entry.name not in SKIP_FOLDERS:
@@ -195,6 +196,15 @@ def _walk(folder: Path, unread: list[Unread], skipped: list[Unread]) -> Iterator
                 yield path
             elif _scanned(entry.name):  # a FIFO named app.py: a file that should be read
                 unread.append(Unread(str(path), f"is {special_kind(mode)}, not a regular file"))
+
+
+def _entries(folder: Path, unread: list[Unread]) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda entry: entry.name)
+    except OSError as exc:
+        unread.append(Unread(str(folder), f"cannot read the folder: {exc.strerror or exc}"))
+        return []
 
 
 def _scanned(name: str) -> bool:
