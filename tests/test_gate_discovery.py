@@ -194,8 +194,17 @@ def test_discovery_case(
         folder.mkdir(exist_ok=True)
     case.write_bytes(data)
     monkeypatch.chdir(tmp_path)
-    shown = f"repo/products/{where}"
+    try:
+        _judged_alike(capsys, f"repo/products/{where}", expected)
+    finally:  # a tree deeper than the recursion limit, removed level by level (rmtree recurses)
+        case.unlink()
+        while folder != root / "products":
+            folder.rmdir()
+            folder = folder.parent
 
+
+def _judged_alike(capsys: pytest.CaptureFixture[str], shown: str, expected: str) -> None:
+    """What check, notices and discover make of the case at `shown`, beside the clean one."""
     code, out, _ = run(capsys, "check", "repo", "--no-waivers", "-f", "json")
     report = json.loads(out)
     products = {p["file"]: p["verdict"] for p in report["products"]}
