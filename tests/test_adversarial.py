@@ -369,7 +369,6 @@ FOUND = {
 NOT_FOUND = {
     "ci": b"on: [push]\njobs: {}\n",
     "nested-product": b"release:\n  product: X\n",
-    "comment-only": b"# product: X\n",
     "products-plural": b"products: [a]\n",
 }
 

@@ -351,3 +351,44 @@ def test_a_model_listed_twice_in_a_layer_is_named_as_such(
     code, _, err = run(capsys, "licenses", "models", "--licenses", str(layer))
     assert code == 2
     assert "catalog.yaml:7:5: error: model 'acme-7b' is listed twice in the catalog" in err
+
+
+# A layer reads the rule files directly in its folder; a rule file or a catalog in a subfolder is
+# refused at its key (it was dropped in silence), other YAML there (scenario tests) is left alone.
+SUBFOLDER_CASES = {
+    "rule-file": ("sub/acme-mit.yaml", "MIT", "a rule file in a subfolder of the layer"),
+    "deep-rule-file": ("a/b/acme-mit.YML", "MIT", "a rule file in a subfolder of the layer"),
+    "catalog": ("more/catalog.yaml", ONE_MIT_MODEL, "a catalog in a subfolder of the layer"),
+    "broken": ("sub/x.yaml", "clauses: [\n", "not valid YAML, in a subfolder of the layer"),
+    "scenarios": ("tests/mit.yaml", "license: mit\nmodel: x\nscenarios: []\n", None),
+    "hidden": (".git/x.yaml", "MIT", None),
+    "empty": ("sub/x.yaml", "# nothing\n", None),
+}
+
+
+@pytest.mark.parametrize("case", SUBFOLDER_CASES)
+def test_a_rule_file_in_a_layer_subfolder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    where, text, message = SUBFOLDER_CASES[case]
+    layer = tmp_path / "layer"
+    (layer / where).parent.mkdir(parents=True)
+    mit = (default_directory() / "mit.yaml").read_text(encoding="utf-8")
+    (layer / "apache.yaml").write_text(
+        (default_directory() / "apache-2.0.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    if text == "MIT":
+        text = mit.replace("id: mit\n", "id: acme-mit\n")
+    (layer / where).write_text(text, encoding="utf-8")
+    product = _product(tmp_path, "kimi-k2.5")
+    code, _, err = run(capsys, "evaluate", str(product), "--licenses", str(layer), "--no-waivers")
+    if message is None:
+        assert code == 1, err  # read, and the violation found
+        return
+    assert code == 2
+    assert f"{layer / where}:" in err and message in err
+    # naming the subfolder as a layer of its own reads it
+    if case in ("rule-file", "catalog"):
+        sub = str((layer / where).parent)
+        argv = ["evaluate", str(product), "--licenses", str(layer), "--licenses", sub]
+        assert run(capsys, *argv, "--no-waivers")[0] == 1

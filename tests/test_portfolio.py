@@ -126,16 +126,19 @@ def test_summarise_paths_in_workers_counts_the_same() -> None:
 
 
 def test_json_encoder_writes_what_json_dumps_wrote(tmp_path: Path) -> None:
-    """report.to_json is byte for byte json.dumps(indent=2, ensure_ascii=False) of the dump,
-    including empty lists, non-ASCII text and a report without products."""
+    """report.to_json is byte for byte json.dumps(indent=2, ensure_ascii=False) of the dump
+    with its digest last, including empty lists, non-ASCII text and a report without products."""
     import json
 
     from licheck.report import assemble, to_json
+    from licheck.reportdigest import product_digest, report_digest
     from licheck.reporting import build
 
     library = load_library()
     results = evaluate_paths(MANIFESTS, OPTIONS, library)
     for report in (build(results, "default", None), assemble([], "strict", None)):
-        expected = json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False)
+        data = report.model_dump(mode="json")
+        data["digest"] = report_digest(data, (product_digest(p) for p in data["products"]))
+        expected = json.dumps(data, indent=2, ensure_ascii=False)
         assert to_json(report) == expected + "\n"
     assert "≤" in to_json(build(results, "default", None))  # non-ASCII kept as is

@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import yaml
+
 from licheck import yamlsafe
 from licheck.diagnostics import Diagnostic, InputError, LicheckError, path_text
 from licheck.library import (
@@ -46,7 +48,11 @@ def load(source: LibrarySource | Path | None = None) -> Library:
     if not source.builtin and not source.folders:
         raise LicheckError("--no-builtin-licenses needs at least one --licenses DIR")
     overlays = source.folders if source.builtin else source.folders[1:]
-    if unread := [problem for folder in source.folders for problem in _unread_files(folder)]:
+    if unread := [
+        problem
+        for folder in source.folders
+        for problem in [*_unread_files(folder), *_rule_files_below(folder, source.folders)]
+    ]:
         raise InputError(unread)
     if not source.builtin:
         _refuse_empty(source.folders[0])
@@ -113,6 +119,82 @@ def _unread_files(folder: Path) -> list[Diagnostic]:
         message = f"{CATALOG_FILE} is not a file (a folder, or a link to nothing)"
         problems.append(Diagnostic(str(catalog), 0, 0, message))
     return problems
+
+
+def _rule_files_below(folder: Path, layers: tuple[Path, ...]) -> list[Diagnostic]:
+    """A rule file or a catalog in a subfolder of a layer, which the layer does not read: each
+    refused at its `id` or `models` key, never dropped in silence.  Other YAML there (scenario
+    tests, policies: no top-level `id` or `models`) is left alone; one that YAML cannot read is
+    refused too, for it may be a rule file.  A subfolder that is itself one of the `layers` is
+    read as one, and so not refused."""
+    from licheck.toplevel import TopLevel
+
+    if not folder.is_dir():
+        return []  # a missing layer: said where the folder is read
+    files, problems = _yaml_below(folder, {_identity(layer) for layer in layers})
+    hint = (
+        "a layer reads the *.yaml files directly in its folder: move the file up, or name its "
+        "folder as a layer of its own (--licenses FOLDER)"
+    )
+    shown = path_text(str(folder))
+    for path in files:
+        try:
+            for key in TopLevel(yamlsafe.read_text(path, str(path))):
+                if key.text in ("id", "models"):
+                    what = "catalog" if key.text == "models" else "rule file"
+                    message = f"a {what} in a subfolder of the layer {shown} is not read"
+                    problems.append(Diagnostic(str(path), key.line, key.column, message, hint))
+                    break
+        except InputError as exc:  # unreadable, too large, not UTF-8: it may be a rule file
+            if not exc.diagnostics[0].message.startswith("the file is empty"):  # (holds none)
+                problems += exc.diagnostics
+        except yaml.YAMLError:
+            message = (
+                "not valid YAML, in a subfolder of the layer "
+                f"{shown}: it may be a rule file, which would not be read"
+            )
+            problems.append(Diagnostic(str(path), 0, 0, message, hint))
+    return problems
+
+
+def _yaml_below(folder: Path, layers: set[object]) -> tuple[list[Path], list[Diagnostic]]:
+    """The YAML files (any case of .yaml/.yml) in the subfolders of `folder`, at any depth, in
+    name order, and the subfolders that cannot be listed; hidden folders and files are left
+    out, symlinked folders followed once, and a subfolder that is one of the `layers` (as
+    `_identity` gives them) is not searched."""
+    from licheck.discovery import has_yaml_name
+
+    found: list[Path] = []
+    problems: list[Diagnostic] = []
+    seen: set[object] = set()
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        key = _identity(current)
+        if key in seen or (current != folder and key in layers):
+            continue
+        seen.add(key)
+        try:
+            entries = sorted(current.iterdir())
+        except OSError as exc:
+            why = f"cannot read the folder: {exc.strerror or exc} (it may hold rule files)"
+            problems.append(Diagnostic(str(current), 0, 0, why))
+            continue
+        if current != folder:
+            found += [
+                p for p in entries if has_yaml_name(p.name) and not p.name.startswith(".")
+                and p.is_file()
+            ]  # fmt: skip
+        pending += reversed([p for p in entries if not p.name.startswith(".") and p.is_dir()])
+    return found, problems
+
+
+def _identity(path: Path) -> object:
+    try:
+        info = path.stat()
+    except OSError:
+        return path.resolve()
+    return (info.st_dev, info.st_ino)
 
 
 def _builtin_name(file: str, builtin: Path) -> str:

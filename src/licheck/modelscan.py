@@ -97,6 +97,7 @@ class Scan:
     unread: tuple[Unread, ...]
     files: int  # files read
     binary: int = 0  # files of no text kind by name that hold binary data: not read
+    skipped: tuple[Unread, ...] = ()  # folders not scanned by rule (a virtual environment...)
 
 
 def hub_index(library: Library) -> dict[str, CatalogModel]:
@@ -115,9 +116,10 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
     index = hub_index(library)
     mentions: list[Mention] = []
     unread: list[Unread] = []
+    skipped: list[Unread] = []
     files = binary = 0
     named = {path.resolve() for path in paths if not path.is_dir()}
-    for file in _files(paths, unread):
+    for file in _files(paths, unread, skipped):
         if file.resolve() in skip:
             continue
         if not _scanned(file.name) and file.resolve() not in named and _binary(file):
@@ -136,33 +138,51 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
             m for m in _in_text(text, str(file), index) if (m.line, m.id.lower()) not in said
         ]
         mentions += structured
-    return Scan(tuple(mentions), tuple(unread), files, binary)
+    return Scan(tuple(mentions), tuple(unread), files, binary, tuple(skipped))
 
 
-def _files(paths: Sequence[Path], unread: list[Unread]) -> Iterator[Path]:
+def _files(paths: Sequence[Path], unread: list[Unread], skipped: list[Unread]) -> Iterator[Path]:
     for path in paths:
-        if path.is_dir():
-            yield from _walk(path, unread)
+        if path.is_dir():  # a folder named is scanned whatever it is (a virtual environment too)
+            yield from _walk(path, unread, skipped)
         elif path.exists():
             yield path
         else:
             raise InputError([Diagnostic(str(path), 0, 0, "no such file or folder")])
 
 
-def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda entry: entry.name)
-    except OSError as exc:
-        unread.append(Unread(str(folder), f"cannot read the folder: {exc.strerror or exc}"))
-        return
-    if any(entry.name == "pyvenv.cfg" for entry in entries):
-        return  # a virtual environment
-    for entry in entries:
+def _skipped_folder(entry: os.DirEntry[str]) -> str | None:
+    """Why a folder under a scanned one is not scanned, or None."""
+    if entry.name in SKIP_FOLDERS:
+        return _SKIP_WHY.get(entry.name, "a cache or installed packages")
+    if os.path.lexists(os.path.join(entry.path, "pyvenv.cfg")):
+        return "a virtual environment (it holds a pyvenv.cfg)"
+    return None
+
+
+_SKIP_WHY = {
+    **dict.fromkeys((".git", ".hg", ".svn"), "version control"),
+    **dict.fromkeys((".venv", "venv", ".tox", ".nox"), "a virtual environment"),
+    "node_modules": "installed packages",
+}
+
+
+def _walk(folder: Path, unread: list[Unread], skipped: list[Unread]) -> Iterator[Path]:
+    """The files under `folder` in name order, a subfolder's where its name falls, with a stack
+    of our own (a tree deeper than Python's recursion limit is scanned as any other)."""
+    pending = [iter(_entries(folder, unread))]
+    while pending:
+        entry = next(pending[-1], None)
+        if entry is None:
+            pending.pop()
+            continue
         path = Path(entry.path)
         if entry.is_dir(follow_symlinks=False):
-            if entry.name not in SKIP_FOLDERS:
-                yield from _walk(path, unread)
+            why = _skipped_folder(entry)
+            if why is None:
+                pending.append(iter(_entries(path, unread)))
+            else:
+                skipped.append(Unread(str(path), why))
         elif entry.is_symlink() and entry.is_dir() and entry.name not in SKIP_FOLDERS:
             why = "a symlinked folder: not followed (name its target to scan it)"
             unread.append(Unread(str(path), why))
@@ -176,6 +196,15 @@ def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
                 yield path
             elif _scanned(entry.name):  # a FIFO named app.py: a file that should be read
                 unread.append(Unread(str(path), f"is {special_kind(mode)}, not a regular file"))
+
+
+def _entries(folder: Path, unread: list[Unread]) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda entry: entry.name)
+    except OSError as exc:
+        unread.append(Unread(str(folder), f"cannot read the folder: {exc.strerror or exc}"))
+        return []
 
 
 def _scanned(name: str) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -140,11 +141,17 @@ def parse(text: str, display: str) -> Document:
     return parse_events(text, display)
 
 
+def events(text: str) -> Iterator[yaml.Event]:
+    """libyaml's events for `text`, as `parse_events` reads them (`yaml.YAMLError` on bad YAML):
+    manifest discovery decides on the same reading."""
+    return yaml.parse(text, Loader=_Loader)
+
+
 def parse_events(text: str, display: str) -> Document:
     """`parse` event by event: the reference reader, and the one that words every refusal."""
     builder = _Builder(display)
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in events(text):
             builder.feed(event)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         line, column = _text_position(text, exc.position)

@@ -72,8 +72,10 @@ def check(
     """Gate a release: evaluate every product manifest in PATHS (files, and folders searched
     recursively) and fail by policy.
 
-    In folders, a manifest is a .yaml/.yml file with a top-level `product:` key; hidden files
-    and folders are skipped.  Waived findings are shown as waived and never fail the gate.
+    In folders, a manifest is a .yaml/.yml file (any case) whose top-level mapping has a
+    `product` key, as YAML reads it; an empty YAML file, or one that may be a manifest but
+    cannot be read, fails the run.  Hidden files and folders are skipped; -v lists every
+    YAML file skipped, and why.  Waived findings are shown as waived and never fail the gate.
 
     With --format github and GITHUB_STEP_SUMMARY set (in a GitHub Actions step), the Markdown
     report is also appended to the step summary.
@@ -85,6 +87,8 @@ def check(
     """
     from licheck.discovery import NoManifests
 
+    if request.verbose:
+        say_skipped(paths)
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if request.fmt == "github" else None
     try:
         if also or summary_file or request.baseline_file:  # (a baseline compares the whole report)
@@ -96,6 +100,16 @@ def check(
             raise
         where = ", ".join(d.file for d in exc.diagnostics)
         say(f"licheck: note: no manifests found in {where}: nothing to check")
+
+
+def say_skipped(paths: tuple[Path, ...]) -> None:
+    """`-v`: each YAML file and hidden entry the folder search passed over, and why, on stderr
+    (a file named on the command line is always read)."""
+    from licheck.discovery import survey
+    from licheck.escape import line, terminal
+
+    for skipped in survey(paths).skipped:
+        say(f"licheck: skipped {line(skipped.path)}: {terminal(skipped.why)}")
 
 
 def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:

@@ -116,14 +116,14 @@ def _manifests(
     """--manifests (which must hold one, or say why it could not be searched), else the
     manifests in PATHS' folders and the YAML files of PATHS that are manifests (perhaps none):
     a source file named is no manifest.  Also what could not be searched for manifests."""
-    from licheck.discovery import SUFFIXES, is_manifest, no_manifests, search
+    from licheck.discovery import has_yaml_name, is_manifest, no_manifests, search
 
     if given:
         found, problems = search(given)
         if not found and not problems:
             raise no_manifests(given)
         return found, problems
-    files = [p for p in paths if p.is_file() and p.name.endswith(SUFFIXES) and is_manifest(p)]
+    files = [p for p in paths if p.is_file() and has_yaml_name(p.name) and is_manifest(p)]
     folders = [p for p in paths if p.is_dir()]
     found, problems = search(folders)
     unique: dict[Path, Path] = {}  # each manifest once, named and found alike

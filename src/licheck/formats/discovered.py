@@ -34,6 +34,9 @@ def text(
         out += [plain(f"  {u.file}: {u.why}") for u in scan.unread]
     if scan.binary:
         out += ["", f"{plural(scan.binary, 'binary file')} (images, weights, archives) not read."]
+    if scan.skipped:
+        out += ["", "Folders not scanned (name one to scan it):"]
+        out += [plain(f"  {u.file}: {u.why}") for u in scan.skipped]
     if broken:
         out += ["", "Manifests not read (the models they declare are unknown):"]
         out += [plain(f"  {_where(d)}: {d.message}") for d in broken]
@@ -110,6 +113,7 @@ def json_text(
         ],
         "unread": [{"file": u.file, "why": u.why} for u in scan.unread],
         "binary_not_read": scan.binary,
+        "skipped_folders": [{"folder": u.file, "why": u.why} for u in scan.skipped],
         "manifest_errors": [
             {"file": d.file, "line": d.line, "column": d.column, "message": d.message}
             for d in broken
