@@ -1,0 +1,159 @@
+"""Issue 21, "Exactness", kept as data: each case is a manifest and the verdict one named clause
+must get (or `error`: refused with a located error, exit 2).  The classes: several agreements
+with one licensor, a disputed agreement, its dispute confined to its own licensor, `terms:
+unknown` beside a denial, the flat `agreement` facts contradicting themselves, near-matches
+beside an excluded exact name, and a year's total beside a month's figure.
+
+The expected verdicts are read off the clause's text over every completion of the facts (a
+disputed agreement may or may not exist; terms unknown may waive anything of its licensor's; a
+near-match may or may not be the name; a year's total says nothing of one month)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from licheck.diagnostics import InputError
+from licheck.evaluation import Options, evaluate_manifest
+from licheck.facts import POLICIES
+from licheck.library import load_library
+from licheck.loading import validate
+from licheck.manifest import Manifest
+from licheck.yamlsafe import parse
+
+LIBRARY = load_library()
+KIMI = ("kimi-k2.5-modified-mit", "ui-attribution")
+KIMI_WAIVER = "kimi-k2.5-modified-mit/ui-attribution"
+MINIMAX_WAIVER = "minimax-m2-modified-mit/ui-attribution"
+SEEN = {"source": "contract", "kind": "official_statement", "date": "2026-01-10"}
+PRESS = {"source": "newspaper", "kind": "press_report", "date": "2026-01-10"}
+DENIED = {"source": "licensor's denial", "kind": "licensor_statement", "date": "2026-01-12"}
+DENIAL = {**DENIED, "value": False}
+DISPUTED = [SEEN, DENIAL]  # it exists, says one; it does not, says the other (both establish)
+
+
+def moonshot(*waives: str, evidence: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    agreement: dict[str, Any] = {"licensor": "moonshot-ai", "waives": list(waives)}
+    if evidence is not None:
+        agreement["evidence"] = evidence
+    return agreement
+
+
+def unknown_terms(licensor: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"licensor": licensor, "terms": "unknown", "evidence": evidence}
+
+
+def minimax(*waives: str, evidence: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {**moonshot(*waives, evidence=evidence), "licensor": "minimax"}
+
+
+# (name, top-level keys of the manifest (facts merged into the defaults), component facts,
+#  the clause, the expected verdict)
+CASES: list[tuple[str, dict[str, Any], dict[str, Any], tuple[str, str], str]] = [
+    # -- near-matches beside an excluded exact name (a person must judge) --------------------
+    (
+        "near-match in case beside the excluded name",
+        {
+            "agreements": "none",
+            "facts": {"ui_attribution": {"includes": ["KIMI K2.5"], "excludes": ["Kimi K2.5"]}},
+        },
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "near-match in white space beside the excluded name",
+        {
+            "agreements": "none",
+            "facts": {
+                "ui_attribution": {"includes": ["Kimi\u00a0K2.5"], "excludes": ["Kimi K2.5"]}
+            },
+        },
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "a near-match stated by the component beside an excluded name",
+        {"agreements": "none"},
+        {"ui_attribution": {"includes": ["kimi k2.5"], "excludes": ["Kimi K2.5"]}},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "another model's name beside the excluded name is no near-match",
+        {
+            "agreements": "none",
+            "facts": {"ui_attribution": {"includes": ["Kimi K2"], "excludes": ["Kimi K2.5"]}},
+        },
+        {},
+        KIMI,
+        "violation",
+    ),
+    (
+        "the exact name shown beside a near-match",
+        {
+            "agreements": "none",
+            "facts": {"ui_attribution": {"includes": ["Kimi K2.5", "KIMI K2.5"]}},
+        },
+        {},
+        KIMI,
+        "satisfied",
+    ),
+]
+
+
+def _manifest(top: dict[str, Any], component_facts: dict[str, Any]) -> dict[str, Any]:
+    top = dict(top)
+    facts = {
+        "commercial": True,
+        "mau": "150M",
+        "monthly_revenue": "30M USD/month",
+        "ui_attribution": [],
+        **top.pop("facts", {}),
+    }
+    base = top.pop("base", "kimi-k2.5")
+    return {
+        "product": "P",
+        "owner": "O",
+        **top,
+        "facts": facts,
+        "components": [
+            {
+                "id": "c",
+                "name": "C",
+                "delivery": ["hosted_service"],
+                "lineage": {"base": base},
+                "facts": {"derivative": True, **component_facts},
+            }
+        ],
+    }
+
+
+def verdict_of(data: dict[str, Any], clause: tuple[str, str], policy: str = "default") -> str:
+    """The clause's verdict, or `error` for a located refusal."""
+    document = parse(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "m.yaml")
+    try:
+        manifest = validate(document, Manifest)
+        result = evaluate_manifest(manifest, document, LIBRARY, Options(POLICIES[policy]))
+    except InputError as exc:
+        assert all(d.line and d.file == "m.yaml" for d in exc.diagnostics), exc.diagnostics
+        return "error"
+    found = [f.verdict.value for f in result.findings if (f.license, f.clause) == clause]
+    assert len(set(found)) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("top", "component_facts", "clause", "expected"),
+    [
+        pytest.param(top, facts, clause, expected, id=name)
+        for name, top, facts, clause, expected in CASES
+    ],
+)
+def test_exactness_case(
+    top: dict[str, Any], component_facts: dict[str, Any], clause: tuple[str, str], expected: str
+) -> None:
+    assert verdict_of(_manifest(top, component_facts), clause) == expected
