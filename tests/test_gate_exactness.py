@@ -105,6 +105,74 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], tuple[str, str], str]] = 
 ]
 
 
+def revenue(monthly_revenue: Any) -> dict[str, Any]:
+    """Kimi's display duty decided by revenue alone (50M users: under its 100M line)."""
+    return {"agreements": "none", "facts": {"mau": "50M", "monthly_revenue": monthly_revenue}}
+
+
+OFFICIAL = {"source": "10-K", "kind": "official_statement", "date": "2026-01-10"}
+CASES += [
+    # -- a year's total is not a month ----------------------------------------------------------
+    (
+        "a month's figure beside an established year's total",
+        revenue(
+            {
+                "value": "30M USD/month",
+                "evidence": [OFFICIAL, {**OFFICIAL, "source": "AR", "value": "240M USD/year"}],
+            }
+        ),
+        {},
+        KIMI,
+        "violation",
+    ),
+    (
+        "a month's figure beside a press estimate of the year",
+        revenue(
+            {"value": "30M USD/month", "evidence": [OFFICIAL, {**PRESS, "value": "240M USD/year"}]}
+        ),
+        {},
+        KIMI,
+        "violation",
+    ),
+    (
+        "a month of at least 25M beside a year of at most 240M",
+        revenue({"at_least": "25M USD/month", "at_most": "240M USD/year"}),
+        {},
+        KIMI,
+        "violation",
+    ),
+    (
+        "a year of at least 300M beside a month of at most 20M",
+        revenue({"at_least": "300M USD/year", "at_most": "20M USD/month"}),
+        {},
+        KIMI,
+        "not_applicable",
+    ),
+    (
+        "a year's total alone gives only the average month",
+        revenue("300M USD/year"),
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    ("ARR floors the month", revenue("300M USD ARR"), {}, KIMI, "violation"),
+    (
+        "a range of months inverted is refused",
+        revenue({"at_least": "30M USD/month", "at_most": "20M USD/month"}),
+        {},
+        KIMI,
+        "error",
+    ),
+    (
+        "a range of years inverted is refused",
+        revenue({"at_least": "300M USD/year", "at_most": "240M USD/year"}),
+        {},
+        KIMI,
+        "error",
+    ),
+]
+
+
 def _manifest(top: dict[str, Any], component_facts: dict[str, Any]) -> dict[str, Any]:
     top = dict(top)
     facts = {

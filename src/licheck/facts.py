@@ -310,9 +310,8 @@ def resolve(
                 counted,
             )
         )
-    status, domain, likely = _combine(definition, established, suggested + averages)
-    if status is Status.ESTABLISHED and averages and domain == full_domain(definition):
-        status = Status.LIKELY  # only the average month is known: not established
+    status, domain, likely = _combine(definition, established, suggested)
+    status, likely = _with_averages(definition, status, domain, likely, averages)
     shown = (own_read.shown() if own_read else str(own)) if own is not None else "unknown"
     series = _series(name, spec, context, path)
     if series and own is None:
@@ -442,6 +441,26 @@ def _combine(
             return Status.DISPUTED, everything, None
         return Status.LIKELY, everything, likely
     return Status.UNKNOWN, everything, None
+
+
+def _with_averages(
+    definition: FactDef,
+    status: Status,
+    domain: Domain,
+    likely: Domain | None,
+    averages: list[Domain],
+) -> tuple[Status, Domain | None]:
+    """A year's total for a monthly fact gives the average month: likely where nothing firmer
+    says otherwise, never a contradiction of a month's own figure (a year of 240M USD holds a
+    month of 30M), and never established."""
+    if not averages or status is Status.DISPUTED:
+        return status, likely
+    average = _meet(likely if likely is not None else domain, averages)
+    if average is not None and average != domain:
+        likely = average
+    if status is Status.ESTABLISHED and domain == full_domain(definition):
+        status = Status.LIKELY  # only the average month is known: not established
+    return status, likely
 
 
 def _meet(start: Domain, claims: list[Domain]) -> Domain | None:
