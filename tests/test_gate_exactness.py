@@ -105,6 +105,113 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], tuple[str, str], str]] = 
 ]
 
 
+QWEN_GATE = ("tongyi-qianwen", "mau-gate")
+
+
+def alibaba(*grants: str, evidence: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    agreement: dict[str, Any] = {"licensor": "alibaba-cloud", "grants": list(grants)}
+    if evidence is not None:
+        agreement["evidence"] = evidence
+    return agreement
+
+
+CASES += [
+    # -- several agreements with one licensor, one of them disputed ------------------------------
+    (
+        "a disputed waiver beside a reported one with the same licensor",
+        {
+            "agreements": [
+                moonshot(KIMI_WAIVER, evidence=DISPUTED),
+                moonshot(KIMI_WAIVER, evidence=[PRESS]),
+            ]
+        },
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "two disputed waivers with the same licensor",
+        {
+            "agreements": [
+                moonshot(KIMI_WAIVER, evidence=DISPUTED),
+                moonshot(KIMI_WAIVER, evidence=DISPUTED),
+            ]
+        },
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "a disputed waiver beside an established agreement that waives nothing",
+        {"agreements": [moonshot(KIMI_WAIVER, evidence=DISPUTED), moonshot()]},
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "an established waiver beside a disputed agreement that waives nothing",
+        {"agreements": [moonshot(KIMI_WAIVER), moonshot(evidence=DISPUTED)]},
+        {},
+        KIMI,
+        "satisfied",
+    ),
+    (
+        "a denied waiver beside an agreement that waives nothing",
+        {"agreements": [moonshot(KIMI_WAIVER, evidence=[DENIAL]), moonshot()]},
+        {},
+        KIMI,
+        "violation",
+    ),
+    (
+        "a disputed grant beside a grant of nothing",
+        {
+            "base": "qwen-72b",
+            "agreements": [alibaba("tongyi-qianwen", evidence=DISPUTED), alibaba()],
+        },
+        {},
+        QWEN_GATE,
+        "governance_risk",
+    ),
+    # -- a dispute stays with its own licensor ----------------------------------------------------
+    (
+        "a disputed MiniMax agreement leaves Moonshot's known waiver of nothing",
+        {"agreements": [moonshot(), minimax(MINIMAX_WAIVER, evidence=DISPUTED)]},
+        {},
+        KIMI,
+        "violation",
+    ),
+    (
+        "a disputed MiniMax agreement leaves Moonshot's waiver",
+        {"agreements": [moonshot(KIMI_WAIVER), minimax(MINIMAX_WAIVER, evidence=DISPUTED)]},
+        {},
+        KIMI,
+        "satisfied",
+    ),
+    # -- terms unknown beside a denial ------------------------------------------------------------
+    (
+        "terms unknown, shown and denied",
+        {"agreements": [unknown_terms("moonshot-ai", DISPUTED)]},
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "terms unknown, reported and denied by the licensor",
+        {"agreements": [unknown_terms("moonshot-ai", [PRESS, DENIAL])]},
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
+        "terms unknown, only denied",
+        {"agreements": [unknown_terms("moonshot-ai", [DENIAL])]},
+        {},
+        KIMI,
+        "violation",
+    ),
+]
+
+
 def revenue(monthly_revenue: Any) -> dict[str, Any]:
     """Kimi's display duty decided by revenue alone (50M users: under its 100M line)."""
     return {"agreements": "none", "facts": {"mau": "50M", "monthly_revenue": monthly_revenue}}
