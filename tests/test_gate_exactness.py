@@ -212,6 +212,66 @@ CASES += [
 ]
 
 
+CASES += [
+    # -- the flat agreement facts contradicting each other: refused, located ---------------------
+    (
+        "no agreement, yet a waiver",
+        {"facts": {"agreement": [], "agreement_waives": [KIMI_WAIVER]}},
+        {},
+        KIMI,
+        "error",
+    ),
+    (
+        "no agreement, yet the component states a waiver",
+        {"facts": {"agreement": []}},
+        {"agreement_waives": [KIMI_WAIVER]},
+        KIMI,
+        "error",
+    ),
+    (
+        "an agreement with another licensor only, yet Moonshot's waiver",
+        {"facts": {"agreement": ["meta"], "agreement_waives": [KIMI_WAIVER]}},
+        {},
+        KIMI,
+        "error",
+    ),
+    (
+        "Moonshot excluded, yet its waiver included",
+        {
+            "facts": {
+                "agreement": {"excludes": ["moonshot-ai"]},
+                "agreement_waives": {"includes": [KIMI_WAIVER]},
+            }
+        },
+        {},
+        KIMI,
+        "error",
+    ),
+    (
+        "no agreement, yet a grant",
+        {"base": "qwen-72b", "facts": {"agreement": [], "license_granted": ["tongyi-qianwen"]}},
+        {},
+        QWEN_GATE,
+        "error",
+    ),
+    (
+        "an agreement with Moonshot and its waiver",
+        {"facts": {"agreement": ["moonshot-ai"], "agreement_waives": [KIMI_WAIVER]}},
+        {},
+        KIMI,
+        "satisfied",
+    ),
+    (
+        "an agreement with Meta known, Moonshot open, and Moonshot's waiver",
+        {"facts": {"agreement": {"includes": ["meta"]}, "agreement_waives": [KIMI_WAIVER]}},
+        {},
+        KIMI,
+        "satisfied",
+    ),
+    ("no agreement at all", {"facts": {"agreement": []}}, {}, KIMI, "violation"),
+]
+
+
 def revenue(monthly_revenue: Any) -> dict[str, Any]:
     """Kimi's display duty decided by revenue alone (50M users: under its 100M line)."""
     return {"agreements": "none", "facts": {"mau": "50M", "monthly_revenue": monthly_revenue}}
