@@ -27,11 +27,18 @@ LIBRARY = load_library()
 KIMI = ("kimi-k2.5-modified-mit", "ui-attribution")
 KIMI_WAIVER = "kimi-k2.5-modified-mit/ui-attribution"
 MINIMAX_WAIVER = "minimax-m2-modified-mit/ui-attribution"
-SEEN = {"source": "contract", "kind": "official_statement", "date": "2026-01-10"}
-PRESS = {"source": "newspaper", "kind": "press_report", "date": "2026-01-10"}
-DENIED = {"source": "licensor's denial", "kind": "licensor_statement", "date": "2026-01-12"}
-DENIAL = {**DENIED, "value": False}
-DISPUTED = [SEEN, DENIAL]  # it exists, says one; it does not, says the other (both establish)
+SEEN: dict[str, Any] = {"source": "contract", "kind": "official_statement", "date": "2026-01-10"}
+PRESS: dict[str, Any] = {"source": "newspaper", "kind": "press_report", "date": "2026-01-10"}
+DENIED: dict[str, Any] = {
+    "source": "licensor's denial",
+    "kind": "licensor_statement",
+    "date": "2026-01-12",
+}
+DENIAL: dict[str, Any] = {**DENIED, "value": False}
+DISPUTED: list[dict[str, Any]] = [
+    SEEN,
+    DENIAL,
+]  # it exists, says one; it does not, says the other (both establish)
 
 
 def moonshot(*waives: str, evidence: list[dict[str, Any]] | None = None) -> dict[str, Any]:

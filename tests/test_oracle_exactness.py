@@ -489,11 +489,11 @@ class Product:
         ]
         return data
 
-    def maus(self) -> Iterable[int]:
+    def maus(self) -> tuple[int, ...]:
         values = MAUS[self.mau][1]
         if values == "press":
             return (50, 100, 101, 150) if self.policy == "default" else (150,)
-        return values
+        return tuple(values)
 
     def money(self) -> Iterable[tuple[Fraction, Fraction]]:
         """(a month's revenue, a twelfth of ARR) pairs the facts allow: ARR/12 ≤ the month."""

@@ -316,10 +316,14 @@ def _flat_agreements(
     `license_granted` that names that licensor's terms (the product's facts, and each
     component's over them): a waiver or grant without an agreement cannot both be true, and
     which statement is wrong only the author knows."""
-    product = {name: (spec, ("facts", name)) for name, spec in manifest.facts.items()}
+    product: dict[str, tuple[FactSpec, Path_]] = {
+        name: (spec, ("facts", name)) for name, spec in manifest.facts.items()
+    }
     scopes = [product]
     for c, component in enumerate(manifest.components):
-        own = {n: (spec, ("components", c, "facts", n)) for n, spec in component.facts.items()}
+        own: dict[str, tuple[FactSpec, Path_]] = {
+            n: (spec, ("components", c, "facts", n)) for n, spec in component.facts.items()
+        }
         scopes.append({**product, **own})
     reported: set[tuple[Path_, str]] = set()
     for scope in scopes:
@@ -353,7 +357,8 @@ def _ruled_out(spec: FactSpec, licensors: set[str]) -> set[str]:
     """The licensors the flat `agreement` fact, or any piece of its evidence, says there is no
     agreement with."""
     found: set[str] = set()
-    for claim in (spec, *spec.evidence):
+    claims: list[FactSpec | Evidence] = [spec, *spec.evidence]
+    for claim in claims:
         if isinstance(claim.value, list):
             found |= licensors - {str(v) for v in claim.value}
         found |= set(claim.excludes or ())
@@ -363,7 +368,8 @@ def _ruled_out(spec: FactSpec, licensors: set[str]) -> set[str]:
 def _claimed(spec: FactSpec) -> list[str]:
     """What a set fact, or any piece of its evidence, says it includes."""
     items: list[str] = []
-    for claim in (spec, *spec.evidence):
+    claims: list[FactSpec | Evidence] = [spec, *spec.evidence]
+    for claim in claims:
         if isinstance(claim.value, list):
             items += [str(v) for v in claim.value]
         elif isinstance(claim.value, str) and claim.value != "unknown":
