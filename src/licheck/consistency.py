@@ -330,17 +330,12 @@ def _flat_agreements(
         if "agreement" not in scope:
             continue
         flat, flat_at = scope["agreement"]
-        ruled_out = _ruled_out(flat, agreements.licensors_of(library))
         for name in ("agreement_waives", "license_granted"):
             if name not in scope:
                 continue
             spec, at = scope[name]
-            for item in _claimed(spec):
-                try:
-                    owner = library.licenses.licensor(item.partition("/")[0])
-                except KeyError:
-                    continue  # not in the library: reported as such
-                if owner not in ruled_out or (at, item) in reported:
+            for item, owner in agreement_conflicts(flat, spec, library):
+                if (at, item) in reported:
                     continue
                 reported.add((at, item))
                 yield document.error(
@@ -351,6 +346,21 @@ def _flat_agreements(
                     "correct one of them, or state the agreements once under agreements:",
                     at_key=True,
                 )
+
+
+def agreement_conflicts(flat: FactSpec, spec: FactSpec, library: Library) -> list[tuple[str, str]]:
+    """Each member of `spec` (`agreement_waives` or `license_granted`) whose licensor the flat
+    `agreement` fact rules out, with that licensor: (member, licensor)."""
+    ruled_out = _ruled_out(flat, agreements.licensors_of(library))
+    found = []
+    for item in _claimed(spec):
+        try:
+            owner = library.licenses.licensor(item.partition("/")[0])
+        except KeyError:
+            continue  # not in the library: reported as such
+        if owner is not None and owner in ruled_out:
+            found.append((item, owner))
+    return found
 
 
 def _ruled_out(spec: FactSpec, licensors: set[str]) -> set[str]:
