@@ -261,7 +261,8 @@ MONEY = sorted(
 
 
 def normal(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+    """A name with case, white space and hyphens between words set aside."""
+    return " ".join(unicodedata.normalize("NFKC", text).replace("-", " ").split()).casefold()
 
 
 def near(shown: str, name: str) -> bool:
@@ -269,7 +270,7 @@ def near(shown: str, name: str) -> bool:
 
 
 NAMES = ["Kimi K2.5", "Kimi K2", "MiniMax M2"]
-NEAR_NAMES = ["KIMI K2.5", "Kimi\u00a0K2.5", "kimi k2", "MINIMAX M2", "Kimi  K2.5"]
+NEAR_NAMES = ["KIMI K2.5", "Kimi\u00a0K2.5", "kimi k2", "MINIMAX M2", "Kimi  K2.5", "Kimi-K2.5"]
 
 
 @dataclass(frozen=True)
