@@ -367,6 +367,15 @@ class Flat:
     agreement: Any  # the flat `agreement` fact (None: not stated)
     waives: tuple[str, ...] | None
     grants: tuple[str, ...] | None
+    component: str | None = None  # stated by that component; None: by the product
+
+    def stated(self) -> dict[str, Any]:
+        found = {
+            "agreement": self.agreement,
+            "agreement_waives": list(self.waives) if self.waives is not None else None,
+            "license_granted": list(self.grants) if self.grants is not None else None,
+        }
+        return {name: value for name, value in found.items() if value is not None}
 
     def ruled_out(self) -> set[str]:
         if isinstance(self.agreement, list):
@@ -380,6 +389,8 @@ class Flat:
         return any(licensor_of(m) in self.ruled_out() for m in named)
 
     def holds(self, clause: Clause, fact: str) -> frozenset[bool]:
+        if self.component not in (None, clause.component):
+            return BOTH  # another component's statement
         stated = self.waives if fact == "agreement_waives" else self.grants
         if stated is not None:
             return frozenset({bool(clause.members & set(stated))})
@@ -408,6 +419,7 @@ def flat_agreements(draw: st.DrawFn) -> Flat:
         agreement,
         tuple(waives) if waives is not None else None,
         tuple(grants) if grants is not None else None,
+        draw(st.sampled_from([None, None, *(c.component for c in CLAUSES)])),
     )
 
 
@@ -452,6 +464,7 @@ class Product:
     arr: int
     display: Display
     agreements: Any  # None, "none", a list of Listed, or a Flat
+    beside: Flat | None = None  # flat facts stated beside `agreements:` as well
 
     def manifest(self) -> dict[str, Any]:
         stated = {
@@ -470,14 +483,7 @@ class Product:
             data["agreements"] = "none"
         elif isinstance(form, list):
             data["agreements"] = [a.entry() for a in form]
-        elif isinstance(form, Flat):
-            for name, value in (
-                ("agreement", form.agreement),
-                ("agreement_waives", form.waives),
-                ("license_granted", form.grants),
-            ):
-                if value is not None:
-                    facts[name] = list(value) if isinstance(value, tuple) else value
+        flats = [f for f in (form, self.beside) if isinstance(f, Flat)]
         data["components"] = [
             {
                 "id": c.component,
@@ -488,6 +494,9 @@ class Product:
             }
             for c in CLAUSES
         ]
+        for flat in flats:
+            where = [c["facts"] for c in data["components"] if c["id"] == flat.component]
+            (where[0] if where else facts).update(flat.stated())
         return data
 
     def maus(self) -> tuple[int, ...]:
@@ -514,6 +523,8 @@ class Product:
     def expected(self, clause: Clause) -> str:
         if isinstance(self.agreements, Flat) and self.agreements.contradiction():
             return "error"
+        if self.beside is not None and self.beside.stated():
+            return "error"  # the flat facts beside agreements: (two statements of one thing)
         outcomes = set()
         shown = self.display.shows(clause.name, self.policy) if clause.name else BOTH
         agreed = agreement_holds(self.agreements, clause, self.policy)
@@ -546,6 +557,9 @@ def products(draw: st.DrawFn) -> Product:
         "listed": draw(listed_agreements()) if form == "listed" else None,
         "flat": draw(flat_agreements()) if form == "flat" else None,
     }[form]
+    # now and then, flat facts beside the list too (refused: two statements of one thing)
+    together = form in ("none", "listed") and draw(st.integers(0, 3)) == 0
+    beside = draw(flat_agreements()) if together else None
     return Product(
         draw(st.sampled_from(["default", "estimates"])),
         draw(st.integers(0, len(MAUS) - 1)),
@@ -553,6 +567,7 @@ def products(draw: st.DrawFn) -> Product:
         draw(st.integers(0, len(ARRS) - 1)),
         draw(displays()),
         agreements,
+        beside,
     )
 
 
