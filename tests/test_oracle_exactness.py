@@ -261,8 +261,7 @@ MONEY = sorted(
 
 
 def normal(text: str) -> str:
-    """A name with case, white space and hyphens between words set aside."""
-    return " ".join(unicodedata.normalize("NFKC", text).replace("-", " ").split()).casefold()
+    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
 
 
 def near(shown: str, name: str) -> bool:
@@ -270,7 +269,7 @@ def near(shown: str, name: str) -> bool:
 
 
 NAMES = ["Kimi K2.5", "Kimi K2", "MiniMax M2"]
-NEAR_NAMES = ["KIMI K2.5", "Kimi\u00a0K2.5", "kimi k2", "MINIMAX M2", "Kimi  K2.5", "Kimi-K2.5"]
+NEAR_NAMES = ["KIMI K2.5", "Kimi\u00a0K2.5", "kimi k2", "MINIMAX M2", "Kimi  K2.5"]
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,6 @@ def test_verify_and_coverage_fold_with_it() -> None:
 def test_near_matches_fold_with_it() -> None:
     assert nearmatch.normal("Kimi\u00a0\u00a0K2.5 ") == "kimi k2.5"
     assert nearmatch.near("Kimi  K2.5", "Kimi K2.5")
-    assert nearmatch.near("Kimi-K2.5", "Kimi K2.5") and not nearmatch.near("KimiK2.5", "Kimi K2.5")
-    assert nearmatch.difference("Kimi-K2.5", "Kimi K2.5").startswith("differs only in hyphens:")
     assert nearmatch.difference("Kimi\u00a0K2.5", "Kimi K2.5").startswith(
         "differs only in white space:"
     )

@@ -134,9 +134,8 @@ def _string_cells(domain: Strings, tests: Sequence[Test]) -> list[Cell]:
 
 
 def _known_string_cells(value: str, domain: Strings, tests: Sequence[Test]) -> list[Cell]:
-    """A known string, and where it near-matches a name a test asks for (up to case, white space,
-    hyphens or typography), also the reading in which it counts as that name: a person must
-    judge."""
+    """A known string, and where it near-matches a name a test asks for (up to case, white space
+    or typography), also the reading in which it counts as that name: a person must judge."""
     readings: dict[str, str] = {}
     for test in tests:
         if test.operator == "starts_with":

@@ -1,15 +1,13 @@
-"""Strings that differ only in case, white space, hyphens or typography: near-matches.
+"""Strings that differ only in case, white space or typography: near-matches.
 
-A license asks for a name ("Kimi K2.5", a "Llama" prefix); a manifest states `KIMI K2.5`,
-`Kimi-K2.5`, a non-breaking space, curly quotes or an en-dash.  Whether such a string counts is
-for a person to judge, so the engine reads a near-match both ways (as the name, and not): the
-verdict becomes a governance risk that names the difference, never silently a violation or
-satisfied.
+A license asks for a name ("Kimi K2.5", a "Llama" prefix); a manifest states `KIMI K2.5`, a
+non-breaking space, curly quotes or an en-dash.  Whether such a string counts is for a person to
+judge, so the engine reads a near-match both ways (as the name, and not): the verdict becomes a
+governance risk that names the difference, never silently a violation or satisfied.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Final
 
@@ -40,18 +38,9 @@ def _typography(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
 
 
-def _joined(text: str) -> str:
-    """`text` with hyphens read as spaces (`Kimi-K2.5` for `Kimi K2.5`); a hyphen at either end
-    stays a separator there (the prefix `Llama-` is not `Llama`)."""
-    return _SEPARATORS.sub(" ", text)
-
-
-_SEPARATORS: Final = re.compile(r"[\s-]+")
-
-
 def normal(text: str) -> str:
-    """`text` with case, white space, hyphens between words and typography set aside."""
-    return _joined(_typography(fold_space(text))).casefold()
+    """`text` with case, white space and typography set aside."""
+    return _typography(fold_space(text)).casefold()
 
 
 def near(value: str, name: str) -> bool:
@@ -74,8 +63,6 @@ def difference(value: str, name: str) -> str:
     plain_value, plain_name = _typography(spaced_value), _typography(spaced_name)
     if plain_value != spaced_value or plain_name != spaced_name:
         kinds.append("typography")
-    if not plain_value.casefold().startswith(plain_name.casefold()):
-        kinds.append("hyphens")  # near, yet unlike up to case: a hyphen for a space
-    if not _joined(plain_value).startswith(_joined(plain_name)):
+    if not plain_value.startswith(plain_name):
         kinds.append("case")
     return f"differs only in {' and '.join(kinds) or 'form'}: {value!r} vs {name!r}"
