@@ -90,6 +90,18 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], tuple[str, str], str]] = 
         "governance_risk",
     ),
     (
+        # the documented near-matches are case, white space and typography; the library's
+        # scenarios read "Llama-3 Coder" as not beginning with "Llama 3", a hyphen as a spelling
+        "a hyphen for the space is another spelling, beside the excluded name",
+        {
+            "agreements": "none",
+            "facts": {"ui_attribution": {"includes": ["Kimi-K2.5"], "excludes": ["Kimi K2.5"]}},
+        },
+        {},
+        KIMI,
+        "violation",
+    ),
+    (
         "another model's name beside the excluded name is no near-match",
         {
             "agreements": "none",

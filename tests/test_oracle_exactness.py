@@ -269,7 +269,8 @@ def near(shown: str, name: str) -> bool:
 
 
 NAMES = ["Kimi K2.5", "Kimi K2", "MiniMax M2"]
-NEAR_NAMES = ["KIMI K2.5", "Kimi\u00a0K2.5", "kimi k2", "MINIMAX M2", "Kimi  K2.5"]
+# near-matches, and one that is not (a hyphen for the space: another spelling)
+NEAR_NAMES = ["KIMI K2.5", "Kimi\u00a0K2.5", "kimi k2", "MINIMAX M2", "Kimi  K2.5", "Kimi-K2.5"]
 
 
 @dataclass(frozen=True)
