@@ -37,11 +37,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from licheck.diagnostics import InputError
-from licheck.evaluation import Options, evaluate_manifest
+from licheck.evaluation import Options, ProductResult, evaluate_manifest
 from licheck.facts import POLICIES
 from licheck.library import load_library
 from licheck.loading import validate
 from licheck.manifest import Manifest
+from licheck.whatif.scenario import Scenario, Subject, apply
+from licheck.whatif.spec import ScenarioError, parse_assignment
 from licheck.yamlsafe import parse
 
 LIBRARY = load_library()
@@ -505,31 +507,35 @@ class Product:
             return (50, 100, 101, 150) if self.policy == "default" else (150,)
         return tuple(values)
 
-    def money(self) -> Iterable[tuple[Fraction, Fraction]]:
-        """(a month's revenue, a twelfth of ARR) pairs the facts allow: ARR/12 ≤ the month."""
+    def money(self, revenue_bounds: Any = None) -> Iterable[tuple[Fraction, Fraction]]:
+        """(a month's revenue, a twelfth of ARR) pairs the facts allow: ARR/12 ≤ the month
+        (`revenue_bounds`: a what-if's in place of the manifest's)."""
+        bounds = revenue_bounds or REVENUES[self.revenue].allows
         arr_bounds = ARRS[self.arr][1]
         if arr_bounds == "press":
             arr_bounds = month() if self.policy == "default" else month(40 * M / 12, 40 * M / 12)
         pairs = [
             (revenue, arr)
             for revenue, arr in itertools.product(MONEY, MONEY)
-            if within(revenue, REVENUES[self.revenue].allows) and within(arr, arr_bounds)
+            if within(revenue, bounds) and within(arr, arr_bounds)
         ]
         possible = [(revenue, arr) for revenue, arr in pairs if arr <= revenue]
         if pairs and not possible:  # figures that contradict each other: neither is believed
             return [(r, a) for r, a in itertools.product(MONEY, MONEY) if a <= r]
         return possible
 
-    def expected(self, clause: Clause) -> str:
+    def expected(self, clause: Clause, revenue_bounds: Any = None, agreements: Any = None) -> str:
+        """The clause's verdict over every completion (a what-if's revenue bounds and
+        agreements in place of the manifest's, where given)."""
         if isinstance(self.agreements, Flat) and self.agreements.contradiction():
             return "error"
         if self.beside is not None and self.beside.stated():
             return "error"  # the flat facts beside agreements: (two statements of one thing)
         outcomes = set()
         shown = self.display.shows(clause.name, self.policy) if clause.name else BOTH
-        agreed = agreement_holds(self.agreements, clause, self.policy)
+        agreed = agreement_holds(agreements or self.agreements, clause, self.policy)
         for users, (revenue, arr), display, agreement in itertools.product(
-            self.maus(), self.money(), shown, agreed
+            self.maus(), self.money(revenue_bounds), shown, agreed
         ):
             if clause is QWEN:
                 triggered = users > 100
@@ -580,16 +586,97 @@ def licheck_verdicts(product: Product) -> dict[Clause, str]:
     except InputError as exc:
         assert all(d.file == "m.yaml" and d.line for d in exc.diagnostics), exc.diagnostics
         return dict.fromkeys(CLAUSES, "error")
-    found: dict[Clause, str] = {}
-    for clause in CLAUSES:
-        (finding,) = [
-            f
-            for f in result.findings
-            if (f.component, f.license, f.clause)
-            == (clause.component, clause.license, clause.clause)
-        ]
-        found[clause] = finding.verdict.value
-    return found
+    return {clause: verdict_in(result, clause) for clause in CLAUSES}
+
+
+def verdict_in(result: ProductResult, clause: Clause) -> str:
+    (finding,) = [
+        f
+        for f in result.findings
+        if (f.component, f.license, f.clause) == (clause.component, clause.license, clause.clause)
+    ]
+    return finding.verdict.value
+
+
+# -- what-if: --set monthly_revenue and --set agreement ---------------------------------------
+
+SET_REVENUES = [
+    ("30M USD/month", month(30 * M, 30 * M)),
+    ("10M USD/month", month(10 * M, 10 * M)),
+    ("300M USD/year", month()),  # a year's total: any month
+    ("300M USD ARR", month(25 * M)),
+    ("..20M USD/month", month(None, 20 * M)),
+    ("25M USD/month..", month(25 * M)),
+    ("25M USD/month..240M USD/year", month(25 * M)),  # a month's floor beside a year's total
+]
+SET_AGREEMENTS = [[], ["meta"], ["moonshot-ai"], ["moonshot-ai", "alibaba-cloud"], ["minimax"]]
+
+
+def _ends(bounds: Any) -> tuple[Fraction, Fraction | None]:
+    (lo, _), (hi, _) = bounds
+    return lo or Fraction(0), hi
+
+
+def refused(established: Any, supposed: Any) -> bool:
+    """A what-if value that overlaps what the manifest establishes and reaches beyond it would
+    widen what is known: refused (one inside it narrows it; one apart from it is a
+    counterfactual)."""
+    if established == month():
+        return False  # nothing established of the month
+    (lo, hi), (s_lo, s_hi) = _ends(established), _ends(supposed)
+    apart = (hi is not None and s_lo > hi) or (s_hi is not None and s_hi < lo)
+    inside = s_lo >= lo and (hi is None or (s_hi is not None and s_hi <= hi))
+    return not apart and not inside
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    product: Product
+    revenue: int | None  # an index of SET_REVENUES
+    agreement: int | None  # an index of SET_AGREEMENTS
+
+    def options(self) -> list[str]:
+        found = []
+        if self.revenue is not None:
+            found.append(f"monthly_revenue={SET_REVENUES[self.revenue][0]}")
+        if self.agreement is not None:
+            found.append(f"agreement=[{', '.join(SET_AGREEMENTS[self.agreement])}]")
+        return found
+
+    def expected(self, clause: Clause) -> str:
+        bounds = SET_REVENUES[self.revenue][1] if self.revenue is not None else None
+        if bounds is not None and refused(REVENUES[self.product.revenue].allows, bounds):
+            return "error"
+        agreements = None
+        if self.agreement is not None:  # --set agreement=X means what the flat fact means
+            agreements = Flat(SET_AGREEMENTS[self.agreement], None, None)
+        return self.product.expected(clause, bounds, agreements)
+
+
+@st.composite
+def what_ifs(draw: st.DrawFn) -> WhatIf:
+    product = draw(
+        products().filter(lambda p: not isinstance(p.agreements, Flat) and p.beside is None)
+    )
+    revenue = draw(st.none() | st.integers(0, len(SET_REVENUES) - 1))
+    agreement = draw(st.none() | st.integers(0, len(SET_AGREEMENTS) - 1))
+    if revenue is None and agreement is None:
+        revenue = 0
+    return WhatIf(product, revenue, agreement)
+
+
+def licheck_what_if(what_if: WhatIf) -> dict[Clause, str]:
+    product = what_if.product
+    text = yaml.safe_dump(product.manifest(), sort_keys=False, allow_unicode=True)
+    document = parse(text, "m.yaml")
+    options = Options(POLICIES[product.policy])
+    subject = Subject(validate(document, Manifest), document, LIBRARY, options)
+    try:
+        scenario = Scenario(tuple(parse_assignment(o) for o in what_if.options()))
+        result = subject.evaluate(apply(subject, scenario).options)
+    except ScenarioError:
+        return dict.fromkeys(CLAUSES, "error")
+    return {clause: verdict_in(result, clause) for clause in CLAUSES}
 
 
 ORACLE = settings(
@@ -604,6 +691,15 @@ def test_verdicts_equal_the_oracle_over_completions(product: Product) -> None:
     got = licheck_verdicts(product)
     expected = {clause: product.expected(clause) for clause in CLAUSES}
     assert got == expected, product.manifest()
+
+
+@pytest.mark.slow
+@settings(ORACLE, max_examples=80)
+@given(what_ifs())
+def test_what_if_verdicts_equal_the_oracle(what_if: WhatIf) -> None:
+    got = licheck_what_if(what_if)
+    expected = {clause: what_if.expected(clause) for clause in CLAUSES}
+    assert got == expected, (what_if.options(), what_if.product.manifest())
 
 
 def shown(*names: str) -> Display:
