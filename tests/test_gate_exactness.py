@@ -343,6 +343,20 @@ CASES += [
     ),
     ("ARR floors the month", revenue("300M USD ARR"), {}, KIMI, "violation"),
     (
+        "a reported ARR above twelve established months is a dispute, not dropped",
+        {
+            "agreements": "none",
+            "facts": {
+                "mau": "50M",
+                "monthly_revenue": "2M USD/month",
+                "annual_recurring_revenue": {"value": "40M USD", "evidence": [PRESS]},
+            },
+        },
+        {},
+        KIMI,
+        "governance_risk",
+    ),
+    (
         "a range of months inverted is refused",
         revenue({"at_least": "30M USD/month", "at_most": "20M USD/month"}),
         {},

@@ -75,6 +75,7 @@ class FactState:
     series: tuple[tuple[str, FactState], ...] = ()  # by month (YYYY-MM), ascending
     reading: str | None = None  # how a clause reads it, where not as stated (a date, a bound)
     written: str | None = None  # a quantity as written, where normalising changed it (ARR, EUR)
+    averaged: bool = False  # `likely` is only a year's average month: it bounds no other fact
     # Kept by a run's memo table and used by many products: what is made of it may be kept too.
     lasting: bool = field(default=False, compare=False)
 
@@ -311,7 +312,7 @@ def resolve(
             )
         )
     status, domain, likely = _combine(definition, established, suggested)
-    status, likely = _with_averages(definition, status, domain, likely, averages)
+    status, likely, averaged = _with_averages(definition, status, domain, likely, averages)
     shown = (own_read.shown() if own_read else str(own)) if own is not None else "unknown"
     series = _series(name, spec, context, path)
     if series and own is None:
@@ -330,6 +331,7 @@ def resolve(
         series,
         reading=reading,
         written="; ".join(written) or None,
+        averaged=averaged,
     )
 
 
@@ -449,18 +451,20 @@ def _with_averages(
     domain: Domain,
     likely: Domain | None,
     averages: list[Domain],
-) -> tuple[Status, Domain | None]:
+) -> tuple[Status, Domain | None, bool]:
     """A year's total for a monthly fact gives the average month: likely where nothing firmer
     says otherwise, never a contradiction of a month's own figure (a year of 240M USD holds a
-    month of 30M), and never established."""
+    month of 30M), and never established.  The last value: whether the likely value is that
+    average."""
     if not averages or status is Status.DISPUTED:
-        return status, likely
+        return status, likely, False
     average = _meet(likely if likely is not None else domain, averages)
-    if average is not None and average != domain:
+    averaged = average is not None and average != domain
+    if averaged:
         likely = average
     if status is Status.ESTABLISHED and domain == full_domain(definition):
         status = Status.LIKELY  # only the average month is known: not established
-    return status, likely
+    return status, likely, averaged
 
 
 def _meet(start: Domain, claims: list[Domain]) -> Domain | None:
