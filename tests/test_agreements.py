@@ -207,3 +207,36 @@ def test_a_misspelt_member_is_located_at_the_member(
     assert "m.yaml:4:31:" in _errors(capsys, path)
     code, _, err = run(capsys, "whatif", str(path), "--set", "restricted_uses=[militray]")
     assert code == 2 and "did you mean 'military'" in err
+
+
+@pytest.mark.parametrize(
+    ("sets", "verdict"),
+    [
+        # what if there were no agreement (issue 21): the listed waiver no longer holds
+        (["agreement=[]"], "violation"),
+        (["agreement=[meta]"], "violation"),
+        (["agreement=[moonshot-ai]"], "governance_risk"),  # one exists: its terms are not known
+        (["agreement=unknown"], "governance_risk"),
+        (["agreement=[]", "agreement_waives=[]"], "violation"),
+        (["agreement_waives=[]"], "violation"),
+    ],
+)
+def test_a_what_if_agreement_implies_its_waivers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, sets: list[str], verdict: str
+) -> None:
+    waiver = {"licensor": "moonshot-ai", "waives": ["kimi-k2.5-modified-mit/ui-attribution"]}
+    path = _manifest(tmp_path, "kimi-k2.5", agreements=[waiver])
+    options = [arg for item in sets for arg in ("--set", item)]
+    code, out, err = run(capsys, "whatif", str(path), *options, "--format", "json")
+    assert code in (0, 1), err
+    found = json.loads(out)["result"]["findings"]
+    assert [f["verdict"] for f in found if (f["license"], f["clause"]) == KIMI] == [verdict]
+
+
+def test_a_what_if_waiver_without_its_agreement_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _manifest(tmp_path, "kimi-k2.5", agreements="none")
+    sets = ("--set", "agreement=[]", "--set", "agreement_waives=[kimi-k2.5-modified-mit/*]")
+    code, _, err = run(capsys, "whatif", str(path), *sets)
+    assert code == 2 and "says there is no agreement with moonshot-ai" in err

@@ -12,11 +12,13 @@ company is not the license the gate asks for.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TypeVar
 
 from licheck.domains import Domain, StringSet
-from licheck.facts import STATED
+from licheck.evidencepolicy import EvidencePolicy
+from licheck.facts import STATED, FactState, Status
 from licheck.library import Library
 from licheck.manifest import Agreement, Evidence, EvidenceKind, FactSpec
 
@@ -114,6 +116,109 @@ def agreement_specs(
             pieces += evidence_for(agreement, siblings, fact, library)
         specs[fact] = FactSpec(evidence=pieces, note=note)
     return specs
+
+
+def exact_state(
+    state: FactState,
+    listed: Sequence[Agreement],
+    each: Sequence[FactState],
+    policy: EvidencePolicy,
+    library: Library,
+) -> FactState:
+    """`state` (the fact as `agreement_specs` states it, for its evidence) with the values the
+    listed agreements allow over every completion (`exact_domain`): `each` is every agreement's
+    own `agreement` fact.  The list's completeness is the manifest's declaration, as strong as
+    the policy makes declared evidence."""
+    fact = state.name
+    exists = [existence(s, a.licensor) for s, a in zip(each, listed, strict=True)]
+    tier = policy.tier(EvidenceKind.DECLARED)
+    domain = settled(
+        exact_domain(listed, [e for e, _ in exists], tier == "establishes", library, fact),
+        library,
+        fact,
+    )
+    likely = settled(
+        exact_domain(listed, [e for _, e in exists], tier != "ignored", library, fact),
+        library,
+        fact,
+    )
+    if domain.exact or domain.includes or domain.excludes:
+        status = Status.ESTABLISHED
+    else:
+        status = Status.LIKELY if likely != domain else Status.UNKNOWN
+    disputed = [
+        f"agreements[{i}] ({a.licensor}) is disputed: its evidence both shows and denies it, so "
+        f"what it gives may or may not hold."
+        for i, (a, s) in enumerate(zip(listed, each, strict=True))
+        if s.status is Status.DISPUTED
+    ]
+    return dataclasses.replace(
+        state,
+        status=status,
+        domain=domain,
+        likely=None if likely == domain else likely,
+        shown=shown(listed, fact),
+        reading=" ".join(disputed) or None,
+    )
+
+
+def existence(state: FactState, licensor: str) -> tuple[frozenset[bool], frozenset[bool]]:
+    """Whether one agreement exists, from its own `agreement` fact (its evidence, resolved
+    alone): the values possible for the verdict, and with weak evidence admitted.  Evidence
+    that both shows and denies it (disputed) leaves both open."""
+
+    def values(domain: Domain) -> frozenset[bool]:
+        assert isinstance(domain, StringSet)
+        if licensor in domain.includes:
+            return frozenset({True})
+        if licensor in domain.excludes or (domain.exact and licensor not in domain.includes):
+            return frozenset({False})
+        return frozenset({True, False})
+
+    likely = state.likely if state.likely is not None else state.domain
+    return values(state.domain), values(likely)
+
+
+def exact_domain(
+    agreements: Sequence[Agreement],
+    exists: Sequence[frozenset[bool]],
+    complete: bool,
+    library: Library,
+    fact: str,
+) -> StringSet:
+    """`fact` over every completion of the agreements' existence, licensor by licensor: each
+    agreement may exist or not as its own evidence allows, and one whose terms are unknown may
+    grant or waive anything of its licensor's.  A member is in every completion when an agreement
+    that surely exists surely gives it; in none (the list being `complete`) when no agreement
+    that may exist may give it.  Clauses read one member test of these facts each (`contains` /
+    `contains_any`), so the members' bounds decide them exactly; one agreement's doubt touches
+    only its own licensor's members."""
+    includes: set[str] = set()
+    for agreement, values in zip(agreements, exists, strict=True):
+        known = fact == "agreement" or _terms(agreement, fact) is not None
+        if values == {True} and known:
+            includes |= set(_claims(agreement, fact))
+    excludes: set[str] = set()
+    if complete:
+        for licensor in licensors_of(library):
+            mine = [
+                (a, values)
+                for a, values in zip(agreements, exists, strict=True)
+                if a.licensor == licensor
+            ]
+            members = {licensor} if fact == "agreement" else of_licensor(library, licensor, fact)
+            for member in members:
+                if not any(True in values and _may_give(a, fact, member) for a, values in mine):
+                    excludes.add(member)
+    return StringSet(frozenset(includes), frozenset(excludes - includes), False)
+
+
+def _may_give(agreement: Agreement, fact: str, member: str) -> bool:
+    """Whether the agreement, if it exists, may give `member` of `fact`."""
+    if fact == "agreement":
+        return member == agreement.licensor
+    terms = _terms(agreement, fact)
+    return terms is None or member in terms
 
 
 def settled(domain: D, library: Library, fact: str) -> D | StringSet:

@@ -67,6 +67,7 @@ def check_manifest(
     problems += _license_ids(manifest, document, library)
     problems += closed_vocabularies(manifest, document, library)
     problems += _agreements(manifest, document, library)
+    problems += _flat_agreements(manifest, document, library)
     problems += _purpose(manifest, document)
     problems += contradictions(manifest, document)
     problems += _part_of_whole(manifest, document)
@@ -306,6 +307,85 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
                         f"an agreement through an intermediary names the licensor: "
                         f"licensor: {owner}, via: {agreement.licensor}",
                     )
+
+
+def _flat_agreements(
+    manifest: Manifest, document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """The flat `agreement` fact ruling out a licensor beside `agreement_waives` or
+    `license_granted` that names that licensor's terms (the product's facts, and each
+    component's over them): a waiver or grant without an agreement cannot both be true, and
+    which statement is wrong only the author knows."""
+    product: dict[str, tuple[FactSpec, Path_]] = {
+        name: (spec, ("facts", name)) for name, spec in manifest.facts.items()
+    }
+    scopes = [product]
+    for c, component in enumerate(manifest.components):
+        own: dict[str, tuple[FactSpec, Path_]] = {
+            n: (spec, ("components", c, "facts", n)) for n, spec in component.facts.items()
+        }
+        scopes.append({**product, **own})
+    reported: set[tuple[Path_, str]] = set()
+    for scope in scopes:
+        if "agreement" not in scope:
+            continue
+        flat, flat_at = scope["agreement"]
+        for name in ("agreement_waives", "license_granted"):
+            if name not in scope:
+                continue
+            spec, at = scope[name]
+            for item, owner in agreement_conflicts(flat, spec, library):
+                if (at, item) in reported:
+                    continue
+                reported.add((at, item))
+                yield document.error(
+                    at,
+                    f"{name} names {item!r}, {owner}'s, but agreement (line "
+                    f"{document.locate(flat_at)[0]}) says there is no agreement with {owner}: "
+                    "both cannot hold",
+                    "correct one of them, or state the agreements once under agreements:",
+                    at_key=True,
+                )
+
+
+def agreement_conflicts(flat: FactSpec, spec: FactSpec, library: Library) -> list[tuple[str, str]]:
+    """Each member of `spec` (`agreement_waives` or `license_granted`) whose licensor the flat
+    `agreement` fact rules out, with that licensor: (member, licensor)."""
+    ruled_out = _ruled_out(flat, agreements.licensors_of(library))
+    found = []
+    for item in _claimed(spec):
+        try:
+            owner = library.licenses.licensor(item.partition("/")[0])
+        except KeyError:
+            continue  # not in the library: reported as such
+        if owner is not None and owner in ruled_out:
+            found.append((item, owner))
+    return found
+
+
+def _ruled_out(spec: FactSpec, licensors: set[str]) -> set[str]:
+    """The licensors the flat `agreement` fact, or any piece of its evidence, says there is no
+    agreement with."""
+    found: set[str] = set()
+    claims: list[FactSpec | Evidence] = [spec, *spec.evidence]
+    for claim in claims:
+        if isinstance(claim.value, list):
+            found |= licensors - {str(v) for v in claim.value}
+        found |= set(claim.excludes or ())
+    return found
+
+
+def _claimed(spec: FactSpec) -> list[str]:
+    """What a set fact, or any piece of its evidence, says it includes."""
+    items: list[str] = []
+    claims: list[FactSpec | Evidence] = [spec, *spec.evidence]
+    for claim in claims:
+        if isinstance(claim.value, list):
+            items += [str(v) for v in claim.value]
+        elif isinstance(claim.value, str) and claim.value != "unknown":
+            items.append(claim.value)
+        items += claim.includes or []
+    return list(dict.fromkeys(items))
 
 
 def _unknown_licensors(

@@ -84,22 +84,20 @@ class Derivation:
             return {}
         listed = [] if manifest.agreements == "none" else manifest.agreements
         before = len(self.problems)
-        for index, agreement in enumerate(listed):  # each one's evidence, located
+        each = []  # whether each agreement exists: its own evidence, resolved alone (located)
+        for index, agreement in enumerate(listed):
             pieces = agreements.evidence_for(agreement, [], "agreement", self.library)
             spec = FactSpec(evidence=pieces)
-            self.resolve_one("agreement", spec, ("agreements", index))
+            each.append(self.resolve_one("agreement", spec, ("agreements", index)))
         if len(self.problems) > before:
             return {}
-        states = {}
-        for name, spec in agreements.agreement_specs(listed, self.library).items():
-            state = self.resolve_one(name, spec, ("agreements",))
-            states[name] = replace(
-                state,
-                domain=agreements.settled(state.domain, self.library, name),
-                likely=agreements.settled(state.likely, self.library, name),
-                shown=agreements.shown(listed, name),
+        policy = self.context.policy
+        return {
+            name: agreements.exact_state(
+                self.resolve_one(name, spec, ("agreements",)), listed, each, policy, self.library
             )
-        return states
+            for name, spec in agreements.agreement_specs(listed, self.library).items()
+        }
 
     def component_facts(
         self, component: Component, path: Path, product: dict[str, FactState]

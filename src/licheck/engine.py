@@ -183,6 +183,42 @@ def _members(values: frozenset[str]) -> str:
 def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
     if domain.exact:
         return _known_set_cells(domain, tests)
+    near = _near_excluded(domain, tests)
+    if not near:
+        return _open_set_cells(domain, tests)
+    # A member shown may be the very name the manifest excludes (`KIMI K2.5` beside excludes
+    # `Kimi K2.5`): the exclusion is of the string as written, and whether the near-match counts
+    # as the name is for a person to judge, so both readings are completions.
+    result = [
+        Cell(c.value, c.region, f"{c.label}, as written") for c in _open_set_cells(domain, tests)
+    ]
+    for size in range(1, len(near) + 1):
+        for chosen in itertools.combinations(sorted(near), size):
+            words = "; ".join(
+                f"{near[n]!r} read as {n!r} ({nearmatch.difference(near[n], n)})" for n in chosen
+            )
+            read = StringSet(
+                domain.includes | frozenset(chosen), domain.excludes - frozenset(chosen), False
+            )
+            result += [
+                Cell(c.value, c.region, f"{c.label}, {words}") for c in _open_set_cells(read, tests)
+            ]
+    return result
+
+
+def _near_excluded(domain: StringSet, tests: Sequence[Test]) -> dict[str, str]:
+    """The excluded names a test asks for that an included member matches only up to case, white
+    space or typography: name -> that member."""
+    return {
+        name: member
+        for name in sorted(strings_read(tests) & domain.excludes)
+        for member in sorted(domain.includes)
+        if nearmatch.near(member, name)
+    }
+
+
+def _open_set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
+    """The cells of a set known in part: every pattern of the members it leaves open."""
     reads = [strings_read((test,)) for test in tests]
     mentioned = strings_read(tests)
     free = sorted(mentioned - domain.includes - domain.excludes)

@@ -75,6 +75,7 @@ class FactState:
     series: tuple[tuple[str, FactState], ...] = ()  # by month (YYYY-MM), ascending
     reading: str | None = None  # how a clause reads it, where not as stated (a date, a bound)
     written: str | None = None  # a quantity as written, where normalising changed it (ARR, EUR)
+    averaged: bool = False  # `likely` is only a year's average month: it bounds no other fact
     # Kept by a run's memo table and used by many products: what is made of it may be kept too.
     lasting: bool = field(default=False, compare=False)
 
@@ -322,7 +323,7 @@ def resolve(
                 counted,
             )
         )
-    status, domain, likely = settle(definition, established, suggested + averages, bool(averages))
+    status, domain, likely, averaged = settle(definition, established, suggested, averages)
     shown = (own_read.shown() if own_read else str(own)) if own is not None else "unknown"
     series = resolve_series(name, spec, context, path)
     if series and own is None:
@@ -341,18 +342,22 @@ def resolve(
         series,
         reading=reading,
         written="; ".join(written) or None,
+        averaged=averaged,
     )
 
 
 def settle(
-    definition: FactDef, established: list[Domain], suggested: list[Domain], averaged: bool
-) -> tuple[Status, Domain, Domain | None]:
-    """A fact's status and values from the claims that establish it and those that only
-    suggest a value (`averaged`: a year's total counted, as the average month, among those)."""
+    definition: FactDef,
+    established: list[Domain],
+    suggested: list[Domain],
+    averages: list[Domain],
+) -> tuple[Status, Domain, Domain | None, bool]:
+    """A fact's status, values and likely value from the claims that establish it, those that
+    only suggest a value, and the years' totals counted as average months (`averages`); the
+    last value says whether the likely value is that average (`_with_averages`)."""
     status, domain, likely = _combine(definition, established, suggested)
-    if status is Status.ESTABLISHED and averaged and domain == full_domain(definition):
-        status = Status.LIKELY  # only the average month is known: not established
-    return status, domain, likely
+    status, likely, averaged = _with_averages(definition, status, domain, likely, averages)
+    return status, domain, likely, averaged
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,6 +515,28 @@ def _combine(
             return Status.DISPUTED, everything, None
         return Status.LIKELY, everything, likely
     return Status.UNKNOWN, everything, None
+
+
+def _with_averages(
+    definition: FactDef,
+    status: Status,
+    domain: Domain,
+    likely: Domain | None,
+    averages: list[Domain],
+) -> tuple[Status, Domain | None, bool]:
+    """A year's total for a monthly fact gives the average month: likely where nothing firmer
+    says otherwise, never a contradiction of a month's own figure (a year of 240M USD holds a
+    month of 30M), and never established.  The last value: whether the likely value is that
+    average."""
+    if not averages or status is Status.DISPUTED:
+        return status, likely, False
+    average = _meet(likely if likely is not None else domain, averages)
+    averaged = average is not None and average != domain
+    if averaged:
+        likely = average
+    if status is Status.ESTABLISHED and domain == full_domain(definition):
+        status = Status.LIKELY  # only the average month is known: not established
+    return status, likely, averaged
 
 
 def _meet(start: Domain, claims: list[Domain]) -> Domain | None:

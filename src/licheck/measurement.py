@@ -139,38 +139,53 @@ def _bounded(
     below = {outer: inner for inner, outer in AT_MOST.items()}
     smaller = _chain(name, below)  # facts that count fewer: lower bounds
     larger = _chain(name, AT_MOST)  # facts that count more: upper bounds
-    domain, likely = state.domain, state.likely or state.domain
-    reasons = []
+    domain, likely = state.domain, _likely(state)
+    reasons, weaker = [], []
     for other_name, is_lower in [(n, True) for n in smaller] + [(n, False) for n in larger]:
         other = _measured(other_name, facts, measured, occasion)
         bound = _bound(other.domain, is_lower)
         if bound is not None and other.status is Status.ESTABLISHED:
             domain = intersect(domain, bound)
             reasons.append(f"{'at least' if is_lower else 'at most'} {other.name} ({other.domain})")
-        likely_bound = _bound(other.likely or other.domain, is_lower)
+        likely_bound = _bound(_likely(other), is_lower)
         if likely_bound is not None:
             likely = intersect(likely, likely_bound)
-    if not reasons and likely == (state.likely or state.domain):
+            shown = _likely(other)
+            weaker.append(f"{'at least' if is_lower else 'at most'} {other.name} ({shown})")
+    if not reasons and likely == _likely(state):
         return state
-    if domain.is_empty():
+    if domain.is_empty() or likely.is_empty():
+        # Weaker evidence that contradicts the figures leaves the fact open, as for one fact's
+        # own evidence (`facts`): a stricter policy, which demotes it, never settles a dispute.
+        why = ", ".join(reasons) if domain.is_empty() else ", ".join(weaker)
         return dataclasses.replace(
             state,
             status=Status.DISPUTED,
             domain=full_domain(state.definition),
             likely=None,
             reading=_join(
-                state.reading,
-                f"{state.name} contradicts the figures it must lie between: {', '.join(reasons)}.",
+                state.reading, f"{state.name} contradicts the figures it must lie between: {why}."
             ),
         )
     status = state.status
     if reasons and status is Status.UNKNOWN:
         status = Status.ESTABLISHED
-    shown_likely = None if likely.is_empty() or likely == domain else likely
+    if state.averaged and state.likely is not None:  # the average month, where the bounds allow
+        average = intersect(likely, state.likely)
+        likely = likely if average.is_empty() else average
+    shown_likely = None if likely == domain else likely
     text = f"{state.name} is {', '.join(reasons)}, since {_who(name)}." if reasons else None
     return dataclasses.replace(
         state, status=status, domain=domain, likely=shown_likely, reading=_join(state.reading, text)
     )
+
+
+def _likely(state: FactState) -> Domain:
+    """The values weak evidence admitted allows, as a bound of others: a year's average month
+    (`averaged`) is no figure of any one month, so it bounds nothing."""
+    if state.averaged or state.likely is None:
+        return state.domain
+    return state.likely
 
 
 def _bound(domain: Domain, lower: bool) -> Interval | None:

@@ -106,11 +106,29 @@ def quantity_reading(
     high = read(at_most, "at_most") if at_most is not None else None
     lo = low.quantity.amount if low is not None else Fraction(0)
     hi = high.quantity.amount if high is not None else None
-    if hi is not None and lo > hi:
+    if hi is not None and lo > hi and _comparable(definition, low, high):
         raise FactError(
             f"the range is empty: at_least {at_least} is more than at_most {at_most}", ("at_least",)
         )
     return _period_reading(definition, low, high)
+
+
+def _kind(stated: Stated) -> str:
+    """How a figure for a monthly fact reads: a month, ARR (a floor for the month) or a longer
+    period's total (the average month only)."""
+    if stated.recurring:
+        return "arr"
+    return "month" if stated.months == 1 else "total"
+
+
+def _comparable(definition: FactDef, low: Stated | None, high: Stated | None) -> bool:
+    """Whether the two ends of a range bound the same thing, so that a low end above the high
+    one is a contradiction: for a monthly fact, a month beside a year's total is not (a year of
+    240M USD, 20M a month on average, holds a month of 25M)."""
+    if definition.period_months != 1 or low is None or high is None:
+        return True
+    kinds = (_kind(low), _kind(high))
+    return kinds[0] == kinds[1] or kinds in (("month", "month"), ("arr", "month"))
 
 
 def _period_reading(
@@ -132,4 +150,6 @@ def _period_reading(
     ceiling = hi if high is not None and high.months == 1 else None
     honest = Interval(floor, True, ceiling, ceiling is not None, dimension)
     totals = any(not s.recurring for s in longer)
-    return QuantityReading(honest, conventional if totals else None, stated, longer=True)
+    # the average month, where the figures give one (a month above a year's average gives none)
+    average = conventional if totals and not conventional.is_empty() else None
+    return QuantityReading(honest, average, stated, longer=True)

@@ -57,8 +57,8 @@ class _Node:
     """What the pieces under one node of a fact's tree say that day."""
 
     established: Domain | None = None  # their establishing claims, met (None: there are none)
-    suggested: Domain | None = None  # their weaker claims and average months, met
-    averaged: int = 0  # pieces counted whose claim is a year's total, as an average month
+    suggested: Domain | None = None  # their weaker claims, met
+    average: Domain | None = None  # the years' totals among their claims, as average months, met
 
 
 _NOTHING = _Node()
@@ -123,9 +123,7 @@ class _Fact:
             return _NOTHING
         established = piece.claim if now == "establishes" else None
         suggested = piece.claim if now == "suggests" else None
-        if piece.average is not None:
-            suggested = self._meet(suggested, piece.average)
-        return _Node(established, suggested, 1 if piece.average is not None else 0)
+        return _Node(established, suggested, piece.average)
 
     def _join(self, left: _Node, right: _Node) -> _Node:
         if right is _NOTHING:
@@ -135,7 +133,7 @@ class _Fact:
         return _Node(
             self._meet(left.established, right.established),
             self._meet(left.suggested, right.suggested),
-            left.averaged + right.averaged,
+            self._meet(left.average, right.average),
         )
 
     def _meet(self, a: Domain | None, b: Domain | None) -> Domain | None:
@@ -151,7 +149,8 @@ class _Fact:
         top = self.tree[1] if self.tree else _NOTHING
         established = [] if top.established is None else [top.established]
         suggested = [] if top.suggested is None else [top.suggested]
-        status, domain, likely = settle(self.definition, established, suggested, top.averaged > 0)
+        averages = [] if top.average is None else [top.average]
+        status, domain, likely, averaged = settle(self.definition, established, suggested, averages)
         return FactState(
             self.name,
             self.definition,
@@ -162,6 +161,7 @@ class _Fact:
             (),
             self.spec.note,
             self.path,
+            averaged=averaged,
         )
 
 

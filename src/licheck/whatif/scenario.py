@@ -10,7 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from licheck.consistency import PURPOSE_HINT, library_member_problem, purpose_conflict
+from licheck import agreements
+from licheck.consistency import (
+    PURPOSE_HINT,
+    agreement_conflicts,
+    library_member_problem,
+    purpose_conflict,
+)
 from licheck.context import EvaluationContext
 from licheck.domains import Domain, intersect
 from licheck.evaluation import (
@@ -136,6 +142,7 @@ def apply(subject: Subject, scenario: Scenario) -> Applied:
         facts[assignment.fact] = _hypothesis(
             subject, assignment.fact, assignment.spec, f"--set {assignment.fact}={assignment.text}"
         )
+    facts.update(_agreement_terms(subject, scenario.sets))
     _check_purpose(subject.manifest, scenario.sets)
     swaps = _swaps(subject, scenario.swaps)
     as_of = scenario.as_of if scenario.as_of is not None else subject.options.as_of
@@ -175,6 +182,40 @@ def contradiction(subject: Subject, name: str, domain: Domain, where: str) -> st
                 f"({meet}), or one apart from it to ask a counterfactual"
             )
     return None
+
+
+def _agreement_terms(subject: Subject, sets: tuple[Assignment, ...]) -> dict[str, FactState]:
+    """What `--set agreement=...` implies of `agreement_waives` and `license_granted`, as the flat
+    fact does in a manifest (a licensor it rules out granted and waived nothing; one it names
+    leaves its terms open), unless they are set too; set beside it, one naming a licensor it
+    rules out is refused.  (Asking "what if there were no agreement" kept the manifest's
+    waivers: satisfied.)"""
+    given = {a.fact: a for a in sets}
+    flat = given.get("agreement")
+    if flat is None:
+        return {}
+    where = f"--set agreement={flat.text}"
+    found: dict[str, FactState] = {}
+    for name in ("agreement_waives", "license_granted"):
+        other = given.get(name)
+        if other is not None:
+            for item, owner in agreement_conflicts(flat.spec, other.spec, subject.library)[:1]:
+                raise ScenarioError(
+                    f"--set {name}={other.text} names {item!r}, {owner}'s, but {where} says "
+                    f"there is no agreement with {owner}: both cannot hold"
+                )
+            continue
+        if flat.spec.value == "unknown":
+            spec = FactSpec(value="unknown")
+        else:
+            stated = flat.spec.model_copy(
+                update={
+                    "evidence": [Evidence(source=f"what-if: {where}", kind=EvidenceKind.DECLARED)]
+                }
+            )
+            spec = agreements.implied_by_flat(stated, subject.library, name)
+        found[name] = resolve(name, spec, subject.hypothetical())
+    return found
 
 
 def _check_purpose(manifest: Manifest, sets: tuple[Assignment, ...]) -> None:
