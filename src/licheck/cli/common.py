@@ -379,6 +379,13 @@ def write_stream(
     write_atomic(output, produce)
 
 
+def json_output(value: object) -> str:
+    """`value` as indented JSON, safe for a CI log (`licheck.jsontext.document`)."""
+    from licheck.jsontext import document
+
+    return document(value)
+
+
 def to_stdout(text: str) -> None:
     """Write to standard output in its own encoding (with readable stand-ins where it lacks a
     character: `tolerate_encodings`).  Not click.echo: it re-encodes an ASCII stdout as UTF-8

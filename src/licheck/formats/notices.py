@@ -4,11 +4,11 @@ license copies) or JSON.  Renders `licheck.notices` data; decides nothing."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 
 from licheck import __version__, escape
 from licheck.diagnostics import Diagnostic
+from licheck.jsontext import document as json_document
 from licheck.notices import ComponentDuties, Duty, Kind, ProductDuties, Status
 
 cell = escape.markdown
@@ -125,4 +125,4 @@ def json_text(
             for d in unread
         ],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_document(data) + "\n"
