@@ -337,7 +337,8 @@ def refuse_outputs(
     """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
     from licheck.safeio import refuse_overwrite
 
-    refuse_overwrite(outputs, [*inputs, config_file()])
+    refuse_overwrite(outputs, inputs)
+    refuse_overwrite(outputs, config_inputs(), CONFIG_NAMED)
 
 
 def config_file() -> Path | None:
@@ -346,6 +347,32 @@ def config_file() -> Path | None:
 
     config = loaded()
     return config.file if config is not None else None
+
+
+CONFIG_NAMED = "the configuration file or a file it names"  # for `refuse_overwrite`
+
+
+def config_inputs() -> tuple[Path, ...]:
+    """The configuration file this run read and every file and folder it names (the paths
+    `check` checks, waivers, layers, policies): inputs of some run, whichever command this
+    is, so never overwritten by an output (`licheck notices -o` naming the waiver file)."""
+    from licheck.cli.configuring import loaded
+
+    config = loaded()
+    if config is None:
+        return ()
+    from licheck.config import BY_KEY
+
+    named: list[Path] = [config.file]
+    for key, value in config.values.items():
+        setting = BY_KEY.get(key)
+        if (
+            setting is None or not setting.path or key == "root"
+        ):  # root: only URIs are relative to it
+            continue
+        items = value if isinstance(value, (list, tuple)) else (value,)
+        named.extend(Path(item) for item in items if isinstance(item, (str, Path)) and str(item))
+    return tuple(named)
 
 
 def write_stream(
@@ -375,7 +402,8 @@ def write_stream(
         return
     from licheck.safeio import refuse_overwrite, write_atomic
 
-    refuse_overwrite([("--output", output)], [*inputs, config_file()])
+    refuse_overwrite([("--output", output)], inputs)
+    refuse_overwrite([("--output", output)], config_inputs(), CONFIG_NAMED)
     write_atomic(output, produce)
 
 
