@@ -428,13 +428,23 @@ MINIMUM_WIDTH = 40  # narrower, tables cannot be laid out at all: lines run over
 MAXIMUM_WIDTH = 1000  # no terminal is wider; a stray COLUMNS=99999 would draw 99999-wide rules
 
 
+DUMB_TERMINALS = ("dumb", "unknown")  # TERM values that take no escape sequences (as rich)
+
+
+def dumb_terminal() -> bool:
+    """Whether TERM says the terminal takes no escape sequences (`TERM=dumb`: Emacs' shell, some
+    CI consoles): no colour and no redrawn progress line, as rich decides."""
+    return os.environ.get("TERM", "").lower() in DUMB_TERMINALS
+
+
 def resolve_color(choice: str, stream: object = None) -> bool:
     """Whether to colour text: `always` / `never` as asked; `auto` colours a terminal, unless
-    NO_COLOR is set (non-empty), and anything when FORCE_COLOR is (NO_COLOR wins, as in
-    CPython's own `_colorize`).  An explicit choice wins over both."""
+    NO_COLOR is set (non-empty) or TERM is dumb (`dumb_terminal`), and anything when
+    FORCE_COLOR is set (non-empty) — but NO_COLOR and a dumb TERM win over it, as in rich.
+    An explicit choice wins over all three."""
     if choice != "auto":
         return choice == "always"
-    if os.environ.get("NO_COLOR"):
+    if os.environ.get("NO_COLOR") or dumb_terminal():
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
@@ -459,8 +469,8 @@ def color_option(function: F) -> F:
         type=click.Choice(COLOR_CHOICES),
         default="auto",
         show_default=True,
-        help="Colour the text output: auto (on a terminal, unless NO_COLOR is set; "
-        "FORCE_COLOR forces it), always (e.g. for less -R), never.",
+        help="Colour the text output: auto (on a terminal, unless NO_COLOR is set or "
+        "TERM=dumb; FORCE_COLOR forces it otherwise), always (e.g. for less -R), never.",
     )(function)
 
 
