@@ -22,15 +22,17 @@ from dataclasses import dataclass
 from json.encoder import encode_basestring as _encode_basestring
 from typing import Any
 
-from licheck.escape import json_text
-
 _UNSAFE = re.compile("::|##\\[|[\x85\u2028\u2029]")  # what `json_text` changes
 
 
 def encode_basestring(value: str) -> str:
     """A JSON string: the standard encoder's, made safe for a CI log when it needs to be."""
     text = _encode_basestring(value)
-    return text if _UNSAFE.search(text) is None else json_text(text)
+    if _UNSAFE.search(text) is None:
+        return text
+    from licheck.escape import json_text  # only then: a run with nothing to escape loads none
+
+    return json_text(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,5 +202,7 @@ def document(value: Any) -> str:
     """`json.dumps(value, indent=2, ensure_ascii=False)` with its strings written as
     `encode_basestring` writes them: for the formats that are small enough to encode whole."""
     import json
+
+    from licheck.escape import json_text
 
     return json_text(json.dumps(value, indent=2, ensure_ascii=False))

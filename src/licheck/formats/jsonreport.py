@@ -8,7 +8,6 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from licheck.escape import json_text
 from licheck.formats import Piece, Plain
 from licheck.jsontext import Hole, Lasting, dumps
 from licheck.report import ProductOut, Report
@@ -27,7 +26,11 @@ def product_bytes(data: dict[str, Any]) -> bytes:
     break, so re-indenting is one replace), about three times faster than the pure-Python one;
     a string a CI runner could read as a workflow command is written as `jsontext` writes it."""
     raw = to_json(data, indent=2).replace(b"\n", _INDENT_BYTES)
-    return raw if _UNSAFE.search(raw) is None else json_text(raw.decode()).encode()
+    if _UNSAFE.search(raw) is None:
+        return raw
+    from licheck.escape import json_text
+
+    return json_text(raw.decode()).encode()
 
 
 _INDENT_BYTES = INDENT.encode()
