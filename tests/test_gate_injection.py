@@ -145,6 +145,8 @@ CASES = [
     Case("stderr-argument", "inject", ("whatif", "{m}", "--set", "##[error]Q8 ::x=1"), seen="Q8"),
     Case("stderr-choice", "inject", ("check", "{m}", "-f", "##[group]Q8"), seen="Q8"),
     Case("stderr-facts", "inject", ("facts", "::error::Q8 ##[error]x"), seen="Q8"),
+    Case("import-hf-yaml", "inject", ("import", "hf", "{card}"), H, "card", "Q7"),
+    Case("import-cyclonedx-yaml", "inject", ("import", "cyclonedx", "{bom}"), H, "bom", "Q7"),
     Case(
         "waiver-github",
         "inject",
@@ -216,10 +218,16 @@ CASES = [
 def _workspace(tmp_path: Path, case: Case) -> dict[str, str]:
     """The case's files in `tmp_path` (the working folder); the names for `argv`."""
     names: dict[str, str] = {}
+    card = f"---\nlicense: mit\nbase_model: {quoted(case.text)}\n---\n# {case.text}\n"
+    names["card"] = "card.md"
+    (tmp_path / "card.md").write_text(card, "utf-8")
+    bom = (ROOT / "tests" / "data" / "import" / "bom-kimi-1.6.json").read_text("utf-8")
+    names["bom"] = "bom.json"
+    (tmp_path / "bom.json").write_text(bom.replace('"Composer"', quoted(case.text)), "utf-8")
     if case.where == "waiver":
         manifest = hostile_manifest(tmp_path, "Composer 2", "product")
         names["w"] = waiver_file(tmp_path, case.text, expires="2026-06-30").name
-    elif case.text:
+    elif case.text and case.where not in ("card", "bom"):
         manifest = hostile_manifest(tmp_path, case.text, case.where)
     else:
         manifest = hostile_manifest(tmp_path, "Composer 2", "product")
