@@ -425,9 +425,9 @@ def test_generated_text_escapes(text: str) -> None:
     for escaped in (escape.terminal(text), escape.markup(text), escape.markdown(text)):
         assert "::" not in escaped and "##[" not in escaped
         assert BREAKS.search(escaped) is None
-    assert escape.terminal(text).replace("\\x3a", ":").replace("\\x23", "#") == escape.controls(
-        text
-    )
+    if "\\" not in text:  # (a backslash of the text's own would make undoing ambiguous)
+        undone = escape.terminal(text).replace("\\x3a", ":").replace("\\x23", "#")
+        assert undone == escape.controls(text)
     assert "::" not in escape.xml_text(text) and "##[" not in escape.xml_text(text)
     encoded = escape.json_text(json.dumps(text, ensure_ascii=False))
     assert json.loads(encoded) == text
