@@ -432,3 +432,14 @@ def test_generated_text_escapes(text: str) -> None:
     encoded = escape.json_text(json.dumps(text, ensure_ascii=False))
     assert json.loads(encoded) == text
     assert "::" not in encoded and "##[" not in encoded and BREAKS.search(encoded) is None
+
+
+@pytest.mark.parametrize(("term", "drawn"), [("dumb", False), ("UNKNOWN", False), ("xterm", True)])
+def test_progress_line_not_on_a_dumb_terminal(
+    monkeypatch: pytest.MonkeyPatch, term: str, drawn: bool
+) -> None:
+    from licheck.cli.progress import Progress, for_terminal
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("TERM", term)
+    assert isinstance(for_terminal(Terminal()), Progress) is drawn  # type: ignore[arg-type]
