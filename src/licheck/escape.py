@@ -4,17 +4,30 @@ User text — file names, product and component names, fact values, waiver comme
 every output: it must not move the cursor or retitle the terminal (escape sequences), turn into
 rich markup or hyperlinks, close or open Markdown/HTML blocks, become a GitHub workflow command,
 make XML or SVG ill-formed, or write keys into generated YAML.
+
+Workflow commands, one rule for every target (`commands`): the GitHub runner reads a line of a
+step's log as a command in two syntaxes (actions/runner `ActionCommand.cs`): `::name ...::data`
+at the start of a line after white space, and the older `##[name ...]data` *anywhere* in a line
+(`##[error]`, `##[add-mask]`, `##[stop-commands]`, `##[set-output]`, `##[group]`...).  Text
+that is wrapped or follows a line break (any of `str.splitlines`' breaks, U+2028 included) may
+come to start a line, so in user text every `::` and every `##[` is broken: the second `:` or
+`#` is written as the target's escape of it (`\x3a`, `\x23` in terminal text; `&#58;`,
+`&#35;` in XML and HTML; `\u003a`, `\u0023` in JSON), which reads the same to a person or a
+parser and is no command to the runner.
 """
 
 from __future__ import annotations
 
 import re
 
-# C0 controls but tab, DEL, C1 controls, and the bidirectional overrides and isolates that can
-# make text read differently from what it is (CVE-2021-42574, "trojan source")
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 controls but tab, DEL, C1 controls, the bidirectional overrides and isolates that can make
+# text read differently from what it is (CVE-2021-42574, "trojan source"), and the line and
+# paragraph separators U+2028 and U+2029, which some readers take as line breaks
+_CONTROL = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 _CONTROL_KEEP_NEWLINE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
 _NAMED = {"\n": "\\n", "\r": "\\r", "\x1b": "\\e"}
 
@@ -28,21 +41,35 @@ def _visible(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def terminal(text: str, *, newlines: bool = False) -> str:
+# the character of a workflow command's opening that is escaped: the second of `::`, and the
+# `#` before the `[` of `##[`
+_WORKFLOW_COMMAND = re.compile(r"(?<=:):|(?<=#)#(?=\[)")
+
+
+def commands(text: str, colon: str, hash_sign: str) -> str:
+    """`text` with every workflow-command opening broken (the module says why): the `:` that
+    follows a `:` written as `colon`, the `#` between `#` and `[` as `hash_sign`."""
+    return _WORKFLOW_COMMAND.sub(lambda m: colon if m.group() == ":" else hash_sign, text)
+
+
+def controls(text: str, *, newlines: bool = False) -> str:
     """`text` with every control character shown as an escape (`\\e`, `\\x07`, `\\n`), so it
-    cannot drive the terminal; `newlines=True` keeps line breaks (`\\n` only)."""
+    cannot drive the terminal; `newlines=True` keeps line breaks (`\\n` only).  Workflow
+    commands are left alone: for a GitHub command's own data only (`formats.github`)."""
     pattern = _CONTROL_KEEP_NEWLINE if newlines else _CONTROL
     return pattern.sub(_visible, text)
 
 
-_PAIRED_COLON = re.compile(r"(?<=:):")
+def terminal(text: str, *, newlines: bool = False) -> str:
+    """`controls(text)`, and no workflow command (`::`, `##[`) anywhere: text for a terminal or
+    a CI log, which any wrapping may break anywhere."""
+    return commands(controls(text, newlines=newlines), "\\x3a", "\\x23")
 
 
 def rich(text: str) -> str:
-    """`terminal(text)` for text that rich lays out: rich wraps at spaces and folds long words
-    anywhere, so any `::` could come to start a line, where a CI runner reads it as a workflow
-    command (`::error::`).  A colon that follows a colon is shown as `\\x3a`."""
-    return _PAIRED_COLON.sub(r"\\x3a", terminal(text))
+    """`terminal(text)` for text that rich lays out (rich wraps at spaces and folds long words
+    anywhere: any `::` could come to start a line)."""
+    return terminal(text)
 
 
 def markup(text: str) -> str:
@@ -52,14 +79,10 @@ def markup(text: str) -> str:
     return rich_escape(rich(text))
 
 
-_COMMAND_START = re.compile(r"\A(\s*):(?=:)")
-
-
 def line(text: str) -> str:
     """One line of plain output (stderr messages) that may start with user text (a file name):
-    controls shown, line breaks included, and a leading `::` shown as `\\x3a:`, so nothing the
-    user wrote can start a CI workflow command (`::error::`)."""
-    return _COMMAND_START.sub(r"\1\\x3a", terminal(text))
+    `terminal(text)`, line breaks included."""
+    return terminal(text)
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -112,10 +135,21 @@ def xml_chars(text: str) -> str:
 
 
 def no_workflow_command(xml: str) -> str:
-    """Serialised XML (or HTML) with every `::` written as a character reference: the same text
-    to a reader, but a report printed to a CI log cannot start a workflow command on a line of
-    its own."""
-    return xml.replace("::", ":&#58;")
+    """Serialised XML (or HTML) with every workflow-command opening (`::`, `##[`) broken by a
+    character reference: the same text to a reader, no command to a CI runner."""
+    return commands(xml, "&#58;", "&#35;")
+
+
+# the line breaks of `str.splitlines` that JSON writes raw (the others are below U+0020)
+_JSON_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def json_text(serialised: str) -> str:
+    """Serialised JSON with no workflow-command opening and no raw line break: `::`, `##[` and
+    the separators U+0085, U+2028, U+2029 occur in JSON text only inside strings, where a
+    `\\uXXXX` escape is the same character to every JSON reader."""
+    escaped = commands(serialised, "\\u003a", "\\u0023")
+    return _JSON_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped)
 
 
 def xml_text(text: str) -> str:

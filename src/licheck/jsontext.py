@@ -2,6 +2,9 @@
 ensure_ascii=False)`'s bytes, from plain data (dicts, lists, strings, ints, booleans, None),
 starting at any indent — so a report can be written in parts that join to the whole.
 
+Every string is written as `licheck.escape.json_text` says (no `::`, `##[` or raw U+2028 a CI
+runner could read as a workflow command), the same string to any JSON reader.
+
 Two additions the standard encoder lacks:
 - a `Hole` in the data stands for text known only later (a SARIF rule's index, a report's
   products): the encoder leaves it out of the text and says where it goes;
@@ -15,9 +18,22 @@ The standard library writes indented JSON in pure Python anyway; this does the s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from json.encoder import encode_basestring
+from json.encoder import encode_basestring as _encode_basestring
 from typing import Any
+
+_UNSAFE = re.compile("::|##\\[|[\x85\u2028\u2029]")  # what `json_text` changes
+
+
+def encode_basestring(value: str) -> str:
+    """A JSON string: the standard encoder's, made safe for a CI log when it needs to be."""
+    text = _encode_basestring(value)
+    if _UNSAFE.search(text) is None:
+        return text
+    from licheck.escape import json_text  # only then: a run with nothing to escape loads none
+
+    return json_text(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,3 +201,13 @@ class Encoder:
             parts.append(opening + text)
             opening = "," + inner
         parts.append(newline + "]")
+
+
+def document(value: Any) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False)` with its strings written as
+    `encode_basestring` writes them: for the formats that are small enough to encode whole."""
+    import json
+
+    from licheck.escape import json_text
+
+    return json_text(json.dumps(value, indent=2, ensure_ascii=False))

@@ -6,7 +6,8 @@ swapped), and reads at most `limit` bytes — so no input can hang licheck or gr
 
 Writing: `refuse_overwrite` says no to an output that is an input of the run (a file, or a YAML
 file inside an input folder), that lies inside licheck's installation (the package and its
-built-in rule library), or that names the same file as another output.  `write_atomic`
+built-in rule library), that names the same file as another output, or that is a read-only
+file (`refuse_read_only`: renaming over it would replace it all the same).  `write_atomic`
 follows a symlink to its target; a regular file (or a new one) is written to a temporary file in
 the same folder and renamed into place, and the temporary file is removed whatever happens,
 SIGTERM and SIGHUP included; anything else (`/dev/null`, `/dev/stdout`, a FIFO) is written
@@ -83,6 +84,42 @@ def read_bytes(path: Path, display: str, limit: int, *, hint: str = "name a regu
     return raw
 
 
+_APPEND_FLAGS = (
+    os.O_WRONLY
+    | os.O_APPEND
+    | os.O_CREAT
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+)
+
+
+def append_regular(path: Path, text: str) -> None:
+    """Append `text` to the regular file `path` (created when missing); `OutputRefused` for a
+    folder, FIFO, device or socket, before opening it and again on the open descriptor (opened
+    without blocking: a FIFO swapped in meanwhile cannot hang the run)."""
+    try:
+        kind = special_kind(os.stat(path).st_mode)
+    except FileNotFoundError:
+        kind = None  # a new file, or a dangling symlink: created at its target
+    except (OSError, ValueError) as exc:
+        raise OutputRefused(f"cannot write {path}: {_reason(exc)}") from None
+    if kind is not None:
+        raise OutputRefused(f"{path} is {kind}, not a regular file")
+    try:
+        descriptor = os.open(path, _APPEND_FLAGS, 0o666)
+    except (OSError, ValueError) as exc:  # ENXIO: a FIFO without a reader
+        raise OutputRefused(f"cannot write {path}: {_reason(exc)}") from None
+    with os.fdopen(descriptor, "a", encoding="utf-8", newline="") as stream:
+        kind = special_kind(os.fstat(stream.fileno()).st_mode)
+        if kind is not None:  # swapped after the first look
+            raise OutputRefused(f"{path} is {kind}, not a regular file")
+        stream.write(text)
+
+
+def _reason(exc: Exception) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     try:
         info = os.stat(path)
@@ -108,10 +145,13 @@ def _installed() -> tuple[Path, ...]:
 
 
 def refuse_overwrite(
-    outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
+    outputs: Sequence[tuple[str, Path | None]],
+    inputs: Sequence[Path | None],
+    what: str = "an input of this run",
 ) -> None:
-    """`OutputRefused` when an output (`(option, path)`) is an input file of the run, a YAML
-    file inside an input folder, a folder, or the same file as another output."""
+    """`OutputRefused` when an output (`(option, path)`) is an input file of the run (`what`
+    the inputs are, for the message), a YAML file inside an input folder, a folder, or the
+    same file as another output."""
     named = [(option, path) for option, path in outputs if path is not None]
     seen: dict[object, str] = {}
     for option, path in named:
@@ -122,6 +162,7 @@ def refuse_overwrite(
         seen[key] = f"{option} {path}"
         if real.is_dir():
             raise OutputRefused(f"{option} {path} is a folder, not a file")
+        refuse_read_only(f"{option} {path}", path)
         for folder in _installed():
             if _inside(real, folder):
                 raise OutputRefused(
@@ -135,8 +176,7 @@ def refuse_overwrite(
             source_real = _real(source)
             if identity is not None and identity == _identity(source):
                 raise OutputRefused(
-                    f"{option} {path} is an input of this run ({source}); licheck never "
-                    "overwrites its inputs"
+                    f"{option} {path} is {what} ({source}); licheck never overwrites its inputs"
                 )
             if (
                 source_real.is_dir()
@@ -147,6 +187,25 @@ def refuse_overwrite(
                     f"{option} {path} is a YAML file inside the input folder {source}; licheck "
                     "never overwrites what it reads: write the report elsewhere"
                 )
+
+
+def refuse_read_only(shown: str, path: Path, info: os.stat_result | None = None) -> None:
+    """`OutputRefused` (naming it `shown`) when `path` is an existing regular file that is
+    read-only (no write permission for this user, or no write bit at all, which the superuser
+    would ignore): renaming a new report over it would replace what its owner protected, as `cp` and
+    editors refuse to do unasked."""
+    if info is None:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            return  # a new file (or one the write itself will report)
+    if not stat.S_ISREG(info.st_mode):
+        return
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise OutputRefused(
+            f"{shown} is read-only; licheck does not replace a read-only file: make it "
+            "writable or remove it first, or write elsewhere"
+        )
 
 
 def refuse_existing_inside(option: str, path: Path | None, folders: Sequence[Path]) -> None:
@@ -214,6 +273,7 @@ def write_atomic(output: Path, produce: Callable[[Callable[[str], object]], obje
     if info is not None and not stat.S_ISREG(info.st_mode):
         _write_through(output, output, produce)
         return
+    refuse_read_only(str(output), output, info)
     target = _real(output)
     directory = target.parent
     if not directory.is_dir():

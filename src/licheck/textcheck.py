@@ -4,7 +4,9 @@
 (white space folded), and the duty sentences no entry quotes (warnings).  `measure`: the coverage
 (`licheck.coverage`) of every license whose text is in the folder, and the texts that are not.
 `licheck licenses verify` and `licenses coverage` read the texts through here and render what
-these return; evaluating a manifest never reads them.
+these return; evaluating a manifest never reads them.  A rule's `text.file` names a file inside
+the texts folder: an absolute name, a `..`, or a symlink that leads out of the folder is refused
+(`text_path`), so a layer cannot make licheck read, and print the SHA-256 of, any file.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from licheck.coverage import Coverage, LibraryCoverage, coverage
-from licheck.diagnostics import InputError
+from licheck.diagnostics import Diagnostic, InputError
 from licheck.spacing import fold_space
 
 if TYPE_CHECKING:  # a type only: reading a text does not load the library
@@ -87,15 +89,66 @@ def text_sha256(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
+def text_path(texts: Path, entry: LicenseEntry) -> Path:
+    """Where the license's canonical text is in `texts`; an `InputError` located at the rule
+    file's `text.file` when that name is absolute, holds a `..`, or leads out of the folder
+    through a symlink (the folder and the file resolved)."""
+    name = entry.license.text.file
+    path = texts / name
+    folder = Path(os.path.realpath(texts))
+    real = Path(os.path.realpath(path))
+    pure = PurePath(name)
+    if not pure.is_absolute() and ".." not in pure.parts and folder in real.parents:
+        return path
+    line, column = _located(entry, ("text", "file"))
+    raise InputError(
+        [
+            Diagnostic(
+                entry.file,
+                line,
+                column,
+                f"text.file {name!r} is outside the texts folder {texts}: licheck reads a "
+                "canonical text only from inside --texts",
+                "name the text by its path inside the texts folder, without '..'",
+            )
+        ]
+    )
+
+
+def _located(entry: LicenseEntry, key: tuple[str, ...]) -> tuple[int, int]:
+    """Where `key` is in the entry's rule file; (0, 0) when it cannot be read again."""
+    from licheck import yamlsafe
+
+    try:
+        return yamlsafe.load(Path(entry.file)).locate(key)
+    except (InputError, OSError):
+        return (0, 0)
+
+
+def text_paths(library: Library, texts: Path) -> dict[str, Path]:
+    """`text_path` of every license, by id; every name that leads out of `texts` at once."""
+    paths: dict[str, Path] = {}
+    refused: list[Diagnostic] = []
+    for license_id, entry in sorted(library.licenses.items()):
+        try:
+            paths[license_id] = text_path(texts, entry)
+        except InputError as exc:
+            refused.extend(exc.diagnostics)
+    if refused:
+        raise InputError(refused)
+    return paths
+
+
 def verify(library: Library, texts: Path) -> Verification:
     """Check every rule file against its text in `texts`: the text's hash, every clause quote and
     every `not_encoded` quote (problems), and every duty sentence accounted for (warnings).  Each
-    text is read once."""
+    text is read once; a `text.file` outside `texts` is an `InputError` (`text_path`)."""
     problems: list[VerifyProblem] = []
     later: list[VerifyProblem] = []  # not_encoded quotes: listed after every text and clause
     warnings: list[VerifyWarning] = []
+    paths = text_paths(library, texts)
     for license_id, entry in sorted(library.licenses.items()):
-        body = _read_text(license_id, entry, texts, problems)
+        body = _read_text(license_id, entry, paths[license_id], texts, problems)
         if body is None:
             continue
         problems.extend(_text_and_clauses(license_id, entry, body))
@@ -148,11 +201,13 @@ def shorten(text: str, limit: int = SHORTENED) -> str:
 
 def measure(library: Library, texts: Path) -> LibraryCoverage:
     """The coverage of every license whose text is in `texts`, and the licenses whose text is
-    absent (not measured).  A text that cannot be read is an `InputError`."""
+    absent (not measured).  A text that cannot be read, or a `text.file` outside `texts`, is an
+    `InputError`."""
     results: list[Coverage] = []
     missing: list[tuple[str, str]] = []
+    paths = text_paths(library, texts)
     for license_id, entry in sorted(library.licenses.items()):
-        text_path = texts / entry.license.text.file
+        text_path = paths[license_id]
         if not os.path.lexists(text_path):
             missing.append((license_id, entry.license.text.file))
             continue
@@ -161,12 +216,15 @@ def measure(library: Library, texts: Path) -> LibraryCoverage:
 
 
 def _read_text(
-    license_id: str, entry: LicenseEntry, texts: Path, problems: list[VerifyProblem]
+    license_id: str,
+    entry: LicenseEntry,
+    text_path: Path,
+    texts: Path,
+    problems: list[VerifyProblem],
 ) -> str | None:
-    """The license's canonical text in `texts`; None, with the problem said, where it is
-    missing, special or unreadable."""
+    """The license's canonical text, at `text_path` in `texts`; None, with the problem said,
+    where it is missing, special or unreadable."""
     source = entry.license.text
-    text_path = texts / source.file
     if not os.path.lexists(text_path):
         message = f"canonical text {source.file} not found in {texts}"
         problems.append(VerifyProblem(license_id, None, message, entry.file, 1))

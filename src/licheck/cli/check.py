@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -165,7 +166,7 @@ def _check_once(
         write_output(render(report, Format(extra_fmt), options), file, inputs)
     if step_summary is not None:
         markdown = render(report, Format.MARKDOWN, options_for(request.fail_on))
-        _append_step_summary(step_summary, markdown)
+        _append_step_summary(step_summary, markdown, inputs)
     request.emit(report, inputs, summary=True)
 
 
@@ -176,16 +177,25 @@ def options_for(fail_on: str) -> RenderOptions:
     return RenderOptions(fail_on=FailOn(fail_on))
 
 
-def _append_step_summary(path: Path, markdown: str) -> None:
+def _append_step_summary(path: Path, markdown: str, inputs: Sequence[Path | None]) -> None:
     """Append to GitHub's step summary: the Markdown report, or a note when it is over the
-    1 MiB a step may write there."""
+    1 MiB a step may write there.  A path that names an input of the run (a manifest, the
+    waiver file, the configuration...) or that is no regular file (a FIFO would hang the run)
+    is not written, with a warning: the step summary is a courtesy, the gate's exit code and
+    the log stay what they are."""
+    from licheck.cli.common import CONFIG_NAMED, config_inputs
+    from licheck.diagnostics import LicheckError
+    from licheck.safeio import append_regular, refuse_overwrite
+
     if len(markdown.encode("utf-8")) > STEP_SUMMARY_LIMIT:
         markdown = (
             "**licheck**: the Markdown report is over GitHub's 1 MiB step-summary limit; "
             "every finding is in the step's log.\n"
         )
     try:
-        with path.open("a", encoding="utf-8") as out:
-            out.write(markdown)
-    except OSError as exc:
-        say(f"licheck: warning: cannot write the step summary {path}: {exc.strerror or exc}")
+        refuse_overwrite([("GITHUB_STEP_SUMMARY", path)], inputs)
+        refuse_overwrite([("GITHUB_STEP_SUMMARY", path)], config_inputs(), CONFIG_NAMED)
+        append_regular(path, markdown)
+    except (LicheckError, OSError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        say(f"licheck: warning: the step summary is not written: {reason}")

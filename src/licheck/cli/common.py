@@ -339,7 +339,8 @@ def refuse_outputs(
     """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
     from licheck.safeio import refuse_overwrite
 
-    refuse_overwrite(outputs, [*inputs, config_file()])
+    refuse_overwrite(outputs, inputs)
+    refuse_overwrite(outputs, config_inputs(), CONFIG_NAMED)
 
 
 def config_file() -> Path | None:
@@ -348,6 +349,32 @@ def config_file() -> Path | None:
 
     config = loaded()
     return config.file if config is not None else None
+
+
+CONFIG_NAMED = "the configuration file or a file it names"  # for `refuse_overwrite`
+
+
+def config_inputs() -> tuple[Path, ...]:
+    """The configuration file this run read and every file and folder it names (the paths
+    `check` checks, waivers, layers, policies): inputs of some run, whichever command this
+    is, so never overwritten by an output (`licheck notices -o` naming the waiver file)."""
+    from licheck.cli.configuring import loaded
+
+    config = loaded()
+    if config is None:
+        return ()
+    from licheck.config import BY_KEY
+
+    named: list[Path] = [config.file]
+    for key, value in config.values.items():
+        setting = BY_KEY.get(key)
+        if (
+            setting is None or not setting.path or key == "root"
+        ):  # root: only URIs are relative to it
+            continue
+        items = value if isinstance(value, (list, tuple)) else (value,)
+        named.extend(Path(item) for item in items if isinstance(item, (str, Path)) and str(item))
+    return tuple(named)
 
 
 def write_stream(
@@ -377,8 +404,16 @@ def write_stream(
         return
     from licheck.safeio import refuse_overwrite, write_atomic
 
-    refuse_overwrite([("--output", output)], [*inputs, config_file()])
+    refuse_overwrite([("--output", output)], inputs)
+    refuse_overwrite([("--output", output)], config_inputs(), CONFIG_NAMED)
     write_atomic(output, produce)
+
+
+def json_output(value: object) -> str:
+    """`value` as indented JSON, safe for a CI log (`licheck.jsontext.document`)."""
+    from licheck.jsontext import document
+
+    return document(value)
 
 
 def to_stdout(text: str) -> None:
@@ -395,13 +430,23 @@ MINIMUM_WIDTH = 40  # narrower, tables cannot be laid out at all: lines run over
 MAXIMUM_WIDTH = 1000  # no terminal is wider; a stray COLUMNS=99999 would draw 99999-wide rules
 
 
+DUMB_TERMINALS = ("dumb", "unknown")  # TERM values that take no escape sequences (as rich)
+
+
+def dumb_terminal() -> bool:
+    """Whether TERM says the terminal takes no escape sequences (`TERM=dumb`: Emacs' shell, some
+    CI consoles): no colour and no redrawn progress line, as rich decides."""
+    return os.environ.get("TERM", "").lower() in DUMB_TERMINALS
+
+
 def resolve_color(choice: str, stream: object = None) -> bool:
     """Whether to colour text: `always` / `never` as asked; `auto` colours a terminal, unless
-    NO_COLOR is set (non-empty), and anything when FORCE_COLOR is (NO_COLOR wins, as in
-    CPython's own `_colorize`).  An explicit choice wins over both."""
+    NO_COLOR is set (non-empty) or TERM is dumb (`dumb_terminal`), and anything when
+    FORCE_COLOR is set (non-empty) — but NO_COLOR and a dumb TERM win over it, as in rich.
+    An explicit choice wins over all three."""
     if choice != "auto":
         return choice == "always"
-    if os.environ.get("NO_COLOR"):
+    if os.environ.get("NO_COLOR") or dumb_terminal():
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
@@ -426,8 +471,8 @@ def color_option(function: F) -> F:
         type=click.Choice(COLOR_CHOICES),
         default="auto",
         show_default=True,
-        help="Colour the text output: auto (on a terminal, unless NO_COLOR is set; "
-        "FORCE_COLOR forces it), always (e.g. for less -R), never.",
+        help="Colour the text output: auto (on a terminal, unless NO_COLOR is set or "
+        "TERM=dumb; FORCE_COLOR forces it otherwise), always (e.g. for less -R), never.",
     )(function)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +9,7 @@ import click
 from click.core import ParameterSource
 
 from licheck.cli import configuring
-from licheck.cli.common import INPUT_PATH, PathParam, library_option, policy_option
+from licheck.cli.common import INPUT_PATH, PathParam, json_output, library_option, policy_option
 
 if TYPE_CHECKING:
     from licheck.config import Config, Setting
@@ -65,7 +64,7 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
     loaded = configuring.loaded(ctx)
     rows = [_file_row(ctx, loaded)] + [_row(ctx, setting, loaded) for setting in SETTINGS]
     if out_format == "json":
-        click.echo(json.dumps({"settings": rows}, indent=2, ensure_ascii=False))
+        click.echo(json_output({"settings": rows}))
         return
     from licheck.cli.common import terminal_width
     from licheck.escape import terminal

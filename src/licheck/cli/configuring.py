@@ -183,8 +183,11 @@ def say_weakened(report: Report, fail_on: FailOn) -> None:
     if at is None or report.errors or fails(gate, fail_on):
         return
     if fails(gate, FailOn.VIOLATION):
+        from licheck.escape import terminal  # the file's path is user text
+
         click.echo(
             f"licheck: note: the gate passes because of fail-on: {fail_on.value}, set at "
-            f"{at} (worst finding not waived: {gate.label}; --fail-on violation would fail)",
+            f"{terminal(at)} (worst finding not waived: {gate.label}; --fail-on violation "
+            "would fail)",
             err=True,
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import format_option, library_option, resolve_color
+from licheck.cli.common import format_option, json_output, library_option, resolve_color
 
 if TYPE_CHECKING:
     from licheck.factinfo import FactInfo
@@ -41,7 +40,7 @@ def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
     if name is None:
         every = factinfo.every_fact()
         if fmt == "json":
-            click.echo(json.dumps([f.summary() for f in every], indent=2, ensure_ascii=False))
+            click.echo(json_output([f.summary() for f in every]))
         elif fmt == "markdown":
             click.echo(factinfo.markdown_table(), nl=False)
         else:
@@ -49,7 +48,7 @@ def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
         return
     info = _look_up(name, licenses_dir)
     if fmt == "json":
-        click.echo(json.dumps(info.detail(), indent=2, ensure_ascii=False))
+        click.echo(json_output(info.detail()))
     elif fmt == "markdown":
         raise click.UsageError("--format markdown prints the whole table: leave NAME out")
     else:

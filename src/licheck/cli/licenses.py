@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -12,6 +11,7 @@ from licheck.cli.common import (
     PathParam,
     color_option,
     format_option,
+    json_output,
     library_option,
     resolve_color,
     say,
@@ -69,7 +69,7 @@ def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
             }
         )
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        click.echo(json_output(rows))
         return
     from rich.table import Table
 
@@ -131,9 +131,7 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
         return
     if fmt == "json":
         documents = [_document(e) for e in entries]
-        click.echo(
-            json.dumps({"model": model.id, "licenses": documents}, indent=2, ensure_ascii=False)
-        )
+        click.echo(json_output({"model": model.id, "licenses": documents}))
         return
     from licheck.escape import terminal
     from licheck.modelnames import license_words
@@ -154,7 +152,7 @@ def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: 
     from licheck.formats.library_text import describe
 
     if fmt == "json":
-        click.echo(json.dumps(_document(entries[0]), indent=2, ensure_ascii=False))
+        click.echo(json_output(_document(entries[0])))
         return
     console = _console(color)
     for index, entry in enumerate(entries):
@@ -192,7 +190,7 @@ def models(fmt: str, licenses_dir: LibrarySource) -> None:
     library = load_library(licenses_dir)
     rows = [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in library.models]
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        click.echo(json_output(rows))
         return
     from licheck.formats.library_text import models_text
 
@@ -281,7 +279,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
         raise click.exceptions.Exit(2)
     measured = measure(load_library(licenses_dir), texts)
     if fmt == "json":
-        click.echo(json.dumps(_coverage_document(measured), indent=2, ensure_ascii=False))
+        click.echo(json_output(_coverage_document(measured)))
     else:
         from licheck.formats.library_text import coverage_text
 

@@ -2,7 +2,8 @@
 
 A line on standard error, "checked 1,234 of 10,000 manifests", redrawn at most ten times a second
 and wiped when the run ends.  Nothing is shown when standard error is not a terminal (a pipe, a
-file, a CI log: `CI` set in the environment) or for a portfolio small enough to finish at once.
+file, a CI log: `CI` set in the environment), on a dumb terminal (`TERM=dumb`: a redrawn line
+needs a carriage return it may not honour), or for a portfolio small enough to finish at once.
 """
 
 from __future__ import annotations
@@ -43,8 +44,11 @@ class Progress:
 
 
 def for_terminal(stream: TextIO | None = None) -> Progress | None:
-    """A `Progress` on standard error when it is an interactive terminal, else None."""
+    """A `Progress` on standard error when it is an interactive terminal that is not dumb, else
+    None."""
+    from licheck.cli.common import dumb_terminal
+
     stream = stream if stream is not None else sys.stderr
-    if os.environ.get("CI") or not stream.isatty():
+    if os.environ.get("CI") or dumb_terminal() or not stream.isatty():
         return None
     return Progress(stream)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from licheck import __version__
@@ -10,6 +9,7 @@ from licheck.declared import Found
 from licheck.diagnostics import Diagnostic
 from licheck.escape import line as plain
 from licheck.formats.summary import layer_lines, plural
+from licheck.jsontext import document as json_document
 from licheck.modelscan import Scan
 from licheck.report import LibraryOut
 
@@ -121,4 +121,4 @@ def json_text(
     }
     if library is not None:  # as in `licheck check`'s report: only when layered
         data["library"] = library.model_dump(mode="json")
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_document(data) + "\n"

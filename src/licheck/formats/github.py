@@ -16,7 +16,7 @@ product's piece is empty and its commands travel in its extra.
 
 from __future__ import annotations
 
-from licheck.escape import github_data, github_property, terminal
+from licheck.escape import controls, github_data, github_property, terminal
 from licheck.formats import Piece, Plain
 from licheck.formats.compact import level
 from licheck.formats.compact import line as compact_line
@@ -40,12 +40,14 @@ KINDS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def escape_data(text: str) -> str:
-    # then no escape sequence reaches the log: other control characters are shown escaped
-    return terminal(github_data(text))
+    # then no escape sequence reaches the log: other control characters are shown escaped.  A
+    # `::` or `##[` inside stays: the runner reads a line that is a `::` command as that
+    # command only (actions/runner `ActionCommandManager`), and the file must stay exact
+    return controls(github_data(text))
 
 
 def escape_property(text: str) -> str:
-    return terminal(github_property(text))
+    return controls(github_property(text))
 
 
 def command(kind: str, message: str, **properties: str | int) -> str:

@@ -4,13 +4,13 @@ license copies) or JSON.  Renders `licheck.notices` data; decides nothing."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from licheck import __version__, escape
 from licheck.diagnostics import Diagnostic
 from licheck.formats.summary import layer_lines, replacement_line
+from licheck.jsontext import document as json_document
 from licheck.notices import ComponentDuties, Duty, Kind, ProductDuties, Status
 from licheck.report import LibraryOut, ReplacementOut
 
@@ -148,4 +148,4 @@ def json_text(
     }
     if library is not None:  # as in `licheck check`'s report: only when layered
         data["library"] = library.model_dump(mode="json")
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_document(data) + "\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from licheck.escape import yaml_comment
+from licheck.escape import commands, yaml_comment
 from licheck.library import Library
 from licheck.model import CatalogModel
 from licheck.vocabulary import FACTS
@@ -111,8 +111,23 @@ class _Dumper(_SafeDumper):
         return True
 
 
+# what a CI runner could read as a workflow command, or a log viewer as a line break
+# (`licheck.escape`): a string holding one is written double-quoted, where it can be escaped
+_UNSAFE = re.compile("::|##\\[|[\x85\u2028\u2029]")
+
+
+def _string(dumper: _Dumper, value: str) -> yaml.ScalarNode:
+    style = '"' if _UNSAFE.search(value) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _string)
+
+
 def dump(manifest: dict[str, Any], header: list[str]) -> str:
-    """The skeleton as YAML, with a header comment; deterministic for the same input."""
+    """The skeleton as YAML, with a header comment; deterministic for the same input.  No
+    workflow command: every `::` and `##[` stands in a double-quoted string (`_string`), where
+    `\\x3a` and `\\x23` are the same characters to a YAML reader."""
     body = yaml.dump(
         manifest,
         Dumper=_Dumper,
@@ -121,4 +136,5 @@ def dump(manifest: dict[str, Any], header: list[str]) -> str:
         width=96,
         default_flow_style=False,
     )
+    body = commands(body, "\\x3a", "\\x23")
     return "".join(f"# {yaml_comment(line)}\n" if line else "#\n" for line in header) + body

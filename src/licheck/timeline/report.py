@@ -6,11 +6,11 @@ same manifest gives the same bytes.
 
 from __future__ import annotations
 
-import json
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from licheck.jsontext import document as json_document
 from licheck.report import SingleProductReport
 from licheck.verdicts import Verdict
 
@@ -67,4 +67,4 @@ class TimelineReport(SingleProductReport):
 
 
 def to_json(report: TimelineReport) -> str:
-    return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    return json_document(report.model_dump(mode="json")) + "\n"

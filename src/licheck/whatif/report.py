@@ -8,7 +8,6 @@ interval says whether each of its bounds is included.  Sorted and free of timest
 from __future__ import annotations
 
 import itertools
-import json
 from fractions import Fraction
 from typing import Literal
 
@@ -18,6 +17,7 @@ from licheck.domains import Interval
 from licheck.evaluation import Finding, ProductResult
 from licheck.explain import explain
 from licheck.facts import FactError, claim_domain
+from licheck.jsontext import document as json_document
 from licheck.manifest import FactSpec
 from licheck.report import SingleProductReport
 from licheck.units import Dimension, format_amount, to_json_number
@@ -399,4 +399,4 @@ def _next(item: NextFact) -> NextFactOut:
 
 
 def to_json(report: WhatIfReport) -> str:
-    return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    return json_document(report.model_dump(mode="json")) + "\n"
