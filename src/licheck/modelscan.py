@@ -116,11 +116,11 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
     mentions: list[Mention] = []
     unread: list[Unread] = []
     files = binary = 0
-    named = {path.resolve() for path in paths if not path.is_dir()}
+    named = {_resolved(path) for path in paths if not path.is_dir()}
     for file in _files(paths, unread):
-        if file.resolve() in skip:
+        if _resolved(file) in skip:
             continue
-        if not _scanned(file.name) and file.resolve() not in named and _binary(file):
+        if not _scanned(file.name) and _resolved(file) not in named and _binary(file):
             binary += 1  # an image, weights, an archive: no text to read
             continue
         try:
@@ -139,6 +139,15 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
     return Scan(tuple(mentions), tuple(unread), files, binary)
 
 
+def _resolved(path: Path) -> Path:
+    """`path` resolved, or as it is where it cannot be (a symlink loop: Python 3.11 raises
+    RuntimeError); the reading then says why it cannot be read."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def _files(paths: Sequence[Path], unread: list[Unread]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
@@ -146,7 +155,9 @@ def _files(paths: Sequence[Path], unread: list[Unread]) -> Iterator[Path]:
         elif path.exists():
             yield path
         else:
-            raise InputError([Diagnostic(str(path), 0, 0, "no such file or folder")])
+            broken = path.is_symlink()  # dangling, or a loop (which `resolve` cannot follow)
+            why = "a broken symlink, or a symlink loop" if broken else "no such file or folder"
+            raise InputError([Diagnostic(str(path), 0, 0, why)])
 
 
 def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
@@ -163,7 +174,7 @@ def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
         if entry.is_dir(follow_symlinks=False):
             if entry.name not in SKIP_FOLDERS:
                 yield from _walk(path, unread)
-        elif entry.is_symlink() and entry.is_dir() and entry.name not in SKIP_FOLDERS:
+        elif entry.is_symlink() and _is_dir(entry) and entry.name not in SKIP_FOLDERS:
             why = "a symlinked folder: not followed (name its target to scan it)"
             unread.append(Unread(str(path), why))
         else:
@@ -176,6 +187,14 @@ def _walk(folder: Path, unread: list[Unread]) -> Iterator[Path]:
                 yield path
             elif _scanned(entry.name):  # a FIFO named app.py: a file that should be read
                 unread.append(Unread(str(path), f"is {special_kind(mode)}, not a regular file"))
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether `entry` leads to a folder (False for a symlink loop: its reading says why)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _scanned(name: str) -> bool:
