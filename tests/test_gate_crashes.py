@@ -393,6 +393,45 @@ CASES = [
         err=("w.yaml:10:14: error: not a real date",),
         files={"w.yaml": waiver(expires="2026-02-30")},
     ),
+    # a waiver names a product by its path, or by a name unique in the run: a name that is one
+    # manifest's path and another product's name waived both (the gate passed on a violation)
+    case(
+        "waiver-product-is-a-path-and-another-products-name",
+        "check",
+        "a.yaml",
+        "b.yaml",
+        "--waivers",
+        "w.yaml",
+        "--today",
+        "2026-04-01",
+        code=2,
+        err=(
+            "w.yaml:2:5: error: waiver w1 names product 'b.yaml', which is the path of b.yaml and"
+            " the product name of a.yaml",
+        ),
+        files={
+            "a.yaml": VIOLATION.replace("product: Vee", "product: b.yaml"),
+            "b.yaml": VIOLATION.replace("product: Vee", "product: Bee"),
+            "w.yaml": waiver().replace("product: Vee", "product: b.yaml"),
+        },
+    ),
+    case(
+        "waiver-product-by-dot-path-names-that-manifest-alone",
+        "check",
+        "a.yaml",
+        "b.yaml",
+        "--waivers",
+        "w.yaml",
+        "--today",
+        "2026-04-01",
+        code=1,
+        out=("1 waived", "Gate (--fail-on violation): FAILS"),
+        files={
+            "a.yaml": VIOLATION.replace("product: Vee", "product: b.yaml"),
+            "b.yaml": VIOLATION.replace("product: Vee", "product: Bee"),
+            "w.yaml": waiver().replace("product: Vee", "product: ./b.yaml"),
+        },
+    ),
     case(
         "waivers-a-device",
         "check",
