@@ -93,6 +93,7 @@ class Case:
     out: tuple[str, ...] = ()  # each on standard output
     files: dict[str, File] = field(default_factory=dict)
     env: dict[str, str] | None = None  # run the console script in a subprocess with these set
+    cwd: str = "."  # the folder the run starts in (from the case's folder)
 
 
 def case(name: str, *argv: str, code: int, err: tuple[str, ...] = (), **more: object) -> Case:
@@ -486,6 +487,52 @@ CASES = [
         err=(".licheck.yaml:1:10: error:", "got a boolean"),
         files={".licheck.yaml": "fail-on: false\n"},
     ),
+    # a settings file that cannot be read is an error, not skipped: skipped, a parent folder's
+    # file applied in its place (here `fail-on: never`, and the gate passed on a violation)
+    *(
+        case(
+            f"pyproject-{kind}-below-a-weaker-file",
+            "check",
+            "v.yaml",
+            code=2,
+            err=(f"pyproject.toml: error: {message}",),
+            files={
+                ".licheck.yaml": "fail-on: never\n",
+                "sub/v.yaml": VIOLATION,
+                "sub/pyproject.toml": made,
+            },
+            cwd="sub",
+        )
+        for kind, made, message in [
+            ("dangling-link", Link("shared/pyproject.toml"), "no such file"),
+            ("link-loop", Link("pyproject.toml"), "cannot read the file"),
+            ("fifo", Fifo(), "is a FIFO"),
+            ("folder", Folder(), "is a directory"),
+        ]
+    ),
+    # the default waiver file, present but unreadable: an error, not a run without its waivers
+    *(
+        case(
+            f"default-waivers-{kind}",
+            "check",
+            "m.yaml",
+            code=2,
+            err=(f".licheck-waivers.yaml: error: {message}",),
+            files={".licheck-waivers.yaml": made},
+        )
+        for kind, made, message in [
+            ("dangling-link", Link("nowhere.yaml"), "no such file"),
+            ("folder", Folder(), "is a directory"),
+        ]
+    ),
+    case(
+        "no-waivers-ignores-an-unreadable-default-file",
+        "check",
+        "m.yaml",
+        "--no-waivers",
+        code=0,
+        files={".licheck-waivers.yaml": Link("nowhere.yaml")},
+    ),
     case(
         "config-a-device",
         "--config",
@@ -575,13 +622,14 @@ def test_hostile_input_gets_a_clean_answer(
     c: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _build(tmp_path, c.files)
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path / c.cwd)
+    monkeypatch.setenv("PWD", str(tmp_path / c.cwd))
     monkeypatch.setenv("COLUMNS", "1000")  # a long message on one line
     monkeypatch.delenv("LICHECK_CONFIG", raising=False)
     if c.env is None:
         code, out, err = run(capsys, *c.argv)
     else:
-        code, out, err = _subprocess(c.argv, c.env, tmp_path)
+        code, out, err = _subprocess(c.argv, c.env, tmp_path / c.cwd)
     assert "Traceback" not in out + err
     assert "internal error" not in err
     assert code == c.code, f"exit {code}, not {c.code}:\n{err}\n{out[-2000:]}"
