@@ -533,6 +533,24 @@ CASES = [
         code=0,
         files={".licheck-waivers.yaml": Link("nowhere.yaml")},
     ),
+    # Python converts integers of at most 4,300 digits: tomllib's ValueError was exit 3
+    case(
+        "pyproject-integer-of-5000-digits",
+        "check",
+        "v.yaml",
+        code=2,
+        err=("pyproject.toml:3:15: error: an integer of more than 4,300 digits",),
+        files={"pyproject.toml": "[tool.licheck]\n\nannotations = " + "9" * 5000 + "\n"},
+    ),
+    case(
+        "config-toml-integer-of-5000-digits",
+        "--config",
+        "ci.toml",
+        "config",
+        code=2,
+        err=("ci.toml:2:5: error: an integer of more than 4,300 digits",),
+        files={"ci.toml": "[tool.licheck]\nx = " + "1_" * 4500 + "1\n"},
+    ),
     case(
         "config-a-device",
         "--config",

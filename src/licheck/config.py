@@ -249,7 +249,7 @@ def _is_config(path: Path) -> bool:
 
     try:
         tool = tomllib.loads(text.removeprefix("\ufeff")).get("tool")
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not TOML, or an integer too long to convert
         return True
     tables = tool if isinstance(tool, list) else [tool]  # `[[tool]]`: an error to report
     return any(isinstance(table, dict) and "licheck" in table for table in tables)
