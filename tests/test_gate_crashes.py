@@ -298,6 +298,14 @@ CASES = [
         code=2,
         err=("--evidence: unknown evidence policy ','",),
     ),
+    case(
+        "config-shows-no-evidence-policy-a-run-refuses",
+        "config",
+        "--evidence",
+        "nonsense",
+        code=2,
+        err=("--evidence: unknown evidence policy 'nonsense'",),
+    ),
     case("set-nan", "whatif", "m.yaml", "--set", "mau=nan", code=2, err=("got 'nan'",)),
     case(
         "set-huge-exponent",
