@@ -218,18 +218,23 @@ def _is_config(path: Path) -> bool:
     """`.licheck.yaml`, or a `pyproject.toml` that sets `tool.licheck` in any way TOML allows
     (`tomllib` decides; a file whose text has neither "licheck" nor a backslash, the only way
     to write it otherwise, is not parsed: most projects' pyproject.toml are not licheck's).  A
-    pyproject.toml that may configure licheck but is not valid TOML, cannot be read or is over
-    `MAX_CONFIG_BYTES` counts, so that its error is reported, not skipped."""
+    pyproject.toml that may configure licheck but is not valid TOML, cannot be read (not a
+    regular file, a link to nothing) or is over `MAX_CONFIG_BYTES` counts, so that its error is
+    reported, not skipped."""
     if path.name == YAML_FILE:
         # present in any form: a link to nothing or a folder is an error, not a file to skip
         # (the search would go on above it and read another file's settings)
         return os.path.lexists(path)
+    if not os.path.lexists(path):
+        return False  # no pyproject.toml here
     try:
         info = path.stat()
     except (OSError, ValueError):
-        return False  # no pyproject.toml here (a link to nothing is no project's file)
+        # a link to nothing, or a loop: it may be the project's settings, unreadable here (a
+        # checkout without its target); skipped, a parent's file would apply in its place
+        return True
     if not stat.S_ISREG(info.st_mode):
-        return False
+        return True  # a FIFO, a device or a folder: reading it says why it cannot be read
     if info.st_size > MAX_CONFIG_BYTES:
         return True  # not read: reading it refuses it, located
     from licheck.safeio import read_bytes  # never blocks on a FIFO swapped in meanwhile
@@ -244,7 +249,7 @@ def _is_config(path: Path) -> bool:
 
     try:
         tool = tomllib.loads(text.removeprefix("\ufeff")).get("tool")
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not TOML, or an integer too long to convert
         return True
     tables = tool if isinstance(tool, list) else [tool]  # `[[tool]]`: an error to report
     return any(isinstance(table, dict) and "licheck" in table for table in tables)

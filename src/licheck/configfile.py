@@ -146,6 +146,21 @@ def toml_data(path: Path, display: str) -> tuple[dict[str, Any], str]:
     except RecursionError:  # tomllib reads nested arrays and tables recursively
         nested = Diagnostic(display, 1, 1, "the TOML is nested too deeply to read")
         raise InputError([nested]) from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise InputError([_huge_integer(display, text)]) from None
+
+
+_LONG_DIGITS = re.compile(r"[0-9][0-9_]{4299,}")
+
+
+def _huge_integer(display: str, text: str) -> Diagnostic:
+    """Where the integer tomllib could not convert begins (1:1 when it cannot be found)."""
+    found = _LONG_DIGITS.search(text)
+    line, column = 1, 1
+    if found:
+        before = text[: found.start()]
+        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+    return Diagnostic(display, line, column, "an integer of more than 4,300 digits")
 
 
 def read_config_bytes(path: Path, display: str) -> bytes:

@@ -163,7 +163,10 @@ def _identity(path: Path) -> object:
     try:
         info = os.stat(path)
     except (OSError, ValueError):
-        return path.resolve()
+        try:
+            return path.resolve()
+        except (OSError, RuntimeError):  # a symlink loop (3.11 raises RuntimeError): as named
+            return path.absolute()
     return (info.st_dev, info.st_ino)
 
 

@@ -118,11 +118,11 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
     unread: list[Unread] = []
     skipped: list[Unread] = []
     files = binary = 0
-    named = {path.resolve() for path in paths if not path.is_dir()}
+    named = {_resolved(path) for path in paths if not path.is_dir()}
     for file in _files(paths, unread, skipped):
-        if file.resolve() in skip:
+        if _resolved(file) in skip:
             continue
-        if not _scanned(file.name) and file.resolve() not in named and _binary(file):
+        if not _scanned(file.name) and _resolved(file) not in named and _binary(file):
             binary += 1  # an image, weights, an archive: no text to read
             continue
         try:
@@ -141,6 +141,15 @@ def scan(paths: Sequence[Path], library: Library, skip: frozenset[Path] = frozen
     return Scan(tuple(mentions), tuple(unread), files, binary, tuple(skipped))
 
 
+def _resolved(path: Path) -> Path:
+    """`path` resolved, or as it is where it cannot be (a symlink loop: Python 3.11 raises
+    RuntimeError); the reading then says why it cannot be read."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def _files(paths: Sequence[Path], unread: list[Unread], skipped: list[Unread]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():  # a folder named is scanned whatever it is (a virtual environment too)
@@ -148,7 +157,9 @@ def _files(paths: Sequence[Path], unread: list[Unread], skipped: list[Unread]) -
         elif path.exists():
             yield path
         else:
-            raise InputError([Diagnostic(str(path), 0, 0, "no such file or folder")])
+            broken = path.is_symlink()  # dangling, or a loop (which `resolve` cannot follow)
+            why = "a broken symlink, or a symlink loop" if broken else "no such file or folder"
+            raise InputError([Diagnostic(str(path), 0, 0, why)])
 
 
 def _skipped_folder(entry: os.DirEntry[str]) -> str | None:
@@ -183,7 +194,7 @@ def _walk(folder: Path, unread: list[Unread], skipped: list[Unread]) -> Iterator
                 pending.append(iter(_entries(path, unread)))
             else:
                 skipped.append(Unread(str(path), why))
-        elif entry.is_symlink() and entry.is_dir() and entry.name not in SKIP_FOLDERS:
+        elif entry.is_symlink() and _is_dir(entry) and entry.name not in SKIP_FOLDERS:
             why = "a symlinked folder: not followed (name its target to scan it)"
             unread.append(Unread(str(path), why))
         else:
@@ -205,6 +216,14 @@ def _entries(folder: Path, unread: list[Unread]) -> list[os.DirEntry[str]]:
     except OSError as exc:
         unread.append(Unread(str(folder), f"cannot read the folder: {exc.strerror or exc}"))
         return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether `entry` leads to a folder (False for a symlink loop: its reading says why)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _scanned(name: str) -> bool:

@@ -300,11 +300,11 @@ def hits(waivers: Waivers, product: ProductOut) -> list[Hit]:
         by_name = waiver.product == product.product and not by_path
         if not by_name and not by_path:
             continue
+        # kept even when it matches nothing: a name that is one manifest's path and another
+        # product's name is ambiguous (`Ledger` refuses it), whichever findings it matches today
         matched = [
             f for f, finding in enumerate(product.findings) if _names(waiver, product, finding)
         ]
-        if not matched and not by_name:
-            continue
         open_ = tuple(f for f in matched if product.findings[f].verdict in WAIVABLE)
         found.append(
             Hit(
@@ -337,11 +337,11 @@ class Ledger:
         self._verdicts: list[set[str]] = [set() for _ in range(count)]
         self._changes: list[set[str]] = [set() for _ in range(count)]
         self._by_name: list[set[str]] = [set() for _ in range(count)]  # manifests named by name
+        self._by_path: list[set[str]] = [set() for _ in range(count)]  # ... and by path
 
     def add(self, found: Sequence[Hit]) -> None:
         for hit in found:
-            if hit.by_name:
-                self._by_name[hit.waiver].add(hit.file)
+            (self._by_name if hit.by_name else self._by_path)[hit.waiver].add(hit.file)
             self._keys[hit.waiver].extend(hit.keys)
             self._open[hit.waiver] |= bool(hit.open)
             self._verdicts[hit.waiver] |= hit.verdicts
@@ -392,7 +392,22 @@ class Ledger:
                         "correct `granted`, or judge on a later date with --today",
                     )
                 )
-            files = sorted(self._by_name[index])
+            named, pathed = sorted(self._by_name[index]), sorted(self._by_path[index])
+            if named and pathed:
+                problems.append(
+                    Diagnostic(
+                        entry.file,
+                        entry.line,
+                        entry.column,
+                        f"waiver {waiver.id} names product {waiver.product!r}, which is the path "
+                        f"of {pathed[0]} and the product name of {', '.join(named)}: it could "
+                        "silence them all",
+                        "name one manifest by its path as licheck reports it (e.g. product: "
+                        f"{os.path.join('.', pathed[0])}), or rename the product",
+                    )
+                )
+                continue
+            files = named
             if len(files) > 1:
                 problems.append(
                     Diagnostic(

@@ -27,7 +27,12 @@ class PathParam(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value:
             self.fail("an empty path (an unset variable?): name a file or folder", param, ctx)
-        return super().convert(value, param, ctx)
+        converted = super().convert(value, param, ctx)
+        # click refuses a regular file where a folder is wanted, but lets a device or a FIFO
+        # through (`--texts /dev/zero` then found no text in it: drift, exit 1, not bad input)
+        if not self.file_okay and os.path.exists(value) and not os.path.isdir(value):
+            self.fail(f"{os.fsdecode(value)!r} is not a folder", param, ctx)
+        return converted
 
 
 # Input paths are checked by the loader, not by click, so that a missing file, a directory or an
@@ -93,12 +98,14 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
         discard_stdout()
         return PIPE_CLOSED
     except OSError as exc:  # inputs and --output report their own; this is standard output
-        # (a full disk, /dev/full, an I/O error): the report did not arrive, say why
+        # (a full disk, /dev/full, an I/O error): the report did not arrive, say why; one that
+        # names a file is about that file, read or written: it is named, not called a write
         discard_stdout()
-        where = f" {exc.filename}" if exc.filename else " standard output"
-        say(
-            f"licheck: error: cannot write{_terminal(where)}: {_terminal(exc.strerror or str(exc))}"
-        )
+        why = _terminal(exc.strerror or str(exc))
+        if exc.filename:
+            say(f"licheck: error: {_terminal(str(exc.filename))}: {why}")
+        else:
+            say(f"licheck: error: cannot write standard output: {why}")
         return 2
     except Exception as exc:  # a bug: say so plainly, traceback only on request
         if debug:

@@ -60,7 +60,13 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
     OPTIONS` shows what a run with OPTIONS would use.
     """
     from licheck.config import SETTINGS
+    from licheck.diagnostics import LicheckError
+    from licheck.evidencepolicy import policy_named
 
+    try:  # shown as in force only if a run would accept it (`check --evidence ,` is exit 2)
+        policy_named(_settings["evidence"])
+    except ValueError as exc:
+        raise LicheckError(f"--evidence: {exc}") from None
     loaded = configuring.loaded(ctx)
     rows = [_file_row(ctx, loaded)] + [_row(ctx, setting, loaded) for setting in SETTINGS]
     if out_format == "json":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -105,7 +106,9 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
     # the default file is looked for before importing licheck.waivers (and its models): most
     # runs have no waiver file and need none of it
     path = waivers_file or Path.cwd() / DEFAULT_WAIVERS
-    if waivers_file is None and not path.is_file():
+    # present in any form it is the team's waivers: one that cannot be read (a folder, a FIFO,
+    # a link to nothing) is an error, not a run without them that fails unexplained
+    if waivers_file is None and not os.path.lexists(path):
         return None
     from licheck.waivers import load
 
