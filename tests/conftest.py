@@ -40,7 +40,7 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 def needs_reference() -> pytest.MarkDecorator:
     return pytest.mark.skipif(
         not REFERENCE_TEXTS.is_dir(),
-        reason=f"../shared/reference/licenses is absent (CI has it; {HIDE_REFERENCE} hides it)",
+        reason=f"../shared/reference/licenses is absent (CI has it), or hidden by {HIDE_REFERENCE}",
     )
 
 

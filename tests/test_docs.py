@@ -241,7 +241,9 @@ def test_each_documented_command_parses(
         pytest.skip(f"{where}: a generic form with a placeholder command: {command}")
     if any(word.startswith("../shared/") for word in argv) and not REFERENCE.is_dir():
         # click checks that the folder exists: absent on a fresh clone (or hidden)
-        pytest.skip(f"{where}: names ../shared/reference, absent here ({HIDE_REFERENCE} hides it)")
+        pytest.skip(
+            f"{where}: names ../shared/reference, absent here or hidden by {HIDE_REFERENCE}"
+        )
     monkeypatch.chdir(ROOT)  # the pages' paths are relative to the repository's root
     try:
         _parse(argv)

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from licheck.diagnostics import Diagnostic, InputError
-from licheck.safeio import read_bytes, special_kind
+from licheck.safeio import STDIN, read_bytes, special_kind
 from licheck.yamlsafe import MAX_FILE_BYTES
 
 SUFFIXES = (".yaml", ".yml")
@@ -190,7 +190,7 @@ def search(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
     for path in paths:
         if path.is_dir():
             candidates = list(_walk(path, problems))
-        elif path.exists():
+        elif path.exists() or path == STDIN:  # `-`: a manifest on standard input
             candidates = [path]
         else:
             why = "no such file or folder"
