@@ -410,15 +410,24 @@ REPORTED: dict[str, tuple[Callable[[Path], object] | None, str, str]] = {
 
 
 @pytest.mark.parametrize("case", REPORTED)
-def test_discovery_reports_what_it_cannot_read(tmp_path: Path, case: str) -> None:
+def test_discovery_reports_what_it_cannot_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
     make, name, message = REPORTED[case]
     shutil.copy(COMPOSER, tmp_path / "ok.yaml")
     if make is None:
         import socket
 
         sock = socket.socket(socket.AF_UNIX)
-        sock.bind(str(tmp_path / name))
         cleanup = sock.close
+        # bound by a relative name: a socket's path is at most ~107 bytes, and pytest's
+        # temporary folder may be longer than that
+        monkeypatch.chdir(tmp_path)
+        try:
+            sock.bind(name)
+        except OSError:
+            sock.close()
+            raise
     else:
         make(tmp_path)
         cleanup = lambda: None  # noqa: E731

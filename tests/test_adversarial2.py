@@ -658,7 +658,7 @@ def test_canonical_texts_are_read_bounded(
 
 @pytest.mark.parametrize("name", ["v\x1b[31mx.yaml", "v\x1b]0;t\x07.yaml", "bidi\u202e.yaml"])
 def test_validate_escapes_file_names(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, unwrapped: None, name: str
 ) -> None:
     from licheck import escape
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import yaml
 
 from licheck.diagnostics import Diagnostic, InputError, path_text
-from licheck.safeio import read_bytes, special_kind
+from licheck.safeio import STDIN, read_bytes, special_kind
 from licheck.toplevel import TopLevel
 from licheck.yamlsafe import MAX_FILE_BYTES
 
@@ -294,7 +294,7 @@ def survey(paths: Sequence[Path]) -> Survey:
     for path in paths:
         if path.is_dir():
             candidates = list(walk.files(path))
-        elif path.exists():
+        elif path.exists() or path == STDIN:  # `-`: a manifest on standard input
             candidates = [path]
         else:
             why = "no such file or folder"

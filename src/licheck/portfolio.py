@@ -29,6 +29,7 @@ from licheck.layers import source_of
 from licheck.library import Library, compile_all
 from licheck.librarysource import LibrarySource
 from licheck.loading import load_manifest
+from licheck.safeio import STDIN
 from licheck.verdicts import Verdict
 
 PARALLEL_MIN = 200  # fewer manifests are done before worker processes would have started
@@ -101,7 +102,7 @@ def iter_mapped(
     module-level function, or an instance of a module-level class), so that it can be sent to
     a worker; each worker gets its own copy once."""
     jobs = default_jobs() if jobs is None else max(1, jobs)
-    if jobs == 1 or len(paths) < PARALLEL_MIN:
+    if jobs == 1 or len(paths) < PARALLEL_MIN or STDIN in paths:  # (workers have no stdin)
         context = EvaluationContext()
         for path in paths:
             yield evaluate_one(path, options, library, transform, context)

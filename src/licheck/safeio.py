@@ -20,6 +20,7 @@ import contextlib
 import os
 import signal
 import stat
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -52,11 +53,32 @@ def special_kind(mode: int) -> str | None:
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 
 
+STDIN = Path("-")  # an input named `-` is read from standard input (`Path("./-")` is it too)
+STDIN_NAME = "<stdin>"  # what messages and reports call it
+
+
+def read_stdin(display: str, limit: int) -> bytes:
+    """At most `limit` bytes of standard input, as `read_bytes` reads a file: more is refused."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # closed (`<&-`)
+        raise fail(display, 0, 0, "standard input is closed: nothing to read")
+    try:
+        raw: bytes = stream.read(limit + 1)
+    except (OSError, ValueError) as exc:
+        raise fail(display, 0, 0, f"cannot read standard input: {exc}") from None
+    if len(raw) > limit:
+        raise fail(display, 0, 0, f"standard input is too large (the limit is {limit:,} bytes)")
+    return raw
+
+
 def read_bytes(path: Path, display: str, limit: int, *, hint: str = "name a regular file") -> bytes:
-    """At most `limit` bytes of the regular file `path`; `InputError` for anything else (with
-    `hint`).  A special file is refused before it is opened; the file is then opened without
-    blocking (a FIFO swapped in meanwhile cannot hang the open) and never as a controlling
-    terminal, and the open descriptor is checked again, so nothing but a regular file is read."""
+    """At most `limit` bytes of the regular file `path` (standard input for `STDIN`:
+    `read_stdin`); `InputError` for anything else (with `hint`).  A special file is refused
+    before it is opened; the file is then opened without blocking (a FIFO swapped in meanwhile
+    cannot hang the open) and never as a controlling terminal, and the open descriptor is
+    checked again, so nothing but a regular file is read."""
+    if path == STDIN:
+        return read_stdin(display, limit)
     try:
         info = os.stat(path)  # once: a portfolio reads thousands of files
         kind = special_kind(info.st_mode)

@@ -12,6 +12,9 @@ from licheck.facts import POLICIES
 from licheck.library import load_catalog_file, load_library, load_license_file
 from licheck.loading import fact_problems, validate
 from licheck.manifest import Manifest
+from licheck.safeio import STDIN, STDIN_NAME
+
+_STDIN_KIND = "standard input holds a {} file: `-` is for a manifest; name the file to validate it"
 
 
 def detect_kind(data: object) -> str:
@@ -32,10 +35,12 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
     lines: list[str] = []
     library = None
     for path in paths:
-        shown = str(path)
+        shown = STDIN_NAME if path == STDIN else str(path)
         try:
             document = yamlsafe.load(path, shown)
             file_kind = detect_kind(document.data) if kind == "auto" else kind
+            if path == STDIN and file_kind != "manifest":  # its loader reads the file again
+                raise InputError([Diagnostic(shown, 0, 0, _STDIN_KIND.format(file_kind))])
             if file_kind == "license":
                 load_license_file(path, shown)
             elif file_kind == "policy":

@@ -29,7 +29,7 @@ import yaml
 
 from licheck import yamlfast
 from licheck.diagnostics import Diagnostic, InputError, fail, path_text
-from licheck.safeio import read_bytes
+from licheck.safeio import STDIN, STDIN_NAME, read_bytes
 
 try:  # the C parser is ~10x faster; fall back to the pure-Python one where it is missing
     from yaml import CSafeLoader as _Loader
@@ -123,6 +123,7 @@ def _position_of(raw: bytes, offset: int) -> tuple[int, int]:
 def load(path: Path, display: str | None = None) -> Document:
     """Read one YAML file into a `Document`; raise `InputError` with a location on bad input."""
     shown = path_text(display if display is not None else str(path))
+    shown = STDIN_NAME if path == STDIN else shown  # `-`: standard input
     return parse(read_text(path, shown), shown)
 
 

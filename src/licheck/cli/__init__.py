@@ -139,8 +139,49 @@ def load_command(name: str) -> click.Command:
     return COMMANDS[name]()
 
 
+# The group's options that may also follow the command's name (`licheck check --config FILE
+# products/`, as conftest, trivy and checkov take them): the flags, and the options that take a
+# value.  `_hoisted` moves them before the name; no command has an option of these names.
+GROUP_FLAGS = frozenset({"--no-config", "-q", "--quiet", "--debug"})
+GROUP_VALUED = frozenset({"--config"})
+
+
+def _hoisted(args: list[str]) -> list[str]:
+    """`args` with the group's options that follow the command's name moved before it, in
+    their order; nothing after a `--` is touched (there every word is an argument)."""
+    at = 0
+    while at < len(args) and args[at].startswith("-") and args[at] != "--":
+        at += 2 if args[at] in GROUP_VALUED else 1  # a value is never the command's name
+    if at >= len(args) or args[at] == "--":
+        return args
+    moved: list[str] = []
+    kept: list[str] = []
+    rest = iter(args[at + 1 :])
+    for word in rest:
+        if word == "--":
+            kept += [word, *rest]
+        elif word in GROUP_FLAGS or (word.partition("=")[0] in GROUP_VALUED and "=" in word):
+            moved.append(word)
+        elif word in GROUP_VALUED:
+            value = next(rest, None)
+            if value is None:  # moved before the name, it would take the name for its value
+                raise click.BadOptionUsage(word, f"Option '{word}' requires an argument.")
+            moved += [word, value]
+        else:
+            kept.append(word)
+    return [*args[:at], *moved, args[at], *kept]
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            hoisted = _hoisted(args)
+        except click.UsageError as exc:
+            exc.ctx = ctx
+            raise
+        return super().parse_args(ctx, hoisted)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*COMMANDS, *self.commands})
@@ -160,8 +201,15 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="licheck")
+@click.version_option(__version__, "-V", "--version", prog_name="licheck")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Print only the report, warnings and errors: no progress line, no informational "
+    "notes on stderr (docs/terminal.md).",
+)
 @click.option(
     "--config",
     "config_file",
@@ -173,12 +221,16 @@ class LazyGroup(click.Group):
 )
 @click.option("--no-config", is_flag=True, help="Read no configuration file.")
 @click.pass_context
-def cli(ctx: click.Context, debug: bool, config_file: Path | None, no_config: bool) -> None:
+def cli(
+    ctx: click.Context, debug: bool, quiet: bool, config_file: Path | None, no_config: bool
+) -> None:
     """Check AI products against the licenses of the models they are built on.
 
     Settings in `[tool.licheck]` of pyproject.toml or in .licheck.yaml, found from here up to
     the repository root, are the commands' defaults; options typed here win (licheck config
-    shows each setting and where it came from).
+    shows each setting and where it came from).  The options below may also follow the
+    command's name (`licheck check --config FILE products/`).  A manifest named `-` is read
+    from standard input (`<stdin>` in messages).
 
     \b
     Example:
@@ -192,6 +244,7 @@ def cli(ctx: click.Context, debug: bool, config_file: Path | None, no_config: bo
 
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    ctx.obj["quiet"] = quiet
     configure(ctx, config_file, no_config)
 
 

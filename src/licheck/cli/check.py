@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, refuse_outputs, say
+from licheck.cli.common import INPUT_PATH, quiet, refuse_outputs, say, stdin_once
 from licheck.cli.gating import FORMAT_CHOICES, compare_baseline, emit_stream, load_baseline
 from licheck.cli.request import ReportRequest, request_options
 
@@ -44,7 +44,7 @@ def parse_also(
 
 
 @click.command(epilog=EPILOG)
-@click.argument("paths", nargs=-1, required=True, type=INPUT_PATH)
+@click.argument("paths", nargs=-1, required=True, type=INPUT_PATH, callback=stdin_once)
 @click.option(
     "--also",
     multiple=True,
@@ -132,7 +132,7 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
         request.licenses_dir,
         waivers,
         request.today,
-        progress=for_terminal(),
+        progress=None if quiet() else for_terminal(),
     ) as streamed:
         emit_stream(streamed, request.output, inputs=inputs)
 

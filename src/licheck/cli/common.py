@@ -39,6 +39,19 @@ class PathParam(click.Path):
 # unreadable file is reported with every other problem of the run instead of stopping at the first.
 INPUT_PATH = PathParam(path_type=Path, readable=False)
 
+
+def stdin_once(
+    _ctx: click.Context, param: click.Parameter, values: tuple[Path, ...]
+) -> tuple[Path, ...]:
+    """The callback of a command's input arguments: `-` (a manifest on standard input,
+    `licheck.safeio.STDIN`) may be named once; standard input cannot be read twice."""
+    from licheck.safeio import STDIN
+
+    if values.count(STDIN) > 1:
+        raise click.BadParameter("'-' (standard input) can be named once", param=param)
+    return values
+
+
 INTERRUPTED = 130  # Ctrl-C, as a shell reports a process killed by SIGINT (128 + 2)
 PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatever the gate
 
@@ -136,10 +149,25 @@ def discard_stdout() -> None:
         os.close(null)
 
 
-def say(text: str, *, located_first: bool = False) -> None:
+NOTE = "licheck: note: "  # an informational line on stderr, which -q/--quiet leaves out
+
+
+def quiet() -> bool:
+    """Whether the run was given `-q/--quiet`: then no progress line and no `licheck: note:`
+    line (`say`); the report, warnings and errors are written as ever."""
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    return isinstance(obj, dict) and bool(obj.get("quiet"))
+
+
+def say(text: str, *, located_first: bool = False, trust: bool = False) -> None:
     """Lines on stderr, each wrapped to the width of stderr (`formats.text.fit_lines`);
-    nothing when stderr is gone.  With `located_first`, the first line (`FILE:LINE:COL:
-    error: ...`, what editors and CI problem matchers read) stays whole."""
+    nothing when stderr is gone, or for a note (`NOTE`) under `--quiet` unless it bears on
+    how far the output can be trusted (`trust`: e.g. the library's layers, where the output
+    has no place for them).  With `located_first`, the first line (`FILE:LINE:COL: error:
+    ...`, what editors and CI problem matchers read) stays whole."""
+    if text.startswith(NOTE) and not trust and quiet():
+        return
     from licheck.readable import encodable, fit_lines
 
     # laid out as it will be shown: a stand-in (`—` as `--`) may be wider than its character

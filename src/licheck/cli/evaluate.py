@@ -6,13 +6,13 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import INPUT_PATH, refuse_outputs
+from licheck.cli.common import INPUT_PATH, refuse_outputs, stdin_once
 from licheck.cli.gating import compare_baseline, load_baseline
 from licheck.cli.request import ReportRequest, request_options
 
 
 @click.command()
-@click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH)
+@click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH, callback=stdin_once)
 @request_options("Detail not-applicable findings too.")
 def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     """Evaluate product MANIFESTS against the licenses of the models they are built on.

@@ -16,6 +16,7 @@ from licheck.cli.common import (
     library_option,
     output_option,
     refuse_outputs,
+    stdin_once,
     write_output,
 )
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH)
+@click.argument("manifests", nargs=-1, required=True, type=INPUT_PATH, callback=stdin_once)
 @format_option(["markdown", "json"], "markdown (a checklist per component) or json.")
 @output_option()
 @evidence_options

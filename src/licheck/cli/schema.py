@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import INPUT_PATH
+from licheck.cli.common import INPUT_PATH, stdin_once
 
 SCHEMA_NAMES = (
     "license",
@@ -35,7 +35,7 @@ def schema(name: str) -> None:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
+@click.argument("files", nargs=-1, required=True, type=INPUT_PATH, callback=stdin_once)
 @click.option(
     "--kind",
     type=click.Choice(["auto", "manifest", "license", "catalog", "waivers", "policy"]),

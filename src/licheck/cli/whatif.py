@@ -146,7 +146,7 @@ def _say_layers(library: LibraryOut | None) -> None:
     from licheck.formats.summary import layer_lines
 
     for line in layer_lines(library):
-        say(f"licheck: note: {terminal(line.strip())}")
+        say(f"licheck: note: {terminal(line.strip())}", trust=True)  # kept under -q
 
 
 def _render(report: WhatIfReport, fmt: str, color: bool) -> str:
