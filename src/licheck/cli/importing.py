@@ -83,9 +83,9 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Libr
 
     refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     name = path_text(str(file))
-    document = importer.front_matter(file, name)
+    card = importer.read(file, name)
     write_output(
-        importer.to_manifest(document, load_library(licenses_dir), name, model_id),
+        importer.to_manifest(card, load_library(licenses_dir), name, model_id),
         output,
         (file, *licenses_dir.inputs),
     )
