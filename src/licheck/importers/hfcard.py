@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -129,6 +130,13 @@ class _Unprunable(Exception):
     """The front matter is read whole (the hardened reader words its problem)."""
 
 
+def _where(mark: Any) -> tuple[int, int]:
+    """A mark's line and column (from 0); every event libyaml gives has both marks."""
+    if mark is None:  # pragma: no cover - libyaml marks every event
+        raise _Unprunable
+    return mark.line, mark.column
+
+
 class _Frame:
     __slots__ = ("flow", "index", "key", "key_next", "mapping")
 
@@ -155,33 +163,30 @@ class _Walk:
 
     def feed(self, event: yaml.Event) -> None:
         frame = self.frames[-1] if self.frames else None
-        starts = isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent)
+        (line, column), (end, end_column) = _where(event.start_mark), _where(event.end_mark)
         if frame is not None and frame.key_next and isinstance(event, yaml.NodeEvent):
             if not isinstance(event, yaml.ScalarEvent):
                 raise _Unprunable  # a key that is not a plain value: the reader refuses it
             frame.key_next, frame.key = False, event.value
             if len(self.frames) == 1:
                 self.keys.add(frame.key)
-                self.top = (frame.key, event.start_mark.line, event.start_mark.column)
-                self.last = event.start_mark.line
+                self.top, self.last = (frame.key, line, column), line
             return
-        if starts:
+        if isinstance(event, yaml.CollectionStartEvent):
             flow = bool(event.flow_style)
             if not self.frames:
                 self.block = not flow
             self.frames.append(_Frame(isinstance(event, yaml.MappingStartEvent), flow))
-        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+        elif isinstance(event, yaml.CollectionEndEvent):
             closed = self.frames.pop()
             if closed.flow:  # a block collection ends where the next token starts
-                self.last = max(self.last, event.end_mark.line)
+                self.last = max(self.last, end)
             self._done()
         elif isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
             if isinstance(event, yaml.ScalarEvent) and self._at_index_name():
-                mark = event.start_mark
-                self.names.append((event.value, mark.line + 1, mark.column + 1))
-            end, begin = event.end_mark, event.start_mark
+                self.names.append((event.value, line + 1, column + 1))
             # a block scalar ends at the start of the line after it
-            self.last = max(self.last, end.line - (end.column == 0 and end.line > begin.line))
+            self.last = max(self.last, end - (end_column == 0 and end > line))
             self._done()
 
     def _done(self) -> None:
