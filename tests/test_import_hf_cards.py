@@ -62,8 +62,9 @@ def test_card(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixtur
     for fact in (name, attribution):
         if fact.get("value") not in (None, "unknown"):
             assert fact["evidence"][0]["source"].startswith("Hugging Face model card")
+    assert facts["added_terms_conflict"].get("includes") == case.get("conflicts")
     stated = {k for k, v in facts.items() if v.get("value") != "unknown"}
-    assert stated <= {"model_name", "attribution_elsewhere"}
+    assert stated <= {"model_name", "attribution_elsewhere", "added_terms_conflict"}
     assert sorted(component.get("facts", {})) == sorted(case.get("unknown_facts", []))
     notes = component["note"] + " " + name.get("note", "")
     for expected in case.get("note", []):

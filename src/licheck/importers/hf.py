@@ -68,6 +68,37 @@ TRAINING_TAGS = frozenset(
     }
 )
 MERGE_TAGS = frozenset({"merge", "mergekit"})
+# Hub license ids that grant use for any purpose (or any non-commercial one) with none of a
+# model license's use restrictions: offered alone for a derivative of a model whose license
+# forbids added terms that conflict with it (Gemma, DBRX, FLUX.1 [dev]), they are such terms.
+OPEN_GRANTS = frozenset(
+    {
+        "apache-2.0",
+        "mit",
+        "bsd-2-clause",
+        "bsd-3-clause",
+        "cc0-1.0",
+        "cc-by-4.0",
+        "cc-by-sa-4.0",
+        "cc-by-nc-4.0",
+        "cc-by-nc-sa-4.0",
+        "gpl-3.0",
+        "agpl-3.0",
+        "lgpl-3.0",
+        "mpl-2.0",
+        "unlicense",
+    }
+)
+# Hub license ids that name a license of the library's (where the id identifies it).
+HUB_LICENSES = {
+    "llama2": "llama-2-community",
+    "llama3": "llama-3-community",
+    "llama3.1": "llama-3.1-community",
+    "llama3.2": "llama-3.2-community",
+    "llama3.3": "llama-3.3-community",
+    "llama4": "llama-4-community",
+    "gemma": "gemma-terms-of-use",
+}
 # The facts the weights delivery and the lineage settle: a skeleton leaves them to licheck.
 DELIVERY_DERIVED = frozenset({"made_available", "model_offered", "model_made_available"})
 _SPACE = re.compile(r"\s+")
@@ -167,6 +198,7 @@ def to_manifest(
     ]
     component_facts: dict[str, Any] = {}
     lineage: dict[str, Any]
+    declared: dict[str, Any] = {}
     if own.resolve(library).model is not None:
         # The card's own model is in the catalog: the product uses it, and its catalog entry
         # says which license binds; the card's base_model is recorded, not re-derived.
@@ -180,6 +212,8 @@ def to_manifest(
     elif bases:
         identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
         lineage = {"base": identities[0].ref(evidence, "base_model")}
+        declared, terms_notes = _declared_terms(document, identities, library, evidence)
+        notes.extend(terms_notes)
         quantizer = _string(document, "quantized_by")
         steps, how = _steps(identities, relation, tags, library_name, evidence, quantizer)
         notes.append(how)
@@ -212,6 +246,7 @@ def to_manifest(
         "weights; add hosted_service or api if the model is also served"
     )
     known = _model_name(card, bases, model_id, evidence) | _attribution(card, library, evidence)
+    known |= declared
     product = model_id or "unknown"
     manifest: dict[str, Any] = {"product": product, "owner": "unknown"}
     manifest["description"] = (
@@ -303,6 +338,59 @@ def _steps(
     else:
         how = "base_model_relation is not stated and no tag says how the model was made"
     return steps, how + "; correct them if you know more"
+
+
+def _declared_terms(
+    document: yamlsafe.Document,
+    identities: list[ModelIdentity],
+    library: Library,
+    evidence: dict[str, Any],
+) -> tuple[dict[str, Any], list[str]]:
+    """What the card's own license says against its bases' licenses: `added_terms_conflict`
+    where it offers the model under an open grant alone and a base's license forbids added
+    terms that conflict with it (that clause's own quote decides), and notes where it names
+    another license than a base's."""
+    declared = [name.lower() for name in _strings(document, "license")]
+    readers = library.operands.get("added_terms_conflict", frozenset())
+    conflicts: list[str] = []
+    notes: list[str] = []
+    for identity in identities:
+        model = identity.model
+        if model is None:
+            continue
+        licenses = [model.license] if model.license else []
+        licenses += [dated.license for dated in model.license_history]
+        licenses = list(dict.fromkeys(licenses))
+        named = {HUB_LICENSES[d] for d in declared if d in HUB_LICENSES}
+        if (
+            named
+            and not named & set(licenses)
+            and not any(lic.startswith(n) for n in named for lic in licenses)
+        ):
+            notes.append(
+                f"the card declares license {', '.join(declared)}, but {model.name}'s license "
+                f"is {', '.join(licenses) or 'not in the library'}: licheck evaluates the base's"
+            )
+        grants = [d for d in declared if d in OPEN_GRANTS]
+        if not grants or named:
+            continue
+        bound = [lic for lic in licenses if lic in readers]
+        conflicts += bound
+        if not bound and licenses and set(licenses).isdisjoint(OPEN_GRANTS):
+            notes.append(
+                f"the card offers the model under {', '.join(grants)}, not under "
+                f"{model.name}'s {', '.join(licenses)}, which has no clause on the terms a "
+                "derivative is offered under: its own duties still bind"
+            )
+    if not conflicts:
+        return {}, notes
+    note = (
+        f"the card offers the model under {', '.join(declared)} alone: a grant with none of "
+        "the use restrictions of the base's license, so terms that conflict with it; if the "
+        "model is also offered subject to that license, correct this"
+    )
+    fact = {"includes": list(dict.fromkeys(conflicts)), "evidence": [dict(evidence)], "note": note}
+    return {"added_terms_conflict": fact}, notes
 
 
 def _step(kind: str, said: str, evidence: dict[str, Any]) -> dict[str, Any]:
