@@ -134,6 +134,7 @@ def test_any_line_end(end: str, tmp_path: Path) -> None:
         ("# Title\n\n---\n\nSome: prose\n\n---\n", "1:1", "no YAML front matter"),
         ("---\nlicense: mit\nwidget: x\nlicense: apache-2.0\n---\n", "4:1", "duplicate key"),
         ("---\nlicense: {a: 1}\n---\n", "2:1", "license should be a string or a list"),
+        ("\n---\nlicense: mit\nbase_model: x/y\n", "2:1", "no closing '---' line"),
     ],
 )
 def test_refused_where_a_read_field_is_wrong(

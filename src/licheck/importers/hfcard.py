@@ -72,6 +72,14 @@ def parse(text: str, display: str) -> Card:
     # CRLF, CR and LF are each one line end, as YAML counts them: line numbers stay the YAML's
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     fences = [i for i, line in enumerate(lines) if _FENCE.match(line)]
+    if len(fences) == 1 and not any(line.strip() for line in lines[: fences[0]]):
+        raise fail(
+            display,
+            fences[0] + 1,
+            1,
+            "the front matter has no closing '---' line",
+            "end the metadata with a line of three dashes",
+        )
     if len(fences) < 2:
         raise _no_front_matter(display)
     start, end = fences[0], fences[1]
