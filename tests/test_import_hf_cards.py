@@ -156,3 +156,66 @@ def test_an_unread_field_never_refuses(tmp_path: Path) -> None:
     )
     _, data = _import(card, None)
     assert data["components"][0]["lineage"]["base"]["model"] == "qwen3"
+
+
+_SCALARS = st.one_of(
+    st.text(alphabet="abc xyz-/:#'\"\n", max_size=12), st.integers(-5, 5), st.booleans()
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("pqr"), inner),
+    max_leaves=8,
+)
+
+
+def _as_text(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_text(v) for v in value]
+    return str(value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "license",
+                "base_model",
+                "tags",
+                "model_name",
+                "widget",
+                "datasets",
+                "model-index",
+                "language",
+                "inference",
+            ]
+        ),
+        _VALUES,
+        max_size=6,
+    ),
+    st.sampled_from([False, None]),
+    st.sampled_from([None, '"', "'", "|"]),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_skipping_unread_keys_keeps_the_read_ones(
+    data: dict[str, Any], flow: bool | None, style: str | None, end: str
+) -> None:
+    """The card's read keys are exactly what the whole front matter gives, whatever the others
+    hold and however YAML writes them (block or flow, block scalars, quotes; a mapping in flow
+    style is read whole)."""
+    import yaml
+
+    from licheck.importers import hfcard
+
+    if style is not None:  # a quoted non-string carries an explicit tag, which licheck refuses
+        data = _as_text(data)
+    body = "{}\n"
+    if data:
+        body = yaml.safe_dump(
+            data, default_flow_style=flow, default_style=style, allow_unicode=True
+        )
+    card = hfcard.parse(("---\n" + body + "---\n").replace("\n", end), "README.md")
+    read = {k: v for k, v in card.document.data.items() if k in hfcard.READ}
+    assert read == {k: v for k, v in data.items() if k in hfcard.READ}

@@ -94,6 +94,8 @@ def parse(text: str, display: str) -> Card:
         # a block between two Markdown rules, not metadata
         raise _no_front_matter(display)
     document = yamlsafe.parse(pruned, display)
+    if document.data is None and keys:  # every key skipped: none the importer reads
+        document = yamlsafe.Document(display, {}, {}, {})
     if not isinstance(document.data, dict):
         raise fail(display, start + 2, 1, "the front matter is not a mapping of keys")
     notes = []
