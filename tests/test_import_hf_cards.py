@@ -17,6 +17,7 @@ from licheck import yamlsafe
 from licheck.importers import hf
 from licheck.importers.skeleton import ModelIdentity
 from licheck.library import load_library
+from licheck.validation import validate_files
 from tests.clirun import run
 from tests.conftest import ROOT
 
@@ -71,6 +72,7 @@ def test_card(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixtur
         assert expected in notes
     manifest = tmp_path / "m.yaml"
     manifest.write_text(text, encoding="utf-8")
+    assert validate_files([manifest]) == [f"ok: {manifest} (manifest)"]
     code, out, err = run(capsys, "evaluate", str(manifest), "--format", "json")
     assert code in (0, 1), err
     (product,) = json.loads(out)["products"]
@@ -148,6 +150,13 @@ def test_refused_where_a_read_field_is_wrong(
     code, out, err = run(capsys, "import", "hf", str(card))
     assert (code, out) == (2, "")
     assert f"README.md:{where}" in err and message in err, err
+
+
+def test_an_alias_to_an_unread_key_is_read_whole(tmp_path: Path) -> None:
+    card = tmp_path / "README.md"
+    card.write_text("---\nwidget: &b Qwen/Qwen3-8B\nbase_model: *b\n---\n", encoding="utf-8")
+    _, data = _import(card, None)
+    assert data["components"][0]["lineage"]["base"]["model"] == "qwen3"
 
 
 def test_an_unread_field_never_refuses(tmp_path: Path) -> None:

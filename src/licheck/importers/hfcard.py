@@ -119,9 +119,10 @@ def _no_front_matter(display: str) -> Exception:
 
 
 def _prune(front: str) -> tuple[str, list[tuple[str, int, int]], set[str] | None]:
-    """`front` with every top-level key the importer does not read blanked out (lines kept, so
-    positions stay), the `name` of each `model-index` entry with its line and column, and the
-    top-level keys (None where the events could not be followed: the reader words why)."""
+    """`front` with every top-level key the importer does not read turned into comment lines
+    (lines kept, so positions stay), the `name` of each `model-index` entry with its line and
+    column, and the top-level keys (None where the events could not be followed: the reader
+    words why)."""
     lines = front.split("\n")
     names: list[tuple[str, int, int]] = []
     try:
@@ -132,7 +133,9 @@ def _prune(front: str) -> tuple[str, list[tuple[str, int, int]], set[str] | None
         return front, [], None
     for first, last in walk.skipped:
         for number in range(first, last + 1):
-            lines[number] = ""
+            # a comment, not an empty line: a keep-chomped block scalar (`|+`) of a key read
+            # before it would take empty lines as its own
+            lines[number] = "#"
     return "\n".join(lines), names, walk.keys
 
 
@@ -174,6 +177,8 @@ class _Walk:
     def feed(self, event: yaml.Event) -> None:
         frame = self.frames[-1] if self.frames else None
         (line, column), (end, end_column) = _where(event.start_mark), _where(event.end_mark)
+        if isinstance(event, yaml.AliasEvent):
+            raise _Unprunable  # its anchor may be in a key skipped: read the whole front matter
         if frame is not None and frame.key_next and isinstance(event, yaml.NodeEvent):
             if not isinstance(event, yaml.ScalarEvent):
                 raise _Unprunable  # a key that is not a plain value: the reader refuses it
