@@ -152,6 +152,15 @@ def test_refused_where_a_read_field_is_wrong(
     assert f"README.md:{where}" in err and message in err, err
 
 
+def test_a_base_named_by_its_hub_address(tmp_path: Path) -> None:
+    card = tmp_path / "README.md"
+    card.write_text(
+        "---\nbase_model: https://huggingface.co/Qwen/Qwen3-8B/\n---\n", encoding="utf-8"
+    )
+    _, data = _import(card, None)
+    assert data["components"][0]["lineage"]["base"]["model"] == "qwen3"
+
+
 def test_an_alias_to_an_unread_key_is_read_whole(tmp_path: Path) -> None:
     card = tmp_path / "README.md"
     card.write_text("---\nwidget: &b Qwen/Qwen3-8B\nbase_model: *b\n---\n", encoding="utf-8")

@@ -102,6 +102,8 @@ HUB_LICENSES = {
 # The facts the weights delivery and the lineage settle: a skeleton leaves them to licheck.
 DELIVERY_DERIVED = frozenset({"made_available", "model_offered", "model_made_available"})
 _SPACE = re.compile(r"\s+")
+# a base named by its page's address rather than its id
+_HUB_URL = re.compile(r"\Ahttps?://(?:www\.)?(?:huggingface\.co|hf\.co)/", re.I)
 
 
 def front_matter(path: Path, display: str) -> yamlsafe.Document:
@@ -144,7 +146,7 @@ def base_models(document: yamlsafe.Document) -> list[str]:
         raise document_error(
             document, "base_model", "base_model should be a Hub id or a list of Hub ids"
         )
-    return list(dict.fromkeys(i.strip() for i in items))
+    return list(dict.fromkeys(_HUB_URL.sub("", i.strip()).strip("/") for i in items))
 
 
 def _license_statement(document: yamlsafe.Document) -> str:
