@@ -43,7 +43,7 @@ def _cdx(path: Path) -> str:
 
 
 def _hf(path: Path, model_id: str | None = None) -> str:
-    return hf.to_manifest(hf.front_matter(path, path.name), load_library(), path.name, model_id)
+    return hf.to_manifest(hf.read(path, path.name), load_library(), path.name, model_id)
 
 
 @needs_examples

@@ -73,6 +73,11 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: LibrarySource) -> N
 def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: LibrarySource) -> None:
     """From a Hugging Face model card (README.md with YAML front matter).
 
+    Reads the lineage (base_model, base_model_relation, quantization and training tags), the
+    model's name (the repository's, from --model-id, wins), the attribution texts in the card's
+    body and its declared license; the weights are delivered. Other keys are not read
+    (docs/import.md).
+
     \b
     Example:
       licheck import hf README.md --model-id acme/acme-coder \\
@@ -83,9 +88,9 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Libr
 
     refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     name = path_text(str(file))
-    document = importer.front_matter(file, name)
+    card = importer.read(file, name)
     write_output(
-        importer.to_manifest(document, load_library(licenses_dir), name, model_id),
+        importer.to_manifest(card, load_library(licenses_dir), name, model_id),
         output,
         (file, *licenses_dir.inputs),
     )

@@ -1,13 +1,29 @@
-"""Hugging Face model card (README.md front matter) → manifest skeleton.
+"""Hugging Face model card (README.md) → manifest skeleton.
 
-The front matter is split off with a regular expression and read with licheck's hardened YAML
-reader (no huggingface_hub), with line numbers kept relative to the card file.  `base_model` (a Hub
-id or a list) is the lineage: a Hub id resolves to a catalog model only when the catalog lists it
-as an id or alias.  `base_model_relation` gives the step (`merge` records the other bases as
-merged parents; several bases without it are recorded as a merge too, so each one's license
-binds).  `license`, `license_name` and `license_link` are recorded in a note and never mapped to a
-rule: `license: other` with `license_name: modified-mit` is used by different licensors for
-different licenses (Kimi's and MiniMax's modified MIT), so the name alone identifies nothing.
+The card is read by `licheck.importers.hfcard` (only the keys used here are parsed).  What it
+states becomes the manifest, each with the card as `declared` evidence (the card is its
+publisher's own statement, but undated; `official_statement` needs a date), and nothing else:
+
+- the lineage: `base_model` (a Hub id or a list), resolved to a catalog model only when the
+  catalog lists it as an id or alias (case-insensitively); a named base the catalog lacks is
+  `unknown` with a note that names it, never called undisclosed.  The steps: a `merge` of the
+  other bases (several bases without a relation are recorded as a merge too, so each one's
+  license binds), the training step `base_model_relation` names (`finetune`, `adapter`), and
+  a quantization from `base_model_relation: quantized` or a quantization tag (GGUF, AWQ, GPTQ,
+  EXL2, 4-bit, 8-bit, bitsandbytes).  Without a relation, training tags (`trl`, `sft`,
+  `generated_from_trainer`, `peft`, `lora`, ...) give the fine-tuning step; with none of these,
+  whether the model was changed at all is left unknown (`modified`, `model_made_available`).
+- delivery: the weights are distributed (the card is a model repository's on the Hub).
+- `model_name`: the repository's name when `--model-id ORG/NAME` is given (the name the Hub
+  makes the model available under); else the card's `model_name`, else its first
+  `model-index` name, unless that is a path (a training folder such as `outputs/out`) or the
+  name of its base (a repack that kept its base's card).  The other names are noted.
+- `attribution_elsewhere`: each attribution text a clause in the library asks for ("Built with
+  Llama", "Built with Qwen", ...) that the card's body contains (the card is the model's
+  documentation), as the card writes it.
+- `license`, `license_name`, `license_link` (a list of licenses too) are recorded in a note and
+  never mapped to a rule: `license: other` with `license_name: modified-mit` is used by
+  different licensors for different licenses (Kimi's and MiniMax's modified MIT).
 """
 
 from __future__ import annotations
@@ -18,45 +34,81 @@ from typing import Any
 
 from licheck import yamlsafe
 from licheck.diagnostics import fail
+from licheck.importers.hfcard import Card, _read, read
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unknown_facts
 from licheck.library import Library
-from licheck.safeio import read_bytes
+from licheck.model import model_key
 
-_FRONT = re.compile(r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
-STEPS = {"finetune": "fine_tuning", "adapter": "fine_tuning", "quantized": "quantization"}
+__all__ = ["_read", "base_models", "front_matter", "read", "to_manifest"]
+
 RELATIONS = ("adapter", "merge", "quantized", "finetune")
+TRAINING = {"finetune": "fine_tuning", "adapter": "fine_tuning"}
+# Tags that say the card's weights are quantized, and tags (or library names) that say the
+# model was trained from its base; compared case-insensitively.
+QUANTIZATION_TAGS = frozenset(
+    {"gguf", "awq", "gptq", "exl2", "4-bit", "8-bit", "4bit", "8bit", "bitsandbytes", "quantized"}
+)
+TRAINING_TAGS = frozenset(
+    {
+        "trl",
+        "sft",
+        "dpo",
+        "orpo",
+        "kto",
+        "grpo",
+        "generated_from_trainer",
+        "axolotl",
+        "peft",
+        "lora",
+        "qlora",
+        "finetune",
+        "fine-tune",
+        "fine-tuned",
+        "finetuned",
+    }
+)
+MERGE_TAGS = frozenset({"merge", "mergekit"})
+# Hub license ids that grant use for any purpose (or any non-commercial one) with none of a
+# model license's use restrictions: offered alone for a derivative of a model whose license
+# forbids added terms that conflict with it (Gemma, DBRX, FLUX.1 [dev]), they are such terms.
+OPEN_GRANTS = frozenset(
+    {
+        "apache-2.0",
+        "mit",
+        "bsd-2-clause",
+        "bsd-3-clause",
+        "cc0-1.0",
+        "cc-by-4.0",
+        "cc-by-sa-4.0",
+        "cc-by-nc-4.0",
+        "cc-by-nc-sa-4.0",
+        "gpl-3.0",
+        "agpl-3.0",
+        "lgpl-3.0",
+        "mpl-2.0",
+        "unlicense",
+    }
+)
+# Hub license ids that name a license of the library's (where the id identifies it).
+HUB_LICENSES = {
+    "llama2": "llama-2-community",
+    "llama3": "llama-3-community",
+    "llama3.1": "llama-3.1-community",
+    "llama3.2": "llama-3.2-community",
+    "llama3.3": "llama-3.3-community",
+    "llama4": "llama-4-community",
+    "gemma": "gemma-terms-of-use",
+}
+# The facts the weights delivery and the lineage settle: a skeleton leaves them to licheck.
+DELIVERY_DERIVED = frozenset({"made_available", "model_offered", "model_made_available"})
+_SPACE = re.compile(r"\s+")
+# a base named by its page's address rather than its id
+_HUB_URL = re.compile(r"\Ahttps?://(?:www\.)?(?:huggingface\.co|hf\.co)/", re.I)
 
 
 def front_matter(path: Path, display: str) -> yamlsafe.Document:
-    """The card's front matter as a located document (lines as in the card file)."""
-    text = _read(path, display)
-    match = _FRONT.match(text)
-    if match is None:
-        raise fail(
-            display,
-            1,
-            1,
-            "no YAML front matter: a model card starts with metadata between two '---' lines",
-            "this should be the model repository's README.md",
-        )
-    offset = text.count("\n", 0, match.start(1))
-    if not match.group(1).strip():
-        raise fail(display, offset + 1, 1, "the front matter is empty")
-    document = yamlsafe.parse("\n" * offset + match.group(1) + "\n", display)
-    if not isinstance(document.data, dict):
-        raise fail(display, offset + 1, 1, "the front matter is not a mapping of keys")
-    return document
-
-
-def _read(path: Path, display: str) -> str:
-    """The card's text (Markdown, so not yamlsafe's YAML-only emptiness check)."""
-    # no folder, FIFO or device, no endless read
-    hint = "name the model card's README.md"
-    raw = read_bytes(path, display, yamlsafe.MAX_FILE_BYTES, hint=hint)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise fail(display, 0, 0, "not valid UTF-8 text", "save the file as UTF-8") from None
+    """The card's front matter (the keys the importer reads) as a located document."""
+    return read(path, display).document
 
 
 def _string(document: yamlsafe.Document, key: str) -> str | None:
@@ -66,6 +118,17 @@ def _string(document: yamlsafe.Document, key: str) -> str | None:
     if not isinstance(value, str | int | float) or isinstance(value, bool):
         raise document_error(document, key, f"{key} should be a string")
     return str(value)
+
+
+def _strings(document: yamlsafe.Document, key: str) -> list[str]:
+    """A key that may be one string or a list of them (`license`, `tags`)."""
+    raw = document.data.get(key)
+    if raw is None:
+        return []
+    items = raw if isinstance(raw, list) else [raw]
+    if not all(isinstance(i, str | int | float) and not isinstance(i, bool) for i in items):
+        raise document_error(document, key, f"{key} should be a string or a list of strings")
+    return [str(i).strip() for i in items if str(i).strip()]
 
 
 def document_error(document: yamlsafe.Document, key: str, message: str) -> Exception:
@@ -83,19 +146,24 @@ def base_models(document: yamlsafe.Document) -> list[str]:
         raise document_error(
             document, "base_model", "base_model should be a Hub id or a list of Hub ids"
         )
-    return list(dict.fromkeys(i.strip() for i in items))
+    return list(dict.fromkeys(_HUB_URL.sub("", i.strip()).strip("/") for i in items))
 
 
 def _license_statement(document: yamlsafe.Document) -> str:
+    licenses = _strings(document, "license")
     parts = []
-    for key in ("license", "license_name", "license_link"):
+    if licenses:
+        parts.append(f"license: {', '.join(licenses)}")
+    for key in ("license_name", "license_link"):
         value = _string(document, key)
         if value is not None:
             parts.append(f"{key}: {value}")
     if not parts:
         return "the card states no license"
     text = "the card declares " + ", ".join(parts)
-    if _string(document, "license") == "other":
+    if len(licenses) > 1:
+        text += " (several licenses: which one covers which part, the card does not say)"
+    if "other" in licenses:
         text += (
             " (license: other with a free license_name identifies no license by itself: "
             "the same name is used for different licenses)"
@@ -104,9 +172,12 @@ def _license_statement(document: yamlsafe.Document) -> str:
 
 
 def to_manifest(
-    document: yamlsafe.Document, library: Library, display: str, model_id: str | None = None
+    card: Card | yamlsafe.Document, library: Library, display: str, model_id: str | None = None
 ) -> str:
     """The manifest skeleton for a model card, as YAML text."""
+    if isinstance(card, yamlsafe.Document):
+        card = Card(card, [], "")
+    document = card.document
     bases = base_models(document)
     relation = _string(document, "base_model_relation")
     if relation is not None and relation not in RELATIONS:
@@ -115,14 +186,21 @@ def to_manifest(
             "base_model_relation",
             f"base_model_relation {relation!r} is not one of {', '.join(RELATIONS)}",
         )
-    label = f"Hugging Face model card {display}"
-    evidence = {"source": label, "kind": "declared"}
-    statement = _license_statement(document)
+    tags = {t.lower() for t in _strings(document, "tags")}
+    library_name = (_string(document, "library_name") or "").lower()
+    label = f"Hugging Face model card {model_id or display}"
+    evidence: dict[str, Any] = {"source": label, "kind": "declared"}
+    if model_id:
+        evidence["url"] = f"https://huggingface.co/{model_id}"
     own = ModelIdentity([model_id] if model_id else [], repr(model_id or "this card's model"))
     notes = [
-        statement + "; licheck takes the license of each model in the lineage from its catalog"
+        *card.notes,
+        _license_statement(document)
+        + "; licheck takes the license of each model in the lineage from its catalog",
     ]
+    component_facts: dict[str, Any] = {}
     lineage: dict[str, Any]
+    declared: dict[str, Any] = {}
     if own.resolve(library).model is not None:
         # The card's own model is in the catalog: the product uses it, and its catalog entry
         # says which license binds; the card's base_model is recorded, not re-derived.
@@ -136,14 +214,22 @@ def to_manifest(
     elif bases:
         identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
         lineage = {"base": identities[0].ref(evidence, "base_model")}
-        steps = _steps(identities, relation, evidence)
-        if relation is None:
-            notes.append(
-                "base_model_relation is not stated (the Hub infers it); add the "
-                "training steps if you know them"
-            )
+        declared, terms_notes = _declared_terms(document, identities, library, evidence)
+        notes.extend(terms_notes)
+        quantizer = _string(document, "quantized_by")
+        steps, how = _steps(identities, relation, tags, library_name, evidence, quantizer)
+        notes.append(how)
         if steps:
             lineage["steps"] = steps
+        else:
+            why = (
+                "the card names its base model but not how this model was made from it "
+                "(no base_model_relation, no training or quantization tag): state it"
+            )
+            component_facts = {
+                "modified": {"value": "unknown", "note": why},
+                "model_made_available": {"value": "unknown", "note": why},
+            }
         if model_id:
             notes.append(
                 f"this model ({model_id}) has a license of its own, which may bind a "
@@ -157,7 +243,12 @@ def to_manifest(
                 + ("" if model_id else " (pass --model-id ORG/NAME to name it)"),
             )
         }
-    notes.append("delivery is not in the card: add hosted_service, api and/or weights")
+    notes.append(
+        "delivery: the card is a Hugging Face model repository's, which distributes its "
+        "weights; add hosted_service or api if the model is also served"
+    )
+    known = _model_name(card, bases, model_id, evidence) | _attribution(card, library, evidence)
+    known |= declared
     product = model_id or "unknown"
     manifest: dict[str, Any] = {"product": product, "owner": "unknown"}
     manifest["description"] = (
@@ -165,15 +256,17 @@ def to_manifest(
         + ("" if model_id else " and no product (pass --model-id, or fill them in)")
         + "."
     )
-    manifest["facts"] = unknown_facts({}, "model card")
-    manifest["components"] = [
-        {
-            "id": slug(model_id.split("/")[-1]) if model_id else "model",
-            "name": model_id or "unknown",
-            "lineage": lineage,
-            "note": "; ".join(notes),
-        }
-    ]
+    manifest["facts"] = unknown_facts(known, "model card", DELIVERY_DERIVED)
+    component: dict[str, Any] = {
+        "id": slug(model_id.split("/")[-1]) if model_id else "model",
+        "name": model_id or "unknown",
+        "delivery": ["weights"],
+        "lineage": lineage,
+    }
+    if component_facts:
+        component["facts"] = component_facts
+    component["note"] = "; ".join(notes)
+    manifest["components"] = [component]
     header = [
         f"Manifest skeleton imported by `licheck import hf` from {label}.",
         "It states only what the card says (as declared evidence); everything else is",
@@ -183,15 +276,22 @@ def to_manifest(
 
 
 def _steps(
-    identities: list[ModelIdentity], relation: str | None, evidence: dict[str, Any]
-) -> list[dict[str, Any]]:
+    identities: list[ModelIdentity],
+    relation: str | None,
+    tags: set[str],
+    library_name: str,
+    evidence: dict[str, Any],
+    quantizer: str | None,
+) -> tuple[list[dict[str, Any]], str]:
     """The lineage steps after the base that the card states: a merge of its other base models
-    (or of parents it leaves out), then the training step `base_model_relation` names."""
+    (or of parents it leaves out), the training step, a quantization; and how they were read."""
     steps: list[dict[str, Any]] = []
+    merge_tags = sorted(tags & MERGE_TAGS)
+    merged = relation == "merge" or (relation is None and bool(merge_tags))
     if len(identities) > 1:
         note = (
             "base_model_relation: merge"
-            if relation == "merge"
+            if merged
             else "the card lists several base models without base_model_relation: merge "
             "(often a parent and a grandparent); recorded as a merge so that each "
             "one's license binds: correct the steps if you know them"
@@ -203,27 +303,160 @@ def _steps(
                 "note": note,
             }
         )
-    elif relation == "merge":
+    elif merged:
         # a merge of one model: the card leaves its other parents out, and their licenses
         # may bind as well
+        said = "base_model_relation: merge" if relation == "merge" else f"tags: {merge_tags[0]}"
         steps.append(
             {
                 "kind": "merge",
                 "parents": [
                     {
                         "model": "unknown",
-                        "note": "base_model_relation: merge, but the card lists one "
-                        "base model: name the other parents if you know them",
+                        "note": f"{said}, but the card lists one base model: name the other "
+                        "parents if you know them",
                     }
                 ],
             }
         )
-    if relation in STEPS:
-        steps.append(
-            {
-                "kind": STEPS[relation],
-                "evidence": [evidence],
-                "note": f"base_model_relation: {relation}",
-            }
-        )
-    return steps
+    quant_tags = sorted(tags & QUANTIZATION_TAGS)
+    quantized = [f"tags: {', '.join(quant_tags)}"] if quant_tags else []
+    quantized += [f"quantized_by: {quantizer}"] if quantizer else []
+    # a quantizer's card copies its original's tags: training tags then describe the original
+    trained = sorted(tags & TRAINING_TAGS) + (["peft"] if library_name == "peft" else [])
+    if relation in TRAINING:
+        steps.append(_step("fine_tuning", f"base_model_relation: {relation}", evidence))
+    elif relation is None and trained and not merged and not quantized:
+        said = f"tags: {', '.join(dict.fromkeys(trained))}"
+        steps.append(_step("fine_tuning", said, evidence))
+    if relation == "quantized":
+        steps.append(_step("quantization", "base_model_relation: quantized", evidence))
+    elif quantized:
+        steps.append(_step("quantization", "; ".join(quantized), evidence))
+    if relation is not None:
+        how = f"the steps follow the card's base_model_relation ({relation})"
+    elif steps:
+        how = "base_model_relation is not stated: the steps follow the card's tags"
+    else:
+        how = "base_model_relation is not stated and no tag says how the model was made"
+    return steps, how + "; correct them if you know more"
+
+
+def _declared_terms(
+    document: yamlsafe.Document,
+    identities: list[ModelIdentity],
+    library: Library,
+    evidence: dict[str, Any],
+) -> tuple[dict[str, Any], list[str]]:
+    """What the card's own license says against its bases' licenses: `added_terms_conflict`
+    where it offers the model under an open grant alone and a base's license forbids added
+    terms that conflict with it (that clause's own quote decides), and notes where it names
+    another license than a base's."""
+    declared = [name.lower() for name in _strings(document, "license")]
+    readers = library.operands.get("added_terms_conflict", frozenset())
+    conflicts: list[str] = []
+    notes: list[str] = []
+    for identity in identities:
+        model = identity.model
+        if model is None:
+            continue
+        licenses = [model.license] if model.license else []
+        licenses += [dated.license for dated in model.license_history]
+        licenses = list(dict.fromkeys(licenses))
+        named = {HUB_LICENSES[d] for d in declared if d in HUB_LICENSES}
+        if (
+            named
+            and not named & set(licenses)
+            and not any(lic.startswith(n) for n in named for lic in licenses)
+        ):
+            notes.append(
+                f"the card declares license {', '.join(declared)}, but {model.name}'s license "
+                f"is {', '.join(licenses) or 'not in the library'}: licheck evaluates the base's"
+            )
+        grants = [d for d in declared if d in OPEN_GRANTS]
+        if not grants or named:
+            continue
+        bound = [lic for lic in licenses if lic in readers]
+        conflicts += bound
+        if not bound and licenses and set(licenses).isdisjoint(OPEN_GRANTS):
+            notes.append(
+                f"the card offers the model under {', '.join(grants)}, not under "
+                f"{model.name}'s {', '.join(licenses)}, which has no clause on the terms a "
+                "derivative is offered under: its own duties still bind"
+            )
+    if not conflicts:
+        return {}, notes
+    note = (
+        f"the card offers the model under {', '.join(declared)} alone: a grant with none of "
+        "the use restrictions of the base's license, so terms that conflict with it; if the "
+        "model is also offered subject to that license, correct this"
+    )
+    fact = {"includes": list(dict.fromkeys(conflicts)), "evidence": [dict(evidence)], "note": note}
+    return {"added_terms_conflict": fact}, notes
+
+
+def _step(kind: str, said: str, evidence: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": kind, "evidence": [dict(evidence)], "note": said}
+
+
+def _model_name(
+    card: Card, bases: list[str], model_id: str | None, evidence: dict[str, Any]
+) -> dict[str, Any]:
+    """`model_name` by the documented rule, with the other names the card gives noted."""
+    document = card.document
+    stated = _string(document, "model_name")
+    named = [(stated, "model_name")] if stated else []
+    named += [(name, "model-index") for name, _, _ in card.index_names[:1] if name.strip()]
+    base_names = {_folded(b.split("/")[-1]) for b in bases} | {_folded(b) for b in bases}
+    chosen: tuple[str, str] | None = None
+    if model_id:
+        chosen = (model_id.split("/")[-1], "the repository's name (--model-id)")
+    others = []
+    for name, key in named:
+        name = name.strip()
+        if "/" in name or "\\" in name:
+            others.append(f"the card's {key} {name!r} is a path, not a published name")
+        elif _folded(name) in base_names:
+            others.append(f"the card's {key} {name!r} is its base model's name (a repack)")
+        elif chosen is None:
+            chosen = (name, f"the card's {key}")
+        elif model_key(name) != model_key(chosen[0]):
+            others.append(
+                f"the card's {key} calls it {name!r}: a name rule reads every name the model "
+                "is made available under, so check that one too"
+            )
+    if chosen is None:
+        if not others:
+            return {}
+        note = "; ".join(others) + ": pass --model-id ORG/NAME to name the model"
+        return {"model_name": {"value": "unknown", "note": note}}
+    note = f"{chosen[1]}" + "".join(f"; {o}" for o in others)
+    return {"model_name": {"value": chosen[0], "evidence": [dict(evidence)], "note": note}}
+
+
+def _folded(name: str) -> str:
+    """A name as a repack's card may rewrite it: case, spaces, dashes and dots do not count."""
+    return re.sub(r"[\W_]+", "", name.casefold())
+
+
+def _attribution(card: Card, library: Library, evidence: dict[str, Any]) -> dict[str, Any]:
+    """The attribution texts the library's clauses ask for that the card's body contains."""
+    found: list[str] = []
+    for text in sorted(library.operands.get("attribution_elsewhere", frozenset())):
+        words = [re.escape(word) for word in text.split()]
+        match = re.search(r"\s+".join(words), card.body, re.IGNORECASE)
+        if match:
+            found.append(_SPACE.sub(" ", match.group()))
+    if not found:
+        return {}
+    note = (
+        "the card's body shows this text (the card is the model's documentation on its "
+        "Hugging Face page); whether it is displayed prominently is for you to judge"
+    )
+    return {
+        "attribution_elsewhere": {
+            "includes": list(dict.fromkeys(found)),
+            "evidence": [dict(evidence)],
+            "note": note,
+        }
+    }

@@ -41,15 +41,19 @@ def unique(ident: str, taken: dict[str, int]) -> str:
     return candidate
 
 
-def stateable() -> list[str]:
-    return [name for name, d in FACTS.items() if not d.implicit and name not in DERIVED]
+def stateable(derived: frozenset[str] = frozenset()) -> list[str]:
+    left_out = DERIVED | derived
+    return [name for name, d in FACTS.items() if not d.implicit and name not in left_out]
 
 
-def unknown_facts(known: dict[str, Any], source: str) -> dict[str, Any]:
-    """Every stateable fact: what the source said, the rest `unknown`."""
+def unknown_facts(
+    known: dict[str, Any], source: str, derived: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Every stateable fact: what the source said, the rest `unknown` (but those in `derived`,
+    which the skeleton's delivery and lineage settle)."""
     return {
         name: known.get(name, {"value": "unknown", "note": f"not in the {source}"})
-        for name in stateable()
+        for name in stateable(derived)
     }
 
 
@@ -81,8 +85,8 @@ class ModelIdentity:
             return {"model": self.model.id, "evidence": [dict(evidence)], "note": note}
         if self.names:
             why = (
-                f" ({', '.join(self.names)}){declared}; it is not in licheck's catalog, so it "
-                "is left unknown"
+                f" ({', '.join(self.names)}){declared}: named, but not in licheck's catalog, "
+                "so its license is unknown (the base is not undisclosed)"
             )
         else:
             why = (
