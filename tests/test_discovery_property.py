@@ -28,24 +28,8 @@ from licheck.discovery import discover, survey
 from licheck.loading import load_manifest
 from tests.clirun import run
 from tests.conftest import PRODUCTS
+from tests.test_gate_discovery import VIOLATION  # the one violating manifest both tests write
 
-VIOLATION = """\
-product: Open Bound
-owner: Test Co
-release_date: 2026-03-19
-facts:
-  commercial: true
-  mau: 200M
-  monthly_revenue: 1M USD/month
-  ui_attribution: []
-  agreement_waives: []
-components:
-  - id: chat
-    name: Chat
-    delivery: [hosted_service]
-    lineage:
-      base: {model: kimi-k2.5}
-"""
 BODIES = [
     yamlsafe.parse(VIOLATION, "violation").data,
     *(yamlsafe.load(p).data for p in sorted(PRODUCTS.glob("*.yaml"))[:3]),
