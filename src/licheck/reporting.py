@@ -14,10 +14,11 @@ from typing import Any
 
 from licheck.evaluation import ComponentLineage, Finding, MissingFact, ProductResult
 from licheck.explain import explain, fact_scope
-from licheck.facts import FactState, shared
+from licheck.facts import FactState, Status, shared
 from licheck.jsontext import Lasting
-from licheck.report import ProductOut, Report, assemble
+from licheck.report import ProductOut, Report, RiskKind, assemble
 from licheck.verdicts import Settlement, Verdict
+from licheck.vocabulary import CONDUCT
 
 Data = dict[str, Any]
 
@@ -120,6 +121,20 @@ def _missing(missing: MissingFact, local: Local) -> Data:
     return out
 
 
+def risk_kind(finding: Finding) -> RiskKind | None:
+    """A governance risk's kind: `attestation` when what keeps it open is only conduct facts
+    nobody stated (`vocabulary.CONDUCT`), which an attestation can settle; else `evidence`
+    (the product's record: a figure, the UI, the lineage, an agreement missing, weak or
+    disputed, or an unknown license).  None for any other verdict."""
+    if finding.verdict is not Verdict.GOVERNANCE_RISK:
+        return None
+    missing = finding.missing
+    conduct = missing and all(
+        m.fact.name in CONDUCT and m.fact.status is Status.UNKNOWN for m in missing
+    )
+    return "attestation" if conduct else "evidence"
+
+
 def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Data:
     return {
         "component": finding.component,
@@ -143,6 +158,7 @@ def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Dat
         "facts": [_fact(s, memo, local) for s in finding.facts],
         "missing_facts": [_missing(m, local) for m in finding.missing],
         "settled_by": memo.settled(finding.settlements) if finding.settlements else [],
+        "risk_kind": risk_kind(finding),
         "waived": False,
         "waiver": None,
         "baseline": None,
@@ -155,6 +171,7 @@ def product_data(result: ProductResult, memo: ReportMemo) -> Data:
     for f in result.findings:
         counts[f.verdict.value] += 1
     counts["waived"] = 0
+    counts["to_attest"] = sum(risk_kind(f) == "attestation" for f in result.findings)
     local: Local = {}  # the evaluation's objects live as long as `result`: ids stay unique
     return {
         "product": result.product,

@@ -17,6 +17,7 @@ SCHEMA_NAMES = (
     "whatif",
     "timeline",
     "policy",
+    "attestations",
 )
 
 

@@ -361,6 +361,8 @@ def _facts_table(facts: list[FactOut]) -> Table:
             )
             or "—"
         )
+        if fact.note and "attestation" in fact.note:  # attested, set aside, or expired
+            evidence += f" ({escape(fact.note)})"
         table.add_row(
             escape(fact.name),
             Text(fact.status, style=STATUS_STYLES[fact.status]),
