@@ -79,14 +79,15 @@ def _options(
     as_of: dt.date | None,
     attestations: Attestations | None,
     today: dt.date | None,
+    library: Library,
 ) -> Options:
     """The evaluation options of a run; its attestations judged on `as_of`, else `today`."""
     if attestations is None:
         return Options(policy, as_of)
-    from licheck.attestations import Attesting
+    from licheck.attestations import attesting
 
     on = as_of or today or dt.date.today()
-    return Options(policy, as_of, attesting=Attesting(attestations, on))
+    return Options(policy, as_of, attesting=attesting(attestations, on, library))
 
 
 def _attested(manifest: Manifest, file: str, options: Options) -> Manifest:
@@ -111,7 +112,7 @@ def evaluate_files(
     `keep_going` false, any such problem is raised instead (`InputError`, all of them)."""
     library = load_layers(licenses_dir)
     results, problems = evaluate_readable(
-        paths, _options(policy, as_of, attestations, today), library
+        paths, _options(policy, as_of, attestations, today, library), library
     )
     if problems and not keep_going:
         raise InputError(problems)
@@ -150,7 +151,7 @@ def check_files(
     manifests = discover(paths)
     library = load_layers(licenses_dir)
     products, problems = check_products(
-        manifests, _options(policy, as_of, attestations, today), library
+        manifests, _options(policy, as_of, attestations, today, library), library
     )
     return _completed(assemble(products, policy.name, as_of), library, problems, waivers, today)
 
@@ -204,7 +205,7 @@ def check_stream(
     context = Context(fmt, options, policy.name, as_of_text, described(library))
     items = iter_mapped(
         manifests,
-        _options(policy, as_of, attestations, today),
+        _options(policy, as_of, attestations, today, library),
         library,
         Encoder(context, waivers),
         jobs=jobs,

@@ -26,8 +26,11 @@ from typing import Literal
 from pydantic import Field, StrictStr, model_validator
 
 from licheck import yamlsafe
+from licheck.consistency import library_member_problem
 from licheck.diagnostics import Diagnostic, InputError
+from licheck.factchecks import strings_claimed, unknown_members, written_at
 from licheck.facts import FactError, claim_reading
+from licheck.library import Library
 from licheck.loading import validate
 from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest
 from licheck.model import Identifier, RawValue, Strict, Text, require_unique
@@ -111,6 +114,8 @@ class Entry:
     line: int
     column: int
     facts: tuple[tuple[str, FactSpec], ...]
+    # each member of a fact that names the library's licenses, with where it is written
+    library_ids: tuple[tuple[str, str, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +133,7 @@ def load(path: Path, display: str | None = None) -> Attestations:
     for index, attestation in enumerate(parsed.attestations):
         base = ("attestations", index)
         facts = []
+        named: list[tuple[str, str, int, int]] = []
         for name, given in attestation.facts.items():
             where = (*base, "facts", name)
             refused = _refused(name)
@@ -141,13 +147,16 @@ def load(path: Path, display: str | None = None) -> Attestations:
             except (FactError, UnitError) as exc:
                 problems.append(document.error(where, f"{name}: {exc}"))
                 continue
-            unknown = [m for m in _members(spec) if FACTS[name].unknown_member(m)]
+            unknown = list(unknown_members(document, name, spec, where))
             if unknown:
-                problems.append(document.error(where, FACTS[name].unknown_member(unknown[0])))
+                problems.extend(unknown)
                 continue
             facts.append((name, spec))
+            if FACTS[name].library_ids is not None:
+                for item, at in strings_claimed(spec, where):
+                    named.append((name, item, *document.locate(written_at(document, at))))
         line, column = document.locate(base)
-        entries.append(Entry(attestation, document.file, line, column, tuple(facts)))
+        entries.append(Entry(attestation, document.file, line, column, tuple(facts), tuple(named)))
     if problems:
         raise InputError(problems)
     return Attestations(document.file, tuple(entries))
@@ -165,12 +174,18 @@ def _refused(name: str) -> str:
     return f"cannot attest {name!r}: not a conduct fact{suggest(name, CONDUCT)}"
 
 
-def _members(spec: FactSpec) -> list[str]:
-    found: list[str] = []
-    for part in (spec.value, spec.includes, spec.excludes):
-        if isinstance(part, list):
-            found.extend(str(item) for item in part)
-    return found
+def attesting(attestations: Attestations, on: dt.date, library: Library) -> Attesting:
+    """The attestations of a run, judged on `on`; `InputError` for a license id the run's
+    library does not know (`licensor_marks_used: [llama-3-community]`), located."""
+    problems = [
+        Diagnostic(entry.file, line, column, f"{name}: {message}", "see `licheck licenses list`")
+        for entry in attestations.entries
+        for name, item, line, column in entry.library_ids
+        if (message := library_member_problem(name, item, library))
+    ]
+    if problems:
+        raise InputError(problems)
+    return Attesting(attestations, on)
 
 
 def covers(attestation: Attestation, product: str, file: str) -> bool:

@@ -66,7 +66,7 @@ def notices(
     refuse_outputs([("--output", output)], inputs)
     paths = discover(list(manifests))
     library = load_library(licenses_dir)
-    attesting = attestations_at(attestations_file, as_of)
+    attesting = attestations_at(attestations_file, as_of, library)
     options = Options(policy, as_of, attesting=attesting)
     results, unread = evaluate_readable(paths, options, library)
     products = [product_duties(result, library) for result in results]

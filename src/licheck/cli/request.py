@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from licheck.attestations import Attestations, Attesting
     from licheck.facts import EvidencePolicy
     from licheck.formats import RenderOptions
+    from licheck.library import Library
     from licheck.librarysource import LibrarySource
     from licheck.report import Report
     from licheck.waivers import Waivers
@@ -117,15 +118,15 @@ def attestations_option(function: F) -> F:
     )(function)
 
 
-def attestations_at(path: Path | None, as_of: dt.date | None) -> Attesting | None:
+def attestations_at(path: Path | None, as_of: dt.date | None, library: Library) -> Attesting | None:
     """The attestations in `path` judged on `as_of` (else today), for a command without
     --today (notices, whatif, timeline)."""
     attestations = load_attestations(path)
     if attestations is None:
         return None
-    from licheck.attestations import Attesting
+    from licheck.attestations import attesting
 
-    return Attesting(attestations, as_of or dt.date.today())
+    return attesting(attestations, as_of or dt.date.today(), library)
 
 
 def load_attestations(path: Path | None) -> Attestations | None:

@@ -67,9 +67,9 @@ def timeline(
     refuse_outputs([("--output", output)], inputs)
     policy = resolve_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
-    # judged today: each attested fact counts from the day it was attested (its evidence's date)
-    loaded = attested(loaded, document.file, attestations_at(attestations_file, None))
     library = load_library(licenses_dir)
+    # judged today: each attested fact counts from the day it was attested (its evidence's date)
+    loaded = attested(loaded, document.file, attestations_at(attestations_file, None, library))
     report = build(loaded, document, library, policy)
     report = report.model_copy(update={"library": described(library)})
     if fmt == "json":

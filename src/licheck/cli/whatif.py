@@ -129,8 +129,8 @@ def whatif(
         scenario_as_of,
     )
     loaded, document = load_manifest(manifest, str(manifest))
-    loaded = attested(loaded, document.file, attestations_at(attestations_file, as_of))
     library = load_library(licenses_dir)
+    loaded = attested(loaded, document.file, attestations_at(attestations_file, as_of, library))
     subject = Subject(loaded, document, library, Options(resolve_policy(evidence), as_of))
     ranges = [parse_sweep(s, subject.rates()) for s in sweeps]
     report = build(analyse(subject, scenario, ranges))
