@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +84,7 @@ def file_of(*entries: str) -> str:
 def docs_example() -> str:
     """The attestation file docs/attestations.md shows (its first YAML block with one)."""
     text = (DOCS / "attestations.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
+    blocks: list[str] = re.findall(r"```yaml\n(.*?)```", text, re.S)
     return next(b for b in blocks if b.startswith("attestations:\n"))
 
 
@@ -109,7 +110,7 @@ class Case:
     manifest: str = "mini"
     args: tuple[str, ...] = ("--today", IN_FORCE)
     code: int = 0
-    findings: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    findings: Mapping[str, tuple[str, str | None]] = field(default_factory=dict)
     to_attest: int | None = None  # the counts' to_attest
     notes: tuple[str, ...] = ()  # each in some fact's note
     errors: tuple[str, ...] = ()  # each on stderr (the run refused: exit 2)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, StrictStr, model_validator
+from pydantic import Field, JsonValue, StrictStr, model_validator
 
 from licheck import yamlsafe
 from licheck.consistency import library_member_problem
@@ -69,6 +69,9 @@ class AttestedFact(Strict):
     excludes: list[StrictStr] | None = None
 
 
+_ATTESTABLE: list[JsonValue] = [*sorted(CONDUCT)]  # the schema's names of facts
+
+
 class Attestation(Strict):
     id: Identifier = Field(description="a stable name for the attestation, unique in the file")
     attested_by: Said = Field(description="who attests (a person and role)")
@@ -80,7 +83,7 @@ class Attestation(Strict):
     evidence: AttestedEvidence
     facts: dict[StrictStr, AttestedFact | RawValue] = Field(
         min_length=1,
-        json_schema_extra={"propertyNames": {"enum": sorted(CONDUCT)}},
+        json_schema_extra={"propertyNames": {"enum": _ATTESTABLE}},
         description="the conduct facts attested, as in a manifest (`use_policy_followed: "
         "true`, `licensor_marks_used: []`)",
     )
