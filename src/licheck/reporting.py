@@ -122,17 +122,22 @@ def _missing(missing: MissingFact, local: Local) -> Data:
 
 
 def risk_kind(finding: Finding) -> RiskKind | None:
-    """A governance risk's kind: `attestation` when what keeps it open is only conduct facts
-    nobody stated (`vocabulary.CONDUCT`), which an attestation can settle; else `evidence`
-    (the product's record: a figure, the UI, the lineage, an agreement missing, weak or
-    disputed, or an unknown license).  None for any other verdict."""
+    """A governance risk's kind: `attestation` when conduct facts nobody stated
+    (`vocabulary.CONDUCT`) settle it without a violation, the others as they are (a smallest
+    settling set of them alone, or every missing fact one of them): an attestation can close
+    it.  Else `evidence` (the product's record: a figure, the UI, the lineage, an agreement
+    missing, weak or disputed, or an unknown license).  None for any other verdict."""
     if finding.verdict is not Verdict.GOVERNANCE_RISK:
         return None
-    missing = finding.missing
-    conduct = missing and all(
-        m.fact.name in CONDUCT and m.fact.status is Status.UNKNOWN for m in missing
+    unstated = {m.fact.name for m in finding.missing if m.fact.status is Status.UNKNOWN} & CONDUCT
+    if finding.missing and all(m.fact.name in unstated for m in finding.missing):
+        return "attestation"
+    settles = any(
+        s.verdict is not Verdict.VIOLATION and all(fact in unstated for fact, _ in s.conditions)
+        for s in finding.settlements
+        if s.conditions
     )
-    return "attestation" if conduct else "evidence"
+    return "attestation" if settles else "evidence"
 
 
 def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Data:
