@@ -396,3 +396,16 @@ def test_the_conduct_facts_are_facts_and_the_docs_list_them() -> None:
     text = (DOCS / "attestations.md").read_text(encoding="utf-8")
     listed = text.split("**Only conduct facts**", 1)[1].split(". A product's", 1)[0]
     assert set(re.findall(r"`([a-z_]+)`", listed)) - {"licheck"} == CONDUCT
+
+
+def test_validate_reads_an_attestation_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`licheck validate` tells an attestation file by its key and checks it as a run does."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.yaml").write_text(file_of(attestation()), encoding="utf-8")
+    bad = file_of(attestation(facts="    facts:\n      licensor_marks_used: [acme-license]\n"))
+    (tmp_path / "bad.yaml").write_text(bad, encoding="utf-8")
+    assert run(capsys, "validate", "good.yaml")[:2] == (0, "ok: good.yaml (attestations)\n")
+    code, _, err = run(capsys, "validate", "bad.yaml")
+    assert code == 2 and "bad.yaml:9:29: error: licensor_marks_used: license 'acme-license'" in err

@@ -39,11 +39,14 @@ def schema(name: str) -> None:
 @click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
 @click.option(
     "--kind",
-    type=click.Choice(["auto", "manifest", "license", "catalog", "waivers", "policy"]),
+    type=click.Choice(
+        ["auto", "manifest", "license", "catalog", "waivers", "policy", "attestations"]
+    ),
     default="auto",
     show_default=True,
     help="What the files are; auto tells a license (clauses), a catalog (models), a "
-    "waiver file (waivers) and a policy (policy and clauses) from a manifest.",
+    "waiver file (waivers), an attestation file (attestations) and a policy (policy and "
+    "clauses) from a manifest.",
 )
 def validate(files: tuple[Path, ...], kind: str) -> None:
     """Check manifests and rule files; report every problem with file:line:column.
