@@ -42,9 +42,11 @@ def schema(name: str) -> None:
     type=click.Choice(
         ["auto", "manifest", "license", "catalog", "waivers", "policy", "attestations"]
     ),
+    metavar="KIND",  # the choices, listed in the help, would run over 60 columns
     default="auto",
     show_default=True,
-    help="What the files are; auto tells a license (clauses), a catalog (models), a "
+    help="What the files are: auto, manifest, license, catalog, waivers, policy or "
+    "attestations; auto tells a license (clauses), a catalog (models), a "
     "waiver file (waivers), an attestation file (attestations) and a policy (policy and "
     "clauses) from a manifest.",
 )
