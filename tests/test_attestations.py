@@ -119,6 +119,7 @@ class Case:
     to_attest: int | None = None  # the counts' to_attest
     notes: tuple[str, ...] = ()  # each in some fact's note
     errors: tuple[str, ...] = ()  # each on stderr (the run refused: exit 2)
+    said: str = ""  # on stderr of a run that was not refused ("" : nothing)
 
 
 CASES = [
@@ -221,6 +222,8 @@ CASES = [
         findings=TO_ATTEST,
         to_attest=6,
         notes=("attestation conduct-2026 (att.yaml:2:5) expired on 2026-12-31",),
+        said="att.yaml:2:5: note: attestation conduct-2026 expired on 2026-12-31: the facts it "
+        "attests are open again\n",
     ),
     Case(
         "last-day-holds", file_of(attestation()), args=("--today", "2026-12-31"), findings=ATTESTED
@@ -231,6 +234,8 @@ CASES = [
         args=("--today", "2026-01-14"),
         findings=TO_ATTEST,
         notes=("is dated 2026-01-15, after 2026-01-14",),
+        said="att.yaml:2:5: note: attestation conduct-2026 is dated 2026-01-15, after 2026-01-14: "
+        "the facts it attests are open again\n",
     ),
     Case(
         "as-of-inside",
@@ -245,6 +250,8 @@ CASES = [
         ),
         findings=ATTESTED,
         notes=("attestation new",),
+        said="att.yaml:2:5: note: attestation old expired on 2025-12-31: the facts it attests "
+        "are open again\n",
     ),
     # -- the product's own statement wins
     Case(
@@ -366,6 +373,7 @@ def test_attestations(
             assert expected in err
         assert "Traceback" not in err and "internal error" not in err
         return
+    assert err == case.said
     report = json.loads(out)
     (product,) = report["products"]
     by_clause = {f["clause"]: f for f in product["findings"]}

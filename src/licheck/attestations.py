@@ -256,6 +256,16 @@ def attest(
     return manifest.model_copy(update={"facts": facts})
 
 
+def lapsed(attestations: Attestations, on: dt.date) -> list[str]:
+    """A line for each attestation that does not hold on `on`, located: what a run says on
+    standard error, whichever format it writes (its facts are open again)."""
+    return [
+        f"{entry.file}:{entry.line}:{entry.column}: note: " + _lapsed(entry.attestation, on)
+        for entry in attestations.entries
+        if not entry.attestation.date <= on <= entry.attestation.expires
+    ]
+
+
 def _evidence(attestation: Attestation, where: str) -> Evidence:
     given = attestation.evidence
     note = f"attestation {attestation.id} by {attestation.attested_by} ({where})"
@@ -275,9 +285,10 @@ def _holds(attestation: Attestation) -> str:
     )
 
 
-def _lapsed(attestation: Attestation, on: dt.date, where: str) -> str:
+def _lapsed(attestation: Attestation, on: dt.date, where: str = "") -> str:
     if on > attestation.expires:
         why = f"expired on {attestation.expires.isoformat()}"
     else:
         why = f"is dated {attestation.date.isoformat()}, after {on.isoformat()}"
-    return f"attestation {attestation.id} ({where}) {why}: not attested, open again"
+    at = f" ({where})" if where else ""
+    return f"attestation {attestation.id}{at} {why}: the facts it attests are open again"

@@ -65,7 +65,10 @@ class ReportRequest:
         return load_waivers(self.waivers_file, self.no_waivers)
 
     def attestations(self) -> Attestations | None:
-        return load_attestations(self.attestations_file)
+        attestations = load_attestations(self.attestations_file)
+        if attestations is not None:
+            say_lapsed(attestations, self.as_of or self.today or dt.date.today())
+        return attestations
 
     def inputs(self, paths: Sequence[Path], waivers: Waivers | None) -> tuple[Path | None, ...]:
         """Every file the run reads: never to be written over."""
@@ -126,7 +129,19 @@ def attestations_at(path: Path | None, as_of: dt.date | None, library: Library) 
         return None
     from licheck.attestations import attesting
 
-    return attesting(attestations, as_of or dt.date.today(), library)
+    on = as_of or dt.date.today()
+    say_lapsed(attestations, on)
+    return attesting(attestations, on, library)
+
+
+def say_lapsed(attestations: Attestations, on: dt.date) -> None:
+    """On stderr: each attestation that does not hold on `on` (its facts are open again)."""
+    from licheck.attestations import lapsed
+    from licheck.cli.common import say
+    from licheck.escape import terminal
+
+    for line in lapsed(attestations, on):
+        say(terminal(line), located_first=True)
 
 
 def load_attestations(path: Path | None) -> Attestations | None:
