@@ -141,7 +141,10 @@ def test_both_files_in_one_folder_are_refused(
         (
             "pyproject.toml",
             '[tool.ruff]\nx = 1\n\n[tool.licheck]\n# gate\n  fail-on = "riks"\n',
-            ["pyproject.toml:6:13: error: expected one of violation, risk, never", "'risk'"],
+            [
+                "pyproject.toml:6:13: error: expected one of violation, evidence-risk, risk, never",
+                "'risk'",
+            ],
         ),
         (
             "pyproject.toml",

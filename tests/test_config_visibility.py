@@ -162,7 +162,7 @@ def test_the_machine_formats_list_every_gate_setting(
     listed = report["gate_settings"]
     assert [s["key"] for s in listed] == [
         *("fail-on", "evidence", "as-of", "licenses", "builtin-licenses"),
-        *("policy", "waivers", "baseline", "today"),
+        *("policy", "waivers", "attestations", "baseline", "today"),
     ]
     by_key = {s["key"]: s for s in listed}
     assert by_key["evidence"]["source"] == "../.licheck.yaml:1:1"

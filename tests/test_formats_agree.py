@@ -84,6 +84,8 @@ def _gating(f: FindingOut) -> bool:
 
 def _fails(f: FindingOut, fail_on: FailOn) -> bool:
     """Fails the gate, as docs/check.md states it (not through licheck's helpers)."""
+    if fail_on is FailOn.EVIDENCE_RISK:  # a violation, or a risk not only to attest
+        return _gating(f) and f.verdict in PROBLEMS and f.risk_kind != "attestation"
     floor = {FailOn.VIOLATION: PROBLEMS[:1], FailOn.RISK: PROBLEMS, FailOn.NEVER: ()}[fail_on]
     return _gating(f) and f.verdict in floor
 

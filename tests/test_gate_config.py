@@ -171,7 +171,7 @@ CASES = [
             "repo/sub/pyproject.toml": '[tool."lich\\u0065ck"]\nfail-on = "nevr"\n',
         },
         2,
-        err=("pyproject.toml:2:11: error: expected one of violation, risk, never",),
+        err=("pyproject.toml:2:11: error: expected one of violation, evidence-risk, risk, never",),
     ),
     Case(
         "toml-dotted-unknown-key",

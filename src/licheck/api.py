@@ -16,10 +16,12 @@ from licheck.layers import load as load_layers
 from licheck.library import Library
 from licheck.librarysource import LibrarySource
 from licheck.loading import load_manifest
+from licheck.manifest import Manifest
 from licheck.report import ProductOut, Report, assemble, errors_out
 from licheck.reporting import build, product_out
 
 if TYPE_CHECKING:
+    from licheck.attestations import Attestations
     from licheck.formats import Format, RenderOptions
     from licheck.streaming import Stream
     from licheck.waivers import Waivers
@@ -64,10 +66,34 @@ def evaluate_readable(
     for path in distinct(paths):
         try:
             manifest, document = load_manifest(path, str(path))
+            if options.attesting is not None:
+                manifest = _attested(manifest, document.file, options)
             results.append(evaluate_manifest(manifest, document, library, options, context))
         except InputError as exc:
             problems.extend(exc.diagnostics)
     return results, problems
+
+
+def _options(
+    policy: EvidencePolicy,
+    as_of: dt.date | None,
+    attestations: Attestations | None,
+    today: dt.date | None,
+    library: Library,
+) -> Options:
+    """The evaluation options of a run; its attestations judged on `as_of`, else `today`."""
+    if attestations is None:
+        return Options(policy, as_of)
+    from licheck.attestations import attesting
+
+    on = as_of or today or dt.date.today()
+    return Options(policy, as_of, attesting=attesting(attestations, on, library))
+
+
+def _attested(manifest: Manifest, file: str, options: Options) -> Manifest:
+    from licheck.attestations import attested  # (a run without attestations never imports it)
+
+    return attested(manifest, file, options.attesting)
 
 
 def evaluate_files(
@@ -77,6 +103,7 @@ def evaluate_files(
     licenses_dir: LibrarySource | Path | None = None,
     waivers: Waivers | None = None,
     today: dt.date | None = None,
+    attestations: Attestations | None = None,
     *,
     keep_going: bool = True,
 ) -> Report:
@@ -84,7 +111,9 @@ def evaluate_files(
     that cannot be read is listed in the report's `errors` and the others are evaluated.  With
     `keep_going` false, any such problem is raised instead (`InputError`, all of them)."""
     library = load_layers(licenses_dir)
-    results, problems = evaluate_readable(paths, Options(policy, as_of), library)
+    results, problems = evaluate_readable(
+        paths, _options(policy, as_of, attestations, today, library), library
+    )
     if problems and not keep_going:
         raise InputError(problems)
     return _completed(build(results, policy.name, as_of), library, problems, waivers, today)
@@ -115,12 +144,15 @@ def check_files(
     licenses_dir: LibrarySource | Path | None = None,
     waivers: Waivers | None = None,
     today: dt.date | None = None,
+    attestations: Attestations | None = None,
 ) -> Report:
     """`licheck check`: find the manifests in files and folders, evaluate, apply waivers; a
     manifest that cannot be read is listed in the report's `errors`, the others evaluated."""
     manifests = discover(paths)
     library = load_layers(licenses_dir)
-    products, problems = check_products(manifests, Options(policy, as_of), library)
+    products, problems = check_products(
+        manifests, _options(policy, as_of, attestations, today, library), library
+    )
     return _completed(assemble(products, policy.name, as_of), library, problems, waivers, today)
 
 
@@ -153,6 +185,7 @@ def check_stream(
     licenses_dir: LibrarySource | Path | None = None,
     waivers: Waivers | None = None,
     today: dt.date | None = None,
+    attestations: Attestations | None = None,
     *,
     jobs: int | None = None,
     progress: Callable[[int, int], object] | None = None,
@@ -171,7 +204,11 @@ def check_stream(
     as_of_text = as_of.isoformat() if as_of else None
     context = Context(fmt, options, policy.name, as_of_text, described(library))
     items = iter_mapped(
-        manifests, Options(policy, as_of), library, Encoder(context, waivers), jobs=jobs
+        manifests,
+        _options(policy, as_of, attestations, today, library),
+        library,
+        Encoder(context, waivers),
+        jobs=jobs,
     )
     if progress is not None:
         items = _told(items, len(manifests), progress)

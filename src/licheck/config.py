@@ -65,7 +65,7 @@ class Setting:
 
 SETTINGS = (
     Setting("paths", "paths", (("check",), ("config",)), "what `licheck check` checks", True),
-    Setting("fail-on", "fail_on", REPORTING, "--fail-on: violation, risk or never"),
+    Setting("fail-on", "fail_on", REPORTING, "--fail-on: violation, evidence-risk, risk or never"),
     Setting(
         "evidence",
         "evidence",
@@ -73,6 +73,13 @@ SETTINGS = (
         "--evidence: which evidence kinds establish a fact",
     ),
     Setting("waivers", "waivers_file", REPORTING, "--waivers: the waiver file", True),
+    Setting(
+        "attestations",
+        "attestations_file",
+        (*REPORTING, ("whatif",), ("timeline",), ("notices",)),
+        "--attestations: the conduct facts the organisation attests",
+        True,
+    ),
     Setting("licenses", "licenses_dir", LIBRARY_COMMANDS, "--licenses: library layers", True),
     Setting(
         "builtin-licenses",

@@ -35,9 +35,12 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     paths: Paths | None = None
-    fail_on: Literal["violation", "risk", "never"] | None = Field(None, alias="fail-on")
+    fail_on: Literal["violation", "evidence-risk", "risk", "never"] | None = Field(
+        None, alias="fail-on"
+    )
     evidence: StrictStr | None = None
     waivers: PathText | None = None
+    attestations: PathText | None = None
     licenses: Paths | None = None
     builtin_licenses: StrictBool | None = Field(None, alias="builtin-licenses")
     policy: Paths | None = None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from licheck.factdefs import FactDef, FactType
 from licheck.units import Dimension
-from licheck.vocabulary import AT_MOST, FACTS, SCOPED, TERRITORIAL
+from licheck.vocabulary import AT_MOST, CONDUCT, FACTS, SCOPED, TERRITORIAL
 
 if TYPE_CHECKING:
     from licheck.library import Library
@@ -130,6 +130,8 @@ class FactInfo:
         text = "under `facts:` of the product, or of a component (which overrides the product's)"
         if self.name in SCOPED:
             text += "; under a component also per model (`by_model`) or per license (`by_license`)"
+        if self.name in CONDUCT:
+            text += "; or, a conduct fact, once for many products in an attestation file"
         return text
 
     @property

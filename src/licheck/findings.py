@@ -5,11 +5,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from licheck.engine import Branch
 from licheck.facts import EvidencePolicy, FactState, Resolver
 from licheck.manifest import EvidenceKind
 from licheck.verdicts import Settlement, Verdict
+
+if TYPE_CHECKING:
+    from licheck.attestations import Attesting
 
 UNKNOWN_MODEL = "unknown"
 # What-if facts and swapped bases are hypotheses: they count as established whatever the evidence
@@ -107,3 +111,5 @@ class Options:
     # Resolves the stated facts as of `as_of` (the timeline's, kept up to date day by day);
     # None: each fact is read afresh.
     resolver: Resolver | None = field(default=None, compare=False)
+    # --attestations: the conduct facts attested, applied to each manifest as it is loaded
+    attesting: Attesting | None = None

@@ -1,8 +1,8 @@
 """The settings in force: every setting that decides a verdict or the gate (the --fail-on
-policy, the evidence policy, --as-of, the rule library's layers and policies, waivers, the
-baseline, --today), its value and where it came from, as one list that every format shows
-beside the gate line (`licheck.formats.summary.settings_line`), so that a gate weakened by a
-setting nobody typed is seen, whatever the format.
+policy, the evidence policy, --as-of, the rule library's layers and policies, waivers,
+attestations, the baseline, --today), its value and where it came from, as one list that every
+format shows beside the gate line (`licheck.formats.summary.settings_line`), so that a gate
+weakened by a setting nobody typed is seen, whatever the format.
 
 Pure: the command line gathers the values and their sources (`licheck.cli.configuring`)."""
 
@@ -34,6 +34,7 @@ KEYS = (
     GateKey("builtin-licenses", "--no-builtin-licenses", True),
     GateKey("policy", "--policy", ()),
     GateKey("waivers", "--waivers", None),
+    GateKey("attestations", "--attestations", None),
     GateKey("baseline", "--baseline", None),
     GateKey("today", "--today", None),
 )

@@ -63,6 +63,10 @@ def evaluate_one(
     """The one place a portfolio (and so a streamed report) loads and evaluates a manifest."""
     try:
         manifest, document = load_manifest(path, str(path))
+        if options.attesting is not None:
+            from licheck.attestations import attested  # (only a run with attestations)
+
+            manifest = attested(manifest, document.file, options.attesting)
         result = evaluate_manifest(manifest, document, library, options, context)
     except InputError as exc:
         return Item(path, None, tuple(exc.diagnostics))

@@ -9,7 +9,7 @@ knows nothing of the evaluation, so formats import it without the engine.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Literal
 
@@ -84,6 +84,9 @@ class LocationOut(_Model):
     column: int
 
 
+RiskKind = Literal["evidence", "attestation"]
+
+
 class FindingOut(_Model):
     component: str
     model: str
@@ -106,6 +109,9 @@ class FindingOut(_Model):
     facts: list[FactOut]
     missing_facts: list[MissingFactOut]
     settled_by: list[SettlementOut]
+    # a governance risk's: open on the product's record (evidence), or only on conduct facts
+    # to attest (attestation); None for every other verdict
+    risk_kind: RiskKind | None = None
     waived: bool = False  # an applying waiver accepts it: it does not count toward --fail-on
     waiver: WaiverRef | None = None  # the waiver that names it (applied, or why it no longer is)
     baseline: BaselineRef | None = None  # with --baseline: how it compares with the baseline's
@@ -142,6 +148,7 @@ class Counts(_Model):
     satisfied: int = 0
     not_applicable: int = 0
     waived: int = 0  # violations and governance risks accepted by a waiver (also counted above)
+    to_attest: int = 0  # governance risks open only on conduct facts (also counted above)
 
 
 class WaiverStatus(_Model):
@@ -163,6 +170,9 @@ class Summary(_Model):
     # the worst finding that is not waived (with a baseline: and new or worse): what --fail-on
     # compares
     gate_verdict: Verdict
+    # when that is a governance risk: evidence when any such risk is, else attestation (what
+    # --fail-on evidence-risk compares)
+    gate_risk_kind: RiskKind | None = None
 
 
 class LineageModelOut(_Model):
@@ -362,17 +372,31 @@ def summarize(products: Sequence[ProductOut]) -> Summary:
     """Totals over every product; the gate verdict leaves waived findings out."""
     totals = dict.fromkeys(Counts.model_fields, 0)
     gate = Verdict.NOT_APPLICABLE
+    kinds: set[str | None] = set()
     findings = 0
     for product in products:
         for key in totals:
             totals[key] += getattr(product.counts, key)
         for finding in product.findings:
             findings += 1
-            if counts_toward_gate(finding) and finding.verdict.severity > gate.severity:
-                gate = finding.verdict
+            if counts_toward_gate(finding):
+                kinds.add(finding.risk_kind)
+                if finding.verdict.severity > gate.severity:
+                    gate = finding.verdict
     return Summary(
-        products=len(products), findings=findings, counts=Counts(**totals), gate_verdict=gate
+        products=len(products),
+        findings=findings,
+        counts=Counts(**totals),
+        gate_verdict=gate,
+        gate_risk_kind=gate_kind(gate, kinds),
     )
+
+
+def gate_kind(gate: Verdict, kinds: Iterable[str | None]) -> RiskKind | None:
+    """The kind of the gate's governance risks: evidence when any is, else attestation."""
+    if gate is not Verdict.GOVERNANCE_RISK:
+        return None
+    return "evidence" if "evidence" in set(kinds) else "attestation"
 
 
 def counts_toward_gate(finding: FindingOut) -> bool:
@@ -391,16 +415,26 @@ def to_json(report: Report) -> str:
 
 class FailOn(StrEnum):
     VIOLATION = "violation"
-    RISK = "risk"
+    EVIDENCE_RISK = "evidence-risk"  # violations and risks open on the product's record
+    RISK = "risk"  # violations and every governance risk, those to attest included
     NEVER = "never"
 
 
-def fails(verdict: Verdict, fail_on: FailOn) -> bool:
-    """Whether a finding of this verdict (not waived) is at or above the policy."""
+def fails(verdict: Verdict, fail_on: FailOn, risk_kind: str | None = None) -> bool:
+    """Whether a finding of this verdict (not waived) is at or above the policy; `risk_kind`:
+    a governance risk's (evidence-risk passes one that is only to attest).  No level but never
+    passes a violation."""
     if fail_on is FailOn.NEVER:
         return False
+    if fail_on is FailOn.EVIDENCE_RISK and verdict is Verdict.GOVERNANCE_RISK:
+        return risk_kind != "attestation"
     floor = Verdict.VIOLATION if fail_on is FailOn.VIOLATION else Verdict.GOVERNANCE_RISK
     return verdict.severity >= floor.severity
+
+
+def gate_fails(summary: Summary, fail_on: FailOn) -> bool:
+    """Whether the run's findings that count toward the gate fail it at this policy."""
+    return fails(summary.gate_verdict, fail_on, summary.gate_risk_kind)
 
 
 BROKEN_INPUT = 2  # the exit code when a manifest could not be read or evaluated
@@ -412,4 +446,4 @@ def exit_code(report: Report, fail_on: FailOn) -> int:
     needs fixing); else 1 when a finding that is not waived is at or above the policy; else 0."""
     if report.errors:
         return BROKEN_INPUT
-    return 1 if fails(report.summary.gate_verdict, fail_on) else 0
+    return 1 if gate_fails(report.summary, fail_on) else 0

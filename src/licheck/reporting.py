@@ -14,10 +14,11 @@ from typing import Any
 
 from licheck.evaluation import ComponentLineage, Finding, MissingFact, ProductResult
 from licheck.explain import explain, fact_scope
-from licheck.facts import FactState, shared
+from licheck.facts import FactState, Status, shared
 from licheck.jsontext import Lasting
-from licheck.report import ProductOut, Report, assemble
+from licheck.report import ProductOut, Report, RiskKind, assemble
 from licheck.verdicts import Settlement, Verdict
+from licheck.vocabulary import CONDUCT
 
 Data = dict[str, Any]
 
@@ -120,6 +121,25 @@ def _missing(missing: MissingFact, local: Local) -> Data:
     return out
 
 
+def risk_kind(finding: Finding) -> RiskKind | None:
+    """A governance risk's kind: `attestation` when conduct facts nobody stated
+    (`vocabulary.CONDUCT`) settle it without a violation, the others as they are (a smallest
+    settling set of them alone, or every missing fact one of them): an attestation can close
+    it.  Else `evidence` (the product's record: a figure, the UI, the lineage, an agreement
+    missing, weak or disputed, or an unknown license).  None for any other verdict."""
+    if finding.verdict is not Verdict.GOVERNANCE_RISK:
+        return None
+    unstated = {m.fact.name for m in finding.missing if m.fact.status is Status.UNKNOWN} & CONDUCT
+    if finding.missing and all(m.fact.name in unstated for m in finding.missing):
+        return "attestation"
+    settles = any(
+        s.verdict is not Verdict.VIOLATION and all(fact in unstated for fact, _ in s.conditions)
+        for s in finding.settlements
+        if s.conditions
+    )
+    return "attestation" if settles else "evidence"
+
+
 def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Data:
     return {
         "component": finding.component,
@@ -143,6 +163,7 @@ def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Dat
         "facts": [_fact(s, memo, local) for s in finding.facts],
         "missing_facts": [_missing(m, local) for m in finding.missing],
         "settled_by": memo.settled(finding.settlements) if finding.settlements else [],
+        "risk_kind": risk_kind(finding),
         "waived": False,
         "waiver": None,
         "baseline": None,
@@ -155,6 +176,7 @@ def product_data(result: ProductResult, memo: ReportMemo) -> Data:
     for f in result.findings:
         counts[f.verdict.value] += 1
     counts["waived"] = 0
+    counts["to_attest"] = sum(risk_kind(f) == "attestation" for f in result.findings)
     local: Local = {}  # the evaluation's objects live as long as `result`: ids stay unique
     return {
         "product": result.product,

@@ -31,7 +31,15 @@ from licheck.evaluation import ProductResult
 from licheck.formats import Context, Document, Format, Piece, open_document
 from licheck.formats.jsonreport import product_bytes
 from licheck.portfolio import Item
-from licheck.report import Counts, ProductOut, Report, Summary, WaiverStatus, errors_out
+from licheck.report import (
+    Counts,
+    ProductOut,
+    Report,
+    Summary,
+    WaiverStatus,
+    errors_out,
+    gate_kind,
+)
 from licheck.reportdigest import product_digest
 from licheck.reporting import ReportMemo, product_data
 from licheck.verdicts import Verdict, worst
@@ -52,6 +60,7 @@ class Part:
     findings: int
     counts: tuple[int, ...]  # in `Counts` field order
     gate: Verdict  # its worst finding (none is waived yet)
+    kinds: frozenset[str | None]  # its findings' risk kinds (`report.gate_kind`)
     hits: tuple[Hit, ...]
     body: bytes
     holes: Holes = ()
@@ -73,7 +82,8 @@ class Encoder:
         data = product_data(result, self.memo)
         counts = tuple(data["counts"].values())
         gate = worst([f.verdict for f in result.findings])  # none is waived yet
-        numbers = (result.verdict, len(result.findings), counts, gate)
+        kinds = frozenset(f["risk_kind"] for f in data["findings"])
+        numbers = (result.verdict, len(result.findings), counts, gate, kinds)
         product = None
         found: tuple[Hit, ...] = ()
         if self.waivers is not None:
@@ -134,6 +144,7 @@ class Stream:
         self.counts = [0] * len(Counts.model_fields)
         self.verdict = Verdict.NOT_APPLICABLE
         self.gate = Verdict.NOT_APPLICABLE
+        self.kinds: set[str | None] = set()  # the risk kinds of findings that count
         self.deferred: list[int] = []  # the indexes of the deferred products, in order
         self._separator = self.document.separator.encode()
         self._body = _spill()
@@ -170,7 +181,7 @@ class Stream:
             self.deferred.append(index)
             self._later.write(part.deferred + b"\n")
             return
-        self._count(part.findings, part.counts, part.gate)
+        self._count(part.findings, part.counts, part.gate, part.kinds)
         self.document.take(index, part.extra)
         if not part.body or not self.document.admits(index, part.extra):
             return
@@ -192,8 +203,11 @@ class Stream:
         at = self._size if offset is None else offset
         self._holes.write(json.dumps([at, kind, detail]).encode() + b"\n")
 
-    def _count(self, findings: int, counts: Iterable[int], gate: Verdict) -> None:
+    def _count(
+        self, findings: int, counts: Iterable[int], gate: Verdict, kinds: Iterable[str | None]
+    ) -> None:
         self.findings += findings
+        self.kinds.update(kinds)
         for position, value in enumerate(counts):
             self.counts[position] += value
         if gate.severity > self.gate.severity:
@@ -220,6 +234,7 @@ class Stream:
                 findings=self.findings,
                 counts=Counts(**dict(zip(Counts.model_fields, self.counts, strict=True))),
                 gate_verdict=self.gate,
+                gate_risk_kind=gate_kind(self.gate, self.kinds),
             ),
             products=[],
             waivers=statuses,
@@ -238,7 +253,8 @@ class Stream:
             product = mark(ProductOut.model_validate_json(line), self.waivers, statuses)
             counts = product.counts.model_dump().values()
             gate = worst([f.verdict for f in product.findings if not f.waived])
-            self._count(len(product.findings), counts, gate)
+            kinds = {f.risk_kind for f in product.findings if not f.waived}
+            self._count(len(product.findings), counts, gate, kinds)
             piece = self.document.piece(product)
             self.document.take(index, piece.extra)
             if piece.text and not self.document.admits(index, piece.extra):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,6 +27,8 @@ def detect_kind(data: object) -> str:
         return "catalog"
     if isinstance(data, dict) and "waivers" in data and "components" not in data:
         return "waivers"
+    if isinstance(data, dict) and "attestations" in data and "components" not in data:
+        return "attestations"
     return "manifest"
 
 
@@ -51,6 +54,11 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
                 from licheck import waivers
 
                 waivers.load(path, shown)
+            elif file_kind == "attestations":
+                from licheck import attestations
+
+                library = library or load_library()
+                attestations.attesting(attestations.load(path, shown), dt.date.today(), library)
             elif file_kind == "catalog":
                 library = library or load_library()
                 load_catalog_file(path, library.licenses, shown)

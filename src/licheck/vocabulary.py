@@ -392,3 +392,30 @@ SCOPED: Final = frozenset(
 )
 # Set facts of ISO 3166 codes, in which EU stands for the union (see `territory`).
 TERRITORIAL: Final = frozenset({"territories", "licensee_domicile"})
+# Conduct facts: what an organisation does (follows a use policy, uses marks, sues, complies
+# with trade laws), not what a product's record shows (users, revenue, UI, lineage, agreements).
+# An organisation may attest them once for many products (`licheck.attestations`), and a
+# governance risk open only on them is one to attest (`risk_kind: attestation`).
+CONDUCT: Final = frozenset(
+    {
+        "use_policy_followed",
+        "use_restrictions_passed_on",
+        "restricted_uses",
+        "ip_claims",
+        "group_ip_claims_against_licensor",
+        "licensor_marks_used",
+        "licensor_endorsement_implied",
+        "latest_version_used",
+        "added_terms_conflict",
+        "licensor_disclaimers_carried",
+        "others_violations_permitted",
+        "guardrails_circumvented",
+        "guardrail_substituted",
+        "proprietary_notices_kept",
+        "export_laws_complied",
+        "risk_mitigation_in_place",
+        "output_content_filtered",
+        "machine_content_labelled",
+        "ai_disclosure_included",
+    }
+)

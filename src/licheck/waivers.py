@@ -80,14 +80,14 @@ def _whole_day(value: object) -> object:
     `2026` the year's (read as its last, a waiver would run to December in silence)."""
     if isinstance(value, str) and re.fullmatch(r"\s*\d{4}-\d{2}\s*", value):
         raise ValueError(
-            f"expected a day as YYYY-MM-DD, got the month {value.strip()!r}: a waiver's dates "
-            "are days (is it the month's first day or its last?)"
+            f"expected a day as YYYY-MM-DD, got the month {value.strip()!r}: the dates of "
+            "waivers and attestations are days (is it the month's first day or its last?)"
         )
     year = isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999
     if year or (isinstance(value, str) and re.fullmatch(r"\s*\d{4}\s*", value)):
         raise ValueError(
-            f"expected a day as YYYY-MM-DD, got the year {str(value).strip()!r}: a waiver's "
-            "dates are days (is it the year's first day or its last?)"
+            f"expected a day as YYYY-MM-DD, got the year {str(value).strip()!r}: the dates of "
+            "waivers and attestations are days (is it the year's first day or its last?)"
         )
     return value
 

@@ -132,6 +132,7 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
         request.licenses_dir,
         waivers,
         request.today,
+        request.attestations(),
         progress=None if quiet() else for_terminal(),
     ) as streamed:
         emit_stream(streamed, request.output, inputs=inputs)
@@ -157,7 +158,13 @@ def _check_once(
     refuse_outputs(outputs, inputs)
     baseline = load_baseline(request.baseline_file)
     report = check_files(
-        list(paths), request.policy(), request.as_of, request.licenses_dir, waivers, request.today
+        list(paths),
+        request.policy(),
+        request.as_of,
+        request.licenses_dir,
+        waivers,
+        request.today,
+        request.attestations(),
     )
     report = with_config(compare_baseline(report, baseline))
     for extra_fmt, file in also:

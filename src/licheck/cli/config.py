@@ -29,13 +29,16 @@ Example:
 @click.argument("paths", nargs=-1, type=INPUT_PATH)
 @click.option(
     "--fail-on",
-    type=click.Choice(["violation", "risk", "never"]),
+    type=click.Choice(["violation", "evidence-risk", "risk", "never"]),
     default="violation",
     help=SAME,
 )
 @click.option("--evidence", default="default", metavar="POLICY", help=SAME)
 @click.option(
     "--waivers", "waivers_file", type=PathParam(dir_okay=False, path_type=Path), help=SAME
+)
+@click.option(
+    "--attestations", "attestations_file", type=PathParam(dir_okay=False, path_type=Path), help=SAME
 )
 @click.option("--verbose", "-v", count=True, help=SAME)
 @click.option("--annotations", type=click.IntRange(min=0), default=10, metavar="N", help=SAME)

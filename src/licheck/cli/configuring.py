@@ -89,6 +89,7 @@ _GATE_PARAMS = {
     "builtin-licenses": "no_builtin_licenses",
     "policy": "policy_files",
     "waivers": "waivers_file",
+    "attestations": "attestations_file",
     "baseline": "baseline_file",
     "today": "today",
 }
@@ -127,6 +128,7 @@ def gate_settings(ctx: click.Context) -> list[GateSettingOut]:
         "builtin-licenses": library.builtin,
         "policy": [path_text(str(p)) for p in library.policies],
         "waivers": waivers,
+        "attestations": path_text(str(a)) if (a := params.get("attestations_file")) else None,
         "baseline": path_text(str(b)) if (b := params.get("baseline_file")) else None,
         "today": day(params.get("today")),
     }
@@ -175,12 +177,12 @@ def say_weakened(report: Report, fail_on: FailOn) -> None:
     """On stderr, when the gate passes only because the configuration file set `fail-on`
     (a `fail-on: never` a folder or two up): every format and command, `evaluate`'s text too,
     which has no gate line."""
-    from licheck.report import FailOn, fails
+    from licheck.report import FailOn, fails, gate_fails
 
     settings = report.config.settings if report.config is not None else []
     at = next((s.at for s in settings if s.key == "fail-on"), None)
     gate = report.summary.gate_verdict
-    if at is None or report.errors or fails(gate, fail_on):
+    if at is None or report.errors or gate_fails(report.summary, fail_on):
         return
     if fails(gate, FailOn.VIOLATION):
         from licheck.escape import terminal  # the file's path is user text

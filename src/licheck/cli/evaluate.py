@@ -42,7 +42,7 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     # report of no product would add nothing).  Several: the others are evaluated, as by check.
     report = evaluate_files(
         list(manifests), request.policy(), request.as_of, request.licenses_dir, waivers,
-        request.today, keep_going=len(manifests) > 1,
+        request.today, request.attestations(), keep_going=len(manifests) > 1,
     )  # fmt: skip
     report = compare_baseline(report, baseline)
     request.emit(report, inputs)

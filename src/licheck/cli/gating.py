@@ -55,11 +55,12 @@ def report_options(function: F) -> F:
         output_option("the report"),
         click.option(
             "--fail-on",
-            type=click.Choice(["violation", "risk", "never"]),
+            type=click.Choice(["violation", "evidence-risk", "risk", "never"]),
             default="violation",
             show_default=True,
             help="Exit 1 when a finding that is not waived is at or above this "
-            "verdict (risk: governance risk or violation).",
+            "verdict (risk: governance risk or violation; evidence-risk: a violation, or a "
+            "governance risk open on the product's record, not only on conduct to attest).",
         ),
         click.option(
             "--waivers",

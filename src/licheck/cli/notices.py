@@ -19,6 +19,7 @@ from licheck.cli.common import (
     stdin_once,
     write_output,
 )
+from licheck.cli.request import attestations_at, attestations_option
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 @output_option()
 @evidence_options
 @library_option
+@attestations_option
 def notices(
     manifests: tuple[Path, ...],
     fmt: str,
@@ -37,6 +39,7 @@ def notices(
     evidence: str,
     as_of: dt.date | None,
     licenses_dir: LibrarySource,
+    attestations_file: Path | None,
 ) -> None:
     """List what the licenses ask the products in MANIFESTS (files, or folders searched as
     `licheck check` does) to carry: the strings to display and where, the Notice texts the
@@ -60,13 +63,16 @@ def notices(
     from licheck.notices import product_duties
 
     policy = resolve_policy(evidence)
-    refuse_outputs([("--output", output)], (*manifests, *licenses_dir.inputs))
+    inputs = (*manifests, *licenses_dir.inputs, attestations_file)
+    refuse_outputs([("--output", output)], inputs)
     paths = discover(list(manifests))
     library = load_library(licenses_dir)
-    results, unread = evaluate_readable(paths, Options(policy, as_of), library)
+    attesting = attestations_at(attestations_file, as_of, library)
+    options = Options(policy, as_of, attesting=attesting)
+    results, unread = evaluate_readable(paths, options, library)
     products = [product_duties(result, library) for result in results]
     shown_as_of = as_of.isoformat() if as_of else None
     render = json_text if fmt == "json" else markdown
     text = render(products, policy.name, shown_as_of, unread, described(library))
-    write_output(text, output, (*manifests, *licenses_dir.inputs))
+    write_output(text, output, inputs)
     exit_unread(unread, "what those products must carry is unknown")

@@ -14,11 +14,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from licheck.cli.common import color_option, evidence_options, library_option, policy_option
+from licheck.cli.common import (
+    PathParam,
+    color_option,
+    evidence_options,
+    library_option,
+    policy_option,
+)
 
 if TYPE_CHECKING:
+    from licheck.attestations import Attestations, Attesting
     from licheck.facts import EvidencePolicy
     from licheck.formats import RenderOptions
+    from licheck.library import Library
     from licheck.librarysource import LibrarySource
     from licheck.report import Report
     from licheck.waivers import Waivers
@@ -44,6 +52,7 @@ class ReportRequest:
     color: str
     licenses_dir: LibrarySource
     baseline_file: Path | None
+    attestations_file: Path | None
 
     def policy(self) -> EvidencePolicy:
         from licheck.api import resolve_policy
@@ -55,10 +64,17 @@ class ReportRequest:
 
         return load_waivers(self.waivers_file, self.no_waivers)
 
+    def attestations(self) -> Attestations | None:
+        attestations = load_attestations(self.attestations_file)
+        if attestations is not None:
+            say_lapsed(attestations, self.as_of or self.today or dt.date.today())
+        return attestations
+
     def inputs(self, paths: Sequence[Path], waivers: Waivers | None) -> tuple[Path | None, ...]:
         """Every file the run reads: never to be written over."""
         extra = Path(waivers.file) if waivers else None
-        return (*paths, self.waivers_file, *self.licenses_dir.inputs, extra, self.baseline_file)
+        files = (self.waivers_file, extra, self.baseline_file, self.attestations_file)
+        return (*paths, *self.licenses_dir.inputs, *files)
 
     def render_options(
         self, *, summary: bool = False, fmt: str | None = None, output: Path | None = None
@@ -93,6 +109,50 @@ class ReportRequest:
 FIELDS = tuple(field.name for field in dataclasses.fields(ReportRequest))
 
 
+def attestations_option(function: F) -> F:
+    """--attestations FILE: conduct facts an organisation attests (docs/attestations.md)."""
+    return click.option(
+        "--attestations",
+        "attestations_file",
+        type=PathParam(dir_okay=False, path_type=Path),
+        help="Read the conduct facts your organisation attests (use policy followed, marks "
+        "used, claims, export laws) from FILE: each fills a fact a product does not state, "
+        "until it expires (docs/attestations.md).",
+    )(function)
+
+
+def attestations_at(path: Path | None, as_of: dt.date | None, library: Library) -> Attesting | None:
+    """The attestations in `path` judged on `as_of` (else today), for a command without
+    --today (notices, whatif, timeline)."""
+    attestations = load_attestations(path)
+    if attestations is None:
+        return None
+    from licheck.attestations import attesting
+
+    on = as_of or dt.date.today()
+    say_lapsed(attestations, on)
+    return attesting(attestations, on, library)
+
+
+def say_lapsed(attestations: Attestations, on: dt.date) -> None:
+    """On stderr: each attestation that does not hold on `on` (its facts are open again)."""
+    from licheck.attestations import lapsed
+    from licheck.cli.common import say
+    from licheck.escape import terminal
+
+    for line in lapsed(attestations, on):
+        say(terminal(line), located_first=True)
+
+
+def load_attestations(path: Path | None) -> Attestations | None:
+    """The attestations in `path`, checked (`InputError`, located); None without a file."""
+    if path is None:
+        return None
+    from licheck.attestations import load
+
+    return load(path, str(path))
+
+
 def request_options(verbose_help: str, *, count: bool = False) -> Callable[[F], F]:
     """The report options (`gating.report_options`, --evidence, --as-of, --verbose, --color,
     --licenses, --baseline, --policy), handed to the command as one `request: ReportRequest`."""
@@ -108,6 +168,7 @@ def request_options(verbose_help: str, *, count: bool = False) -> Callable[[F], 
         verbosity: dict[str, Any] = {"count": True} if count else {"is_flag": True}
         command: Any = gathered
         for decorator in (
+            attestations_option,
             policy_option,
             baseline_option,
             library_option,

@@ -17,6 +17,7 @@ SCHEMA_NAMES = (
     "whatif",
     "timeline",
     "policy",
+    "attestations",
 )
 
 
@@ -38,11 +39,16 @@ def schema(name: str) -> None:
 @click.argument("files", nargs=-1, required=True, type=INPUT_PATH, callback=stdin_once)
 @click.option(
     "--kind",
-    type=click.Choice(["auto", "manifest", "license", "catalog", "waivers", "policy"]),
+    type=click.Choice(
+        ["auto", "manifest", "license", "catalog", "waivers", "policy", "attestations"]
+    ),
+    metavar="KIND",  # the choices, listed in the help, would run over 60 columns
     default="auto",
     show_default=True,
-    help="What the files are; auto tells a license (clauses), a catalog (models), a "
-    "waiver file (waivers) and a policy (policy and clauses) from a manifest.",
+    help="What the files are: auto, manifest, license, catalog, waivers, policy or "
+    "attestations; auto tells a license (clauses), a catalog (models), a "
+    "waiver file (waivers), an attestation file (attestations) and a policy (policy and "
+    "clauses) from a manifest.",
 )
 def validate(files: tuple[Path, ...], kind: str) -> None:
     """Check manifests and rule files; report every problem with file:line:column.

@@ -20,6 +20,7 @@ from licheck.cli.common import (
     terminal_width,
     write_output,
 )
+from licheck.cli.request import attestations_at, attestations_option
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 @color_option
 @policy_option
 @library_option
+@attestations_option
 def timeline(
     manifest: Path,
     evidence: str,
@@ -40,6 +42,7 @@ def timeline(
     output: Path | None,
     color: str,
     licenses_dir: LibrarySource,
+    attestations_file: Path | None,
 ) -> None:
     """What licheck would have said of MANIFEST on each day its evidence changed: a source
     dated, a retraction, a license text coming into force. Each day shows the product's
@@ -53,17 +56,20 @@ def timeline(
         --format json -o timeline.json
     """
     from licheck.api import resolve_policy
+    from licheck.attestations import attested
     from licheck.layers import described
     from licheck.layers import load as load_library
     from licheck.loading import load_manifest
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 
-    inputs = (manifest, *licenses_dir.inputs)
+    inputs = (manifest, *licenses_dir.inputs, attestations_file)
     refuse_outputs([("--output", output)], inputs)
     policy = resolve_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
     library = load_library(licenses_dir)
+    # judged today: each attested fact counts from the day it was attested (its evidence's date)
+    loaded = attested(loaded, document.file, attestations_at(attestations_file, None, library))
     report = build(loaded, document, library, policy)
     report = report.model_copy(update={"library": described(library)})
     if fmt == "json":

@@ -23,6 +23,7 @@ from licheck.cli.common import (
     terminal_width,
     write_output,
 )
+from licheck.cli.request import attestations_at, attestations_option
 
 if TYPE_CHECKING:
     from licheck.librarysource import LibrarySource
@@ -77,6 +78,7 @@ SET_HELP = (
 @color_option
 @library_option
 @policy_option
+@attestations_option
 def whatif(
     manifest: Path,
     sets: tuple[str, ...],
@@ -90,6 +92,7 @@ def whatif(
     output: Path | None,
     color: str,
     licenses_dir: LibrarySource,
+    attestations_file: Path | None,
 ) -> None:
     """Ask what-if questions of MANIFEST: set facts, sweep them, swap a base model, go back in
     time. Shows the baseline's verdicts beside the scenario's, which findings flip and why,
@@ -103,6 +106,7 @@ def whatif(
         --swap-base kimi-k2.5=glm-5
     """
     from licheck.api import resolve_policy
+    from licheck.attestations import attested
     from licheck.evaluation import Options
     from licheck.layers import described
     from licheck.layers import load as load_library
@@ -113,7 +117,7 @@ def whatif(
 
     if plot is not None and not sweeps:
         raise ScenarioError("--plot draws a sweep: give --sweep FACT=FROM..TO too")
-    inputs = (manifest, *licenses_dir.inputs)
+    inputs = (manifest, *licenses_dir.inputs, attestations_file)
     refuse_outputs([("--plot", plot), ("--output", output)], inputs)
     if plot is not None and not plot.resolve().parent.is_dir():
         raise click.BadParameter(
@@ -126,6 +130,7 @@ def whatif(
     )
     loaded, document = load_manifest(manifest, str(manifest))
     library = load_library(licenses_dir)
+    loaded = attested(loaded, document.file, attestations_at(attestations_file, as_of, library))
     subject = Subject(loaded, document, library, Options(resolve_policy(evidence), as_of))
     ranges = [parse_sweep(s, subject.rates()) for s in sweeps]
     report = build(analyse(subject, scenario, ranges))

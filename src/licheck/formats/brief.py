@@ -86,6 +86,8 @@ def finding_spans(product: ProductOut, finding: FindingOut) -> list[Span]:
     tag = baseline_tag(finding)
     if tag:
         spans.append((escape(f"[{tag}]"), DIM))
+    if finding.risk_kind == "attestation":  # only conduct keeps it open
+        spans.append(("(to attest)", DIM))
     spans += [
         (escape(f"{finding.license}/{finding.clause}"), BOLD),
         (escape(f"— {product.product} / {finding.component} ({finding.model_name}):"), ""),

@@ -40,13 +40,17 @@ def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:
         return "skipped", "waived", f.waiver.message
     if not counts_toward_gate(f):  # a baseline accepts it
         return "skipped", "baseline", f"{f.verdict.label} ({baseline_tag(f)}): {f.title}"
-    if f.verdict is Verdict.VIOLATION or fails(f.verdict, fail_on):
-        return "failure", f.verdict.value, f"{f.verdict.label}: {f.title}"
+    if f.verdict is Verdict.VIOLATION or fails(f.verdict, fail_on, f.risk_kind):
+        return "failure", f.verdict.value, f"{f.verdict.label}{_to_attest(f)}: {f.title}"
     return (
         "skipped",
         f.verdict.value,
-        (f"governance risk (does not fail --fail-on {fail_on.value}): {f.title}"),
+        (f"governance risk{_to_attest(f)} (does not fail --fail-on {fail_on.value}): {f.title}"),
     )
+
+
+def _to_attest(f: FindingOut) -> str:
+    return " to attest" if f.risk_kind == "attestation" else ""
 
 
 def _body(f: FindingOut) -> str:

@@ -24,7 +24,7 @@ from licheck.formats.summary import (
     written_figures,
 )
 from licheck.formats.unread import message, where
-from licheck.report import FailOn, FindingOut, ProductOut, Report, fails
+from licheck.report import FailOn, FindingOut, ProductOut, Report, gate_fails
 from licheck.verdicts import Verdict
 
 MAX_ROWS = 20  # beyond this the comment stops being one screen; the rest are counted
@@ -163,8 +163,7 @@ class MarkdownDocument(Plain):
         del self._rows[MAX_ROWS:]
 
     def head(self, top: Report, pieces: int) -> str:
-        gate = top.summary.gate_verdict
-        title = "fails" if fails(gate, self.fail_on) or top.errors else "passes"
+        title = "fails" if gate_fails(top.summary, self.fail_on) or top.errors else "passes"
         heading = f"❌ {cell(unread(top))}" if top.errors else _verdict(top)
         out = [
             f"### licheck: {heading} — gate {title}",

@@ -188,6 +188,8 @@ def _result(
             "missingFacts": [m.fact for m in f.missing_facts],
         },
     }
+    if f.risk_kind is not None:  # evidence, or only conduct to attest
+        result["properties"]["riskKind"] = f.risk_kind
     if f.baseline is not None:  # SARIF's own field; licheck's finer status beside it
         result["baselineState"] = BASELINE_STATES[f.baseline.status]
         result["properties"]["baseline"] = f.baseline.status
@@ -374,6 +376,8 @@ class SarifDocument(Plain):
         }
         if top.summary.counts.waived:
             run["properties"]["waivedResults"] = top.summary.counts.waived
+        if top.summary.counts.to_attest:
+            run["properties"]["toAttestResults"] = top.summary.counts.to_attest
         if top.baseline is not None:
             run["properties"]["baseline"] = {
                 "file": top.baseline.file,

@@ -9,6 +9,7 @@ import hashlib
 
 from licheck.escape import line
 from licheck.report import (
+    Counts,
     FailOn,
     FindingOut,
     LibraryOut,
@@ -18,6 +19,7 @@ from licheck.report import (
     WaiverStatus,
     counts_toward_gate,
     fails,
+    gate_fails,
 )
 from licheck.verdicts import Verdict
 
@@ -52,7 +54,7 @@ def is_problem(finding: FindingOut) -> bool:
 def blocks(finding: FindingOut, fail_on: FailOn) -> bool:
     """Whether the finding fails the gate at this policy (with a baseline: only a new or worse
     one can)."""
-    return counts_toward_gate(finding) and fails(finding.verdict, fail_on)
+    return counts_toward_gate(finding) and fails(finding.verdict, fail_on, finding.risk_kind)
 
 
 def written_figures(finding: FindingOut) -> dict[str, str]:
@@ -69,9 +71,17 @@ def counts_line(report: Report) -> str:
     c = report.summary.counts
     return (
         f"{plural(report.summary.products, 'product')}: {plural(c.violation, 'violation')}, "
-        f"{plural(c.governance_risk, 'governance risk')}, {c.satisfied} satisfied, "
+        f"{plural(c.governance_risk, 'governance risk')}{_kinds(c)}, {c.satisfied} satisfied, "
         f"{c.not_applicable} not applicable; {c.waived} waived"
     )
+
+
+def _kinds(c: Counts) -> str:
+    """' (E evidence, A to attest)': the governance risks open on the product's record, and
+    those open only on conduct an attestation can settle."""
+    if not c.governance_risk:
+        return ""
+    return f" ({c.governance_risk - c.to_attest} evidence, {c.to_attest} to attest)"
 
 
 def unread(report: Report) -> str:
@@ -93,8 +103,15 @@ def gate_line(report: Report, fail_on: FailOn) -> str:
         )
     if fail_on is FailOn.NEVER:
         return f"Gate ({policy}): passes ({worst} not waived: {gate.label})"
-    result = "FAILS" if fails(gate, fail_on) else "passes"
-    return f"Gate ({policy}): {result} ({worst} not waived: {gate.label})"
+    result = "FAILS" if gate_fails(report.summary, fail_on) else "passes"
+    return f"Gate ({policy}): {result} ({worst} not waived: {gate.label}{_to_attest(report)})"
+
+
+def _to_attest(report: Report) -> str:
+    """What the gate leaves to attest, when its risks are only that."""
+    if report.summary.gate_risk_kind != "attestation":
+        return ""
+    return f"; only conduct to attest: {plural(report.summary.counts.to_attest, 'risk')}"
 
 
 def settings_line(report: Report) -> str:

@@ -238,6 +238,8 @@ def _verdict_cell(f: FindingOut) -> Text:
     cell = verdict_text(f.verdict)
     if f.waived:
         cell = Text.assemble(cell, " (waived)")
+    if f.risk_kind == "attestation":  # only conduct keeps it open
+        cell = Text.assemble(cell, (" (to attest)", "dim"))
     tag = baseline_tag(f)
     if tag:
         cell = Text.assemble(cell, (f" [{tag}]", "dim" if tag == "unchanged" else "bold"))
@@ -361,6 +363,8 @@ def _facts_table(facts: list[FactOut]) -> Table:
             )
             or "—"
         )
+        if fact.note and "attestation" in fact.note:  # attested, set aside, or expired
+            evidence += f" ({escape(fact.note)})"
         table.add_row(
             escape(fact.name),
             Text(fact.status, style=STATUS_STYLES[fact.status]),

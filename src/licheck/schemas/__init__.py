@@ -43,6 +43,11 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
 
         return WaiverFile
 
+    def attestations() -> type[BaseModel]:
+        from licheck.attestations import AttestationFile
+
+        return AttestationFile
+
     def policy() -> type[BaseModel]:
         from licheck.orgpolicy import PolicyFile
 
@@ -67,10 +72,21 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
         "whatif": whatif,
         "timeline": timeline,
         "policy": policy,
+        "attestations": attestations,
     }
 
 
-NAMES = ("license", "manifest", "catalog", "report", "waivers", "whatif", "timeline", "policy")
+NAMES = (
+    "license",
+    "manifest",
+    "catalog",
+    "report",
+    "waivers",
+    "whatif",
+    "timeline",
+    "policy",
+    "attestations",
+)
 # machine output: its schema describes what is serialised
 OUTPUTS = ("report", "whatif", "timeline")
 
