@@ -507,7 +507,7 @@ CASES = [
         "check",
         "v.yaml",
         code=2,
-        err=(".licheck.yaml:1:10: error: expected one of violation, risk, never",),
+        err=(".licheck.yaml:1:10: error: expected one of violation, evidence-risk, risk, never",),
         files={".licheck.yaml": "fail-on: NEVER\n"},
     ),
     case(
