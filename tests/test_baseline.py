@@ -249,7 +249,7 @@ BAD_BASELINES = [
     ),
     ("\xff\xfe", "not UTF-8"),
     ('{"tool": "licheck", "n": ' + "9" * 5000 + "}", "not valid JSON"),
-    ("[" * 100_000, "nested too deeply"),
+    ("[" * 100_000, "levels deep: too deep to read"),
 ]
 
 

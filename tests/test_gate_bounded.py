@@ -169,6 +169,20 @@ CASES = [
         out=("kimi-k2.5",),
         files={"bom.json": bom("X", ' "version": "' + "7" * 5000 + '",')},
     ),
+    Case(
+        "bom nested deeper than the parser follows",
+        IMPORT,
+        2,
+        (r"bom\.json:1:100000: error: invalid JSON: nested 100,000 levels deep",),
+        files={"bom.json": "[" * 100_000 + "]" * 100_000},
+    ),
+    Case(
+        "bom nested deep, brackets in a string not counted",
+        IMPORT,
+        2,
+        (r"bom\.json:1:5018: error: invalid JSON: nested 5,001 levels deep",),
+        files={"bom.json": '{"a": "[[[[", "b":' + "[" * 5000 + "]" * 5000 + "}"},
+    ),
     # -- baselines: the other JSON input --------------------------------------------------------
     Case(
         "baseline lone surrogate",

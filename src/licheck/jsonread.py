@@ -56,7 +56,8 @@ def loads(
 ) -> Any:
     """`json.loads` with `unique_keys` (or a hook that calls it, e.g. to drop what is never
     read as it is parsed); `DuplicateKey`, `json.JSONDecodeError` (located),
-    `Unreadable` (located: a lone surrogate, an integer too long) as the text deserves."""
+    `Unreadable` (located: a lone surrogate, an integer too long, nesting deeper than the
+    parser can follow) as the text deserves."""
     keywords: dict[str, Any] = {} if parse_constant is None else {"parse_constant": parse_constant}
     try:
         # the integer hook decides the length first: the interpreter's limit never applies
@@ -67,6 +68,10 @@ def loads(
         raise Unreadable(
             f"an integer of {digits} digits (at most {MAX_DIGITS:,})", line, column
         ) from None
+    except RecursionError:  # the parser recurses once per level: say where the text goes deepest
+        depth, offset = _deepest(text)
+        line, column = _where(text, offset)
+        raise Unreadable(f"nested {depth:,} levels deep: too deep to read", line, column) from None
     if _SURROGATE.search(text) and _surrogate_in(data):
         line, column = _where(text, _lone_surrogate(text))
         escape = text[_lone_surrogate(text) :][:6]
@@ -87,6 +92,24 @@ def _where(text: str, offset: int) -> tuple[int, int]:
 # A string (its escapes inside), or a number outside any string.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
+
+
+_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """How deep the arrays and objects of `text` go (strings skipped), and the offset of the
+    first bracket that opens the deepest level."""
+    depth = deepest = offset = 0
+    for token in _BRACKET.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, offset = depth, token.start()
+        elif mark in "]}":
+            depth -= 1
+    return deepest, offset
 
 
 def _integer_at(text: str, digits: int) -> int:

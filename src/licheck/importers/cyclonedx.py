@@ -65,10 +65,8 @@ def read(path: Path, display: str) -> Bom:
         raise fail(display, 0, 0, message) from None
     except json.JSONDecodeError as exc:
         raise fail(display, exc.lineno, exc.colno, f"invalid JSON: {exc.msg}") from None
-    except jsonread.Unreadable as exc:  # a lone surrogate, an integer too long
+    except jsonread.Unreadable as exc:  # a lone surrogate, an integer too long, too deep
         raise fail(display, exc.line, exc.column, f"invalid JSON: {exc.reason}") from None
-    except RecursionError:
-        raise fail(display, 0, 0, "the JSON is nested too deeply") from None
     except ValueError as exc:  # what else the JSON reader refuses without a position
         raise fail(display, 0, 0, f"invalid JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("bomFormat") != "CycloneDX":
