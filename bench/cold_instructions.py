@@ -45,19 +45,21 @@ RATIOS = [
 BASELINE = "evaluate json (baseline)"
 PHASES = {  # cumulative: each runs the code of the ones before it too
     "floor imports (yaml, click, BaseModel)": "import yaml, click; from pydantic import BaseModel",
-    "licheck.model (format models)": "import licheck.model",
-    "rest of licheck's imports": "import licheck.api, licheck.report, licheck.reporting, "
-    "licheck.cli.evaluate",
-    "load the rule library": "from licheck.library import load_library; library = load_library()",
-    "evaluate composer2": "from licheck.evaluation import Options; "
-    "from licheck.facts import POLICIES; from pathlib import Path; "
+    "licheck.inputs.rules (format models)": "import licheck.inputs.rules",
+    "rest of licheck's imports": "import licheck.api, licheck.report.view, "
+    "licheck.report.building, licheck.cli.evaluate",
+    "load the rule library": "from licheck.library.compiled import load_library; "
+    "library = load_library()",
+    "evaluate composer2": "from licheck.evaluation.evaluate import Options; "
+    "from licheck.facts.resolution import POLICIES; from pathlib import Path; "
     "results = licheck.api.evaluate_paths([Path('products/composer2.yaml')], "
     "Options(POLICIES['default']), library)",
-    "build + JSON report": "text = licheck.report.to_json(licheck.reporting.build(results, "
-    "'default', None))",
+    "build + JSON report": "text = licheck.report.view.to_json("
+    "licheck.report.building.build(results, 'default', None))",
 }
 MANIFEST_ONLY = (
-    "import yaml, click; from pydantic import BaseModel; from licheck.manifest import Manifest; "
+    "import yaml, click; from pydantic import BaseModel; "
+    "from licheck.inputs.manifest import Manifest; "
     "Manifest.model_validate(yaml.safe_load(open('products/composer2.yaml')))"
 )
 
@@ -78,7 +80,7 @@ def phases() -> None:
     print(f"  beyond the floor: {(totals[-1] - floor) / 1e6:.1f} M ({totals[-1] / floor:.2f}x)")
     alone = instructions([PY, "-c", MANIFEST_ONLY + "; import os; os._exit(0)"], ROOT / "src")
     print(
-        f"validating composer2 with licheck.manifest alone: {alone / 1e6:.1f} M, "
+        f"validating composer2 with licheck.inputs.manifest alone: {alone / 1e6:.1f} M, "
         f"{alone / floor:.2f}x the floor"
     )
 

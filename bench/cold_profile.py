@@ -7,7 +7,7 @@ Two views, each the median over fresh processes:
    licheck's modules, loading the rule library, evaluating products/composer2.yaml, building and
    rendering the JSON report;
 2. `-X importtime` self times of what licheck imports beyond the floor, grouped: the pydantic
-   model classes of the file formats (licheck.model) and of the report (licheck.report), the
+   model classes of the file formats (inputs.rules) and of the report (report.view), the
    rest of licheck, pydantic's own modules first needed by those classes, and the standard
    library.
 """
@@ -31,27 +31,27 @@ c = [time.process_time()]
 import yaml, click
 from pydantic import BaseModel
 t.append(time.perf_counter()); c.append(time.process_time())
-import licheck.model
+import licheck.inputs.rules
 t.append(time.perf_counter()); c.append(time.process_time())
-import licheck.api, licheck.report, licheck.reporting, licheck.cli.evaluate
+import licheck.api, licheck.report.view, licheck.report.building, licheck.cli.evaluate
 t.append(time.perf_counter()); c.append(time.process_time())
 from pathlib import Path
-from licheck.library import load_library
+from licheck.library.compiled import load_library
 library = load_library(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
 t.append(time.perf_counter()); c.append(time.process_time())
-from licheck.evaluation import Options
-from licheck.facts import POLICIES
+from licheck.evaluation.evaluate import Options
+from licheck.facts.resolution import POLICIES
 results = licheck.api.evaluate_paths([Path("products/composer2.yaml")],
                                      Options(POLICIES["default"]), library)
 t.append(time.perf_counter()); c.append(time.process_time())
-report = licheck.reporting.build(results, "default", None)
-text = licheck.report.to_json(report)
+report = licheck.report.building.build(results, "default", None)
+text = licheck.report.view.to_json(report)
 t.append(time.perf_counter()); c.append(time.process_time())
 print(json.dumps([[b - a for a, b in zip(t, t[1:])], [b - a for a, b in zip(c, c[1:])]]))
 """
 PHASE_NAMES = [
     "floor imports (yaml, click, BaseModel)",
-    "licheck.model (format models)",
+    "licheck.inputs.rules (format models)",
     "rest of licheck's imports",
     "load the rule library",
     "evaluate composer2",
@@ -59,7 +59,7 @@ PHASE_NAMES = [
 ]
 IMPORTS = (
     "import yaml, click; from pydantic import BaseModel; "
-    "import licheck.api, licheck.report, licheck.cli.evaluate"
+    "import licheck.api, licheck.report.view, licheck.cli.evaluate"
 )
 
 
@@ -105,7 +105,7 @@ def phases(runs: int) -> None:
 
 def group(module: str) -> str:
     top = module.split(".")[0]
-    if module in ("licheck.model", "licheck.report"):
+    if module in ("licheck.inputs.rules", "licheck.report.view"):
         return module + " (pydantic classes)"
     if top == "licheck":
         return "licheck, other modules"

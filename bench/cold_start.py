@@ -67,7 +67,7 @@ COMMANDS: dict[str, list[str]] = {
         PY,
         "-c",
         "import os, yaml, click; from pydantic import BaseModel\n"
-        "from licheck.manifest import Manifest\n"
+        "from licheck.inputs.manifest import Manifest\n"
         f"Manifest.model_validate(yaml.safe_load(open({MANIFEST!r}))); os._exit(0)",
     ],
     "evaluate --format json": [PY, "-m", "licheck", "evaluate", MANIFEST, "--format", "json"],

@@ -13,8 +13,8 @@ one worker.  The contenders:
   hand-written     the floor plus the Kimi K2.5 attribution verdict written by hand (one core)
   rego (regopy)    the floor plus the same verdict in Rego, policy compiled once (one core)
   rego naive       a two-valued Rego rule ignoring evidence (NOT the same verdicts: engine speed)
-  licheck api -j1  licheck.portfolio over the files in one process (its verdicts are compared)
-  licheck stream   licheck.portfolio.summarise: counts and exit status only, every core, streamed
+  licheck api -j1  portfolio.workers over the files in one process (its verdicts are compared)
+  licheck stream   portfolio.workers.summarise: counts and exit status only, every core, streamed
   licheck check    the command line: `licheck check DIR --format json` to /dev/null, every core
 
 Goal ("A simpler core"; issue 7 asked 0.5x): licheck check >= 0.8x the parse floor's throughput
@@ -88,10 +88,10 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
     elif name == "rego naive":
         baselines.naive_rego(_paths(folder))
     elif name == "licheck api -j1":
-        from licheck.evaluation import Options
-        from licheck.facts import POLICIES
-        from licheck.library import load_library
-        from licheck.portfolio import iter_results
+        from licheck.evaluation.evaluate import Options
+        from licheck.facts.resolution import POLICIES
+        from licheck.library.compiled import load_library
+        from licheck.portfolio.workers import iter_results
 
         found: list[tuple[str, str, str]] = []
         items = iter_results(_paths(folder), Options(POLICIES["default"]), load_library(), jobs=1)
@@ -99,10 +99,10 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
             found.extend(baselines.licheck_verdicts([item]))
         verdicts = found
     elif name == "licheck stream":
-        from licheck.evaluation import Options
-        from licheck.facts import POLICIES
-        from licheck.library import load_library
-        from licheck.portfolio import summarise_paths
+        from licheck.evaluation.evaluate import Options
+        from licheck.facts.resolution import POLICIES
+        from licheck.library.compiled import load_library
+        from licheck.portfolio.workers import summarise_paths
 
         summary = summarise_paths(_paths(folder), Options(POLICIES["default"]), load_library())
         if summary.broken:

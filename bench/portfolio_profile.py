@@ -25,14 +25,16 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from licheck import judging, loading, yamlsafe
-from licheck.evaluation import EvaluationContext, Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.formats.jsonreport import product_bytes
-from licheck.library import load_library
-from licheck.manifest import Manifest
-from licheck.reporting import ReportMemo, product_data
-from licheck.verdicts import Verdict
+from licheck.core.verdicts import Verdict
+from licheck.evaluation import judging
+from licheck.evaluation.evaluate import EvaluationContext, Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files import yamlsafe
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import load_library
+from licheck.loading import documents as loading
+from licheck.outputs.jsonreport import product_bytes
+from licheck.report.building import ReportMemo, product_data
 
 PHASES = [
     "read",

@@ -87,9 +87,9 @@ def main() -> None:
     parser.add_argument("--write", type=Path, default=None, help="also keep the manifests here")
     args = parser.parse_args()
 
-    from licheck.facts import POLICIES
-    from licheck.library import load_library
-    from licheck.loading import load_manifest
+    from licheck.facts.resolution import POLICIES
+    from licheck.library.compiled import load_library
+    from licheck.loading.documents import load_manifest
     from licheck.timeline import build
 
     library = load_library()

@@ -24,12 +24,12 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from licheck.domains import Interval
-from licheck.evaluation import Options
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.loading import load_manifest
-from licheck.units import Dimension
+from licheck.core.units import Dimension
+from licheck.engine.domains import Interval
+from licheck.evaluation.evaluate import Options
+from licheck.facts.resolution import POLICIES
+from licheck.library.compiled import load_library
+from licheck.loading.documents import load_manifest
 from licheck.whatif import Scenario, Subject, binding_rules, evaluator
 from licheck.whatif.scenario import apply
 from licheck.whatif.spec import parse_assignment

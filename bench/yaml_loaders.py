@@ -36,7 +36,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from licheck import yamlfast, yamlsafe
+from licheck.files import yamlfast, yamlsafe
 
 
 class _NoResolvers(yaml.CSafeLoader):  # type: ignore[misc]

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from licheck import yamlsafe
-from licheck.manifest import Manifest
+from licheck.files import yamlsafe
+from licheck.inputs.manifest import Manifest
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "licenses" / "tests"
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck import escape
-from licheck.diagnostics import InputError
-from licheck.discovery import discover
+from licheck.core.diagnostics import InputError
+from licheck.files.discovery import discover
 from licheck.importers.skeleton import unique
+from licheck.text import escape
 from tests.clirun import run
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 import licheck
-from licheck.formats.whatif_scale import Scale
-from licheck.library import default_directory
+from licheck.library.compiled import default_directory
+from licheck.outputs.whatif.scale import Scale
 from tests.clirun import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,7 +127,7 @@ COMMAND = re.compile(r"^\s*::", re.M)
     "text", ["::error::x", "a:::b", "x ::warning file=a::y", "std::vector", ":", "a: b"]
 )
 def test_rich_text_has_no_colon_pair(text: str) -> None:
-    from licheck import escape
+    from licheck.text import escape
 
     out = escape.rich(text)
     assert "::" not in out
@@ -302,7 +302,7 @@ PACKAGE = Path(licheck.__file__).resolve().parent
 RULES = default_directory().resolve()
 IMPORT = ROOT / "tests" / "data" / "import"
 OWN_FILES = {
-    "library-json": PACKAGE / "library.json",
+    "library-json": PACKAGE / "library" / "library.json",
     "rule-file": RULES / "apache-2.0.yaml",
     "module": PACKAGE / "escape.py",
     "new-in-rules": RULES / "report.txt",
@@ -384,8 +384,8 @@ def _within(seconds: float, work: Callable[[], object]) -> object:
 def test_fifo_swapped_in_is_refused_not_opened_blocking(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, reader: str
 ) -> None:
-    from licheck import safeio, yamlsafe
-    from licheck.diagnostics import InputError
+    from licheck.core.diagnostics import InputError
+    from licheck.files import safeio, yamlsafe
     from licheck.importers import hf
 
     fifo = _swapped(monkeypatch, tmp_path)
@@ -516,7 +516,7 @@ SNIFFED = {
 
 @pytest.mark.parametrize("case", SNIFFED)
 def test_sniff_finds_the_top_level_key_as_the_documented_rule(tmp_path: Path, case: str) -> None:
-    from licheck.discovery import is_manifest
+    from licheck.files.discovery import is_manifest
 
     body, expected = SNIFFED[case]
     path = tmp_path / "x.yaml"
@@ -616,7 +616,7 @@ def test_check_formats_escape_rule_text(
     [("a\u202eb", "a\\u202eb"), ("c1\x85", "c1\\x85"), ("del\x7f", "del\\x7f"), ("é ok", "é ok")],
 )
 def test_xml_chars_show_invisible_controls(text: str, expected: str) -> None:
-    from licheck import escape
+    from licheck.text import escape
 
     assert escape.xml_chars(text) == expected
 
@@ -660,7 +660,7 @@ def test_canonical_texts_are_read_bounded(
 def test_validate_escapes_file_names(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, unwrapped: None, name: str
 ) -> None:
-    from licheck import escape
+    from licheck.text import escape
 
     path = tmp_path / name
     path.write_bytes(COMPOSER.read_bytes())

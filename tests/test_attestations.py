@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.vocabulary import CONDUCT, FACTS
+from licheck.vocabulary.names import CONDUCT, FACTS
 from tests.clirun import run
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

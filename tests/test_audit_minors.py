@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from licheck.evaluation import Finding, Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.manifest import Manifest
-from licheck.model import Provenance
-from licheck.verdicts import Verdict
-from licheck.yamlsafe import Document
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Finding, Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.inputs.rules import Provenance
+from licheck.library.compiled import load_library
 from tests.clirun import run
 
 LIBRARY = load_library()

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck import baseline
-from licheck.baseline import MAX_BASELINE_BYTES, Entry, status_of
-from licheck.diagnostics import InputError
-from licheck.reportdigest import product_digest, report_digest
-from licheck.verdicts import Verdict
+from licheck.core.diagnostics import InputError
+from licheck.core.verdicts import Verdict
+from licheck.report import baseline
+from licheck.report.baseline import MAX_BASELINE_BYTES, Entry, status_of
+from licheck.report.digest import product_digest, report_digest
 from tests.clirun import run
 
 HEAD = """format: 2

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck.diagnostics import InputError
-from licheck.library import default_directory, load_library
-from licheck.model import Provenance
-from licheck.vocabulary import FACTS
+from licheck.core.diagnostics import InputError
+from licheck.inputs.rules import Provenance
+from licheck.library.compiled import default_directory, load_library
+from licheck.vocabulary.names import FACTS
 from tests.conftest import ROOT
 
 

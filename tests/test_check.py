@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from licheck.discovery import discover
-from licheck.report import FailOn, exit_code
+from licheck.files.discovery import discover
+from licheck.report.view import FailOn, exit_code
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 
@@ -174,7 +174,7 @@ def test_exit_code_ignores_waived_findings() -> None:
         )
         for p in report.products
     ]
-    from licheck.report import summarize
+    from licheck.report.view import summarize
 
     waived = report.model_copy(update={"products": products, "summary": summarize(products)})
     assert exit_code(waived, FailOn.RISK) == 0

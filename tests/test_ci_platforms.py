@@ -157,7 +157,7 @@ def test_waived_findings_are_suppressed_sarif_results(
 def test_sarif_is_capped_at_the_code_scanning_limit(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import licheck.formats.sarif as sarif
+    import licheck.outputs.sarif as sarif
 
     repo = _repo(tmp_path)
     monkeypatch.chdir(repo)
@@ -184,7 +184,7 @@ def test_waived_results_count_toward_the_cap(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A suppressed result is a result: GitHub counts it toward its 25,000 per run too."""
-    import licheck.formats.sarif as sarif
+    import licheck.outputs.sarif as sarif
 
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(sarif, "MAX_RESULTS", 0)
@@ -201,7 +201,7 @@ def test_over_the_stored_results_the_log_says_so(
 ) -> None:
     """Code scanning stores only the top 5,000 results of a run: suppressed (waived) results
     count toward them, so a log over that says so, in the log and on stderr."""
-    import licheck.formats.sarif as sarif
+    import licheck.outputs.sarif as sarif
 
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(sarif, "SHOWN_RESULTS", 0)

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from licheck.clausefacts import as_read, contradiction
-from licheck.conditions import Test
-from licheck.domains import Booleans, Domain, StringSet
-from licheck.facts import FactState, Status
-from licheck.verdicts import Verdict
-from licheck.vocabulary import FACTS
+from licheck.core.verdicts import Verdict
+from licheck.engine.conditions import Test
+from licheck.engine.domains import Booleans, Domain, StringSet
+from licheck.evaluation.clausefacts import as_read, contradiction
+from licheck.facts.resolution import FactState, Status
+from licheck.vocabulary.names import FACTS
 from tests.clirun import run
 
 KIMI = frozenset({"kimi-k2.5-modified-mit/*", "kimi-k2.5-modified-mit/ui-attribution"})

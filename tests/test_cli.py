@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from licheck import __version__
-from licheck.vocabulary import FACTS
+from licheck.vocabulary.names import FACTS
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.yamlsafe import MAX_FILE_BYTES
+from licheck.files.yamlsafe import MAX_FILE_BYTES
 from tests.clirun import run
 from tests.conftest import LICENSES, PRODUCTS
 

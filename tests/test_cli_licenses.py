@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
-from licheck.library import load_library
+from licheck.library.compiled import load_library
 from tests.conftest import REFERENCE_TEXTS, needs_reference
 
 

@@ -12,7 +12,7 @@ import click
 import pytest
 
 from licheck.cli import cli, load_command
-from licheck.config import SETTINGS, find
+from licheck.config.settings import SETTINGS, find
 from tests.clirun import run
 from tests.conftest import PRODUCTS
 
@@ -341,7 +341,7 @@ def test_a_pyproject_configures_licheck_only_through_its_table(
 ) -> None:
     """Only a `tool.licheck` table (or key) makes a pyproject.toml licheck's configuration; one
     that merely lists licheck as a dependency is not even parsed."""
-    from licheck.config import find
+    from licheck.config.settings import find
 
     (tmp_path / ".git").mkdir()
     (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")

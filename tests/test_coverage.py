@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck.coverage import MIN_OVERLAP, Sentence, coverage, fold, quotes, sentences
-from licheck.library import load_library
-from licheck.model import License
-from licheck.textcheck import canonical_body
+from licheck.inputs.rules import License
+from licheck.library.compiled import load_library
+from licheck.library.coverage import MIN_OVERLAP, Sentence, coverage, fold, quotes, sentences
+from licheck.library.textcheck import canonical_body
 from tests.clirun import run
 from tests.conftest import LICENSES, REFERENCE_TEXTS, needs_reference
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from licheck.evaluation import Finding, Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.manifest import Manifest
-from licheck.verdicts import Verdict
-from licheck.yamlsafe import Document
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Finding, Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import load_library
 
 
 def _findings(
@@ -150,8 +150,8 @@ def test_as_of_a_date_before_any_text_of_the_history_is_an_unknown_license() -> 
 
 
 def test_findings_under_several_texts_are_deterministic() -> None:
-    from licheck.report import to_json
-    from licheck.reporting import build
+    from licheck.report.building import build
+    from licheck.report.view import to_json
 
     manifest = Manifest.model_validate(
         {

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from licheck.library import load_library
-from licheck.modelscan import MAX_SCAN_BYTES, hub_index
+from licheck.discover.modelscan import MAX_SCAN_BYTES, hub_index
+from licheck.library.compiled import load_library
 from tests.clirun import run
 
 APP = """from transformers import AutoModelForCausalLM

@@ -21,11 +21,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck import yamlsafe
 from licheck.cli.discover import _manifests
-from licheck.diagnostics import InputError
-from licheck.discovery import discover, survey
-from licheck.loading import load_manifest
+from licheck.core.diagnostics import InputError
+from licheck.files import yamlsafe
+from licheck.files.discovery import discover, survey
+from licheck.loading.documents import load_manifest
 from tests.clirun import run
 from tests.conftest import PRODUCTS
 from tests.test_gate_discovery import VIOLATION  # the one violating manifest both tests write
@@ -219,7 +219,7 @@ def test_the_rule_decides_as_the_loader_reads(text: str) -> None:
     mapping with `product` (or `owner` and `components`), or no data at all, is a manifest;
     anything else is not.  (A text the loader refuses is unconstrained here: the gate tables
     cover it.)"""
-    from licheck.discovery import why_not_manifest
+    from licheck.files.discovery import why_not_manifest
 
     try:
         data = yamlsafe.parse(text, "x.yaml").data

@@ -172,7 +172,7 @@ def test_no_message_sends_the_user_to_the_readme() -> None:
 
 
 def test_the_format_hint_names_a_page_that_has_the_section(tmp_path: Path) -> None:
-    from licheck.manifest import FORMAT_DOC, FORMAT_SECTION
+    from licheck.inputs.manifest import FORMAT_DOC, FORMAT_SECTION
 
     assert f"## {FORMAT_SECTION}\n" in _text(ROOT / FORMAT_DOC)
     schema = json.loads(

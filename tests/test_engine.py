@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from licheck.conditions import TRUE, All, Any_, Not, Test
-from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine import Rule, branches, fact_cells, judge
-from licheck.units import Dimension
-from licheck.verdicts import Verdict, worst
+from licheck.core.units import Dimension
+from licheck.core.verdicts import Verdict, worst
+from licheck.engine.conditions import TRUE, All, Any_, Not, Test
+from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
+from licheck.engine.exact import Rule, branches, fact_cells, judge
 
 M = 10**6
 UNKNOWN_COUNT = Interval.everything(Dimension.COUNT)
@@ -134,7 +134,7 @@ def test_worst_orders_verdicts() -> None:
 
 
 def test_settlements_are_minimal_and_firm() -> None:
-    from licheck.engine import settlements
+    from licheck.engine.exact import settlements
 
     rule = Rule(
         Any_((more_than("mau", 100 * M), more_than("rev", 20 * M))),
@@ -164,7 +164,7 @@ def test_union_of_verdicts_is_the_verdict_of_the_union_of_outcomes() -> None:
     pair of non-empty outcome sets, `union` of their verdicts is the verdict of their union."""
     from itertools import chain, combinations
 
-    from licheck.verdicts import Outcome, union, verdict_of
+    from licheck.core.verdicts import Outcome, union, verdict_of
 
     kinds = list(Outcome)
     subsets = [set(c) for c in chain.from_iterable(combinations(kinds, n) for n in range(1, 5))]

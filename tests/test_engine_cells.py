@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from licheck.conditions import Test, Value
-from licheck.domains import StringSet
-from licheck.engine import _distinct, cells
+from licheck.engine.conditions import Test, Value
+from licheck.engine.domains import StringSet
+from licheck.engine.exact import _distinct, cells
 
 MEMBERS = ("A", "B", "C", "D", "E", "F")
 

@@ -25,13 +25,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck.conditions import TRUE, All, Any_, Const, Node, Not
-from licheck.conditions import Test as FactTest
-from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine import Rule, judge
-from licheck.nearmatch import normal
-from licheck.units import Dimension
-from licheck.verdicts import Verdict
+from licheck.core.units import Dimension
+from licheck.core.verdicts import Verdict
+from licheck.engine.conditions import TRUE, All, Any_, Const, Node, Not
+from licheck.engine.conditions import Test as FactTest
+from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
+from licheck.engine.exact import Rule, judge
+from licheck.text.nearmatch import normal
 from tests.conftest import ROOT
 
 PROPERTY = settings(
@@ -533,7 +533,7 @@ def test_raising_a_fact_never_untriggers_a_more_than_clause(
 
 def test_raising_mau_or_revenue_never_untriggers_kimi_attribution() -> None:
     """The same on the real Kimi K2.5 clause, across every threshold and the values beside it."""
-    from licheck.library import load_library
+    from licheck.library.compiled import load_library
 
     entry = load_library().licenses["kimi-k2.5-modified-mit"]
     (clause,) = [c for c in entry.clauses if c.clause.id == "ui-attribution"]
@@ -627,12 +627,12 @@ def manifests(draw: st.DrawFn) -> str:
 
 
 def verdicts(text: str, policy: str) -> dict[tuple[str, ...], Verdict]:
-    from licheck.evaluation import Options, evaluate_manifest
-    from licheck.facts import POLICIES
-    from licheck.library import load_library
-    from licheck.loading import validate
-    from licheck.manifest import Manifest
-    from licheck.yamlsafe import parse
+    from licheck.evaluation.evaluate import Options, evaluate_manifest
+    from licheck.facts.resolution import POLICIES
+    from licheck.files.yamlsafe import parse
+    from licheck.inputs.manifest import Manifest
+    from licheck.library.compiled import load_library
+    from licheck.loading.documents import validate
 
     document = parse(text, "m.yaml")
     result = evaluate_manifest(
@@ -658,12 +658,12 @@ def test_a_stricter_evidence_policy_never_gives_a_firmer_verdict(text: str) -> N
 @given(manifests())
 def test_identical_inputs_give_identical_output(text: str) -> None:
     from licheck.api import evaluate_paths
-    from licheck.evaluation import Options
-    from licheck.facts import POLICIES
-    from licheck.formats.text import render
-    from licheck.library import load_library
-    from licheck.report import to_json
-    from licheck.reporting import build
+    from licheck.evaluation.evaluate import Options
+    from licheck.facts.resolution import POLICIES
+    from licheck.library.compiled import load_library
+    from licheck.outputs.text import render
+    from licheck.report.building import build
+    from licheck.report.view import to_json
 
     def once() -> tuple[str, str]:
         import tempfile

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from licheck.api import check_files, evaluate_files, resolve_policy
-from licheck.formats import Format
-from licheck.waivers import load as load_waivers
+from licheck.outputs import Format
+from licheck.report.waivers import load as load_waivers
 from tests.clirun import run
 from tests.conftest import PRODUCTS
 from tests.test_keep_going import (
@@ -191,7 +191,7 @@ def test_nasty_inputs_among_valid_ones(
             raise PermissionError(13, "Permission denied")
         return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(os, "open", deny_locked)  # licheck.safeio opens with os.open
+    monkeypatch.setattr(os, "open", deny_locked)  # licheck.files.safeio opens with os.open
     monkeypatch.chdir(tmp_path)
     first, last = (str(PRODUCTS / name) for name in VALID)
     code, out, err = _evaluate(capsys, [first, *WHY, last], "json")

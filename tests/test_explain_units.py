@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from licheck.units import rate_text
+from licheck.core.units import rate_text
 from tests.clirun import run
 from tests.conftest import PRODUCTS
 

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from licheck.domains import Interval, StringSet
-from licheck.facts import FactError, Resolution, Status, policy_named, resolve
-from licheck.manifest import EvidenceKind, FactSpec, Source
+from licheck.engine.domains import Interval, StringSet
+from licheck.facts.resolution import FactError, Resolution, Status, policy_named, resolve
+from licheck.inputs.manifest import EvidenceKind, FactSpec, Source
 
 
 def spec(**data: object) -> FactSpec:

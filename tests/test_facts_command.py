@@ -1,4 +1,4 @@
-"""`licheck facts [NAME]`: the vocabulary from `licheck.vocabulary`, fitted to the width, one fact
+"""`licheck facts [NAME]`: the vocabulary from `vocabulary.names`, fitted to the width, one fact
 in full with the clauses of the library that read it, and examples a manifest accepts."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from licheck.factinfo import DEFAULTS
-from licheck.vocabulary import FACTS
+from licheck.library.factinfo import DEFAULTS
+from licheck.vocabulary.names import FACTS
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from licheck.formats import FORMATS, Format, RenderOptions, render
-from licheck.formats.github import command, escape_data, escape_property
-from licheck.formats.markdown import cell
+from licheck.outputs import FORMATS, Format, RenderOptions, render
+from licheck.outputs.github import command, escape_data, escape_property
+from licheck.outputs.markdown import cell
 from tests.clirun import run
 from tests.conftest import PRODUCTS, REFERENCE, ROOT
 
@@ -164,7 +164,7 @@ def test_junit_parses_and_follows_the_gate(
 
 
 def test_sarif_uris() -> None:
-    from licheck.formats.sarif import _uri
+    from licheck.outputs.sarif import _uri
 
     assert _uri("./products/my product.yaml") == {
         "uri": "products/my%20product.yaml",
@@ -276,11 +276,13 @@ def test_formats_import_neither_the_engine_nor_the_evaluation() -> None:
     """Layers point down: the formats render a report and know nothing of how it was made."""
     code = (
         "import sys\n"
-        "import licheck.formats.github, licheck.formats.jsonreport, licheck.formats.junit\n"
-        "import licheck.formats.markdown, licheck.formats.sarif, licheck.formats.summary\n"
-        "import licheck.formats.text\n"
-        "core = ('licheck.engine', 'licheck.evaluation', 'licheck.explain', 'licheck.facts',\n"
-        "        'licheck.library', 'licheck.reporting', 'licheck.streaming', 'licheck.waivers')\n"
+        "import licheck.outputs.github, licheck.outputs.jsonreport, licheck.outputs.junit\n"
+        "import licheck.outputs.markdown, licheck.outputs.sarif, licheck.outputs.summary\n"
+        "import licheck.outputs.text\n"
+        "core = ('licheck.engine.exact', 'licheck.evaluation.evaluate', 'licheck.report.explain',\n"
+        "        'licheck.facts.resolution', 'licheck.library.compiled',\n"
+        "        'licheck.report.building', 'licheck.portfolio.streaming',\n"
+        "        'licheck.report.waivers')\n"
         "print(sorted(m for m in sys.modules if m in core))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}

@@ -27,8 +27,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from licheck.api import check_files, resolve_policy
-from licheck.formats import Format, RenderOptions, render
-from licheck.report import (
+from licheck.core.verdicts import Verdict
+from licheck.outputs import Format, RenderOptions, render
+from licheck.report.view import (
     BaselineCounts,
     BaselineOut,
     BaselineRef,
@@ -40,7 +41,6 @@ from licheck.report import (
     exit_code,
     summarize,
 )
-from licheck.verdicts import Verdict
 from tests.conftest import ROOT
 from tests.test_html_findings import Findings
 

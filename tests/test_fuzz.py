@@ -25,9 +25,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck import yamlsafe
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
+from licheck.files import yamlsafe
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL_MANIFEST = """\

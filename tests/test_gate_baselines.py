@@ -28,7 +28,7 @@ import yaml
 
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
-from licheck.reportdigest import product_digest, report_digest
+from licheck.report.digest import product_digest, report_digest
 from tests.clirun import run
 from tests.conftest import LICENSES
 

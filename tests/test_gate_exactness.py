@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 import yaml
 
-from licheck.diagnostics import InputError
-from licheck.evaluation import Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.loading import validate
-from licheck.manifest import Manifest
-from licheck.yamlsafe import parse
+from licheck.core.diagnostics import InputError
+from licheck.evaluation.evaluate import Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import parse
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import load_library
+from licheck.loading.documents import validate
 
 LIBRARY = load_library()
 KIMI = ("kimi-k2.5-modified-mit", "ui-attribution")

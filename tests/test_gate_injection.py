@@ -428,7 +428,7 @@ def test_generated_text_starts_no_command(
 def test_generated_text_escapes(text: str) -> None:
     """Each target's escape breaks every `::` and `##[` and keeps no raw line break, and a
     reader gets the text back: JSON exactly, terminal text with the escapes undone."""
-    from licheck import escape
+    from licheck.text import escape
 
     for escaped in (escape.terminal(text), escape.markup(text), escape.markdown(text)):
         assert "::" not in escaped and "##[" not in escaped

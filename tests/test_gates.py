@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from licheck.conditions import Test
-from licheck.diagnostics import InputError
-from licheck.evaluation import Options, evaluate_manifest
-from licheck.explain import explain
-from licheck.facts import POLICIES
-from licheck.library import load_library, load_license_file
-from licheck.manifest import Manifest
-from licheck.yamlsafe import Document
+from licheck.core.diagnostics import InputError
+from licheck.engine.conditions import Test
+from licheck.evaluation.evaluate import Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import load_library, load_license_file
+from licheck.report.explain import explain
 
 HEADER = """id: {id}
 name: Test license

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from licheck import schemas, yamlsafe
+from licheck import schemas
+from licheck.files import yamlsafe
 from licheck.importers import cyclonedx, hf
-from licheck.library import load_library
+from licheck.library.compiled import load_library
 from licheck.validation import validate_files
 from tests.clirun import run
 from tests.conftest import REFERENCE, ROOT

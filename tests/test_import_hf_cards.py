@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from licheck import yamlsafe
+from licheck.files import yamlsafe
 from licheck.importers import hf
 from licheck.importers.skeleton import ModelIdentity
-from licheck.library import load_library
+from licheck.library.compiled import load_library
 from licheck.validation import validate_files
 from tests.clirun import run
 from tests.conftest import ROOT

@@ -30,26 +30,26 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck import portfolio
 from licheck.api import check_stream
-from licheck.conditions import Test, strings_read
-from licheck.context import EvaluationContext
-from licheck.derivation import Derivation
-from licheck.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine import Rule
-from licheck.evaluation import Hypotheses
-from licheck.facts import POLICIES, STATED, FactState, Resolution, Status
-from licheck.formats import Context, Format, RenderOptions, open_document
-from licheck.jsontext import Encoder, Hole, join
-from licheck.judging import judge
-from licheck.library import load_library
-from licheck.manifest import EvidenceKind, Source
-from licheck.report import FailOn, ProductOut
-from licheck.tables import Compiled, compile_rule
-from licheck.units import Dimension
-from licheck.verdicts import Verdict
-from licheck.vocabulary import FACTS
-from licheck.yamlsafe import Document
+from licheck.core.context import EvaluationContext
+from licheck.core.units import Dimension
+from licheck.core.verdicts import Verdict
+from licheck.engine.conditions import Test, strings_read
+from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
+from licheck.engine.exact import Rule
+from licheck.engine.tables import Compiled, compile_rule
+from licheck.evaluation.derivation import Derivation
+from licheck.evaluation.evaluate import Hypotheses
+from licheck.evaluation.judging import judge
+from licheck.facts.resolution import POLICIES, STATED, FactState, Resolution, Status
+from licheck.files.jsontext import Encoder, Hole, join
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import EvidenceKind, Source
+from licheck.library.compiled import load_library
+from licheck.outputs import Context, Format, RenderOptions, open_document
+from licheck.portfolio import workers as portfolio
+from licheck.report.view import FailOn, ProductOut
+from licheck.vocabulary.names import FACTS
 from tests.clirun import run
 
 # -- the generator ------------------------------------------------------------------------------

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from licheck.conditions import TRUE, Const, Node
-from licheck.conditions import Test as FactTest
-from licheck.domains import Domain, Interval
-from licheck.engine import Rule, judge
-from licheck.units import Dimension
-from licheck.verdicts import Verdict
+from licheck.core.units import Dimension
+from licheck.core.verdicts import Verdict
+from licheck.engine.conditions import TRUE, Const, Node
+from licheck.engine.conditions import Test as FactTest
+from licheck.engine.domains import Domain, Interval
+from licheck.engine.exact import Rule, judge
 from tests.test_engine_properties import PROPERTY, leaf_tests, outcome, verdict_from
 
 CHAIN = ("mau", "licensee_own_mau", "licensee_mau")
@@ -74,7 +74,7 @@ def leaf_on(facts: tuple[str, ...]) -> st.SearchStrategy[FactTest]:
 
 
 def trees(facts: tuple[str, ...]) -> st.SearchStrategy[Node]:
-    from licheck.conditions import All, Any_, Not
+    from licheck.engine.conditions import All, Any_, Not
 
     leaves = st.one_of(leaf_on(facts), st.builds(Const, st.booleans()))
     return st.recursive(

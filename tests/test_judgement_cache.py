@@ -8,20 +8,20 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction
 
-from licheck.binding import bind
-from licheck.context import EvaluationContext
-from licheck.derivation import Derivation
-from licheck.domains import Domain, Interval
-from licheck.engine import Rule
-from licheck.engine import judge as judge_afresh
-from licheck.evaluation import Hypotheses, Options
-from licheck.facts import POLICIES, Resolution, full_domain
-from licheck.judging import judge
-from licheck.library import load_library
-from licheck.manifest import EvidenceKind, Source
-from licheck.units import Dimension
-from licheck.vocabulary import FACTS
-from licheck.yamlsafe import Document
+from licheck.core.context import EvaluationContext
+from licheck.core.units import Dimension
+from licheck.engine.domains import Domain, Interval
+from licheck.engine.exact import Rule
+from licheck.engine.exact import judge as judge_afresh
+from licheck.evaluation.binding import bind
+from licheck.evaluation.derivation import Derivation
+from licheck.evaluation.evaluate import Hypotheses, Options
+from licheck.evaluation.judging import judge
+from licheck.facts.resolution import POLICIES, Resolution, full_domain
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import EvidenceKind, Source
+from licheck.library.compiled import load_library
+from licheck.vocabulary.names import FACTS
 
 
 def _a_clause_on(fact: str) -> Rule:

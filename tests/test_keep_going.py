@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck import portfolio
 from licheck.api import check_files, check_stream, resolve_policy
-from licheck.formats import Format, RenderOptions, render
-from licheck.report import FailOn
+from licheck.outputs import Format, RenderOptions, render
+from licheck.portfolio import workers as portfolio
+from licheck.report.view import FailOn
 from tests.clirun import run
 from tests.conftest import PRODUCTS, REFERENCE
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck.layers import load, source_of
-from licheck.library import default_directory, load_library
-from licheck.librarysource import LibrarySource
-from licheck.portfolio import PARALLEL_MIN
+from licheck.library.compiled import default_directory, load_library
+from licheck.library.layers import load, source_of
+from licheck.library.source import LibrarySource
+from licheck.portfolio.workers import PARALLEL_MIN
 from tests.clirun import run
 
 KIMI = "kimi-k2.5-modified-mit.yaml"

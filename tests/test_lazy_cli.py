@@ -22,8 +22,8 @@ from pathlib import Path
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
 run_guarded(cli, [{arg!r}])
-heavy = ("pydantic", "yaml", "rich", "jsonschema", "licheck.model", "licheck.engine",
-         "licheck.evaluation", "licheck.report", "licheck.library")
+heavy = ("pydantic", "yaml", "rich", "jsonschema", "licheck.inputs.rules", "licheck.engine.exact",
+         "licheck.evaluation.evaluate", "licheck.report.view", "licheck.library.compiled")
 print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)
 """
 
@@ -75,14 +75,14 @@ print(code, sorted(m for m in sys.modules if m.startswith(("rich", "jsonschema")
 
 # what a plain `evaluate` never needs: the features a run asks for by name
 FEATURES = (
-    "licheck.orgpolicy",
-    "licheck.baseline",
-    "licheck.notices",
+    "licheck.library.orgpolicy",
+    "licheck.report.baseline",
+    "licheck.report.notices",
     "licheck.timeline",
-    "licheck.modelscan",
-    "licheck.formats.html",
+    "licheck.discover.modelscan",
+    "licheck.outputs.html",
     "licheck.whatif",
-    "licheck.configfile",
+    "licheck.config.configfile",
 )
 
 
@@ -127,7 +127,7 @@ from licheck.cli.common import run_guarded
 with contextlib.redirect_stdout(io.StringIO()) as out:
     code = run_guarded(cli, ["evaluate", {manifest!r}, "--format", "json"])
 assert out.getvalue().startswith("{{"), out.getvalue()[:200]
-print(code, "licheck.waivers" in sys.modules, "licheck.engine" in sys.modules)
+print(code, "licheck.report.waivers" in sys.modules, "licheck.engine.exact" in sys.modules)
 """
 
 
@@ -167,7 +167,7 @@ import sys
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
 code = run_guarded(cli, ["evaluate", "products/composer2.yaml", "--format", "json"])
-print(code, sorted(m for m in sys.modules if m in ("licheck.readable", "licheck.escape")),
+print(code, sorted(m for m in sys.modules if m in ("licheck.text.readable", "licheck.text.escape")),
       file=sys.stderr)
 """
 

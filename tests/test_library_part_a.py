@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from licheck import conditions
-from licheck.library import load_library
-from licheck.textcheck import canonical_body
+from licheck.engine import conditions
+from licheck.library.compiled import load_library
+from licheck.library.textcheck import canonical_body
 from tests.conftest import REFERENCE_TEXTS, needs_reference
 
 PART_A = re.compile(r"^(llama-|databricks-|tencent-hunyuan-|stability-)")

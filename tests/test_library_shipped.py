@@ -1,4 +1,4 @@
-"""The shipped library (`licheck/library.json`) is the rule files, and nothing user-writable
+"""The shipped library (`licheck/library/library.json`) is the rule files, and nothing user-writable
 but the inputs a user names decides a verdict: no cache is read or written, and an edited
 `--licenses` folder is read afresh on the next run."""
 
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from licheck.library import SHIPPED, Library, default_directory, load_library, shipped_data
+from licheck.library.compiled import SHIPPED, Library, default_directory, load_library, shipped_data
 from tests.clirun import run
 from tests.conftest import LICENSES, PRODUCTS, ROOT
 
@@ -26,7 +26,7 @@ COMPOSER = PRODUCTS / "composer2.yaml"
 def test_the_shipped_data_is_generated_from_the_rule_files() -> None:
     """`library.json` is exactly what `python -m licheck.library` makes of `licenses/` today."""
     assert SHIPPED.read_text(encoding="utf-8") == shipped_data(LICENSES), (
-        "src/licheck/library.json is stale: run `python -m licheck.library`"
+        "src/licheck/library/library.json is stale: run `python -m licheck.library`"
     )
 
 
@@ -228,7 +228,7 @@ def test_no_cache_is_read_or_written(tmp_path: Path, argv: list[str]) -> None:
 def test_a_damaged_shipped_library_is_an_error_not_a_traceback(
     damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import licheck.library
+    import licheck.library.compiled
 
     data = SHIPPED.read_text(encoding="utf-8")
     broken = tmp_path / "library.json"
@@ -237,7 +237,7 @@ def test_a_damaged_shipped_library_is_an_error_not_a_traceback(
     elif damage == "edited":  # a threshold of the wrong type
         broken.write_text(data.replace('"more_than": "100M"', '"more_than": {}', 1))
         assert broken.read_text() != data
-    monkeypatch.setattr(licheck.library, "SHIPPED", broken)
+    monkeypatch.setattr(licheck.library.compiled, "SHIPPED", broken)
     code, out, err = run(capsys, "evaluate", str(COMPOSER))
     assert code == 2 and out == "" and "Traceback" not in err
     assert str(broken) in err and "built-in license library" in err
@@ -257,7 +257,7 @@ def test_a_stale_shipped_library_fails_the_comparison(tmp_path: Path) -> None:
     rule.write_text(text.replace("more_than: 100M}", "more_than: 200M}"), encoding="utf-8")
     edited = shipped_data(folder)
     assert edited != SHIPPED.read_text(encoding="utf-8")
-    from licheck.library import _load_shipped
+    from licheck.library.compiled import _load_shipped
 
     library = _load_shipped(edited.encode(), folder)
     assert library == load_library(folder)
@@ -271,9 +271,9 @@ def test_each_rule_file_is_compiled_when_first_used(capsys: pytest.CaptureFixtur
     """Loading compiles no rule file; evaluating Composer 2 compiles the licenses it is under
     (Kimi K2.5's) and not the other forty-odd; the results equal a fully compiled library's."""
     from licheck.api import evaluate_paths
-    from licheck.evaluation import Options
-    from licheck.facts import POLICIES
-    from licheck.library import ShippedLicenses
+    from licheck.evaluation.evaluate import Options
+    from licheck.facts.resolution import POLICIES
+    from licheck.library.compiled import ShippedLicenses
 
     shipped = load_library()
     licenses = shipped.licenses
@@ -289,7 +289,7 @@ def test_each_rule_file_is_compiled_when_first_used(capsys: pytest.CaptureFixtur
 
 def test_licensors_come_from_the_index_as_from_the_rule_files() -> None:
     """Agreements read every license's licensor: the index gives them without compiling."""
-    from licheck.library import ShippedLicenses
+    from licheck.library.compiled import ShippedLicenses
 
     shipped, fresh = load_library(), load_library(default_directory())
     assert shipped.licenses.licensors() == fresh.licenses.licensors()
@@ -300,7 +300,7 @@ def test_licensors_come_from_the_index_as_from_the_rule_files() -> None:
 
 def test_a_portfolio_compiles_every_license_before_its_workers_fork() -> None:
     """`compile_all` leaves nothing to compile in the workers; the entries are the same."""
-    from licheck.library import ShippedLicenses, compile_all
+    from licheck.library.compiled import ShippedLicenses, compile_all
 
     shipped = load_library()
     assert isinstance(shipped.licenses, ShippedLicenses)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from licheck.evaluation import Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import Library, load_library
-from licheck.yamlsafe import Document
+from licheck.evaluation.evaluate import Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import Document
+from licheck.library.compiled import Library, load_library
 from tests.scenarios import Scenario, build_manifest, load_scenarios
 
 SCENARIOS = load_scenarios()

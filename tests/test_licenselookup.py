@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck.layers import load
-from licheck.library import Library, load_library
-from licheck.librarysource import LibrarySource
-from licheck.licenselookup import license_ids, lookup, models_under
+from licheck.library.compiled import Library, load_library
+from licheck.library.layers import load
+from licheck.library.lookup import license_ids, lookup, models_under
+from licheck.library.source import LibrarySource
 
 
 @pytest.fixture(scope="module")

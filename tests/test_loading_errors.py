@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from licheck import yamlsafe
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
+from licheck.files import yamlsafe
 from tests.conftest import LICENSES, REFERENCE_TEXTS, ROOT, needs_reference
 
 INVALID = Path(__file__).resolve().parent / "data" / "invalid"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.manifest import FORMAT_DOC, FORMAT_SECTION, Manifest
+from licheck.inputs.manifest import FORMAT_DOC, FORMAT_SECTION, Manifest
 from tests.clirun import run
 from tests.conftest import ROOT
 

@@ -7,15 +7,15 @@ from fractions import Fraction
 
 import pytest
 
-from licheck.conditions import Test, evaluate
-from licheck.domains import Interval
-from licheck.engine import Rule, judge
-from licheck.facts import POLICIES, FactError, FactState, Resolution, Status, resolve
-from licheck.manifest import FactSpec
-from licheck.measurement import Occasion, month_before, read
-from licheck.model import Measured
-from licheck.units import Dimension
-from licheck.verdicts import Verdict
+from licheck.core.units import Dimension
+from licheck.core.verdicts import Verdict
+from licheck.engine.conditions import Test, evaluate
+from licheck.engine.domains import Interval
+from licheck.engine.exact import Rule, judge
+from licheck.facts.measurement import Occasion, month_before, read
+from licheck.facts.resolution import POLICIES, FactError, FactState, Resolution, Status, resolve
+from licheck.inputs.manifest import FactSpec
+from licheck.inputs.rules import Measured
 
 M = 10**6
 RELEASED = Occasion("Llama X", dt.date(2024, 4, 18))  # measured for 2024-03

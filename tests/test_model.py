@@ -16,15 +16,15 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from licheck import yamlsafe
-from licheck.diagnostics import InputError
-from licheck.library import load_license_file
-from licheck.loading import load_manifest, validate
-from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest, StepKind
-from licheck.model import ALWAYS, Catalog, FactTest, License, parse_date
+from licheck.core.diagnostics import InputError
+from licheck.files import yamlsafe
+from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Manifest, StepKind
+from licheck.inputs.rules import ALWAYS, Catalog, FactTest, License, parse_date
+from licheck.library.compiled import load_license_file
+from licheck.loading.documents import load_manifest, validate
+from licheck.report.waivers import WaiverFile
+from licheck.report.waivers import load as load_waivers
 from licheck.schemas import shipped
-from licheck.waivers import WaiverFile
-from licheck.waivers import load as load_waivers
 from tests.conftest import ROOT
 
 # -- behaviour of the models (moved from test_shapes.py) --------------------------------------

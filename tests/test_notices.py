@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from licheck.library import load_library
-from licheck.notices import _parts
-from licheck.textcheck import normalise, read_canonical, text_sha256
+from licheck.library.compiled import load_library
+from licheck.library.textcheck import normalise, read_canonical, text_sha256
+from licheck.report.notices import _parts
 from tests.clirun import run
 from tests.conftest import PRODUCTS, REFERENCE_TEXTS, needs_reference
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from licheck.api import evaluate_paths
-from licheck.domains import Interval
-from licheck.evaluation import Finding, Options
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.verdicts import Verdict
+from licheck.core.verdicts import Verdict
+from licheck.engine.domains import Interval
+from licheck.evaluation.evaluate import Finding, Options
+from licheck.facts.resolution import POLICIES
+from licheck.library.compiled import load_library
 from tests.clirun import run
 
 LICENSE = "kimi-k2.5-modified-mit"

@@ -39,15 +39,15 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck.diagnostics import InputError
-from licheck.evaluation import Options, ProductResult, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.loading import validate
-from licheck.manifest import Manifest
+from licheck.core.diagnostics import InputError
+from licheck.evaluation.evaluate import Options, ProductResult, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import parse
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import load_library
+from licheck.loading.documents import validate
 from licheck.whatif.scenario import Scenario, Subject, apply
 from licheck.whatif.spec import ScenarioError, parse_assignment
-from licheck.yamlsafe import parse
 
 LIBRARY = load_library()
 M = Fraction(10**6)

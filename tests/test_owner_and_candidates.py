@@ -13,17 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck import yamlsafe
-from licheck.binding import clause_key
-from licheck.diagnostics import InputError
-from licheck.evaluation import Finding, Options, evaluate_manifest
-from licheck.explain import explain
-from licheck.facts import POLICIES
-from licheck.library import Library, load_library
-from licheck.loading import validate
-from licheck.manifest import Manifest
-from licheck.verdicts import Verdict
-from licheck.yamlsafe import Document
+from licheck.core.diagnostics import InputError
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.binding import clause_key
+from licheck.evaluation.evaluate import Finding, Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files import yamlsafe
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import Library, load_library
+from licheck.loading.documents import validate
+from licheck.report.explain import explain
 
 LIBRARY = load_library()
 NA, RISK = Verdict.NOT_APPLICABLE, Verdict.GOVERNANCE_RISK

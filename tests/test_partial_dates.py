@@ -8,9 +8,9 @@ import pickle
 
 import pytest
 
-from licheck.facts import Status, resolve
-from licheck.model import PartialDate, earliest, parse_date
-from licheck.verdicts import Verdict
+from licheck.core.verdicts import Verdict
+from licheck.facts.resolution import Status, resolve
+from licheck.inputs.rules import PartialDate, earliest, parse_date
 from tests.test_dated_licenses import BREACH, _by_key, _findings
 from tests.test_facts import ctx, ev, spec
 
@@ -64,7 +64,7 @@ def test_obtained_in_a_month_after_the_change_takes_the_new_text() -> None:
 
 
 def test_a_release_known_only_by_year_leaves_the_month_before_it_open() -> None:
-    from licheck.measurement import Occasion, read
+    from licheck.facts.measurement import Occasion, read
 
     fact = spec(series={"2024-12": {"value": "800M"}}, evidence=[ev("observed")])
     facts = {"licensee_mau": resolve("licensee_mau", fact, ctx())}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.formats import FORMATS
+from licheck.outputs import FORMATS
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 

@@ -19,15 +19,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck.evaluation import Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.layers import load
-from licheck.library import Library
-from licheck.librarysource import LibrarySource
-from licheck.loading import validate
-from licheck.manifest import Manifest
-from licheck.verdicts import Verdict
-from licheck.yamlsafe import parse
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import parse
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import Library
+from licheck.library.layers import load
+from licheck.library.source import LibrarySource
+from licheck.loading.documents import validate
 
 PROPERTY = settings(
     max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from licheck import portfolio
 from licheck.api import evaluate_paths
-from licheck.context import EvaluationContext
-from licheck.evaluation import Options, ProductResult
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.verdicts import Verdict
+from licheck.core.context import EvaluationContext
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Options, ProductResult
+from licheck.facts.resolution import POLICIES
+from licheck.library.compiled import load_library
+from licheck.portfolio import workers as portfolio
 from tests.conftest import PRODUCTS
 
 OPTIONS = Options(POLICIES["default"])
@@ -60,7 +60,7 @@ def test_parallel_matches_serial_in_order() -> None:
 @pytest.mark.usefixtures("forced_parallel")
 def test_without_fork_workers_load_the_library(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the platform cannot fork (macOS, Windows), spawned workers load the library."""
-    # the module `licheck.portfolio` imports when it starts workers
+    # the module `licheck.portfolio.workers` imports when it starts workers
     monkeypatch.setattr("multiprocessing.get_all_start_methods", lambda: ["spawn"])
     library = load_library()
     serial = [_shape(i.result) for i in portfolio.iter_results(MANIFESTS, OPTIONS, library, jobs=1)]
@@ -130,9 +130,9 @@ def test_json_encoder_writes_what_json_dumps_wrote(tmp_path: Path) -> None:
     with its digest last, including empty lists, non-ASCII text and a report without products."""
     import json
 
-    from licheck.report import assemble, to_json
-    from licheck.reportdigest import product_digest, report_digest
-    from licheck.reporting import build
+    from licheck.report.building import build
+    from licheck.report.digest import product_digest, report_digest
+    from licheck.report.view import assemble, to_json
 
     library = load_library()
     results = evaluate_paths(MANIFESTS, OPTIONS, library)

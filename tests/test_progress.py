@@ -9,8 +9,8 @@ import pytest
 
 from licheck.api import check_stream
 from licheck.cli.progress import INTERVAL, MINIMUM, Progress, for_terminal
-from licheck.facts import POLICIES
-from licheck.formats import Format, RenderOptions
+from licheck.facts.resolution import POLICIES
+from licheck.outputs import Format, RenderOptions
 from tests.conftest import PRODUCTS
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.manifest import FORMAT_SECTION
+from licheck.inputs.manifest import FORMAT_SECTION
 from tests.clirun import run
 from tests.conftest import ROOT
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from licheck.factchecks import stateable
+from licheck.loading.factchecks import stateable
 from tests.test_fuzz import dump, fuzz, run_cli
 
 FACTS = sorted(stateable())

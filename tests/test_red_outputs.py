@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from licheck.formats import Format, RenderOptions, render
-from licheck.report import (
+from licheck.core.verdicts import Verdict
+from licheck.outputs import Format, RenderOptions, render
+from licheck.report.view import (
     BaselineCounts,
     BaselineOut,
     BaselineRef,
@@ -25,7 +26,6 @@ from licheck.report import (
     WaiverRef,
     summarize,
 )
-from licheck.verdicts import Verdict
 from tests.conftest import PRODUCTS
 from tests.test_formats_agree import evaluated
 
@@ -92,7 +92,7 @@ def test_sarif_unread_manifests_count_toward_the_results_cap(
 ) -> None:
     """The cap kept `MAX_RESULTS` findings' results, then added an error result per unread
     manifest: a run over code scanning's limit, which GitHub rejects with every alert in it."""
-    import licheck.formats.sarif as sarif
+    import licheck.outputs.sarif as sarif
 
     monkeypatch.setattr(sarif, "MAX_RESULTS", 3)
     violations = [_problem(Verdict.VIOLATION, f"clause-{i}") for i in range(3)]

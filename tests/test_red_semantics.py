@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 import yaml
 
-from licheck.diagnostics import InputError
-from licheck.evaluation import EvaluationContext, Finding, Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.layers import load
-from licheck.library import Library, load_library
-from licheck.librarysource import LibrarySource
-from licheck.loading import load_manifest
+from licheck.core.diagnostics import InputError
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import EvaluationContext, Finding, Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.library.compiled import Library, load_library
+from licheck.library.layers import load
+from licheck.library.source import LibrarySource
+from licheck.loading.documents import load_manifest
 from licheck.timeline import build
-from licheck.verdicts import Verdict
 from tests.clirun import run
 from tests.test_timeline import kimi_product, write_manifest
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from licheck.evaluation import Finding
-from licheck.vocabulary import FACTS, FactType
+from licheck.evaluation.evaluate import Finding
+from licheck.vocabulary.names import FACTS, FactType
 from tests.test_red_semantics import findings_of
 
 PRESS = {"source": "press", "kind": "press_report", "date": "2025-01-01"}

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 from licheck.api import evaluate_paths
-from licheck.evaluation import Options
-from licheck.facts import POLICIES
-from licheck.formats.jsonreport import product_bytes, product_text
-from licheck.jsontext import Hole, Lasting, dumps
-from licheck.library import load_library
-from licheck.report import ProductOut, Report, to_json
-from licheck.reporting import ReportMemo, build, product_data
+from licheck.evaluation.evaluate import Options
+from licheck.facts.resolution import POLICIES
+from licheck.files.jsontext import Hole, Lasting, dumps
+from licheck.library.compiled import load_library
+from licheck.outputs.jsonreport import product_bytes, product_text
+from licheck.report.building import ReportMemo, build, product_data
+from licheck.report.view import ProductOut, Report, to_json
 from tests.conftest import PRODUCTS
 
 MANIFESTS = sorted(PRODUCTS.glob("*.yaml"))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.library import load_library
+from licheck.library.compiled import load_library
 from tests.scenarios import load_scenarios
 
 VIOLATION = "violation"

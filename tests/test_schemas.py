@@ -8,9 +8,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from licheck import yamlsafe
 from licheck.api import evaluate_files, resolve_policy
-from licheck.report import to_json
+from licheck.files import yamlsafe
+from licheck.report.view import to_json
 from licheck.schemas import NAMES, dumps, generate, shipped
 from tests.clirun import run
 from tests.conftest import LICENSES, PRODUCTS

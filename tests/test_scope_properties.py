@@ -16,17 +16,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from licheck.binding import bind
-from licheck.conditions import TRUE
-from licheck.domains import Booleans
-from licheck.engine import Rule, judge
-from licheck.evaluation import Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.manifest import Manifest
-from licheck.model import Reach
-from licheck.verdicts import Verdict
-from licheck.yamlsafe import Document
+from licheck.core.verdicts import Verdict
+from licheck.engine.conditions import TRUE
+from licheck.engine.domains import Booleans
+from licheck.engine.exact import Rule, judge
+from licheck.evaluation.binding import bind
+from licheck.evaluation.evaluate import Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.inputs.rules import Reach
+from licheck.library.compiled import load_library
 from tests.test_engine_properties import (
     PROPERTY,
     Known,

@@ -1,4 +1,4 @@
-"""One white-space fold (`licheck.spacing`) for quotes matched against license texts and for the
+"""One white-space fold (`text.spacing`) for quotes matched against license texts and for the
 engine's near-matches; the engine side gets it without importing the library side."""
 
 from __future__ import annotations
@@ -6,8 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from licheck import coverage, nearmatch, textcheck
-from licheck.spacing import fold_space
+from licheck.library import coverage, textcheck
+from licheck.text import nearmatch
+from licheck.text.spacing import fold_space
 
 
 def test_runs_of_any_white_space_become_one_space_and_the_ends_none() -> None:
@@ -31,8 +32,8 @@ def test_near_matches_fold_with_it() -> None:
 
 def test_the_near_matches_import_nothing_of_the_library_side() -> None:
     probe = (
-        "import sys, licheck.nearmatch; "
+        "import sys, licheck.text.nearmatch; "
         "print(sorted(m for m in sys.modules if m.startswith('licheck.')))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["['licheck.nearmatch',", "'licheck.spacing']"]
+    assert done.stdout.split() == ["['licheck.text.nearmatch',", "'licheck.text.spacing']"]

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from licheck import portfolio, streaming
 from licheck.api import check_files, check_stream, resolve_policy
-from licheck.formats import Format, RenderOptions, render
-from licheck.report import FailOn
-from licheck.waivers import Waivers, load
+from licheck.outputs import Format, RenderOptions, render
+from licheck.portfolio import streaming
+from licheck.portfolio import workers as portfolio
+from licheck.report.view import FailOn
+from licheck.report.waivers import Waivers, load
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 
@@ -188,7 +189,7 @@ def test_stream_without_waivers_and_without_products_to_show(
 
 def test_a_nul_in_the_data_is_data(tmp_path: Path) -> None:
     """YAML's "\\0" escape puts a NUL in a string: JSON and SARIF escape it; text, Markdown,
-    JUnit and GitHub commands show it as `\\x00` (licheck.escape)."""
+    JUnit and GitHub commands show it as `\\x00` (licheck.text.escape)."""
     text = (PRODUCTS / "composer2.yaml").read_text(encoding="utf-8")
     manifest = tmp_path / "nul.yaml"
     lines = [
@@ -314,7 +315,7 @@ def test_spawned_workers_stream_the_same(
     """Where the platform cannot fork, the encoder and the waivers are sent to the workers."""
     monkeypatch.setattr(portfolio, "PARALLEL_MIN", 1)
     monkeypatch.setattr(portfolio, "CHUNK", 4)
-    # the module `licheck.portfolio` imports when it starts workers
+    # the module `licheck.portfolio.workers` imports when it starts workers
     monkeypatch.setattr("multiprocessing.get_all_start_methods", lambda: ["spawn"])
     waivers = _waivers(tmp_path, manifests)
     today = dt.date(2026, 4, 1)
@@ -336,7 +337,7 @@ def test_cli_stdout_is_the_rendered_report(
         capsys, "check", *map(str, manifests), "--no-waivers", "-f", "json", "--fail-on", "risk"
     )
     assert (code, err) == (1, "")
-    from licheck.gatesettings import in_force
+    from licheck.report.gatesettings import in_force
 
     typed = {"fail-on": "command line", "waivers": "command line"}  # --no-waivers: no file here
     settings = in_force({"fail-on": "risk"}, typed)  # what the command line adds to the report

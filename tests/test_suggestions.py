@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from licheck.factdefs import suggest
-from licheck.library import Library, load_library
-from licheck.model import CatalogModel
-from licheck.modelnames import MIXED_LICENSES, candidates, hint, license_words
+from licheck.inputs.rules import CatalogModel
+from licheck.library.compiled import Library, load_library
+from licheck.library.modelnames import MIXED_LICENSES, candidates, hint, license_words
+from licheck.vocabulary.factdefs import suggest
 from tests.clirun import run
 from tests.conftest import PRODUCTS
 
@@ -256,7 +256,7 @@ def test_a_swapped_base_offers_candidates_with_their_license(
 def test_a_license_id_that_is_also_a_model_name_says_both(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from licheck.library import default_directory
+    from licheck.library.compiled import default_directory
 
     folder = tmp_path / "licenses"
     shutil.copytree(default_directory(), folder)

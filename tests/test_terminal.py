@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from licheck.cli.common import resolve_color, terminal_width
-from licheck.formats.brief import draw, wrap
-from licheck.readable import readable
+from licheck.outputs.brief import draw, wrap
+from licheck.text.readable import readable
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 
@@ -234,7 +234,7 @@ def test_resolve_color() -> None:
 def test_stand_ins_are_laid_out_within_the_width(encoding: str, width: int, brief: bool) -> None:
     """`→` shown as `->` is a column wider: the text is laid out with the stand-ins."""
     from licheck.api import evaluate_files, resolve_policy
-    from licheck.formats import Format, RenderOptions, render
+    from licheck.outputs import Format, RenderOptions, render
 
     report = evaluate_files(sorted(PRODUCTS.glob("*.yaml")), resolve_policy("default"))
     options = RenderOptions(summary=True, brief=brief, verbose=True, width=width, encoding=encoding)

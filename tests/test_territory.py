@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from licheck import territory
-from licheck.conditions import ConditionError, compile_condition
-from licheck.domains import StringSet
-from licheck.facts import POLICIES, FactError, Resolution, resolve
-from licheck.manifest import FactSpec
-from licheck.model import FactTest
+from licheck.core import territory
+from licheck.engine.conditions import ConditionError, compile_condition
+from licheck.engine.domains import StringSet
+from licheck.facts.resolution import POLICIES, FactError, Resolution, resolve
+from licheck.inputs.manifest import FactSpec
+from licheck.inputs.rules import FactTest
 
 CONTEXT = Resolution(POLICIES["default"], None)
 

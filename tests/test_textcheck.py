@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from licheck.coverage import totals
-from licheck.library import Library, load_library
-from licheck.textcheck import (
+from licheck.library.compiled import Library, load_library
+from licheck.library.coverage import totals
+from licheck.library.textcheck import (
     SHORTENED,
     VerifyProblem,
     measure,
@@ -147,7 +147,7 @@ def test_measure_does_not_measure_an_absent_text(tmp_path: Path) -> None:
 
 def test_measure_refuses_a_folder_named_like_a_text(tmp_path: Path) -> None:
     """A text that cannot be read is an error, never a license quietly left out."""
-    from licheck.diagnostics import InputError
+    from licheck.core.diagnostics import InputError
 
     texts = tmp_path / "texts"
     (texts / "toy.txt").mkdir(parents=True)

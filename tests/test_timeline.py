@@ -27,11 +27,11 @@ import pytest
 import yaml
 
 from licheck.api import evaluate_files
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.loading import load_manifest
+from licheck.core.verdicts import Verdict
+from licheck.facts.resolution import POLICIES
+from licheck.library.compiled import load_library
+from licheck.loading.documents import load_manifest
 from licheck.timeline import TimelineReport, build
-from licheck.verdicts import Verdict
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 from tests.golden_files import assert_golden

@@ -21,14 +21,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck.diagnostics import InputError
-from licheck.evaluation import EvaluationContext, Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import Library, load_library
-from licheck.loading import load_manifest
+from licheck.core.diagnostics import InputError
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import EvaluationContext, Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.library.compiled import Library, load_library
+from licheck.loading.documents import load_manifest
 from licheck.timeline import TimelineReport, build
 from licheck.timeline.daily import Work
-from licheck.verdicts import Verdict
 from tests.conftest import ROOT
 
 LIBRARY = load_library()

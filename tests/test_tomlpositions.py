@@ -1,4 +1,4 @@
-"""`licheck.tomlpositions` finds where every key and value of a TOML document is written, however
+"""`files.tomlpositions` finds where every key and value of a TOML document is written, however
 TOML writes it: generated documents (tables as headers, dotted keys or inline tables; keys bare,
 quoted, literal or escaped; values of every kind, multi-line strings with decoys) are written
 with the position of each key and value recorded as they are written, and `tomllib` checks that
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from licheck.tomlpositions import positions
+from licheck.files.tomlpositions import positions
 
 Key = tuple[str | int, ...]
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from licheck.units import Dimension, UnitError, format_amount, parse_quantity
+from licheck.core.units import Dimension, UnitError, format_amount, parse_quantity
 
 COUNT, MONEY = Dimension.COUNT, Dimension.MONEY
 
@@ -95,7 +95,7 @@ def test_display() -> None:
 
 def test_an_unquoted_number_is_read_exactly_from_its_text() -> None:
     """`monthly_revenue: 20000000.000000001` (unquoted) is above 20M, not rounded to it."""
-    from licheck.yamlsafe import parse
+    from licheck.files.yamlsafe import parse
 
     raw = parse("v: 20000000.000000001\n", "m.yaml").data["v"]
     amount = parse_quantity(raw, Dimension.MONEY).amount
@@ -104,9 +104,9 @@ def test_an_unquoted_number_is_read_exactly_from_its_text() -> None:
 
 @pytest.mark.parametrize("where", ["manifest", "set", "sweep"])
 def test_scientific_notation_is_refused_alike(where: str) -> None:
-    from licheck.facts import FactError
+    from licheck.facts.resolution import FactError
+    from licheck.files.yamlsafe import parse
     from licheck.whatif.spec import ScenarioError, parse_assignment, parse_sweep
-    from licheck.yamlsafe import parse
 
     if where == "manifest":
         raw = parse("mau: 2e7\n", "m.yaml").data["mau"]
@@ -115,8 +115,8 @@ def test_scientific_notation_is_refused_alike(where: str) -> None:
     else:
         with pytest.raises((ScenarioError, FactError), match="scientific notation"):
             if where == "set":
-                from licheck.facts import claim_domain
-                from licheck.vocabulary import FACTS
+                from licheck.facts.resolution import claim_domain
+                from licheck.vocabulary.names import FACTS
 
                 claim_domain(FACTS["mau"], parse_assignment("mau=2e7").spec, {})
             else:

@@ -20,10 +20,10 @@ import itertools
 
 import pytest
 
-from licheck import conditions
-from licheck.conditions import All, Any_, Const, Node, Not, Test
-from licheck.library import CompiledClause, load_library
-from licheck.vocabulary import FACTS
+from licheck.engine import conditions
+from licheck.engine.conditions import All, Any_, Const, Node, Not, Test
+from licheck.library.compiled import CompiledClause, load_library
+from licheck.vocabulary.names import FACTS
 
 LIBRARY = load_library()
 MEMBERS = sorted(FACTS["restricted_uses"].members or ())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from licheck.vocabulary import FACTS
+from licheck.vocabulary.names import FACTS
 from tests.conftest import ROOT
 
 

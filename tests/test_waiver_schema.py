@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from licheck import schemas
-from licheck.waivers import load
+from licheck.report.waivers import load
 from tests.clirun import run
 from tests.conftest import ROOT
 
@@ -43,7 +43,7 @@ def test_docs_example_is_valid(tmp_path: Path) -> None:
         "derivative": "unknown",
         "ui_attribution": "excludes 'Kimi K2.5'",
     }
-    from licheck import yamlsafe
+    from licheck.files import yamlsafe
 
     data = yamlsafe.parse(match.group(1), "docs/waivers.md").data
     validator = Draft202012Validator(json.loads(schemas.shipped("waivers")))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from licheck.cli.gating import DEFAULT_WAIVERS, FORMAT_CHOICES
-from licheck.waivers import DEFAULT_FILE
+from licheck.report.waivers import DEFAULT_FILE
 from tests.clirun import run
 from tests.conftest import ROOT
 

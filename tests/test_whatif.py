@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from licheck.verdicts import Verdict
+from licheck.core.verdicts import Verdict
 from licheck.whatif import ScenarioError
 from licheck.whatif.compare import ChangeKind
 from licheck.whatif.sweep import RegionMap, Sweep, Verdicts, raster

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from licheck.domains import Interval
+from licheck.engine.domains import Interval
 from licheck.whatif import Subject
 from licheck.whatif.sweep import RegionMap, Sweep, Verdicts
 from tests.whatif_helpers import BASELINES, made_up_subject, run, subject

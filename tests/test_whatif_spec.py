@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from licheck.facts import claim_domain
-from licheck.units import Dimension
-from licheck.vocabulary import FACTS
+from licheck.core.units import Dimension
+from licheck.facts.resolution import claim_domain
+from licheck.vocabulary.names import FACTS
 from licheck.whatif.spec import ScenarioError, parse_assignment, parse_swap, parse_sweep
 
 

@@ -17,8 +17,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from licheck import yamlfast, yamlsafe
-from licheck.diagnostics import InputError
+from licheck.core.diagnostics import InputError
+from licheck.files import yamlfast, yamlsafe
 from tests.conftest import LICENSES, PRODUCTS, ROOT
 from tests.test_fuzz import CATALOG, MANIFESTS, RULE_FILES, SPECIALS, dump, fuzz, mutated
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from licheck import yamlsafe
-from licheck.diagnostics import Diagnostic, InputError
+from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.files import yamlsafe
 
 
 def parse(text: str) -> object:
@@ -313,7 +313,7 @@ def test_unreadable_as_the_os_reports_it(tmp_path: Path, monkeypatch: pytest.Mon
     def deny(*_args: object, **_kwargs: object) -> object:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(os, "open", deny)  # licheck.safeio opens with os.open
+    monkeypatch.setattr(os, "open", deny)  # licheck.files.safeio opens with os.open
     assert "permission denied" in file_refusal(target).message
 
 

@@ -6,14 +6,14 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from licheck.evaluation import Options
-from licheck.facts import POLICIES
-from licheck.library import load_library
-from licheck.loading import load_manifest
-from licheck.manifest import Manifest
+from licheck.evaluation.evaluate import Options
+from licheck.facts.resolution import POLICIES
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import load_library
+from licheck.loading.documents import load_manifest
 from licheck.whatif import Analysis, Scenario, Subject, analyse
 from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep
-from licheck.yamlsafe import Document
 from tests.conftest import PRODUCTS
 
 COMPOSER2 = PRODUCTS / "composer2.yaml"

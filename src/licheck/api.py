@@ -7,24 +7,24 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from licheck.diagnostics import Diagnostic, InputError, LicheckError
-from licheck.discovery import discover, distinct
-from licheck.evaluation import EvaluationContext, Options, ProductResult, evaluate_manifest
-from licheck.facts import EvidencePolicy, policy_named
-from licheck.layers import described
-from licheck.layers import load as load_layers
-from licheck.library import Library
-from licheck.librarysource import LibrarySource
-from licheck.loading import load_manifest
-from licheck.manifest import Manifest
-from licheck.report import ProductOut, Report, assemble, errors_out
-from licheck.reporting import build, product_out
+from licheck.core.diagnostics import Diagnostic, InputError, LicheckError
+from licheck.evaluation.evaluate import EvaluationContext, Options, ProductResult, evaluate_manifest
+from licheck.facts.resolution import EvidencePolicy, policy_named
+from licheck.files.discovery import discover, distinct
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import Library
+from licheck.library.layers import described
+from licheck.library.layers import load as load_layers
+from licheck.library.source import LibrarySource
+from licheck.loading.documents import load_manifest
+from licheck.report.building import build, product_out
+from licheck.report.view import ProductOut, Report, assemble, errors_out
 
 if TYPE_CHECKING:
-    from licheck.attestations import Attestations
-    from licheck.formats import Format, RenderOptions
-    from licheck.streaming import Stream
-    from licheck.waivers import Waivers
+    from licheck.outputs import Format, RenderOptions
+    from licheck.portfolio.streaming import Stream
+    from licheck.report.attestations import Attestations
+    from licheck.report.waivers import Waivers
 
 
 T = TypeVar("T")
@@ -84,14 +84,16 @@ def _options(
     """The evaluation options of a run; its attestations judged on `as_of`, else `today`."""
     if attestations is None:
         return Options(policy, as_of)
-    from licheck.attestations import attesting
+    from licheck.report.attestations import attesting
 
     on = as_of or today or dt.date.today()
     return Options(policy, as_of, attesting=attesting(attestations, on, library))
 
 
 def _attested(manifest: Manifest, file: str, options: Options) -> Manifest:
-    from licheck.attestations import attested  # (a run without attestations never imports it)
+    from licheck.report.attestations import (
+        attested,  # (a run without attestations never imports it)
+    )
 
     return attested(manifest, file, options.attesting)
 
@@ -123,9 +125,9 @@ def check_products(
     paths: Sequence[Path], options: Options, library: Library
 ) -> tuple[list[ProductOut], list[Diagnostic]]:
     """Evaluate every discovered manifest, on every core when there are many
-    (`licheck.portfolio`), each product's part of the report built where it is evaluated; in
+    (`licheck.portfolio.workers`), each product's part of the report built where it is evaluated; in
     `paths` order, with the problems of the manifests that could not be read."""
-    from licheck.portfolio import iter_mapped
+    from licheck.portfolio.workers import iter_mapped
 
     products: list[ProductOut] = []
     problems: list[Diagnostic] = []
@@ -169,8 +171,8 @@ def _completed(
     report = report.model_copy(update={"library": described(library)})
     report = apply_waivers(report, waivers, today)
     errors = errors_out(problems)
-    if waivers is not None:  # (a run without waivers does not import licheck.waivers)
-        from licheck.waivers import noting_unread
+    if waivers is not None:  # (a run without waivers does not import licheck.report.waivers)
+        from licheck.report.waivers import noting_unread
 
         report = report.model_copy(update={"waivers": noting_unread(report.waivers, errors)})
     return report.model_copy(update={"errors": errors})
@@ -195,9 +197,9 @@ def check_stream(
     file; `Stream.write` then writes the document.  The report is never held.  All problems in
     all files are raised together (`InputError`), and then nothing is kept.  `progress` is told
     `(done, total)` as each manifest is done."""
-    from licheck.formats import Context
-    from licheck.portfolio import iter_mapped
-    from licheck.streaming import Encoder, stream
+    from licheck.outputs import Context
+    from licheck.portfolio.streaming import Encoder, stream
+    from licheck.portfolio.workers import iter_mapped
 
     manifests = discover(paths)
     library = load_layers(licenses_dir)
@@ -224,6 +226,6 @@ def _told(items: Iterable[T], total: int, progress: Callable[[int, int], object]
 def apply_waivers(report: Report, waivers: Waivers | None, today: dt.date | None) -> Report:
     if waivers is None:
         return report
-    from licheck.waivers import apply
+    from licheck.report.waivers import apply
 
     return apply(report, waivers, today or dt.date.today())

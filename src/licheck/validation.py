@@ -6,14 +6,14 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
-from licheck import yamlsafe
-from licheck.diagnostics import Diagnostic, InputError
-from licheck.evaluation import Options, evaluate_manifest
-from licheck.facts import POLICIES
-from licheck.library import load_catalog_file, load_library, load_license_file
-from licheck.loading import fact_problems, validate
-from licheck.manifest import Manifest
-from licheck.safeio import STDIN, STDIN_NAME
+from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.evaluation.evaluate import Options, evaluate_manifest
+from licheck.facts.resolution import POLICIES
+from licheck.files import yamlsafe
+from licheck.files.safeio import STDIN, STDIN_NAME
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import load_catalog_file, load_library, load_license_file
+from licheck.loading.documents import fact_problems, validate
 
 _STDIN_KIND = "standard input holds a {} file: `-` is for a manifest; name the file to validate it"
 
@@ -47,15 +47,15 @@ def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
             if file_kind == "license":
                 load_license_file(path, shown)
             elif file_kind == "policy":
-                from licheck.orgpolicy import load_policy
+                from licheck.library.orgpolicy import load_policy
 
                 load_policy(path)
             elif file_kind == "waivers":
-                from licheck import waivers
+                from licheck.report import waivers
 
                 waivers.load(path, shown)
             elif file_kind == "attestations":
-                from licheck import attestations
+                from licheck.report import attestations
 
                 library = library or load_library()
                 attestations.attesting(attestations.load(path, shown), dt.date.today(), library)

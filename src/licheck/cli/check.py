@@ -14,7 +14,7 @@ from licheck.cli.gating import FORMAT_CHOICES, compare_baseline, emit_stream, lo
 from licheck.cli.request import ReportRequest, request_options
 
 if TYPE_CHECKING:
-    from licheck.formats import RenderOptions
+    from licheck.outputs import RenderOptions
 
 EPILOG = """\b
 Exit codes:
@@ -86,7 +86,7 @@ def check(
       licheck check products/ --fail-on risk
       licheck check . --format sarif -o licheck.sarif
     """
-    from licheck.discovery import NoManifests
+    from licheck.files.discovery import NoManifests
 
     if request.verbose:
         say_skipped(paths)
@@ -106,8 +106,8 @@ def check(
 def say_skipped(paths: tuple[Path, ...]) -> None:
     """`-v`: each YAML file and hidden entry the folder search passed over, and why, on stderr
     (a file named on the command line is always read)."""
-    from licheck.discovery import survey
-    from licheck.escape import line, terminal
+    from licheck.files.discovery import survey
+    from licheck.text.escape import line, terminal
 
     for skipped in survey(paths).skipped:
         say(f"licheck: skipped {line(skipped.path)}: {terminal(skipped.why)}")
@@ -117,7 +117,7 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
     """One format, streamed: the report is never held."""
     from licheck.api import check_stream
     from licheck.cli.progress import for_terminal
-    from licheck.formats import Format
+    from licheck.outputs import Format
 
     waivers = request.waivers()
     inputs = request.inputs(paths, waivers)
@@ -150,7 +150,7 @@ def _check_once(
     from licheck.cli.common import write_output
     from licheck.cli.configuring import with_config
     from licheck.cli.gating import warn_sarif_cap
-    from licheck.formats import Format, render
+    from licheck.outputs import Format, render
 
     waivers = request.waivers()
     inputs = request.inputs(paths, waivers)
@@ -178,8 +178,8 @@ def _check_once(
 
 
 def options_for(fail_on: str) -> RenderOptions:
-    from licheck.formats import RenderOptions
-    from licheck.report import FailOn
+    from licheck.outputs import RenderOptions
+    from licheck.report.view import FailOn
 
     return RenderOptions(fail_on=FailOn(fail_on))
 
@@ -191,8 +191,8 @@ def _append_step_summary(path: Path, markdown: str, inputs: Sequence[Path | None
     is not written, with a warning: the step summary is a courtesy, the gate's exit code and
     the log stay what they are."""
     from licheck.cli.common import CONFIG_NAMED, config_inputs
-    from licheck.diagnostics import LicheckError
-    from licheck.safeio import append_regular, refuse_overwrite
+    from licheck.core.diagnostics import LicheckError
+    from licheck.files.safeio import append_regular, refuse_overwrite
 
     if len(markdown.encode("utf-8")) > STEP_SUMMARY_LIMIT:
         markdown = (

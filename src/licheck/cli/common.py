@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 if TYPE_CHECKING:
-    from licheck.diagnostics import Diagnostic
-    from licheck.librarysource import LibrarySource
+    from licheck.core.diagnostics import Diagnostic
+    from licheck.library.source import LibrarySource
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,8 +44,8 @@ def stdin_once(
     _ctx: click.Context, param: click.Parameter, values: tuple[Path, ...]
 ) -> tuple[Path, ...]:
     """The callback of a command's input arguments: `-` (a manifest on standard input,
-    `licheck.safeio.STDIN`) may be named once; standard input cannot be read twice."""
-    from licheck.safeio import STDIN
+    `licheck.files.safeio.STDIN`) may be named once; standard input cannot be read twice."""
+    from licheck.files.safeio import STDIN
 
     if values.count(STDIN) > 1:
         raise click.BadParameter("'-' (standard input) can be named once", param=param)
@@ -58,8 +58,8 @@ PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatev
 
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
-    from licheck.diagnostics import InputError, LicheckError
-    from licheck.safeio import Terminated, signals_raise
+    from licheck.core.diagnostics import InputError, LicheckError
+    from licheck.files.safeio import Terminated, signals_raise
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     tolerate_encodings()
@@ -134,8 +134,8 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
 
 
 def _terminal(text: str) -> str:
-    """`licheck.escape.terminal`, imported only when there is a message to show."""
-    from licheck.escape import terminal
+    """`licheck.text.escape.terminal`, imported only when there is a message to show."""
+    from licheck.text.escape import terminal
 
     return terminal(text)
 
@@ -168,7 +168,7 @@ def say(text: str, *, located_first: bool = False, trust: bool = False) -> None:
     ...`, what editors and CI problem matchers read) stays whole."""
     if text.startswith(NOTE) and not trust and quiet():
         return
-    from licheck.readable import encodable, fit_lines
+    from licheck.text.readable import encodable, fit_lines
 
     # laid out as it will be shown: a stand-in (`—` as `--`) may be wider than its character
     text = encodable(text, getattr(sys.stderr, "encoding", None) or "utf-8")
@@ -192,7 +192,7 @@ def located(diagnostic: Diagnostic) -> str:
     """A diagnostic for stderr: the file name, message and hint with every control character
     shown escaped, so no input can start a line (a GitHub `::error` command) or drive the
     terminal."""
-    from licheck.escape import line, terminal
+    from licheck.text.escape import line, terminal
 
     where = line(diagnostic.file)  # first on the line: cannot start a workflow command
     if diagnostic.line:
@@ -213,15 +213,15 @@ def tolerate_encodings() -> None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     narrow = [stream for stream in (sys.stdout, sys.stderr) if not is_utf8(stream)]
     if not narrow:
-        return  # the usual case: nothing to register (and `licheck.readable` stays unloaded)
-    from licheck.readable import register
+        return  # the usual case: nothing to register (and `licheck.text.readable` stays unloaded)
+    from licheck.text.readable import register
 
     handler = register()
     for stream in narrow:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                reconfigure(errors=handler)  # readable ASCII stand-ins (`licheck.readable`)
+                reconfigure(errors=handler)  # readable ASCII stand-ins (`licheck.text.readable`)
 
 
 def is_utf8(stream: object) -> bool:
@@ -233,7 +233,7 @@ def is_utf8(stream: object) -> bool:
 def parse_as_of(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
     if value is None:
         return None
-    from licheck.model import parse_date
+    from licheck.inputs.rules import parse_date
 
     try:
         return parse_date(value)
@@ -311,7 +311,7 @@ def _policies(ctx: click.Context, _param: click.Parameter, value: tuple[Path, ..
 def _library_source(
     ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None
 ) -> LibrarySource:
-    from licheck.librarysource import LibrarySource
+    from licheck.library.source import LibrarySource
 
     return LibrarySource(
         tuple(value or ()),
@@ -362,7 +362,7 @@ def library_option(function: F) -> F:
 
 
 def write_output(text: str, output: Path | None, inputs: Sequence[Path | None] = ()) -> None:
-    """Write to stdout, or to `output` (`licheck.safeio.write_atomic`): a regular file
+    """Write to stdout, or to `output` (`licheck.files.safeio.write_atomic`): a regular file
     atomically, so a reader never sees a half-written report and a failed run leaves the
     previous report intact; a device or FIFO written through.  An input is never overwritten."""
     write_stream(lambda write: write(text), output, inputs)
@@ -372,7 +372,7 @@ def refuse_outputs(
     outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
 ) -> None:
     """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
-    from licheck.safeio import refuse_overwrite
+    from licheck.files.safeio import refuse_overwrite
 
     refuse_overwrite(outputs, inputs)
     refuse_overwrite(outputs, config_inputs(), CONFIG_NAMED)
@@ -398,7 +398,7 @@ def config_inputs() -> tuple[Path, ...]:
     config = loaded()
     if config is None:
         return ()
-    from licheck.config import BY_KEY
+    from licheck.config.settings import BY_KEY
 
     named: list[Path] = [config.file]
     for key, value in config.values.items():
@@ -437,7 +437,7 @@ def write_stream(
         produce(gather)
         to_stdout("".join(pending))
         return
-    from licheck.safeio import refuse_overwrite, write_atomic
+    from licheck.files.safeio import refuse_overwrite, write_atomic
 
     refuse_overwrite([("--output", output)], inputs)
     refuse_overwrite([("--output", output)], config_inputs(), CONFIG_NAMED)
@@ -445,8 +445,8 @@ def write_stream(
 
 
 def json_output(value: object) -> str:
-    """`value` as indented JSON, safe for a CI log (`licheck.jsontext.document`)."""
-    from licheck.jsontext import document
+    """`value` as indented JSON, safe for a CI log (`licheck.files.jsontext.document`)."""
+    from licheck.files.jsontext import document
 
     return document(value)
 

@@ -12,8 +12,8 @@ from licheck.cli import configuring
 from licheck.cli.common import INPUT_PATH, PathParam, json_output, library_option, policy_option
 
 if TYPE_CHECKING:
-    from licheck.config import Config, Setting
-    from licheck.librarysource import LibrarySource
+    from licheck.config.settings import Config, Setting
+    from licheck.library.source import LibrarySource
 
 SAME = "As for evaluate and check."
 ABOUT = "the configuration file read: --config, LICHECK_CONFIG, or found from here up"
@@ -62,9 +62,9 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
     The options are those of evaluate and check that a setting sets, so that `licheck config
     OPTIONS` shows what a run with OPTIONS would use.
     """
-    from licheck.config import SETTINGS
-    from licheck.diagnostics import LicheckError
-    from licheck.evidencepolicy import policy_named
+    from licheck.config.settings import SETTINGS
+    from licheck.core.diagnostics import LicheckError
+    from licheck.facts.evidencepolicy import policy_named
 
     try:  # shown as in force only if a run would accept it (`check --evidence ,` is exit 2)
         policy_named(_settings["evidence"])
@@ -76,8 +76,8 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
         click.echo(json_output({"settings": rows}))
         return
     from licheck.cli.common import terminal_width
-    from licheck.escape import terminal
-    from licheck.readable import fit
+    from licheck.text.escape import terminal
+    from licheck.text.readable import fit
 
     width = max(len(row["key"]) for row in rows)
     columns = terminal_width()
@@ -90,7 +90,7 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
 
 def _file_row(ctx: click.Context, loaded: Config | None) -> dict[str, Any]:
     """Which configuration file was read, and why that one."""
-    from licheck.config import shown
+    from licheck.config.settings import shown
 
     parent = ctx.find_root()
     source = parent.get_parameter_source("config_file")

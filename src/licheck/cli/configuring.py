@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from licheck.config import Config
-    from licheck.report import ConfigOut, FailOn, GateSettingOut, Report
+    from licheck.config.settings import Config
+    from licheck.report.view import ConfigOut, FailOn, GateSettingOut, Report
 
 CONFIG_ENV = "LICHECK_CONFIG"
 
@@ -27,7 +27,7 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
     ctx.obj["config"] = None
     if no_config:
         return
-    from licheck.config import find, search_start
+    from licheck.config.settings import find, search_start
 
     try:
         here = search_start(Path.cwd(), os.environ.get("PWD"))
@@ -36,8 +36,8 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
         path = None
     if path is None:
         return
-    from licheck.configfile import read
-    from licheck.diagnostics import InputError
+    from licheck.config.configfile import read
+    from licheck.core.diagnostics import InputError
 
     try:
         config = read(path)
@@ -96,15 +96,15 @@ _GATE_PARAMS = {
 
 
 def gate_settings(ctx: click.Context) -> list[GateSettingOut]:
-    """The settings in force for the running command (`licheck.gatesettings.in_force`): their
+    """The settings in force for the running command (`licheck.report.gatesettings.in_force`): their
     values as the command received them, each with where it came from; [] for a command that
     has no gate."""
     params = ctx.params
     if "fail_on" not in params or "licenses_dir" not in params:
         return []
     from licheck.cli.gating import DEFAULT_WAIVERS
-    from licheck.diagnostics import path_text
-    from licheck.gatesettings import in_force
+    from licheck.core.diagnostics import path_text
+    from licheck.report.gatesettings import in_force
 
     def day(value: object) -> str | None:
         return value.isoformat() if hasattr(value, "isoformat") else None
@@ -159,8 +159,8 @@ def applied(ctx: click.Context | None) -> ConfigOut | None:
         return None
     from click.core import ParameterSource
 
-    from licheck.config import SETTINGS, shown
-    from licheck.report import ConfigOut, ConfigSettingOut
+    from licheck.config.settings import SETTINGS, shown
+    from licheck.report.view import ConfigOut, ConfigSettingOut
 
     used = [
         ConfigSettingOut(
@@ -177,7 +177,7 @@ def say_weakened(report: Report, fail_on: FailOn) -> None:
     """On stderr, when the gate passes only because the configuration file set `fail-on`
     (a `fail-on: never` a folder or two up): every format and command, `evaluate`'s text too,
     which has no gate line."""
-    from licheck.report import FailOn, fails, gate_fails
+    from licheck.report.view import FailOn, fails, gate_fails
 
     settings = report.config.settings if report.config is not None else []
     at = next((s.at for s in settings if s.key == "fail-on"), None)
@@ -185,7 +185,7 @@ def say_weakened(report: Report, fail_on: FailOn) -> None:
     if at is None or report.errors or gate_fails(report.summary, fail_on):
         return
     if fails(gate, FailOn.VIOLATION):
-        from licheck.escape import terminal  # the file's path is user text
+        from licheck.text.escape import terminal  # the file's path is user text
 
         click.echo(
             f"licheck: note: the gate passes because of fail-on: {fail_on.value}, set at "

@@ -20,8 +20,8 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from licheck.diagnostics import Diagnostic
-    from licheck.librarysource import LibrarySource
+    from licheck.core.diagnostics import Diagnostic
+    from licheck.library.source import LibrarySource
 
 
 @click.command()
@@ -66,13 +66,13 @@ def discover(
       licheck discover . --fail-on-undeclared
       licheck discover src/ --manifests products/ -f json
     """
-    from licheck.declared import found_models, read_declarations
-    from licheck.diagnostics import path_text
-    from licheck.formats.discovered import json_text, text
-    from licheck.layers import described
-    from licheck.layers import load as load_library
-    from licheck.modelscan import scan
-    from licheck.safeio import refuse_existing_inside
+    from licheck.core.diagnostics import path_text
+    from licheck.discover.declared import found_models, read_declarations
+    from licheck.discover.modelscan import scan
+    from licheck.files.safeio import refuse_existing_inside
+    from licheck.library.layers import described
+    from licheck.library.layers import load as load_library
+    from licheck.outputs.discovered import json_text, text
 
     refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
     refuse_existing_inside("--output", output, paths)  # a source file there is an input
@@ -116,7 +116,7 @@ def _manifests(
     """--manifests (which must hold one, or say why it could not be searched), else the
     manifests in PATHS' folders and the YAML files of PATHS that are manifests (perhaps none):
     a source file named is no manifest.  Also what could not be searched for manifests."""
-    from licheck.discovery import has_yaml_name, is_manifest, no_manifests, search
+    from licheck.files.discovery import has_yaml_name, is_manifest, no_manifests, search
 
     if given:
         found, problems = search(given)

@@ -31,7 +31,7 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
         --as-of 2026-03-19
     """
     from licheck.api import evaluate_files
-    from licheck.discovery import distinct
+    from licheck.files.discovery import distinct
 
     manifests = tuple(distinct(manifests))  # a file named twice is one product
     waivers = request.waivers()

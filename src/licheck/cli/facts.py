@@ -13,8 +13,8 @@ import click
 from licheck.cli.common import format_option, json_output, library_option, resolve_color
 
 if TYPE_CHECKING:
-    from licheck.factinfo import FactInfo
-    from licheck.librarysource import LibrarySource
+    from licheck.library.factinfo import FactInfo
+    from licheck.library.source import LibrarySource
 
 HELP = """Print the fact vocabulary, or one fact in full.
 
@@ -35,7 +35,7 @@ Example:
 @format_option(["text", "json", "markdown"], "markdown: the table of docs/facts.md (without NAME).")
 @library_option
 def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
-    from licheck import factinfo
+    from licheck.library import factinfo
 
     if name is None:
         every = factinfo.every_fact()
@@ -59,10 +59,10 @@ def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
 
 def _look_up(name: str, licenses_dir: LibrarySource) -> FactInfo:
     """The fact, with the clauses of the library that read it; exit 2 with a did-you-mean."""
-    from licheck import factinfo
-    from licheck.diagnostics import LicheckError
-    from licheck.layers import load as load_library
-    from licheck.vocabulary import FACTS, suggest
+    from licheck.core.diagnostics import LicheckError
+    from licheck.library import factinfo
+    from licheck.library.layers import load as load_library
+    from licheck.vocabulary.names import FACTS, suggest
 
     if name not in FACTS:
         key = name.strip().lower()  # `MAU` is `mau`: say so (suggest never offers the name itself)
@@ -123,7 +123,7 @@ def _cut(text: str, room: int) -> str:
 
 def _describe(info: FactInfo, width: int) -> list[str]:
     """One fact in full, as plain lines wrapped to `width`."""
-    from licheck.escape import terminal
+    from licheck.text.escape import terminal
 
     definition = info.definition
     fields = [
@@ -151,7 +151,7 @@ def _example_line(line: str, width: int) -> str:
     """A line of the YAML example wrapped to `width` so that it stays the same YAML: continued
     deeper than its own line (inside a flow collection or a plain scalar), and a comment
     continued as a comment."""
-    from licheck.readable import fit
+    from licheck.text.readable import fit
 
     body = line.lstrip(" ")
     lead = line[: len(line) - len(body)]

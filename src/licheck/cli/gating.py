@@ -28,16 +28,16 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from licheck.baseline import Baseline
-    from licheck.formats import RenderOptions
-    from licheck.report import Report
-    from licheck.streaming import Stream
-    from licheck.waivers import Waivers
+    from licheck.outputs import RenderOptions
+    from licheck.portfolio.streaming import Stream
+    from licheck.report.baseline import Baseline
+    from licheck.report.view import Report
+    from licheck.report.waivers import Waivers
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github", "compact", "html")
-DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.waivers.DEFAULT_FILE (tested)
+DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.report.waivers.DEFAULT_FILE (tested)
 
 
 def report_options(function: F) -> F:
@@ -104,14 +104,14 @@ def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
         if waivers_file is not None:
             raise click.UsageError("--waivers and --no-waivers exclude each other")
         return None
-    # the default file is looked for before importing licheck.waivers (and its models): most
+    # the default file is looked for before importing licheck.report.waivers (and its models): most
     # runs have no waiver file and need none of it
     path = waivers_file or Path.cwd() / DEFAULT_WAIVERS
     # present in any form it is the team's waivers: one that cannot be read (a folder, a FIFO,
     # a link to nothing) is an error, not a run without them that fails unexplained
     if waivers_file is None and not os.path.lexists(path):
         return None
-    from licheck.waivers import load
+    from licheck.report.waivers import load
 
     return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
 
@@ -133,7 +133,7 @@ def load_baseline(baseline_file: Path | None) -> Baseline | None:
     """The baseline report to compare with, checked before anything is evaluated."""
     if baseline_file is None:
         return None
-    from licheck.baseline import load
+    from licheck.report.baseline import load
 
     return load(baseline_file)
 
@@ -142,7 +142,7 @@ def compare_baseline(report: Report, baseline: Baseline | None) -> Report:
     """The report compared with the baseline (unchanged without one); doubts said on stderr."""
     if baseline is None:
         return report
-    from licheck.baseline import compare, warnings
+    from licheck.report.baseline import compare, warnings
 
     compared = compare(report, baseline)
     for warning in warnings(compared, baseline):
@@ -152,9 +152,9 @@ def compare_baseline(report: Report, baseline: Baseline | None) -> Report:
 
 def repository_root(start: Path) -> Path:
     """The nearest folder at or above `start` holding `.git` (a folder, a worktree's file, or
-    a link, even one to nothing: `licheck.config.is_repository_root`); `start` when there is
+    a link, even one to nothing: `config.settings.is_repository_root`); `start` when there is
     none."""
-    from licheck.config import repository_of
+    from licheck.config.settings import repository_of
 
     return repository_of(start) or start
 
@@ -174,8 +174,8 @@ def render_options(
     """How to render: colour only for text (`--color`: auto on a terminal, not into a file);
     text as wide as the terminal (or COLUMNS); paths in SARIF relative to the repository's top
     folder."""
-    from licheck.formats import RenderOptions
-    from licheck.report import FailOn
+    from licheck.outputs import RenderOptions
+    from licheck.report.view import FailOn
 
     color_text = color_for(color, output) if fmt == "text" else False
     cwd = Path.cwd()
@@ -210,8 +210,8 @@ def write_report(
 ) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
     from licheck.cli.configuring import say_weakened, with_config
-    from licheck.formats import Format, render
-    from licheck.report import exit_code
+    from licheck.outputs import Format, render
+    from licheck.report.view import exit_code
 
     report = with_config(report)  # the report says which settings came from the file
     warn_sarif_cap(report, [fmt])
@@ -229,7 +229,7 @@ def emit_stream(
     """Write a streamed report (atomically with --output, never over one of `inputs`, the files
     the run read; to standard output its bytes as the workers encoded them) and exit with the
     gate's code."""
-    from licheck.report import exit_code
+    from licheck.report.view import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
     from licheck.cli.configuring import say_weakened, with_config
@@ -259,8 +259,8 @@ def say_unread(top: Report) -> None:
     them too), and that the others were evaluated."""
     if not top.errors:
         return
-    from licheck.diagnostics import Diagnostic
-    from licheck.formats.summary import plural, unread
+    from licheck.core.diagnostics import Diagnostic
+    from licheck.outputs.summary import plural, unread
 
     say_located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "") for e in top.errors)
     say(
@@ -273,7 +273,7 @@ def warn_sarif_cap(top: Report, formats: Sequence[str]) -> None:
     """Say on stderr when a SARIF log is cut at GitHub's limit of results per run."""
     if "sarif" not in formats:  # (and the SARIF format is not imported for nothing)
         return
-    from licheck.formats.sarif import MAX_RESULTS, SHOWN_RESULTS, shown_limit
+    from licheck.outputs.sarif import MAX_RESULTS, SHOWN_RESULTS, shown_limit
 
     counts = top.summary.counts
     results = counts.violation + counts.governance_risk + len(top.errors)  # waived ones too

@@ -14,10 +14,10 @@ from licheck.cli.common import (
     refuse_outputs,
     write_output,
 )
-from licheck.diagnostics import path_text
+from licheck.core.diagnostics import path_text
 
 if TYPE_CHECKING:
-    from licheck.librarysource import LibrarySource
+    from licheck.library.source import LibrarySource
 
 OUTPUT = output_option("the manifest")
 
@@ -52,7 +52,7 @@ def cyclonedx(file: Path, output: Path | None, licenses_dir: LibrarySource) -> N
         -o products/my-product.yaml
     """
     from licheck.importers import cyclonedx as importer
-    from licheck.layers import load as load_library
+    from licheck.library.layers import load as load_library
 
     refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     bom = importer.read(file, path_text(str(file)))
@@ -84,7 +84,7 @@ def hf(file: Path, model_id: str | None, output: Path | None, licenses_dir: Libr
         -o products/acme-coder.yaml
     """
     from licheck.importers import hf as importer
-    from licheck.layers import load as load_library
+    from licheck.library.layers import load as load_library
 
     refuse_outputs([("--output", output)], (file, *licenses_dir.inputs))
     name = path_text(str(file))

@@ -21,9 +21,9 @@ from licheck.cli.common import (
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from licheck.coverage import LibraryCoverage, Totals
-    from licheck.library import Library, LicenseEntry
-    from licheck.librarysource import LibrarySource
+    from licheck.library.compiled import Library, LicenseEntry
+    from licheck.library.coverage import LibraryCoverage, Totals
+    from licheck.library.source import LibrarySource
 
 
 @click.group()
@@ -48,8 +48,8 @@ def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
     Example:
       licheck licenses list --format json
     """
-    from licheck.layers import load as load_library
-    from licheck.licenselookup import models_under
+    from licheck.library.layers import load as load_library
+    from licheck.library.lookup import models_under
 
     library = load_library(licenses_dir)
     rows = []
@@ -73,7 +73,7 @@ def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
         return
     from rich.table import Table
 
-    from licheck.escape import markup
+    from licheck.text.escape import markup
 
     table = Table(show_edge=False, header_style="bold", box=None)
     table.add_column("id", overflow="fold", ratio=3)
@@ -105,10 +105,10 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
       licheck licenses show kimi-k2.5-modified-mit
       licheck licenses show moonshotai/Kimi-K2.5
     """
-    from licheck.diagnostics import LicheckError
-    from licheck.escape import line
-    from licheck.layers import load as load_library
-    from licheck.licenselookup import lookup
+    from licheck.core.diagnostics import LicheckError
+    from licheck.library.layers import load as load_library
+    from licheck.library.lookup import lookup
+    from licheck.text.escape import line
 
     library = load_library(licenses_dir)
     found = lookup(library, license_id)
@@ -119,7 +119,7 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
     model, entries = found.model, list(found.licenses)
     if model is None or not found.by_model:
         if model is not None and found.model_differs:  # the name is both
-            from licheck.modelnames import license_words
+            from licheck.library.modelnames import license_words
 
             say(
                 line(
@@ -133,9 +133,9 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
         documents = [_document(e) for e in entries]
         click.echo(json_output({"model": model.id, "licenses": documents}))
         return
-    from licheck.escape import terminal
-    from licheck.modelnames import license_words
-    from licheck.readable import fit
+    from licheck.library.modelnames import license_words
+    from licheck.text.escape import terminal
+    from licheck.text.readable import fit
 
     click.echo(
         fit(terminal(f"model {license_id} is under {license_words(model)}"), terminal_width())
@@ -149,7 +149,7 @@ def _document(entry: LicenseEntry) -> object:
 
 
 def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: Library) -> None:
-    from licheck.formats.library_text import describe
+    from licheck.outputs.library_text import describe
 
     if fmt == "json":
         click.echo(json_output(_document(entries[0])))
@@ -185,14 +185,14 @@ def models(fmt: str, licenses_dir: LibrarySource) -> None:
     Example:
       licheck licenses models
     """
-    from licheck.layers import load as load_library
+    from licheck.library.layers import load as load_library
 
     library = load_library(licenses_dir)
     rows = [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in library.models]
     if fmt == "json":
         click.echo(json_output(rows))
         return
-    from licheck.formats.library_text import models_text
+    from licheck.outputs.library_text import models_text
 
     click.echo(models_text(library.models, terminal_width()), nl=False)
 
@@ -216,9 +216,9 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
       licheck licenses verify \\
         --texts ../shared/reference/licenses
     """
-    from licheck.escape import line
-    from licheck.layers import load as load_library
-    from licheck.textcheck import verify as run_verify
+    from licheck.library.layers import load as load_library
+    from licheck.library.textcheck import verify as run_verify
+    from licheck.text.escape import line
 
     library = load_library(licenses_dir)
     result = run_verify(library, texts)
@@ -230,7 +230,7 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
     if not result.ok:
         say(f"licheck: {len(result.problems)} problem(s) in {result.licenses} licenses")
         raise click.exceptions.Exit(1)
-    from licheck.readable import fit
+    from licheck.text.readable import fit
 
     warned = f"; {len(result.warnings)} warning(s) below" if result.warnings else ""
     ok = (
@@ -265,8 +265,8 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
       licheck licenses coverage --format json \\
         --texts ../shared/reference/licenses
     """
-    from licheck.layers import load as load_library
-    from licheck.textcheck import measure
+    from licheck.library.layers import load as load_library
+    from licheck.library.textcheck import measure
 
     if texts is None or not texts.is_dir():
         where = (
@@ -281,7 +281,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
     if fmt == "json":
         click.echo(json_output(_coverage_document(measured)))
     else:
-        from licheck.formats.library_text import coverage_text
+        from licheck.outputs.library_text import coverage_text
 
         rows = [(r.license, t) for r, t in measured.each()]
         named = "overall" + ("" if measured.complete else " (partial)")

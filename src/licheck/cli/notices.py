@@ -22,7 +22,7 @@ from licheck.cli.common import (
 from licheck.cli.request import attestations_at, attestations_option
 
 if TYPE_CHECKING:
-    from licheck.librarysource import LibrarySource
+    from licheck.library.source import LibrarySource
 
 
 @click.command()
@@ -55,12 +55,12 @@ def notices(
         -o NOTICES-CHECKLIST.md
     """
     from licheck.api import evaluate_readable, resolve_policy
-    from licheck.discovery import discover
-    from licheck.evaluation import Options
-    from licheck.formats.notices import json_text, markdown
-    from licheck.layers import described
-    from licheck.layers import load as load_library
-    from licheck.notices import product_duties
+    from licheck.evaluation.evaluate import Options
+    from licheck.files.discovery import discover
+    from licheck.library.layers import described
+    from licheck.library.layers import load as load_library
+    from licheck.outputs.notices import json_text, markdown
+    from licheck.report.notices import product_duties
 
     policy = resolve_policy(evidence)
     inputs = (*manifests, *licenses_dir.inputs, attestations_file)

@@ -23,13 +23,13 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from licheck.attestations import Attestations, Attesting
-    from licheck.facts import EvidencePolicy
-    from licheck.formats import RenderOptions
-    from licheck.library import Library
-    from licheck.librarysource import LibrarySource
-    from licheck.report import Report
-    from licheck.waivers import Waivers
+    from licheck.facts.resolution import EvidencePolicy
+    from licheck.library.compiled import Library
+    from licheck.library.source import LibrarySource
+    from licheck.outputs import RenderOptions
+    from licheck.report.attestations import Attestations, Attesting
+    from licheck.report.view import Report
+    from licheck.report.waivers import Waivers
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,7 +127,7 @@ def attestations_at(path: Path | None, as_of: dt.date | None, library: Library) 
     attestations = load_attestations(path)
     if attestations is None:
         return None
-    from licheck.attestations import attesting
+    from licheck.report.attestations import attesting
 
     on = as_of or dt.date.today()
     say_lapsed(attestations, on)
@@ -136,9 +136,9 @@ def attestations_at(path: Path | None, as_of: dt.date | None, library: Library) 
 
 def say_lapsed(attestations: Attestations, on: dt.date) -> None:
     """On stderr: each attestation that does not hold on `on` (its facts are open again)."""
-    from licheck.attestations import lapsed
     from licheck.cli.common import say
-    from licheck.escape import terminal
+    from licheck.report.attestations import lapsed
+    from licheck.text.escape import terminal
 
     for line in lapsed(attestations, on):
         say(terminal(line), located_first=True)
@@ -148,7 +148,7 @@ def load_attestations(path: Path | None) -> Attestations | None:
     """The attestations in `path`, checked (`InputError`, located); None without a file."""
     if path is None:
         return None
-    from licheck.attestations import load
+    from licheck.report.attestations import load
 
     return load(path, str(path))
 

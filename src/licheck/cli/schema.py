@@ -58,8 +58,8 @@ def validate(files: tuple[Path, ...], kind: str) -> None:
       licheck validate products/*.yaml licenses/*.yaml
     """
     from licheck.cli.common import terminal_width
-    from licheck.escape import line
-    from licheck.readable import fit
+    from licheck.text.escape import line
+    from licheck.text.readable import fit
     from licheck.validation import validate_files
 
     for checked in validate_files(list(files), kind):

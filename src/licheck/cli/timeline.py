@@ -23,7 +23,7 @@ from licheck.cli.common import (
 from licheck.cli.request import attestations_at, attestations_option
 
 if TYPE_CHECKING:
-    from licheck.librarysource import LibrarySource
+    from licheck.library.source import LibrarySource
 
 
 @click.command()
@@ -56,10 +56,10 @@ def timeline(
         --format json -o timeline.json
     """
     from licheck.api import resolve_policy
-    from licheck.attestations import attested
-    from licheck.layers import described
-    from licheck.layers import load as load_library
-    from licheck.loading import load_manifest
+    from licheck.library.layers import described
+    from licheck.library.layers import load as load_library
+    from licheck.loading.documents import load_manifest
+    from licheck.report.attestations import attested
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 
@@ -75,7 +75,7 @@ def timeline(
     if fmt == "json":
         text = to_json(report)
     else:
-        from licheck.formats.timeline_text import render
+        from licheck.outputs.timeline_text import render
 
         text = render(report, width=terminal_width(), color=color_for(color, output))
     write_output(text, output, inputs)

@@ -26,8 +26,8 @@ from licheck.cli.common import (
 from licheck.cli.request import attestations_at, attestations_option
 
 if TYPE_CHECKING:
-    from licheck.librarysource import LibrarySource
-    from licheck.report import LibraryOut
+    from licheck.library.source import LibrarySource
+    from licheck.report.view import LibraryOut
     from licheck.whatif.report import WhatIfReport
 
 SET_HELP = (
@@ -106,11 +106,11 @@ def whatif(
         --swap-base kimi-k2.5=glm-5
     """
     from licheck.api import resolve_policy
-    from licheck.attestations import attested
-    from licheck.evaluation import Options
-    from licheck.layers import described
-    from licheck.layers import load as load_library
-    from licheck.loading import load_manifest
+    from licheck.evaluation.evaluate import Options
+    from licheck.library.layers import described
+    from licheck.library.layers import load as load_library
+    from licheck.loading.documents import load_manifest
+    from licheck.report.attestations import attested
     from licheck.whatif import Scenario, ScenarioError, Subject, analyse
     from licheck.whatif.report import build
     from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep
@@ -138,7 +138,7 @@ def whatif(
     if fmt == "csv" or plot is not None:  # a table and a picture have no place to say it
         _say_layers(report.library)
     if plot is not None:
-        from licheck.formats.whatif_svg import render as render_svg
+        from licheck.outputs.whatif.svg import render as render_svg
 
         write_output(render_svg(report), plot, inputs)
     text = _render(report, fmt, color_for(color, output))
@@ -147,8 +147,8 @@ def whatif(
 
 def _say_layers(library: LibraryOut | None) -> None:
     """The layers in force, on stderr, for an output with no place for them (CSV, the SVG)."""
-    from licheck.escape import terminal
-    from licheck.formats.summary import layer_lines
+    from licheck.outputs.summary import layer_lines
+    from licheck.text.escape import terminal
 
     for line in layer_lines(library):
         say(f"licheck: note: {terminal(line.strip())}", trust=True)  # kept under -q
@@ -160,13 +160,13 @@ def _render(report: WhatIfReport, fmt: str, color: bool) -> str:
     if fmt == "json":
         return to_json(report)
     if fmt == "csv":
-        from licheck.formats.whatif_csv import render as render_csv
+        from licheck.outputs.whatif.csvtable import render as render_csv
 
         return render_csv(report)
     if fmt == "html":
-        from licheck.formats.whatif_html import render as render_html
+        from licheck.outputs.whatif.page import render as render_html
 
         return render_html(report)
-    from licheck.formats.whatif_text import render
+    from licheck.outputs.whatif.text import render
 
     return render(report, width=terminal_width(), color=color)

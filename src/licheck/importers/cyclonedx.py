@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from licheck import jsonread
-from licheck.diagnostics import Diagnostic, InputError, fail
-from licheck.factchecks import may_state
-from licheck.facts import FactError, claim_domain
+from licheck.core.diagnostics import Diagnostic, InputError, fail
+from licheck.core.units import UnitError
+from licheck.facts.resolution import FactError, claim_domain
+from licheck.files import jsonread
+from licheck.files.yamlsafe import parse, read_text
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unique, unknown_facts
-from licheck.library import Library
-from licheck.manifest import FactSpec
-from licheck.units import UnitError
-from licheck.vocabulary import FACTS, FactType
-from licheck.yamlsafe import parse, read_text
+from licheck.inputs.manifest import FactSpec
+from licheck.library.compiled import Library
+from licheck.loading.factchecks import may_state
+from licheck.vocabulary.names import FACTS, FactType
 
 ML_MODEL = "machine-learning-model"
 FACT_PREFIX = "licheck:fact:"

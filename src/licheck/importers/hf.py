@@ -32,12 +32,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from licheck import yamlsafe
-from licheck.diagnostics import fail
+from licheck.core.diagnostics import fail
+from licheck.files import yamlsafe
 from licheck.importers.hfcard import Card, _read, read
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unknown_facts
-from licheck.library import Library
-from licheck.model import model_key
+from licheck.inputs.rules import model_key
+from licheck.library.compiled import Library
 
 __all__ = ["_read", "base_models", "front_matter", "read", "to_manifest"]
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from licheck import yamlsafe
-from licheck.diagnostics import fail
-from licheck.safeio import read_bytes
+from licheck.core.diagnostics import fail
+from licheck.files import yamlsafe
+from licheck.files.safeio import read_bytes
 
 # The keys the importer reads (everything else in the front matter is skipped unread).
 READ = frozenset(

@@ -8,10 +8,10 @@ from typing import Any
 
 import yaml
 
-from licheck.escape import commands, yaml_comment
-from licheck.library import Library
-from licheck.model import CatalogModel
-from licheck.vocabulary import FACTS
+from licheck.inputs.rules import CatalogModel
+from licheck.library.compiled import Library
+from licheck.text.escape import commands, yaml_comment
+from licheck.vocabulary.names import FACTS
 
 # Facts an importer leaves out on purpose: `derivative` keeps licheck's documented default (a
 # trained model is a derivative unless the manifest says otherwise), and `distributes_weights`
@@ -116,7 +116,7 @@ class _Dumper(_SafeDumper):
 
 
 # what a CI runner could read as a workflow command, or a log viewer as a line break
-# (`licheck.escape`): a string holding one is written double-quoted, where it can be escaped
+# (`licheck.text.escape`): a string holding one is written double-quoted, where it can be escaped
 _UNSAFE = re.compile("::|##\\[|[\x85\u2028\u2029]")
 
 

@@ -19,37 +19,37 @@ BASE_ID = "https://licheck.dev/schemas/"
 
 def _models() -> dict[str, Callable[[], type[BaseModel]]]:
     def license_() -> type[BaseModel]:
-        from licheck.model import License
+        from licheck.inputs.rules import License
 
         return License
 
     def manifest() -> type[BaseModel]:
-        from licheck.manifest import Manifest
+        from licheck.inputs.manifest import Manifest
 
         return Manifest
 
     def catalog() -> type[BaseModel]:
-        from licheck.model import Catalog
+        from licheck.inputs.rules import Catalog
 
         return Catalog
 
     def report() -> type[BaseModel]:
-        from licheck.report import Report
+        from licheck.report.view import Report
 
         return Report
 
     def waivers() -> type[BaseModel]:
-        from licheck.waivers import WaiverFile
+        from licheck.report.waivers import WaiverFile
 
         return WaiverFile
 
     def attestations() -> type[BaseModel]:
-        from licheck.attestations import AttestationFile
+        from licheck.report.attestations import AttestationFile
 
         return AttestationFile
 
     def policy() -> type[BaseModel]:
-        from licheck.orgpolicy import PolicyFile
+        from licheck.library.orgpolicy import PolicyFile
 
         return PolicyFile
 
@@ -95,8 +95,8 @@ def generate(name: str) -> dict[str, Any]:
     """The JSON Schema of one format, from its model."""
     model = _models()[name]()
     if name in ("license", "manifest", "catalog", "policy"):
-        from licheck import manifest as manifest_models
-        from licheck import model as rule_models
+        from licheck.inputs import manifest as manifest_models
+        from licheck.inputs import rules as rule_models
 
         rule_models.build_validators()  # the models defer building; defaults need serializers
         manifest_models.build_validators()

@@ -18,18 +18,19 @@ import bisect
 import datetime as dt
 from collections import defaultdict
 
-from licheck.binding import uncovered_from
-from licheck.evaluation import (
+from licheck.evaluation.binding import uncovered_from
+from licheck.evaluation.evaluate import (
     EvaluationContext,
     Finding,
     Options,
     ProductResult,
     evaluate_manifest,
 )
-from licheck.facts import EvidencePolicy
-from licheck.library import Library
-from licheck.manifest import Manifest
-from licheck.model import CatalogModel
+from licheck.facts.resolution import EvidencePolicy
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.inputs.rules import CatalogModel
+from licheck.library.compiled import Library
 from licheck.timeline.daily import DailyFacts, Work
 from licheck.timeline.events import Event, change_days, collect
 from licheck.timeline.report import (
@@ -39,7 +40,6 @@ from licheck.timeline.report import (
     TimelineReport,
     UndatedOut,
 )
-from licheck.yamlsafe import Document
 
 __all__ = ["TimelineReport", "build"]
 

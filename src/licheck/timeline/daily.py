@@ -22,8 +22,8 @@ import datetime as dt
 import heapq
 from dataclasses import dataclass, field
 
-from licheck.domains import Domain, intersect
-from licheck.facts import (
+from licheck.engine.domains import Domain, intersect
+from licheck.facts.resolution import (
     EvidencePolicy,
     FactState,
     PieceClaim,
@@ -35,8 +35,8 @@ from licheck.facts import (
     standing,
     standing_days,
 )
-from licheck.manifest import FactSpec
-from licheck.vocabulary import FACTS
+from licheck.inputs.manifest import FactSpec
+from licheck.vocabulary.names import FACTS
 
 Path = tuple[str | int, ...]
 

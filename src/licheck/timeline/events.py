@@ -16,10 +16,10 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from licheck.binding import uncovered_from
-from licheck.library import Library
-from licheck.manifest import Evidence, FactSpec, Manifest, ModelRef, Owner, Source
-from licheck.model import DatedLicense, PartialDate, earliest
+from licheck.evaluation.binding import uncovered_from
+from licheck.inputs.manifest import Evidence, FactSpec, Manifest, ModelRef, Owner, Source
+from licheck.inputs.rules import DatedLicense, PartialDate, earliest
+from licheck.library.compiled import Library
 
 EventKind = Literal["dated", "retracted", "license"]
 Path = tuple[str | int, ...]

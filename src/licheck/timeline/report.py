@@ -10,9 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from licheck.jsontext import document as json_document
-from licheck.report import SingleProductReport
-from licheck.verdicts import Verdict
+from licheck.core.verdicts import Verdict
+from licheck.files.jsontext import document as json_document
+from licheck.report.view import SingleProductReport
 
 
 class _Model(BaseModel):

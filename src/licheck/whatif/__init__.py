@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from licheck.domains import Domain, Interval
-from licheck.engine import Rule
-from licheck.evaluation import ProductResult
-from licheck.facts import EvidenceView, FactState, Status
-from licheck.manifest import EvidenceKind
-from licheck.vocabulary import FACTS
+from licheck.engine.domains import Domain, Interval
+from licheck.engine.exact import Rule
+from licheck.evaluation.evaluate import ProductResult
+from licheck.facts.resolution import EvidenceView, FactState, Status
+from licheck.inputs.manifest import EvidenceKind
+from licheck.vocabulary.names import FACTS
 from licheck.whatif.compare import Change, compare
 from licheck.whatif.ranking import NextFact, rank
 from licheck.whatif.scenario import Applied, Scenario, Subject, apply

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from licheck.evaluation import Finding, ProductResult
-from licheck.facts import EvidenceView, FactState, Status
-from licheck.verdicts import Verdict
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Finding, ProductResult
+from licheck.facts.resolution import EvidenceView, FactState, Status
 
 FindingKey = tuple[str, str, str, str]  # component, model, license, clause
 

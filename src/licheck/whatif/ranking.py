@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from licheck.engine import Branch
-from licheck.evaluation import ProductResult
-from licheck.facts import FactState
-from licheck.verdicts import Verdict
+from licheck.core.verdicts import Verdict
+from licheck.engine.exact import Branch
+from licheck.evaluation.evaluate import ProductResult
+from licheck.facts.resolution import FactState
 from licheck.whatif.compare import FindingKey
 
 

@@ -13,16 +13,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from licheck.domains import Interval
-from licheck.evaluation import Finding, ProductResult
-from licheck.explain import explain
-from licheck.facts import FactError, claim_domain
-from licheck.jsontext import document as json_document
-from licheck.manifest import FactSpec
-from licheck.report import SingleProductReport
-from licheck.units import Dimension, format_amount, to_json_number
-from licheck.verdicts import Verdict
-from licheck.vocabulary import FACTS
+from licheck.core.units import Dimension, format_amount, to_json_number
+from licheck.core.verdicts import Verdict
+from licheck.engine.domains import Interval
+from licheck.evaluation.evaluate import Finding, ProductResult
+from licheck.facts.resolution import FactError, claim_domain
+from licheck.files.jsontext import document as json_document
+from licheck.inputs.manifest import FactSpec
+from licheck.report.explain import explain
+from licheck.report.view import SingleProductReport
+from licheck.vocabulary.names import FACTS
 from licheck.whatif import Analysis
 from licheck.whatif.compare import Change, ChangeKind, finding_id
 from licheck.whatif.ranking import NextFact

@@ -10,16 +10,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from licheck import agreements
-from licheck.consistency import (
+from licheck.checks.consistency import (
     PURPOSE_HINT,
     agreement_conflicts,
     library_member_problem,
     purpose_conflict,
 )
-from licheck.context import EvaluationContext
-from licheck.domains import Domain, intersect
-from licheck.evaluation import (
+from licheck.core.context import EvaluationContext
+from licheck.core.units import exchange_rates
+from licheck.engine.domains import Domain, intersect
+from licheck.evaluation.evaluate import (
     HYPOTHETICAL,
     UNKNOWN_MODEL,
     Hypotheses,
@@ -27,14 +27,14 @@ from licheck.evaluation import (
     ProductResult,
     evaluate_manifest,
 )
-from licheck.factchecks import stateable
-from licheck.facts import FactError, FactState, Resolution, Status, claim_domain, resolve
-from licheck.library import Library
-from licheck.manifest import Evidence, EvidenceKind, FactSpec, Manifest
-from licheck.units import exchange_rates
-from licheck.vocabulary import FACTS, FactDef, suggest
+from licheck.facts import agreements
+from licheck.facts.resolution import FactError, FactState, Resolution, Status, claim_domain, resolve
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Manifest
+from licheck.library.compiled import Library
+from licheck.loading.factchecks import stateable
+from licheck.vocabulary.names import FACTS, FactDef, suggest
 from licheck.whatif.spec import Assignment, ScenarioError, Swap, members
-from licheck.yamlsafe import Document
 
 
 @dataclass(frozen=True, slots=True)

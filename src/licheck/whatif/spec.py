@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from licheck.diagnostics import LicheckError
-from licheck.factchecks import stateable
-from licheck.manifest import FactSpec
-from licheck.units import Dimension, Stated, UnitError, parse_stated
-from licheck.vocabulary import FACTS, FactDef, FactType, suggest
+from licheck.core.diagnostics import LicheckError
+from licheck.core.units import Dimension, Stated, UnitError, parse_stated
+from licheck.inputs.manifest import FactSpec
+from licheck.loading.factchecks import stateable
+from licheck.vocabulary.names import FACTS, FactDef, FactType, suggest
 
 
 class ScenarioError(LicheckError):

@@ -15,14 +15,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from licheck.conditions import Test
-from licheck.domains import Interval
-from licheck.engine import Rule, cells
-from licheck.evaluation import ProductResult
-from licheck.facts import FactState, Status
-from licheck.units import Dimension, format_amount
-from licheck.verdicts import Verdict
-from licheck.vocabulary import AT_MOST
+from licheck.core.units import Dimension, format_amount
+from licheck.core.verdicts import Verdict
+from licheck.engine.conditions import Test
+from licheck.engine.domains import Interval
+from licheck.engine.exact import Rule, cells
+from licheck.evaluation.evaluate import ProductResult
+from licheck.facts.resolution import FactState, Status
+from licheck.vocabulary.names import AT_MOST
 from licheck.whatif.compare import FindingKey
 
 

@@ -1,0 +1,1 @@
+"""Meaning checks a manifest's shape cannot express, each problem located."""

@@ -1,0 +1,1 @@
+"""The configuration: found from the working folder up, read, and checked."""

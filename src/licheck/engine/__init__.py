@@ -1,0 +1,1 @@
+"""The exact three-valued core: fact domains, conditions, rule tables, exact verdicts."""

@@ -1,0 +1,173 @@
+"""How a component is related to each model of its lineage, and the facts it states per model or
+per license.
+
+A component is built on a model's weights (its base, a step's parents: the `lineage` fact) or
+trained on its outputs (`trained_on_outputs_of`: the `outputs_lineage` fact), or both.  Some facts
+(`vocabulary.SCOPED`) each license may answer differently: a component states them for itself, for
+one model of its lineage (`by_model`) or for one license (`by_license`).  The most specific
+statement wins: license, then model, then component, then product.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from licheck.evaluation.derivation import Derivation, Path, lineage_models
+from licheck.facts.resolution import FactState
+from licheck.inputs.manifest import CandidateBases, Component, FactSpec, ModelRef, entry_models
+from licheck.inputs.rules import CatalogModel, model_key
+from licheck.library.compiled import incorporated
+from licheck.loading.factchecks import may_state
+from licheck.vocabulary.names import suggest
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """One model of a component's lineage and how the component is related to it."""
+
+    ref: ModelRef
+    path: Path
+    lineage: FactState  # built on its weights
+    outputs: FactState  # trained on its outputs
+    candidates_of: Path | None = None  # the lineage entry, where this is one of its candidates
+
+
+def relations(derive: Derivation, component: Component, path: Path) -> list[Relation]:
+    """Every model of the lineage once per entry: a model listed both as a base (or parent) and
+    under `trained_on_outputs_of` is one relation with both facts."""
+    outputs: dict[str, tuple[ModelRef, Path, FactState]] = {}
+    for index, source in enumerate(component.lineage.trained_on_outputs_of):
+        entry_path = (*path, "lineage", "trained_on_outputs_of", index)
+        ref, state = derive.lineage(source, entry_path, "outputs_lineage")
+        outputs.setdefault(_key(derive, ref, entry_path), (ref, entry_path, state))
+    found: list[Relation] = []
+    for entry, entry_path in lineage_models(component, path):
+        group = entry_path if isinstance(entry, CandidateBases) else None
+        for index, model in enumerate(entry_models(entry)):
+            model_path = entry_path if group is None else (*entry_path, "candidates", index)
+            ref, state = derive.lineage(model, model_path)
+            both = outputs.pop(_key(derive, ref, model_path), None)
+            outputs_state = both[2] if both else _no_outputs(derive)
+            found.append(Relation(ref, model_path, state, outputs_state, group))
+    for ref, entry_path, state in outputs.values():
+        found.append(Relation(ref, entry_path, _outputs_only(derive), state))
+    return found
+
+
+def _key(derive: Derivation, ref: ModelRef, path: Path) -> str:
+    model = derive.library.model(ref.model)
+    return model.id if model is not None else f"{model_key(ref.model)}@{path}"
+
+
+def _no_outputs(derive: Derivation) -> FactState:
+    source = "licheck's default: the lineage lists no training on this model's outputs"
+    return derive.default("outputs_lineage", False, source)
+
+
+def _outputs_only(derive: Derivation) -> FactState:
+    source = (
+        "derived from the lineage: listed only under trained_on_outputs_of, so the component is "
+        "not built on this model's weights"
+    )
+    return derive.default("lineage", False, source)
+
+
+@dataclass(slots=True)
+class Scopes:
+    """The facts a component states for one model of its lineage, or for one license."""
+
+    by_model: dict[str, dict[str, FactState]] = field(default_factory=dict)
+    by_license: dict[str, dict[str, FactState]] = field(default_factory=dict)
+
+    def for_license(self, license_id: str, incorporating: str) -> Mapping[str, FactState]:
+        """A license's own statements; a file incorporated by reference (an acceptable use
+        policy) answers as the license that incorporates it unless stated for itself."""
+        return self.by_license.get(license_id) or self.by_license.get(incorporating) or {}
+
+
+def scopes(derive: Derivation, component: Component, path: Path, found: list[Relation]) -> Scopes:
+    """The per-model and per-license statements of a component's facts, resolved; a model or
+    license id that is not in the lineage is a located error."""
+    models = {m.id: m for r in found if (m := derive.library.model(r.ref.model)) is not None}
+    licenses = _licenses_of(derive, models.values())
+    result = Scopes()
+    for name, spec in component.facts.items():
+        if not may_state(name):
+            continue  # `Derivation.stated` has reported it
+        fact_path = (*path, "facts", name)
+        for key, within, table in (
+            ("by_model", sorted(models), result.by_model),
+            ("by_license", sorted(licenses), result.by_license),
+        ):
+            given: dict[str, FactSpec] | None = getattr(spec, key)
+            named: dict[str, str] = {}  # scope id -> the key that named it first
+            for raw, sub in (given or {}).items():
+                sub_path = (*fact_path, key, raw)
+                scope_id = _scope_id(derive, key, raw, within, sub_path)
+                if scope_id is None or not _flat(derive, sub, sub_path):
+                    continue
+                if scope_id in named:  # an id and its alias, or two spellings: which one holds?
+                    derive.problems.append(
+                        derive.document.error(
+                            sub_path,
+                            f"fact {name!r} is stated twice for {scope_id} (as "
+                            f"{named[scope_id]!r} and {raw!r})",
+                            at_key=True,
+                        )
+                    )
+                    continue
+                named[scope_id] = raw
+                table.setdefault(scope_id, {})[name] = derive.resolve_one(name, sub, sub_path)
+    return result
+
+
+def _licenses_of(derive: Derivation, models: Iterable[CatalogModel]) -> set[str]:
+    """Every license a lineage model may be under (each text of its history) and the files they
+    incorporate."""
+    library = derive.library
+    named: set[str] = set()
+    for model in models:
+        named.update(d.license for d in model.license_history)
+        if model.license:
+            named.add(model.license)
+    known = {n for n in named if n in library.licenses}
+    return {bound for lid in known for bound in incorporated(library.licenses, lid)}
+
+
+def _scope_id(derive: Derivation, key: str, raw: str, within: list[str], path: Path) -> str | None:
+    """The catalog id or license id a `by_model` / `by_license` key names, if in the lineage."""
+    if key == "by_model":
+        model = derive.library.model(raw)
+        scope_id = model.id if model is not None else raw
+        what = "model"
+    else:
+        scope_id, what = raw.strip().lower(), "license"
+    if scope_id in within:
+        return scope_id
+    if key == "by_model":  # a model offered with its license, never passed off as the one meant
+        lineage = [m for m in derive.library.models if m.id in within]
+        from licheck.library.modelnames import hint  # a misspelt name only: not on a run's path
+
+        near = hint(raw, lineage)
+    else:
+        near = suggest(raw, within)
+    derive.problems.append(
+        derive.document.error(
+            path,
+            f"{what} {raw!r} is not in this component's lineage{near}",
+            f"the {what}s of its lineage: {', '.join(within) or 'none known'}",
+        )
+    )
+    return None
+
+
+def _flat(derive: Derivation, spec: FactSpec, path: Path) -> bool:
+    """A per-model or per-license value states the fact itself: it has no scopes of its own."""
+    for key in ("by_model", "by_license"):
+        if getattr(spec, key) is not None:
+            derive.problems.append(
+                derive.document.error((*path, key), f"{key} cannot be nested in a scoped value")
+            )
+            return False
+    return True

@@ -1,0 +1,1 @@
+"""Stated facts and their evidence, to what the engine may rely on."""

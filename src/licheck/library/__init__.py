@@ -1,0 +1,1 @@
+"""Rule files to the compiled library: layers, org policies, lookups, verify, coverage."""

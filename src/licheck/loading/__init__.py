@@ -1,0 +1,1 @@
+"""A document to a model: YAML read safely, checked by its pydantic model, problems located."""

@@ -1,0 +1,328 @@
+"""Files to models: read YAML safely, check it against a pydantic model, locate every problem.
+
+Validation errors are translated into `Diagnostic`s at the file, line and column of the offending
+key, with a "did you mean" for misspelt keys; all problems of a file are reported together.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+
+from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.core.units import exchange_rates
+from licheck.facts.resolution import FactError, claim_domain
+from licheck.files import yamlsafe
+from licheck.inputs.manifest import Fact, FactSpec, Manifest
+from licheck.inputs.rules import CONDITION_TAGS
+from licheck.loading.factchecks import unknown_fact, unknown_members
+from licheck.vocabulary.names import FACTS, suggest
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _known_keys(*models: type[BaseModel]) -> set[str]:
+    keys: set[str] = set()
+    seen: set[type[BaseModel]] = set()
+    pending = list(models)
+    while pending:
+        model = pending.pop()
+        if model in seen:
+            continue
+        seen.add(model)
+        for name, field in model.model_fields.items():
+            keys.add(field.alias or name)
+            pending.extend(_submodels(field.annotation))
+    return keys
+
+
+def _submodels(annotation: Any) -> list[type[BaseModel]]:
+    found: list[type[BaseModel]] = []
+    stack = [annotation]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            found.append(item)
+        # Annotated[T, ...] gives (T, *metadata); a union or a generic, its members
+        stack.extend(get_args(item))
+        origin = get_origin(item)
+        if origin is not None and origin is not item and origin is not Annotated:
+            stack.append(origin)
+    return found
+
+
+def validate(document: yamlsafe.Document, model: type[M]) -> M:
+    """`document` as a `model`, or `InputError` with every problem located."""
+    if not isinstance(document.data, dict):
+        raise InputError(
+            [
+                document.error(
+                    (), f"expected a mapping of keys at the top level, got {_kind(document.data)}"
+                )
+            ]
+        )
+    try:
+        return model.model_validate(document.data)
+    except ValidationError as exc:
+        raise InputError(diagnostics_from(exc, document, model)) from None
+
+
+def diagnostics_from(
+    exc: ValidationError,
+    document: yamlsafe.Document,
+    model: type[BaseModel],
+    prefix: tuple[str | int, ...] = (),
+) -> list[Diagnostic]:
+    """Pydantic's errors as located diagnostics: one per problem, in the user's words.
+
+    Pydantic reports a value that fits no member of a union (a fact's value may be a number, a
+    boolean, a string or a list) once per member, with the member's type name in the location;
+    those are folded into one "expected A, B or C" at the value itself."""
+    keys = _known_keys(model)
+    found: list[Diagnostic] = []
+    unions: dict[tuple[str | int, ...], list[str]] = {}
+    for error in exc.errors(include_url=False):
+        loc = tuple(
+            w for p in error["loc"] if p not in CONDITION_TAGS for w in _WRITTEN.get(p, (p,))
+        )
+        kind = error["type"]
+        path, member, root = _data_path(prefix + loc, document.data, keep_last=kind in _KEY_ERRORS)
+        if member is not None:
+            unions.setdefault(root, []).append(member)
+            if path == root:
+                continue  # the value fits no member: said once, below
+        found.append(_diagnostic(error, kind, path, document, keys))
+    for path, members in unions.items():
+        words = sorted(
+            {_MEMBER_WORDS.get(m, m) for m in members},
+            key=_WORD_ORDER.index
+            if all(w in _WORD_ORDER for w in map(_MEMBER_WORDS.get, members))
+            else str,
+        )
+        expected = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+        found.append(
+            document.error(
+                path,
+                f"expected {expected}, got {_kind(_value_at(document.data, path))}{_where(path)}",
+            )
+        )
+    return found
+
+
+_KEY_ERRORS = frozenset({"missing", "extra_forbidden"})
+_TYPE_ERRORS = frozenset(
+    {
+        "string_type",
+        "bool_type",
+        "int_type",
+        "float_type",
+        "list_type",
+        "dict_type",
+        "model_type",
+        "model_attributes_type",
+    }
+)
+# The member names pydantic puts in a union error's location, in words.
+_MEMBER_WORDS = {
+    "bool": "true or false",
+    "int": "a number",
+    "float": "a number",
+    "str": "a string",
+    "list[str]": "a list of strings",
+}
+_WORD_ORDER = ["a number", "true or false", "a string", "a list of strings"]
+
+
+def _diagnostic(
+    error: Any,
+    kind: str,
+    path: tuple[str | int, ...],
+    document: yamlsafe.Document,
+    keys: set[str],
+) -> Diagnostic:
+    message = str(error["msg"]).removeprefix("Value error, ")
+    given = error.get("input")
+    hint = ""
+    if kind == "extra_forbidden":
+        key = str(path[-1]) if path else "?"
+        message = f"unknown key {key!r}{suggest(key, keys)}"
+        if key in keys:  # a key of another part of the format, misplaced
+            message = f"key {key!r} does not belong here"
+            hint = "it is a key of another part of the format (`licheck schema` prints each format)"
+    elif kind == "missing":
+        key = str(path[-1]) if path else "?"
+        message = f"missing required key {key!r}"
+        path = path[:-1]
+    elif kind in ("enum", "literal_error"):
+        choices = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
+        message = (
+            f"expected one of {', '.join(choices)}, got {_kind(given)}"
+            f"{suggest(str(given), choices)}"
+        )
+    elif kind == "string_pattern_mismatch":
+        pattern = str((error.get("ctx") or {}).get("pattern", ""))
+        wanted = _PATTERNS.get(pattern, f"text matching {pattern}")
+        message = f"expected {wanted}, got {_kind(given)}"
+    elif kind in ("model_type", "dict_type"):
+        name = str((error.get("ctx") or {}).get("class_name", ""))
+        message = f"expected {_SHAPES.get(name, 'a mapping of keys')}, got {_kind(given)}"
+    elif kind in _TYPE_ERRORS:
+        message = f"{_expected(message)}, got {_kind(given)}"
+        if kind == "bool_type" and isinstance(given, str):
+            hint = "write true or false (YAML words such as yes/no/on/off stay strings)"
+        elif kind == "string_type" and isinstance(given, int | float):
+            hint = "quote the value to make it a string"
+        elif kind == "list_type" and isinstance(given, str):
+            hint = f"write a list: [{given}]"
+    else:
+        message = _expected(message)
+    # A validator's message may carry its own hint after a line "hint: ...".
+    message, _, given_hint = message.partition("\nhint: ")
+    hint = hint or given_hint
+    return document.error(path, message + _where(path), hint, at_key=kind == "extra_forbidden")
+
+
+def _expected(message: str) -> str:
+    return message.replace("Input should be a valid", "expected a").replace(
+        "Input should be", "expected"
+    )
+
+
+_PATTERNS = {
+    r"^[0-9a-f]{64}$": "a SHA-256 digest: 64 lowercase hexadecimal digits",
+    r"^[a-z0-9][a-z0-9._-]*$": "an id of lowercase letters, digits, '.', '_' and '-'",
+}
+# What a model accepts, where a shorthand lets a plain value stand for the mapping.
+_SHAPES = {
+    "ModelRef": "a model name, or a mapping with model: (and evidence:)",
+    "Step": "a step kind such as fine_tuning, or a mapping with kind:",
+    "FactSpec": "a value, or a mapping with value:, at_least:, at_most:, includes: or excludes:",
+}
+
+
+# Fields a model keeps apart from where the file writes them: `delivery: {value, evidence}`.
+_WRITTEN: dict[str | int, tuple[str, ...]] = {"delivery_evidence": ("delivery", "evidence")}
+
+
+def _data_path(
+    loc: tuple[str | int, ...], data: Any, *, keep_last: bool
+) -> tuple[tuple[str | int, ...], str | None, tuple[str | int, ...]]:
+    """The part of `loc` that exists in the document; the union member named in it, if any,
+    and the path of the value that union is about.
+
+    A location part that is neither a key nor an index of the data is a union member's name
+    (or, for a shorthand such as `base: kimi-k2.5`, a key the shorthand stands for)."""
+    path: list[str | int] = []
+    node: Any = data
+    member: str | None = None
+    root: tuple[str | int, ...] = ()
+    for position, part in enumerate(loc):
+        last = position == len(loc) - 1
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+            path.append(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[int(part)]
+            path.append(part)
+        elif last and keep_last:
+            path.append(part)
+        elif isinstance(part, str) and part in _MEMBER_WORDS and member is None:
+            member, root = part, tuple(path)
+        # any other part names a key a shorthand stands for: the value itself is located
+    return tuple(path), member, root
+
+
+def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for part in path:
+        data = data[part] if isinstance(data, dict) else data[int(part)]
+    return data
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    return " at " + ".".join(str(p) for p in path) if path else ""
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int | float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a string ({value!r})" if len(value) < 60 else "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def load_model(
+    path: Path, model: type[M], display: str | None = None
+) -> tuple[M, yamlsafe.Document]:
+    document = yamlsafe.load(path, display)
+    return validate(document, model), document
+
+
+def load_manifest(path: Path, display: str | None = None) -> tuple[Manifest, yamlsafe.Document]:
+    """A manifest; on shape errors, also the problems of every fact that is itself well formed,
+    so that one run reports what it can (the meaning checks need a well-formed manifest)."""
+    document = yamlsafe.load(path, display)
+    try:
+        return validate(document, Manifest), document
+    except InputError as exc:
+        raise InputError([*exc.diagnostics, *fact_problems(document)]) from None
+
+
+def fact_problems(document: yamlsafe.Document) -> list[Diagnostic]:
+    """Unknown fact names, unreadable values (units, ranges) and members outside a closed
+    vocabulary in a manifest that failed its shape check: the same checks (`factchecks`,
+    `facts.claim_domain`) and messages as on a valid manifest, for the facts that can be read."""
+    data = document.data if isinstance(document.data, dict) else {}
+    blocks: list[tuple[tuple[str | int, ...], Any]] = [(("facts",), data.get("facts"))]
+    components = data.get("components")
+    if isinstance(components, list):
+        blocks += [
+            (("components", i, "facts"), c.get("facts"))
+            for i, c in enumerate(components)
+            if isinstance(c, dict)
+        ]
+    raw_rates = data.get("currency_rates")
+    rates = exchange_rates(raw_rates)[0] if isinstance(raw_rates, dict) else {}
+    problems: list[Diagnostic] = []
+    adapter: TypeAdapter[FactSpec] | None = None
+    for base, facts in blocks:
+        if not isinstance(facts, dict):
+            continue
+        for name, raw in facts.items():
+            path = (*base, name)
+            problem = unknown_fact(document, name, path)  # as `derivation` on a valid manifest
+            if problem is not None:
+                problems.append(problem)
+                continue
+            try:
+                adapter = adapter or _fact_adapter()
+                spec = adapter.validate_python(raw)
+            except ValidationError:
+                continue  # its shape is reported already
+            try:
+                claim_domain(FACTS[name], spec, rates)
+            except FactError as exc:
+                problems.append(document.error((*path, *exc.path), str(exc)))
+            # as `consistency` on a valid manifest (the library's ids are checked there only)
+            problems += unknown_members(document, name, spec, path)
+    return problems
+
+
+def _fact_adapter() -> TypeAdapter[FactSpec]:
+    """A validator of one fact (built per call: only a manifest with problems needs it)."""
+    from pydantic import TypeAdapter  # its module is not needed on a well-formed run's path
+
+    return TypeAdapter(Fact)

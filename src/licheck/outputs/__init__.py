@@ -1,0 +1,214 @@
+"""Output formats: each renders the same `Report`; the CLI writes it.
+
+Every format is written in pieces, one per product, so that a portfolio never holds its report:
+`Document.piece` turns one product into its text (in a worker process, for a large portfolio) and
+a small `extra` the totals need; the writer `take`s each extra, and at the end writes `head`, the
+pieces joined by `separator`, and `tail` (where each format puts its totals).  A piece may leave
+holes for what only the totals know (SARIF's rule indexes): their offsets travel beside the text,
+and `fill` gives their text at the end.  `render` does this in memory; `portfolio.streaming` does
+it for a portfolio, with the same bytes.
+
+`open_document` imports each format lazily, so a machine format never pays for rich.  `fail_on`
+matters to formats that mark what fails the gate (text summary, junit, markdown, github).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from licheck.report.view import FailOn, LibraryOut, ProductOut, Report
+
+
+class Format(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    JUNIT = "junit"
+    MARKDOWN = "markdown"
+    GITHUB = "github"
+    COMPACT = "compact"
+    HTML = "html"
+
+
+FORMATS = tuple(f.value for f in Format)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    fail_on: FailOn = FailOn.VIOLATION
+    color: bool | None = False
+    verbose: bool = False
+    summary: bool = False  # text: append the gate summary (licheck check)
+    brief: bool = False  # text: one line per problem and the summary (`check` without -v)
+    width: int = 100  # text: the columns no line may exceed (the terminal's, or COLUMNS)
+    encoding: str = "utf-8"  # text: what standard output takes (stand-ins laid out for others)
+    annotations: int = 10  # github: workflow commands of each kind (GitHub shows 10 per step)
+    # sarif: the repository's top folder and the working folder (absolute, "/"-separated), so
+    # that URIs are repository-relative; None: relative to the working folder
+    root: str | None = None
+    cwd: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What rendering a product needs besides the product: sent to the workers."""
+
+    fmt: Format
+    options: RenderOptions
+    evidence_policy: str
+    as_of: str | None
+    library: LibraryOut | None = None  # the layered rule library, for the report's top
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    text: str  # the product's text in the document's body ("" when it shows nothing there)
+    extra: Any = None  # what the head or tail needs of the product (format-specific, small)
+    holes: tuple[tuple[int, str], ...] = ()  # (offset in `text`, name) for `Document.fill`
+
+    def filled(self, document: Document) -> str:
+        """The text with its holes filled (once every piece was taken)."""
+        if not self.holes:
+            return self.text
+        out, start = [], 0
+        for offset, name in self.holes:
+            out += [self.text[start:offset], document.fill(name)]
+            start = offset
+        out.append(self.text[start:])
+        return "".join(out)
+
+
+class Document(Protocol):
+    """One format, written product by product."""
+
+    separator: str  # between two non-empty pieces
+
+    def piece(self, product: ProductOut) -> Piece:
+        """The product's piece: pure (workers call it), the same for the same product."""
+        ...
+
+    def take(self, index: int, extra: Any) -> None:
+        """Count a piece's extra; `index` is the product's position (extras may come out of
+        order: products a waiver may change are rendered last)."""
+        ...
+
+    def admits(self, index: int, extra: Any) -> bool:
+        """Whether the (taken) piece's text is written: a format with a cap on its size (SARIF's
+        results per run) refuses pieces past it.  Asked in the order the pieces are taken."""
+        ...
+
+    def head(self, top: Report, pieces: int) -> str:
+        """The text before the pieces; `top` is the report without its products, `pieces` the
+        number of non-empty pieces."""
+        ...
+
+    def tail(self, top: Report, pieces: int) -> str: ...
+
+    def fill(self, name: str) -> str:
+        """The text of a hole a piece left for what only the totals know."""
+        ...
+
+
+class Plain:
+    """Defaults for formats whose pieces need no totals and leave no holes."""
+
+    separator = ""
+
+    def take(self, index: int, extra: Any) -> None:
+        return None
+
+    def admits(self, index: int, extra: Any) -> bool:
+        return True
+
+    def head(self, top: Report, pieces: int) -> str:
+        return ""
+
+    def tail(self, top: Report, pieces: int) -> str:
+        return ""
+
+    def fill(self, name: str) -> str:
+        raise ValueError(f"unexpected hole {name!r}")
+
+
+def _json(context: Context) -> Document:
+    from licheck.outputs.jsonreport import JsonDocument
+
+    return JsonDocument()
+
+
+def _text(context: Context) -> Document:
+    if context.options.brief:
+        from licheck.outputs.brief import BriefDocument
+
+        return BriefDocument(context.options)
+    from licheck.outputs.text import TextDocument
+
+    return TextDocument(context)
+
+
+def _sarif(context: Context) -> Document:
+    from licheck.outputs.sarif import SarifDocument
+
+    return SarifDocument(context.options)
+
+
+def _junit(context: Context) -> Document:
+    from licheck.outputs.junit import JunitDocument
+
+    return JunitDocument(context.options.fail_on)
+
+
+def _markdown(context: Context) -> Document:
+    from licheck.outputs.markdown import MarkdownDocument
+
+    return MarkdownDocument(context.options.fail_on)
+
+
+def _github(context: Context) -> Document:
+    from licheck.outputs.github import GithubDocument
+
+    return GithubDocument(context.options.fail_on, context.options.annotations)
+
+
+def _compact(context: Context) -> Document:
+    from licheck.outputs.compact import CompactDocument
+
+    return CompactDocument(context.options.fail_on)
+
+
+def _html(context: Context) -> Document:
+    from licheck.outputs.html import HtmlDocument
+
+    return HtmlDocument(context.options.fail_on)
+
+
+def open_document(context: Context) -> Document:
+    """A fresh document of the context's format."""
+    openers: dict[Format, Callable[[Context], Document]] = {
+        Format.TEXT: _text,
+        Format.JSON: _json,
+        Format.SARIF: _sarif,
+        Format.JUNIT: _junit,
+        Format.MARKDOWN: _markdown,
+        Format.GITHUB: _github,
+        Format.COMPACT: _compact,
+        Format.HTML: _html,
+    }
+    return openers[context.fmt](context)
+
+
+def render(report: Report, fmt: Format, options: RenderOptions = RenderOptions()) -> str:
+    """The report in one format, in memory (the same pieces a portfolio streams)."""
+    document = open_document(Context(fmt, options, report.evidence_policy, report.as_of))
+    pieces = []
+    for index, product in enumerate(report.products):
+        piece = document.piece(product)
+        document.take(index, piece.extra)
+        if piece.text and document.admits(index, piece.extra):
+            pieces.append(piece)
+    top = report.model_copy(update={"products": []})
+    body = document.separator.join(piece.filled(document) for piece in pieces)
+    return document.head(top, len(pieces)) + body + document.tail(top, len(pieces))

@@ -1,0 +1,298 @@
+"""One self-contained HTML page a person reads: the verdict first, then each product with its
+lineage drawn, every finding with the clause's words and why, and the evidence on a timeline.
+
+Self-contained: inline CSS and inline SVG only — no script, no stylesheet, font or image
+fetched; a Content-Security-Policy says so to the browser too.  The only URLs are plain links to
+evidence sources (http and https only).  Every piece of manifest text is escaped: it is data,
+never markup.  The page follows the reader's light or dark scheme and prints on white.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from licheck.core.verdicts import Verdict
+from licheck.outputs import Piece, Plain
+from licheck.outputs.html_style import CSS
+from licheck.outputs.html_svg import evidence_of, lineage_svg, timeline_svg
+from licheck.outputs.summary import (
+    baseline_lines,
+    baseline_tag,
+    counts_line,
+    gate_line,
+    library_lines,
+    settings_lines,
+    unread,
+    waiver_lines,
+    written_figures,
+)
+from licheck.outputs.unread import message, where
+from licheck.report.view import (
+    EvidenceOut,
+    FactOut,
+    FailOn,
+    FindingOut,
+    MissingFactOut,
+    ProductOut,
+    Report,
+)
+from licheck.text.escape import xml_text as esc
+
+ORDER = (Verdict.VIOLATION, Verdict.GOVERNANCE_RISK, Verdict.SATISFIED, Verdict.NOT_APPLICABLE)
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def badge(verdict: Verdict, waived: bool = False) -> str:
+    extra = " (waived)" if waived else ""
+    return f'<span class="badge v-{verdict.value}">{esc(verdict.label.upper())}{extra}</span>'
+
+
+def compared(finding: FindingOut) -> str:
+    """How the finding compares with the baseline, as every format says it ("" without one)."""
+    tag = baseline_tag(finding)
+    return f' <span class="baseline">[{esc(tag)}]</span>' if tag else ""
+
+
+def anchor(product: ProductOut) -> str:
+    """A stable id for a product's section (its file, hashed: safe in an attribute)."""
+    return "p-" + hashlib.sha256(product.file.encode("utf-8")).hexdigest()[:12]
+
+
+def link(url: str | None, text: str) -> str:
+    """A plain link for http(s) URLs; anything else (javascript:, data:) stays text."""
+    if url and url.lower().startswith(("https://", "http://")):
+        return f'<a href="{esc(url)}" rel="noreferrer noopener">{esc(text)}</a>'
+    return esc(text)
+
+
+def page(title: str, body: str) -> str:
+    """A whole page around `body`."""
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="color-scheme" content="light dark">\n'
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"{body}</body>\n</html>\n"
+    )
+
+
+class HtmlDocument(Plain):
+    """The page, product by product; the head (verdict, gate, contents) is written last."""
+
+    def __init__(self, fail_on: FailOn) -> None:
+        self.fail_on = fail_on
+        self._contents: list[tuple[int, str, str, str]] = []
+
+    def piece(self, product: ProductOut) -> Piece:
+        return Piece(_product(product), (product.product, product.verdict.value, anchor(product)))
+
+    def take(self, index: int, extra: Any) -> None:
+        name, verdict, ident = extra
+        self._contents.append((index, name, verdict, ident))
+
+    def head(self, top: Report, pieces: int) -> str:
+        whole = page(f"licheck report — {_subject(top, self._contents)}", "")
+        opening = whole[: whole.index("</body>")]
+        policy = f"evidence policy {top.evidence_policy}"
+        if top.as_of:
+            policy += f"; evidence as of {top.as_of}"
+        out = [
+            opening,
+            '<header class="top">',
+            f"<h1>licheck report {badge(top.verdict)}</h1>",
+            f"<p>{esc(counts_line(top))}</p>",
+            f'<p class="gate">{esc(gate_line(top, self.fail_on))}</p>',
+            *(f'<p class="gate settings">{esc(text)}</p>' for text in settings_lines(top)),
+            f'<p class="meta">{esc(policy)} · licheck {esc(top.tool_version)}</p>',
+        ]
+        notes = waiver_lines(top)
+        if notes:
+            out.append('<ul class="waivers">' + "".join(f"<li>{esc(n)}</li>" for n in notes))
+            out.append("</ul>")
+        out += _unread_and_baseline(top)
+        if len(self._contents) > 1:
+            out.append(_contents(sorted(self._contents)))
+        out.append("</header>\n<main>\n")
+        return "\n".join(out)
+
+    def tail(self, top: Report, pieces: int) -> str:
+        return "</main>\n</body>\n</html>\n"
+
+
+def _unread_and_baseline(top: Report) -> list[str]:
+    """The manifests that could not be read (located), and the comparison with a baseline."""
+    out = []
+    if top.errors:
+        items = "".join(
+            f"<li><code>{esc(where(e))}</code>: {esc(message(e))}</li>" for e in top.errors
+        )
+        heading = f"{unread(top)} (the others were evaluated; exit 2)"
+        out.append(f'<section class="unread"><h2>{esc(heading)}</h2><ul>{items}</ul></section>')
+    for css, lines in (("library", library_lines(top)), ("baseline", baseline_lines(top))):
+        if lines:
+            items = "".join(f"<li>{esc(text.strip())}</li>" for text in lines)
+            out.append(f'<ul class="{css}">{items}</ul>')
+    return out
+
+
+def _subject(top: Report, contents: list[tuple[int, str, str, str]]) -> str:
+    if len(contents) == 1:
+        return contents[0][1]
+    return f"{top.summary.products} products"
+
+
+def _contents(entries: list[tuple[int, str, str, str]]) -> str:
+    rows = "".join(
+        f'<li><a href="#{ident}">{esc(name)}</a> {badge(Verdict(verdict))}</li>'
+        for _, name, verdict, ident in entries
+    )
+    return f'<nav><h2>Products</h2><ol class="contents">{rows}</ol></nav>'
+
+
+def _product(product: ProductOut) -> str:
+    findings = sorted(product.findings, key=lambda f: ORDER.index(f.verdict))
+    dated, undated = evidence_of(product)
+    out = [
+        f'<section class="product" id="{anchor(product)}">',
+        f"<h2>{esc(product.product)} {badge(product.verdict)}</h2>",
+        f'<p class="meta">{esc(product.owner)} · <code>{esc(product.file)}</code></p>',
+        _summary_table(findings),
+    ]
+    picture = lineage_svg(product)
+    if picture:
+        out += ["<h3>Lineage</h3>", f'<figure class="picture">{picture}</figure>']
+    out.append("<h3>Findings</h3>")
+    out += [_finding(f) for f in findings]
+    out.append("<h3>Evidence timeline</h3>")
+    out.append(_evidence(dated, undated))
+    out.append("</section>\n")
+    return "\n".join(out)
+
+
+def _summary_table(findings: list[FindingOut]) -> str:
+    if not findings:
+        return "<p>No license of the lineage has a clause to judge.</p>"
+    rows = "".join(
+        f"<tr><td>{badge(f.verdict, f.waived)}{compared(f)}</td><td>{esc(f.component)}</td>"
+        f"<td>{esc(f.model_name)}</td>"
+        f'<td><a href="#{_finding_id(f)}">{esc(f.license)} / {esc(f.clause)}</a></td>'
+        f"<td>{esc(f.title)}</td></tr>"
+        for f in findings
+    )
+    return (
+        '<table class="summary"><thead><tr><th>Verdict</th><th>Component</th><th>Model</th>'
+        f"<th>Clause</th><th>What it asks</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _finding_id(f: FindingOut) -> str:
+    key = "\0".join((f.location.file, f.component, f.model, f.license, f.clause))
+    return "f-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
+
+
+def _finding(f: FindingOut) -> str:
+    where = f"{f.location.file}:{f.location.line}:{f.location.column}"
+    out = [
+        f'<article class="finding v-{f.verdict.value}" id="{_finding_id(f)}">',
+        f"<h4>{badge(f.verdict, f.waived)}{compared(f)} {esc(f.license)} / {esc(f.clause)}</h4>",
+        f'<p class="title">{esc(f.title)} — {esc(f.kind)}</p>',
+        f'<p class="meta"><code>{esc(where)}</code> · {esc(f.component)} built on '
+        f"{esc(f.model_name)} · {esc(f.license_name)}</p>",
+    ]
+    if f.quote:
+        out.append(f"<blockquote>{esc(f.quote)}</blockquote>")
+    out.append(f'<p class="why"><strong>Why:</strong> {esc(f.explanation)}</p>')
+    if f.facts:
+        out.append(_facts(f.facts))
+    if f.missing_facts:
+        out.append("<h5>What would settle it (each fact alone, the others as they are)</h5>")
+        written = written_figures(f)
+        out.append("<ul>" + "".join(_missing(m, written) for m in f.missing_facts) + "</ul>")
+    if f.settled_by:
+        out.append("<h5>What would make it firm (smallest sets of facts, together)</h5><ul>")
+        for s in f.settled_by:
+            when = " and ".join(f"<code>{esc(c.fact)}</code> {esc(c.value)}" for c in s.when)
+            out.append(f"<li>{badge(s.verdict)} if {when}</li>")
+        out.append("</ul>")
+    if f.waiver is not None:
+        out.append(f'<p class="waiver">Waiver: {esc(f.waiver.message)}</p>')
+    out.append("</article>")
+    return "\n".join(out)
+
+
+def _missing(m: MissingFactOut, written: dict[str, str]) -> str:
+    likely = ""
+    if m.likely:  # and the figure as the user wrote it, beside the normalised one
+        as_written = f"; as written: {esc(written[m.fact])}" if m.fact in written else ""
+        likely = f" (likely {esc(m.likely)}{as_written})"
+    if m.decides_alone:
+        outcomes = " · ".join(f"if {esc(o.when)} → {badge(o.verdict)}" for o in m.outcomes)
+    else:
+        cells = ", ".join(esc(o.when) for o in m.outcomes)
+        outcomes = f"settles nothing on its own ({cells}); it matters with the others"
+    return f"<li><code>{esc(m.fact)}</code>{likely}: {outcomes}</li>"
+
+
+def _value(fact: FactOut) -> str:
+    """As the text report shows it: what counts when established, else what is stated."""
+    value = fact.stated if fact.status != "established" else fact.value
+    if fact.likely and fact.status != "likely":
+        value += f" (likely {fact.likely})"
+    if fact.written:  # the figure in the user's units, beside the normalised one
+        value += f" (as written: {fact.written})"
+    return value
+
+
+def _facts(facts: list[FactOut]) -> str:
+    rows = "".join(
+        f'<tr><td><code>{esc(fact.name)}</code></td><td class="s-{esc(fact.status)}">'
+        f"{esc(fact.status)}</td><td>{esc(_value(fact))}</td><td>{_evidence_list(fact)}</td></tr>"
+        for fact in facts
+    )
+    return (
+        '<table class="facts"><thead><tr><th>Fact</th><th>Status</th><th>Value</th>'
+        f"<th>Evidence</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _evidence_list(fact: FactOut) -> str:
+    if not fact.evidence:
+        return "—"
+    return "<ul>" + "".join(f"<li>{_piece(p)}</li>" for p in fact.evidence) + "</ul>"
+
+
+def _piece(p: EvidenceOut) -> str:
+    when = f" {esc(p.date)}" if p.date else ""
+    text = f"{esc(p.kind.replace('_', ' '))}{when}: {link(p.url, p.source)}"
+    if p.retracted_on:
+        text += f' <span class="retracted">retracted {esc(p.retracted_on)}</span>'
+    if p.counted.startswith("ignored"):
+        text += f' <span class="ignored">[{esc(p.counted)}]</span>'
+    return text
+
+
+def _evidence(dated: list[Any], undated: list[EvidenceOut]) -> str:
+    out = []
+    picture = timeline_svg(dated)
+    if picture:
+        out.append(
+            f'<figure class="picture">{picture}<figcaption>{_legend()}</figcaption></figure>'
+        )
+    else:
+        out.append("<p>No evidence of this product is dated.</p>")
+    if undated:
+        items = "".join(f"<li>{_piece(p)}</li>" for p in undated)
+        out.append(f'<p>Undated (counted on every date):</p><ul class="undated">{items}</ul>')
+    return "\n".join(out)
+
+
+def _legend() -> str:
+    return (
+        '<span class="key establishes">●</span> establishes a fact · '
+        '<span class="key suggests">○</span> makes it likely · '
+        '<span class="key ignored">●</span> does not count · '
+        '<span class="key retracted">✕</span> retracted · a bar: dated by month or year only'
+    )

@@ -1,0 +1,159 @@
+"""`licheck licenses show`, `models` and `coverage` as terminal text.  `models` and
+`coverage` are laid out to the width (`show` is printed by a rich console of that width): a line
+that would run over wraps (`fit`), continued under its own column; a license id too long for its
+column gets a line of its own, never cut."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from licheck.inputs.rules import CatalogModel
+from licheck.library.coverage import Totals
+from licheck.text.readable import fit
+
+if TYPE_CHECKING:
+    from licheck.library.compiled import Library, LicenseEntry
+
+ID_COLUMN = 32  # `licenses models`: where the license starts, on a wide terminal
+NAME_COLUMN = 34  # `licenses coverage`: the license column, on a wide terminal
+COUNTS = " {:>7} {:>7} {:>9} {:>7} {:>6} {:>5} {:>5}"  # the figures, after the license
+COUNTS_WIDTH = 54
+HEADER = ("counted", "encoded", "to encode", "nothing", "unacc.", "enc.", "acc.")
+COVERAGE_NOTE = (
+    "encoded: of the counted sentences less those with nothing to encode, the share a clause "
+    "quotes; accounted: the share a clause or a not_encoded entry quotes"
+)
+
+
+def models_text(models: Sequence[CatalogModel], width: int) -> str:
+    """Each catalog model, its license and release date, then its dated licenses."""
+    column = min(ID_COLUMN, width // 3)
+    lines = []
+    for model in models:
+        license_id = model.license or "unknown (not in the library)"
+        released = f", released {model.release_date}" if model.release_date else ""
+        row = f"{model.id:<{column - 2}} {license_id}{released}"
+        lines.append(fit(row, width, " " * (column - 1)))  # continued under the license
+        for dated in model.license_history:
+            history = f"{'':<{column}}copies obtained {span(dated.from_, dated.until)}: "
+            lines.append(fit(history + dated.license, width, " " * (column + 4)))
+    return "".join(line + "\n" for line in lines)
+
+
+def coverage_text(
+    results: Sequence[tuple[str, Totals]],
+    missing: Sequence[tuple[str, str]],
+    overall: tuple[str, Totals],
+    width: int,
+) -> str:
+    """The coverage table: a row per license, the texts not measured, the overall row, and
+    what the columns mean."""
+    column = max(min(NAME_COLUMN, width - COUNTS_WIDTH), 0)
+    lines = _row("license", COUNTS.format(*HEADER), column, width)
+    for name, totals in results:
+        lines += _row(name, _counts(totals), column, width)
+    for license_id, text_file in missing:
+        lines.append(fit(f"{license_id:<{column}} text {text_file} missing: not measured", width))
+    lines += _row(overall[0], _counts(overall[1]), column, width)
+    lines.append(fit(COVERAGE_NOTE, width))
+    return "".join(line + "\n" for line in lines)
+
+
+def span(start: object, end: object) -> str:
+    """When copies of a model were obtained, in words."""
+    if start and end:
+        return f"{start} to {end}"
+    if start:
+        return f"on or after {start}"
+    return f"on or before {end}" if end else "at any date"
+
+
+def _row(name: str, counts: str, column: int, width: int) -> list[str]:
+    """A license and its figures on one line; the license on a line of its own (folded if
+    need be) when it is wider than its column."""
+    if len(name) <= column:
+        return [f"{name:<{column}}{counts}"]
+    return [fit(name, width), f"{'':<{column}}{counts}"]
+
+
+def _counts(t: Totals) -> str:
+    return COUNTS.format(t.total, t.encoded, t.to_encode, t.nothing_to_encode,
+                         t.total - t.accounted, f"{t.encoded_fraction:.0%}",
+                         f"{t.accounted_fraction:.0%}")  # fmt: skip
+
+
+def describe(entry: LicenseEntry, library: Library) -> str:
+    """One license as text: name, provenance (flagging copies), models, and every clause with its
+    quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
+    from licheck.library.textcheck import normalise
+    from licheck.text.escape import markup as escape
+
+    lic, source = entry.license, entry.license.text
+    lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
+    origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
+    lines.append(f"text:       {escape(source.file)}" + (f" — {escape(origin)}" if origin else ""))
+    if source.url:
+        lines.append(f"url:        {escape(source.url)}")
+    lines.append(f"sha256:     {source.sha256}")
+    lines.append(
+        f"provenance: {source.provenance.value}" + (" — UNVERIFIED" if lic.unverified else "")
+    )
+    caveat = source.provenance.caveat
+    if caveat or lic.unverified:
+        warning = caveat or "marked unverified: not checked against the licensor's own file"
+        lines.append(f"[yellow]warning: every quote below is {escape(warning)}[/yellow]")
+    models = models_of(lic.id, library)
+    lines.append("models:     " + (escape(", ".join(models)) if models else "none in the catalog"))
+    if lic.summary:
+        lines.append(escape(lic.summary))
+    if lic.incorporates:
+        lines.append("incorporates (its clauses bind too): " + escape(", ".join(lic.incorporates)))
+    for compiled in entry.clauses:
+        clause, rule = compiled.clause, compiled.rule
+        lines.append("")
+        title = f"({clause.kind.value}) — {escape(clause.title)}"
+        lines.append(f"[bold]{escape(clause.id)}[/bold] {title}")
+        lines.append(f"  [italic]“{escape(normalise(clause.quote))}”[/italic]")
+        if caveat:
+            lines.append(f"  [yellow](quoted from a {source.provenance.value})[/yellow]")
+        if clause.summary:
+            lines.append(f"  {escape(clause.summary)}")
+        lines.append(f"  trigger:     {escape(show_condition(rule.trigger))}")
+        lines.append(f"  requirement: {escape(show_condition(rule.requirement))}")
+        lines.extend(f"  exception:   {escape(show_condition(e))}" for e in rule.exceptions)
+        if clause.note:
+            lines.append(f"  note:        {escape(clause.note)}")
+    return "\n".join(lines) + "\n"
+
+
+def models_of(license_id: str, library: Library) -> list[str]:
+    """The catalog models under a license, with the dates where it applied to only some copies."""
+    found = []
+    for model in library.models:
+        dated = [d for d in model.license_history if d.license == license_id]
+        # A model whose own license file was not read is flagged (audit m4).
+        text = f" ({model.text_provenance.value} text)" if model.text_provenance else ""
+        if dated:
+            spans = ", ".join(span(d.from_, d.until) for d in dated)
+            found.append(f"{model.id}{text} (copies obtained {spans})")
+        elif model.license == license_id and not model.license_history:
+            found.append(f"{model.id}{text}")
+    return found
+
+
+def show_condition(node: object) -> str:
+    from licheck.engine.conditions import All, Any_, Const, Not, Test
+
+    match node:
+        case Test():
+            return str(node)
+        case All():
+            return "(" + " and ".join(show_condition(i) for i in node.items) + ")"
+        case Any_():
+            return "(" + " or ".join(show_condition(i) for i in node.items) + ")"
+        case Not():
+            return "not " + show_condition(node.item)
+        case Const():
+            return "always" if node.value else "never"
+    return str(node)

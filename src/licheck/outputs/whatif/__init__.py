@@ -1,0 +1,1 @@
+"""The what-if report's renderers: terminal, CSV, SVG, HTML."""

@@ -1,0 +1,1 @@
+"""Many manifests: evaluated on worker processes, the report streamed in order."""

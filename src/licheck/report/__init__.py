@@ -1,0 +1,1 @@
+"""The report built from the findings, and what is applied to it: waivers, baselines, gate."""

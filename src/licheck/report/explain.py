@@ -1,0 +1,255 @@
+"""Plain-words explanations of findings, shared by every output format."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from licheck.core.units import format_amount, format_number
+from licheck.core.verdicts import Verdict
+from licheck.engine.domains import Interval
+from licheck.engine.exact import Branch
+from licheck.evaluation.findings import Finding
+from licheck.facts.resolution import FactState, Status
+
+
+def fact_scope(state: FactState) -> str:
+    """Where a fact was found: the product's facts, a component's, one model of its lineage or
+    one license of it (`by_model` / `by_license`), a lineage entry, or licheck (a default, a
+    derivation or a what-if)."""
+    path = state.path
+    if len(path) >= 2 and path[-2] in ("by_model", "by_license"):
+        return f"{'model' if path[-2] == 'by_model' else 'license'}:{path[-1]}"
+    if "lineage" in path:
+        return "lineage"
+    if path[:1] == ("facts",):
+        return "product"
+    if path[:1] == ("components",):
+        return "component"
+    return "licheck"
+
+
+def fact_phrase(state: FactState) -> str:
+    """'monthly_revenue is likely ≈166.67M USD/month (press report)'."""
+    kinds = sorted(
+        {
+            e.kind.value.replace("_", " ")
+            for e in state.evidence
+            if not e.counted.startswith("ignored")
+        }
+    )
+    scope = fact_scope(state)
+    if scope.startswith(("model:", "license:")):  # the narrower statements say so
+        kinds.append(f"stated for {scope.replace(':', ' ')}")
+    basis = f" ({', '.join(kinds)})" if kinds else ""
+    written = f" (as written: {state.written})" if state.written else ""
+    match state.status:
+        case Status.ESTABLISHED:
+            return f"{state.name} is {_value(state.domain)}{written}{basis}"
+        case Status.LIKELY:
+            return f"{state.name} is likely {_value(state.likely)}{written}{basis}, not established"
+        case Status.DISPUTED:
+            return f"{state.name} is disputed: the counting evidence contradicts itself"
+        case Status.UNKNOWN:
+            return f"{state.name} is unknown"
+    raise AssertionError(state.status)  # pragma: no cover
+
+
+def _value(domain: object) -> str:
+    """A value in words: a quantity's range as 'between 15M and 30M USD/month'."""
+    return range_words(domain) if isinstance(domain, Interval) else str(domain)
+
+
+def explain(finding: Finding) -> str:
+    """Why the finding has its verdict, in a few sentences."""
+    readings = [s.reading for s in finding.facts if s.reading]
+    text = _explain(finding)
+    return " ".join([text, *readings]) if readings else text
+
+
+def _explain(finding: Finding) -> str:
+    if finding.kind == "unknown":
+        return (finding.summary or "") + " This is a governance risk until the license is known."
+    verdict = finding.verdict
+    owner = _owner_licensor(finding)
+    if verdict is Verdict.NOT_APPLICABLE and owner is not None:
+        return (
+            f"The owner is the licensor: {owner.note}. A licensor is not its own licensee, so "
+            "this clause does not bind the product."
+        )
+    if verdict is Verdict.NOT_APPLICABLE:
+        if finding.scope == "no":
+            return (
+                "The license does not bind this component (not built on the model, or no "
+                "longer a derivative of it)."
+            )
+        return (
+            "The clause is not triggered in any completion of the facts: "
+            + _trigger_facts(finding)
+            + "."
+        )
+    if verdict is Verdict.SATISFIED:
+        how = (
+            "an exception lifts it"
+            if finding.exception == "yes"
+            else "its requirement holds"
+            if finding.exception == "no"
+            else "its requirement holds or an exception lifts it"
+        )
+        return f"Wherever the clause is triggered, {how}."
+    if verdict is Verdict.VIOLATION and finding.kind == "gate":
+        return (
+            "The gate is crossed and the licensor has not granted the license it asks for: "
+            "until it does, none of the license's rights may be exercised — " + _used(finding) + "."
+        )
+    if verdict is Verdict.VIOLATION:
+        return (
+            "In every completion of the facts the clause binds and is triggered, its "
+            "requirement fails, and no exception lifts it: " + _used(finding) + "."
+        )
+    return _risk(finding)
+
+
+def _owner_licensor(finding: Finding) -> FactState | None:
+    """The established fact that the product's owner is the license's licensor, if any."""
+    for state in finding.facts:
+        if state.name == "owner_is_licensor" and state.status is Status.ESTABLISHED:
+            return state
+    return None
+
+
+def _risk(finding: Finding) -> str:
+    reasons = []
+    which = [m for m in finding.missing if m.fact.name == "base"]
+    if which:
+        each = "; ".join(f"{b.label}: {b.verdict.label}" for b in which[0].branches)
+        reasons.append(f"which of the candidate bases it is built on is not known ({each})")
+    if finding.scope == "depends" and not which:
+        reasons.append(
+            "whether the license binds this component at all is not settled "
+            f"({_open(finding, ('lineage', 'derivative', 'owner_is_licensor'))})"
+        )
+    if finding.trigger == "depends":
+        reasons.append(f"whether the clause is triggered is not settled ({_trigger_open(finding)})")
+    if finding.exception == "depends":
+        reasons.append(f"an exception may lift it ({_exception_open(finding)})")
+    if finding.requirement == "depends" and finding.kind == "gate":
+        reasons.append(
+            "whether the licensor has granted the license the gate asks for is not "
+            f"settled ({_open(finding, ('license_granted',))})"
+        )
+    elif finding.requirement == "depends":
+        reasons.append("whether its requirement holds is not settled")
+    sentences = [
+        "Governance risk, not a violation: the verdict depends on facts that are missing or "
+        "only weakly evidenced — " + "; ".join(reasons) + "."
+    ]
+    if finding.requirement == "fails":
+        sentences.append("Where the clause is triggered and not lifted, its requirement fails.")
+    likely = [s for s in finding.facts if s.status is Status.LIKELY]
+    if likely:
+        sentences.append(
+            "Weaker evidence suggests: "
+            + "; ".join(fact_phrase(s) for s in likely)
+            + f". Counting it, the verdict would be {finding.likely_verdict.label}"
+            + (f" ({_still(finding)})" if finding.likely_verdict is finding.verdict else "")
+            + "."
+        )
+    return " ".join(sentences)
+
+
+def _still(finding: Finding) -> str:
+    """Why weak evidence leaves the verdict as it is: where each likely figure lies against the
+    clause's thresholds (inside a range: unsettled), and the facts still open without it."""
+    parts = []
+    for missing in finding.missing:
+        state = missing.fact
+        if state.status is Status.LIKELY and isinstance(state.likely, Interval):
+            parts.append(_against(state, state.likely, missing.branches, likely=True))
+    others = [m.fact.name for m in finding.missing if m.fact.status is not Status.LIKELY]
+    if others:
+        names = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+        parts.append(f"{names} would still be open")
+    return "; ".join(p for p in parts if p) or "the weaker evidence settles nothing more"
+
+
+def thresholds(domain: Interval, branches: Sequence[Branch]) -> list[Fraction]:
+    """The clause's thresholds inside `domain`: the bounds between the cells (`branches`, in
+    order) that `domain` reaches into.  None: the clause reads the whole range alike."""
+    reached = [
+        b.region
+        for b in branches
+        if isinstance(b.region, Interval) and not b.region.intersect(domain).is_empty()
+    ]
+    found: dict[Fraction, None] = {}
+    for left in reached[:-1]:
+        if left.hi is not None:
+            found[left.hi] = None
+    return list(found)
+
+
+def _against(state: FactState, domain: Interval, branches: Sequence[Branch], likely: bool) -> str:
+    """'monthly_revenue is likely between 15M and 30M USD/month: the threshold 20M USD/month
+    lies inside, so it is unsettled', or where the figure lies ('> 20M USD/month')."""
+    inside = thresholds(domain, branches)
+    verb = "is likely" if likely else "is"
+    written = f" (as written: {state.written})" if state.written else ""
+    if inside:
+        named = " and ".join(format_amount(t, domain.dimension) for t in inside)
+        which = f"thresholds {named} lie" if len(inside) > 1 else f"threshold {named} lies"
+        return (
+            f"{state.name} {verb} {range_words(domain)}{written}: the {which} inside, so it is "
+            "unsettled"
+        )
+    for branch in branches:
+        region = branch.region
+        if isinstance(region, Interval) and not region.intersect(domain).is_empty():
+            where = "which is" if branch.label[:1] in "<≤>≥" else "within"
+            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.label}"
+    return ""
+
+
+def range_words(domain: Interval) -> str:
+    """'between 15M and 30M USD/month'; a point or an open range as the domain shows it."""
+    closed = domain.lo_closed and domain.hi_closed  # "between" would hide an open end
+    if domain.hi is None or domain.lo == domain.hi or domain.lo == 0 or not closed:
+        return str(domain)
+    return f"between {format_number(domain.lo)} and {format_amount(domain.hi, domain.dimension)}"
+
+
+def _open(finding: Finding, names: tuple[str, ...]) -> str:
+    states = [s for s in finding.facts if s.name in names and s.status is not Status.ESTABLISHED]
+    return "; ".join(fact_phrase(s) for s in states) or "see the missing facts"
+
+
+def _trigger_open(finding: Finding) -> str:
+    """Each fact that leaves the trigger open, and how: a known range that a threshold lies
+    inside says so (it is not 'established' in any useful sense)."""
+    skip = {"lineage", "derivative", "agreement_waives"}
+    open_ = {m.fact.name: m for m in finding.missing if m.fact.name not in skip}
+    parts = []
+    for state in finding.facts:
+        missing = open_.get(state.name)
+        if missing is None:
+            continue
+        domain = state.domain
+        if state.status is Status.ESTABLISHED and isinstance(domain, Interval):
+            parts.append(_against(state, domain, missing.branches, likely=False))
+        else:
+            parts.append(f"{state.name} {state.status.value}")
+    return ", ".join(p for p in parts if p) or "see the missing facts"
+
+
+def _exception_open(finding: Finding) -> str:
+    return _open(finding, ("agreement_waives", "agreement", "license_granted"))
+
+
+def _trigger_facts(finding: Finding) -> str:
+    return (
+        "; ".join(fact_phrase(s) for s in finding.facts if s.name not in ("lineage", "derivative"))
+        or "no facts"
+    )
+
+
+def _used(finding: Finding) -> str:
+    return "; ".join(fact_phrase(s) for s in finding.facts)
