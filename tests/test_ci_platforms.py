@@ -6,6 +6,7 @@ schema accepts, and the pre-commit hook's behaviour."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -399,8 +400,18 @@ def test_action_and_hook_definitions() -> None:
     action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
     steps = action["runs"]["steps"]
     uses = [s["uses"] for s in steps if "uses" in s]
-    assert "actions/setup-python@v6" in uses and "actions/cache@v5" in uses
-    assert "github/codeql-action/upload-sarif@v4" in uses
+    named = {use.partition("@")[0] for use in uses}
+    assert named == {
+        "actions/setup-python",
+        "actions/cache",
+        "actions/upload-artifact",
+        "github/codeql-action/upload-sarif",
+    }
+    # every sub-action pinned to a full commit id (a tag can be moved), its version beside it
+    text = (ROOT / "action.yml").read_text("utf-8")
+    for use in uses:
+        assert re.fullmatch(r"[\w./-]+@[0-9a-f]{40}", use), use
+        assert re.search(re.escape(use) + r"  # v\d+\.\d+\.\d+\n", text), use
     setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"]["update-environment"] is False  # the job's Python stays
     scripts = "\n".join(s.get("run", "") for s in steps)
@@ -411,28 +422,59 @@ def test_action_and_hook_definitions() -> None:
     assert "--format compact" in hook["entry"] and "--allow-no-manifests" in hook["entry"]
 
 
-def _action_gate_argv(tmp_path: Path, **inputs: str) -> list[str]:
-    """The arguments the action's gate step passes to licheck for INPUTS (the others empty),
-    run with bash and a stand-in for licheck that records them."""
+def _action_gate(tmp_path: Path, **inputs: str) -> tuple[list[str], dict[str, str]]:
+    """The arguments the action's gate step passes to licheck for INPUTS (the others at their
+    defaults), and the step's outputs: run with bash, a stand-in for licheck recording them."""
     import subprocess
+    import sys
 
     import yaml
 
     action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
     gate = next(s for s in action["runs"]["steps"] if s.get("id") == "gate")
     recorder = tmp_path / "record.sh"
-    recorder.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$RECORD"\n', encoding="utf-8")
+    # `python -c` (the digest) runs the real Python; `python -m licheck ...` is recorded
+    recorder.write_text(
+        f'#!/bin/sh\nif [ "$1" = -c ]; then exec "{sys.executable}" "$@"; fi\n'
+        'printf "%s\\n" "$@" > "$RECORD"\n',
+        encoding="utf-8",
+    )
     recorder.chmod(0o755)
+    defaults = {
+        name.upper().replace("-", "_"): str(spec.get("default", ""))
+        for name, spec in action["inputs"].items()
+    }
     env: dict[str, str] = dict.fromkeys(gate["env"], "")
+    env.update(
+        PATHS=defaults["PATHS"],
+        SARIF=defaults["SARIF"],
+        ARTIFACT=defaults["REPORT_ARTIFACT"],
+        ANNOTATIONS=defaults["ANNOTATIONS"],
+        MATRIX="null",
+    )
     env.update(inputs)
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir(exist_ok=True)
     env.update(
         LICHECK_PYTHON=str(recorder),
         RECORD=str(tmp_path / "argv"),
         GITHUB_OUTPUT=str(tmp_path / "output"),
+        GITHUB_JOB="licenses",
+        RUNNER_TEMP=str(runner_temp),
         PATH="/usr/bin:/bin",
     )
-    subprocess.run(["bash", "-c", gate["run"]], env=env, check=True)
-    return (tmp_path / "argv").read_text("utf-8").splitlines()
+    (tmp_path / "output").write_text("", encoding="utf-8")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir(exist_ok=True)
+    subprocess.run(["bash", "-c", gate["run"]], env=env, check=True, cwd=checkout)
+    outputs = dict(
+        line.split("=", 1) for line in (tmp_path / "output").read_text("utf-8").splitlines()
+    )
+    return (tmp_path / "argv").read_text("utf-8").splitlines(), outputs
+
+
+def _action_gate_argv(tmp_path: Path, **inputs: str) -> list[str]:
+    return _action_gate(tmp_path, **inputs)[0]
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the action's steps are bash scripts")
@@ -445,3 +487,97 @@ def test_the_action_leaves_the_repository_configuration_in_force(tmp_path: Path)
     argv = _action_gate_argv(tmp_path, PATHS=".", FAIL_ON="risk", EVIDENCE="strict")
     assert argv[argv.index("--fail-on") + 1] == "risk"
     assert argv[argv.index("--evidence") + 1] == "strict"
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the action's steps are bash scripts")
+def test_the_action_passes_baseline_and_extra_arguments_and_writes_nothing_in_the_checkout(
+    tmp_path: Path,
+) -> None:
+    argv, outputs = _action_gate(
+        tmp_path,
+        PATHS="products/ more/",
+        BASELINE="main-report.json",
+        ARGS="--licenses org-rules/  --attestations 'att.yaml'",
+    )
+    assert argv[argv.index("--baseline") + 1] == "main-report.json"
+    # extra arguments are words, never evaluated: the quotes stay in the word
+    tail = argv[argv.index("--", argv.index("--baseline")) :]
+    assert argv[argv.index("--licenses") + 1] == "org-rules/"
+    assert argv[argv.index("--attestations") + 1] == "'att.yaml'"
+    assert tail == ["--", "products/", "more/"]
+    # every file goes to the runner's temporary folder: nothing is left in the checkout
+    written = [argv[i + 1] for i, word in enumerate(argv) if word == "--also"]
+    assert {w.partition("=")[0] for w in written} == {"sarif", "json", "html"}
+    temp = str(tmp_path / "runner-temp")
+    assert all(w.partition("=")[2].startswith(temp) for w in written)
+    assert list((tmp_path / "checkout").iterdir()) == []
+    # the stand-in wrote no report: no output names a file that is not there
+    assert outputs["sarif"] == outputs["report"] == outputs["artifact"] == ""
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the action's steps are bash scripts")
+def test_the_default_sarif_category_is_stable_and_apart_per_use_and_matrix_leg(
+    tmp_path: Path,
+) -> None:
+    def category(name: str, **inputs: str) -> str:
+        folder = tmp_path / name
+        folder.mkdir()
+        return _action_gate(folder, **inputs)[1]["sarif-category"]
+
+    first = category("a", PATHS="products/")
+    assert first == category("b", PATHS="products/")  # the same on every run
+    assert first.startswith("licheck/licenses/")
+    others = {
+        category("c", PATHS="other/"),
+        category("d", PATHS="products/", ARGS="--evidence strict"),
+        category("e", PATHS="products/", MATRIX='{"os": "ubuntu-latest"}'),
+        category("f", PATHS="products/", MATRIX='{"os": "windows-latest"}'),
+    }
+    assert len(others) == 4 and first not in others
+    assert category("g", PATHS="products/", CATEGORY="mine") == "mine"  # as given
+    # the upload uses the category the gate computed, and the SARIF a user uploads names it
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
+    upload = next(s for s in action["runs"]["steps"] if "upload-sarif" in s.get("uses", ""))
+    assert upload["with"]["category"] == "${{ steps.gate.outputs.sarif-category }}"
+    assert "sarif-category" in action["outputs"]
+
+
+def test_the_action_keeps_the_full_report_and_links_it_from_the_summary() -> None:
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
+    steps = action["runs"]["steps"]
+    keep = next(s for s in steps if "upload-artifact" in s.get("uses", ""))
+    assert keep["with"]["path"] == "${{ steps.gate.outputs.report }}"
+    link = steps[steps.index(keep) + 1]
+    assert "GITHUB_STEP_SUMMARY" in link["run"] and "$URL" in link["run"]
+    assert link["env"]["URL"] == "${{ steps.artifact.outputs.artifact-url }}"
+
+
+def test_the_documented_workflows_use_only_what_the_action_declares() -> None:
+    """docs/ci.md's workflow names only inputs the action has, and pins every other action to a
+    full commit id; its table lists every input."""
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
+    page = (ROOT / "docs" / "ci.md").read_text("utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", page, re.S)
+    workflows = [yaml.safe_load(b) for b in blocks if "jobs:" in b]
+    assert workflows
+    for workflow in workflows:
+        for job in workflow["jobs"].values():
+            for step in job["steps"]:
+                use = step.get("uses", "")
+                if "/licheck@" in use:
+                    assert set(step.get("with", {})) <= set(action["inputs"]), step
+                elif use:
+                    assert re.fullmatch(r"[\w./-]+@[0-9a-f]{40}", use), use
+    for name in action["inputs"]:
+        if name != "matrix":  # read from the job, never set
+            assert f"| `{name}` |" in page, name
+    gitlab = [yaml.safe_load(b) for b in blocks if "reports:" in b]
+    (job,) = gitlab[0].values()
+    assert set(job["artifacts"]["reports"]) == {"codequality", "junit"}
+    assert any("--format codequality" in line for line in job["script"])

@@ -36,7 +36,17 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMAT_CHOICES = ("text", "json", "sarif", "junit", "markdown", "github", "compact", "html")
+FORMAT_CHOICES = (
+    "text",
+    "json",
+    "sarif",
+    "junit",
+    "markdown",
+    "github",
+    "compact",
+    "html",
+    "codequality",
+)
 DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.report.waivers.DEFAULT_FILE (tested)
 
 

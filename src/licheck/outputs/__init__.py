@@ -31,6 +31,7 @@ class Format(StrEnum):
     GITHUB = "github"
     COMPACT = "compact"
     HTML = "html"
+    CODEQUALITY = "codequality"
 
 
 FORMATS = tuple(f.value for f in Format)
@@ -185,6 +186,12 @@ def _html(context: Context) -> Document:
     return HtmlDocument(context.options.fail_on)
 
 
+def _codequality(context: Context) -> Document:
+    from licheck.outputs.codequality import CodeQualityDocument
+
+    return CodeQualityDocument(context.options.root, context.options.cwd)
+
+
 def open_document(context: Context) -> Document:
     """A fresh document of the context's format."""
     openers: dict[Format, Callable[[Context], Document]] = {
@@ -196,6 +203,7 @@ def open_document(context: Context) -> Document:
         Format.GITHUB: _github,
         Format.COMPACT: _compact,
         Format.HTML: _html,
+        Format.CODEQUALITY: _codequality,
     }
     return openers[context.fmt](context)
 

@@ -14,6 +14,12 @@ fails exactly when its finding fails the gate at the run's `--fail-on` policy â€
 
 Times are always 0 so the output is deterministic.
 
+GitLab reads a JUnit report of at most 30 MB: past `MAX_BYTES` (25 MB, a margin for the
+prolog, the totals and the cut itself) the suites of the remaining products are left out, in
+the order they come, and one suite named "licheck: report cut at 25 MB" lists each product left
+out as a testcase (failed when one of its findings fails the gate), so the gate and the cut stay
+visible in the test view; the JSON, HTML and Code Quality reports have every finding.
+
 Valid for Jenkins' xUnit plugin (its JUnit schema, junit-10.xsd, allows only `name`, `classname`,
 `time` and `group` on a testcase, and no `skipped` on <testsuites>) and GitLab: the location is
 in the text of the <failure> or <skipped> element (`file:line:col: ...`), not in attributes.
@@ -130,6 +136,7 @@ def _serialized(suite: ET.Element) -> str:
 
 
 TOTALS = ("tests", "failures", "errors", "skipped")
+MAX_BYTES = 25_000_000  # GitLab refuses a JUnit report over 30 MB
 PROLOG = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
 
@@ -139,18 +146,67 @@ class JunitDocument(Plain):
 
     separator = "\n  "
 
-    def __init__(self, fail_on: FailOn) -> None:
+    def __init__(self, fail_on: FailOn, cap: int = MAX_BYTES) -> None:
         self.fail_on = fail_on
+        self.cap = cap
         self._totals = dict.fromkeys(TOTALS, 0)
+        self._written = 0  # bytes of the suites admitted
+        self._omitted: list[tuple[str, int]] = []  # (manifest, failures) of the suites cut
 
     def piece(self, product: ProductOut) -> Piece:
         suite, tally = _suite(product, self.fail_on)
         ET.indent(suite, space="  ", level=1)
-        return Piece(_serialized(suite), tally)
+        text = _serialized(suite)
+        return Piece(text, (tally, len(text.encode("utf-8")), product.file))
 
-    def take(self, index: int, extra: dict[str, int]) -> None:
-        for key, value in extra.items():
+    def take(self, index: int, extra: tuple[dict[str, int], int, str]) -> None:
+        return None  # counted when admitted: a suite cut is counted in the cut's own suite
+
+    def admits(self, index: int, extra: tuple[dict[str, int], int, str]) -> bool:
+        tally, size, file = extra
+        if self._omitted or self._written + size > self.cap:
+            self._omitted.append((file, tally["failures"]))
+            return False
+        self._written += size + len(self.separator)
+        for key, value in tally.items():
             self._totals[key] += value
+        return True
+
+    def _cut_suite(self) -> list[str]:
+        """The products left out past the cap, one testcase each: failed when one of its
+        findings fails the gate, so the cut cannot hide a failing build."""
+        if not self._omitted:
+            return []
+        count = str(len(self._omitted))
+        failed = sum(1 for _, failures in self._omitted if failures)
+        suite = ET.Element(
+            "testsuite",
+            {
+                "name": f"licheck: report cut at {self.cap // 1_000_000} MB",
+                "tests": count,
+                "failures": str(failed),
+                "errors": "0",
+                "skipped": "0",
+                "time": "0",
+            },
+        )
+        reason = (
+            f"{count} products left out: GitLab reads at most 30 MB of JUnit; the JSON, HTML "
+            "and codequality reports list every finding"
+        )
+        for file, failures in self._omitted:
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                {"classname": f"licheck.{file}", "name": "left out of this report", "time": "0"},
+            )
+            if failures:
+                failure = ET.SubElement(
+                    case, "failure", {"message": reason, "type": "left_out_failing"}
+                )
+                failure.text = f"{file}: {failures} failing findings, left out: {reason}"
+        ET.indent(suite, space="  ", level=1)
+        return [_serialized(suite)]
 
     def _root(self, pieces: int, more: dict[str, int]) -> tuple[str, str]:
         """The root element's tags, as ElementTree writes them (its attributes are a name and
@@ -168,12 +224,16 @@ class JunitDocument(Plain):
         error."""
         files = len({e.file for e in top.errors})
         replaced = len(top.library.replaced) if top.library is not None else 0
-        suites = files + (1 if replaced else 0)
-        return self._root(pieces + suites, {"tests": files + replaced, "errors": files})
+        cut = len(self._omitted)
+        failed = sum(1 for _, failures in self._omitted if failures)
+        suites = files + (1 if replaced else 0) + (1 if cut else 0)
+        more = {"tests": files + replaced + cut, "errors": files, "failures": failed}
+        return self._root(pieces + suites, more)
 
     def head(self, top: Report, pieces: int) -> str:
         opened = (
             pieces
+            or self._omitted
             or top.errors
             or (top.library is not None and top.library.replaced)
             or top.gate_settings
@@ -183,7 +243,7 @@ class JunitDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         unread = self.separator.join(
-            _unread_suites(top) + _library_suite(top) + _settings_suite(top)
+            self._cut_suite() + _unread_suites(top) + _library_suite(top) + _settings_suite(top)
         )
         if not (pieces or unread):
             return ""
@@ -206,7 +266,7 @@ def _library_suite(top: Report) -> list[str]:
     for r in replaced:
         name = f"replaced: {r.kind} {r.id}"
         case = ET.SubElement(
-            suite, "testcase", {"classname": "licheck.library.compiled", "name": name, "time": "0"}
+            suite, "testcase", {"classname": "licheck.library", "name": name, "time": "0"}
         )
         skipped = ET.SubElement(case, "skipped", {"message": replacement_line(r)})
         skipped.text = replacement_line(r)  # GitLab shows the text: it starts at the file

@@ -184,7 +184,8 @@ class MarkdownDocument(Plain):
             if self._problems > MAX_ROWS:
                 out.append(
                     f"\n… and {plural(self._problems - MAX_ROWS, 'more finding')} "
-                    "(see the full report)."
+                    "(every one is in the full report, `--format html` or `json`; the GitHub "
+                    "Action keeps both as an artifact, linked at the end of this summary)."
                 )
             out.append("")
         if self._clean_count:

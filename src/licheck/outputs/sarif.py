@@ -59,7 +59,16 @@ from licheck.report.view import (
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_DESCRIPTION = 1000  # GitHub truncates rule descriptions over 1024 characters
 INDENT = "\n        "  # a result's level in the log
+# A result's level says what the finding is: a violation an error, a governance risk the
+# product's record keeps open a warning, one that only awaits an attestation a note.
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
+MEANING = (
+    "**What the verdicts mean.** A *violation* (error): the clause binds in every completion of "
+    "the manifest's facts and its requirement fails. A *governance risk*: the answer depends on "
+    "facts that are missing or weakly evidenced (warning), or only on conduct no one has "
+    "attested yet (note): supply the facts with evidence or an attestation, meet the "
+    "requirement, or record a waiver with a reason, an owner and an expiry date."
+)
 MAX_RESULTS = 25_000  # GitHub code scanning rejects a run with more results
 SHOWN_RESULTS = 5_000  # and stores only the top ones of a run, by severity (waived ones count)
 # licheck's comparison with a baseline as SARIF's `baselineState` (a result is a violation or a
@@ -113,6 +122,34 @@ def line_hash(uri: str, f: FindingOut) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
+def level(f: FindingOut) -> str:
+    """error (violation), warning (governance risk on the record), note (to attest)."""
+    if f.verdict is Verdict.GOVERNANCE_RISK and f.risk_kind == "attestation":
+        return "note"
+    return LEVELS[f.verdict]
+
+
+def _help_markdown(finding: FindingOut, short: str, full: str) -> str:
+    """The rule's help as code scanning shows it: the clause, its words, what to do."""
+    lines = [f"## {finding.license}/{finding.clause}: {short}", ""]
+    if finding.quote:
+        lines += [
+            f"{finding.license_name} ({finding.kind}) says:",
+            "",
+            *(f"> {part}" for part in finding.quote.splitlines() or [""]),
+            "",
+        ]
+    else:
+        lines += [full, ""]
+    lines += [
+        MEANING,
+        "",
+        "Run `licheck evaluate -v MANIFEST` for the facts each result hangs on, and "
+        f"`licheck licenses show {finding.license}` for the whole license.",
+    ]
+    return "\n".join(lines)
+
+
 def _rule(finding: FindingOut) -> dict[str, Any]:
     if finding.quote:
         full = f"{finding.license_name}, {finding.kind}: “{finding.quote}”"
@@ -140,8 +177,9 @@ def _rule(finding: FindingOut) -> dict[str, Any]:
         "name": "".join(part.capitalize() for part in finding.clause.split("-")),
         "shortDescription": {"text": _clip(short)},
         "fullDescription": {"text": _clip(full)},
-        "help": {"text": help_text},
-        "defaultConfiguration": {"level": "warning"},
+        "help": {"text": help_text, "markdown": _help_markdown(finding, short, full)},
+        # a clause's results are violations at worst; the unknown-model rules' only risks
+        "defaultConfiguration": {"level": "error" if finding.quote else "warning"},
         "properties": {
             "tags": list(dict.fromkeys(("license", finding.license, finding.kind))),
             "license": finding.license,
@@ -172,7 +210,7 @@ def _result(
     result: dict[str, Any] = {
         "ruleId": rule_id(f),
         "ruleIndex": index,
-        "level": LEVELS[f.verdict],
+        "level": level(f),
         "message": {"text": _message(product, f)},
         "locations": [location],
         "partialFingerprints": {
@@ -360,7 +398,6 @@ class SarifDocument(Plain):
                 "driver": {
                     "name": "licheck",
                     "semanticVersion": __version__,
-                    "informationUri": "https://licheck.dev/",
                     "rules": rules,
                 }
             },
