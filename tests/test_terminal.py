@@ -198,8 +198,8 @@ def test_a_non_utf8_stdout_reads_correctly(encoding: str, verbosity: tuple[str, 
 
 @pytest.mark.parametrize(
     ("columns", "width"),
-    [("80", 80), (" 120 ", 120), ("abc", 100), ("-5", 100), ("0", 100), ("", 100),
-     ("10", 40), ("99999", 1000), ("1e3", 100)],
+    [("80", 80), (" 120 ", 120), ("abc", 80), ("-5", 80), ("0", 80), ("", 80),
+     ("10", 40), ("99999", 1000), ("1e3", 80)],
 )  # fmt: skip
 def test_terminal_width_from_columns(
     monkeypatch: pytest.MonkeyPatch, columns: str, width: int
@@ -243,3 +243,35 @@ def test_stand_ins_are_laid_out_within_the_width(encoding: str, width: int, brie
     assert widest(text) <= width
     if not brief:
         assert "≈" not in text and "~166.67M USD/month" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("licenses", "list"),
+        ("licenses", "show", "llama-3.1-community"),
+        ("licenses", "show", "kimi-k2.5-modified-mit"),
+        ("whatif", str(PRODUCTS / "composer2.yaml"), "--set", "mau=200M"),
+        ("evaluate", "-v", str(PRODUCTS / "composer2.yaml")),
+    ],
+    ids=["list", "show-llama", "show-kimi", "whatif", "evaluate"],
+)
+def test_piped_text_fits_80_columns_without_trailing_spaces(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]
+) -> None:
+    """Off a terminal with no COLUMNS, text is laid out in 80 columns: no line longer, none
+    ending in a space, and no license or model id split across lines."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    _, out, _ = run(capsys, *argv, "--color", "never")
+    lines = out.splitlines()
+    assert lines
+    assert [line for line in lines if len(line) > 80] == []
+    assert [line for line in lines if line.endswith(" ")] == []
+    if argv[:2] == ("licenses", "list"):
+        from licheck.library.compiled import load_library
+
+        ids = {entry.license.id for entry in load_library().licenses.values()}
+        ids |= {model.id for model in load_library().models}
+        words = {word.strip(",") for line in lines for word in line.split()}
+        listed = {word for word in words if word in ids}
+        assert len(listed) > len(ids) // 2  # every id whole, as a word of its own

@@ -23,6 +23,7 @@ from tests.conftest import REFERENCE_TEXTS, ROOT
 
 WIDTHS = (60, 80, 120)
 DOCUMENTS = {"json", "markdown", "sarif", "junit", "html", "csv", "github", "compact"}
+DOCUMENTS |= {"codequality"}
 LOCATED = re.compile(r"\S+:\d+(:\d+)?: |\S+: error: ")  # a located first line: kept whole on stderr
 MANIFEST = "products/composer2.yaml"
 TEXTS = str(REFERENCE_TEXTS)

@@ -460,7 +460,9 @@ def to_stdout(text: str) -> None:
 
 
 COLOR_CHOICES = ("auto", "always", "never")
-DEFAULT_WIDTH = 100  # columns, when neither COLUMNS nor a terminal says
+DEFAULT_WIDTH = (
+    80  # columns, when neither COLUMNS nor a terminal says (a pipe: 80, as less and mail read)
+)
 MINIMUM_WIDTH = 40  # narrower, tables cannot be laid out at all: lines run over instead
 MAXIMUM_WIDTH = 1000  # no terminal is wider; a stray COLUMNS=99999 would draw 99999-wide rules
 
@@ -513,7 +515,7 @@ def color_option(function: F) -> F:
 
 def terminal_width(stream: TextIO | None = None) -> int:
     """The width to lay text out in: COLUMNS when set (also when piped: it wins), else the
-    terminal's, else 100 columns; between 40 and 1000."""
+    terminal's, else 80 columns (a pipe); between 40 and 1000."""
     columns = os.environ.get("COLUMNS", "").strip()
     width = int(columns) if columns.isdigit() and len(columns) < 6 else 0
     if not width:

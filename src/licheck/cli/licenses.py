@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -19,6 +20,8 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.console import Console
 
     from licheck.library.compiled import Library, LicenseEntry
@@ -71,24 +74,30 @@ def list_(fmt: str, color: str, licenses_dir: LibrarySource) -> None:
     if fmt == "json":
         click.echo(json_output(rows))
         return
-    from rich.table import Table
+    from rich.padding import Padding
+    from rich.text import Text
 
-    from licheck.text.escape import markup
+    from licheck.text.escape import rich as plain_text
 
-    table = Table(show_edge=False, header_style="bold", box=None)
-    table.add_column("id", overflow="fold", ratio=3)
-    table.add_column("clauses", justify="right", no_wrap=True)
-    table.add_column("provenance", ratio=2)
-    table.add_column("models", overflow="fold", ratio=5)
-    for row in rows:
-        provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
-        named = ", ".join(cast(list[str], row["models"])) or "—"
-        table.add_row(markup(str(row["id"])), str(row["clauses"]), provenance, markup(named))
-    console = _console(color)
-    console.print(table)
-    console.print(
+    footer = (
         f"{len(rows)} licenses; `licheck licenses show ID` for one, with its clauses and quotes"
     )
+
+    def draw(console: Console) -> None:
+        # a license a line, its models wrapped under it at spaces: ids are never split
+        for row in rows:
+            provenance = str(row["provenance"]) + (" (unverified)" if row["unverified"] else "")
+            console.print(
+                Text.assemble(
+                    (plain_text(str(row["id"])), "bold"),
+                    f"  {row['clauses']} clauses  {provenance}",
+                )
+            )
+            named = ", ".join(cast(list[str], row["models"])) or "—"
+            console.print(Padding(Text(plain_text(f"models: {named}")), (0, 0, 0, 4)))
+        console.print(footer)
+
+    _echo(draw, color)
 
 
 @licenses.command()
@@ -154,25 +163,22 @@ def _print_licenses(entries: list[LicenseEntry], fmt: str, color: str, library: 
     if fmt == "json":
         click.echo(json_output(_document(entries[0])))
         return
-    console = _console(color)
-    for index, entry in enumerate(entries):
-        if index:
-            console.print()
-        console.print(describe(entry, library), end="")
+
+    def draw(console: Console) -> None:
+        for index, entry in enumerate(entries):
+            if index:
+                console.print()
+            console.print(describe(entry, library), end="")
+
+    _echo(draw, color)
 
 
-def _console(color: str) -> Console:
-    """A console as wide as the terminal (or COLUMNS), coloured as --color says."""
-    from rich.console import Console
+def _echo(draw: Callable[[Console], None], color: str) -> None:
+    """What `draw` prints on a console as wide as the terminal (or COLUMNS), coloured as --color
+    says; plain text has no trailing spaces (`outputs.text.drawn`)."""
+    from licheck.outputs.text import drawn
 
-    colour = resolve_color(color)
-    return Console(
-        force_terminal=colour,
-        no_color=not colour,
-        color_system="standard" if colour else None,
-        highlight=False,
-        width=terminal_width(),
-    )
+    sys.stdout.write(drawn(draw, terminal_width(), resolve_color(color)))
 
 
 @licenses.command()

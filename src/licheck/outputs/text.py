@@ -133,7 +133,11 @@ def drawn(draw: Callable[[Console], None], width: int, color: bool | None) -> st
         emoji=False,
     )
     draw(console)
-    return buffer.getvalue()
+    text = buffer.getvalue()
+    if color:  # coloured spaces may be a picture's (a what-if map): kept
+        return text
+    # rich pads a table's cells to the column's width: no line ends in spaces for a pipe or a diff
+    return "\n".join(line.rstrip(" ") for line in text.split("\n"))
 
 
 def print_layers(console: Console, library: LibraryOut | None) -> None:
