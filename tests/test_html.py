@@ -164,7 +164,41 @@ def test_check_portfolio_page_has_contents(
     ids = {a["id"] for _, a in checker.tags if "id" in a}
     local = {h[1:] for h in anchors if h and h.startswith("#")}
     assert local and local <= ids  # every contents link lands on a section or finding
-    assert page.count('<section class="product"') == 3
+    assert page.count('<section class="product') == 3
+    # worst first in the contents (the stylesheet orders the sections the same way), and a
+    # filter choice for each verdict present, "all" first and checked
+    from licheck.core.verdicts import Verdict
+
+    ranks = [v.value for v in Verdict]
+    listed = re.findall(r'<li><a href="#p-[0-9a-f]+">[^<]*</a> <span class="badge v-(\w+)"', page)
+    order = ["violation", "governance_risk", "satisfied", "not_applicable"]
+    assert len(listed) == 3 and listed == sorted(listed, key=order.index)
+    assert set(listed) <= set(ranks)
+    radios = re.findall(r'<input type="radio" name="show" id="show-(\w+)"( checked)?>', page)
+    assert radios[0] == ("all", " checked") and {r for r, _ in radios[1:]} == set(listed)
+    for verdict in set(listed):  # the stylesheet hides every other product for each choice
+        assert f"body:has(#show-{verdict}:checked) .product:not(.v-{verdict})" in page
+
+
+def test_the_gate_line_shows_whether_it_fails(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "report.html"
+    manifest = str(PRODUCTS / "composer2.yaml")
+    for fail_on, result in (("risk", "fails"), ("never", "passes")):
+        run(capsys, "evaluate", manifest, "-f", "html", "-o", str(out), "--fail-on", fail_on)
+        page = out.read_text(encoding="utf-8")
+        assert re.search(rf'<p class="gate {result}"><strong>Gate \(--fail-on {fail_on}', page)
+
+
+def test_a_narrow_screen_scrolls_tables_and_pictures_inside_their_box() -> None:
+    from licheck.outputs.html_style import CSS
+
+    narrow = CSS[CSS.index("@media (max-width: 640px)") :]
+    narrow = narrow[: narrow.index("\n}\n")]
+    assert "table { display: block; overflow-x: auto;" in narrow
+    assert ".picture svg { max-width: none; }" in narrow  # legible: scrolls, never shrinks
+    assert ".picture { margin: 8px 0; overflow-x: auto; }" in CSS
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -36,6 +36,7 @@ from licheck.report.view import (
     MissingFactOut,
     ProductOut,
     Report,
+    gate_fails,
 )
 from licheck.text.escape import xml_text as esc
 
@@ -104,7 +105,7 @@ class HtmlDocument(Plain):
             '<header class="top">',
             f"<h1>licheck report {badge(top.verdict)}</h1>",
             f"<p>{esc(counts_line(top))}</p>",
-            f'<p class="gate">{esc(gate_line(top, self.fail_on))}</p>',
+            _gate(top, self.fail_on),
             *(f'<p class="gate settings">{esc(text)}</p>' for text in settings_lines(top)),
             f'<p class="meta">{esc(policy)} · licheck {esc(top.tool_version)}</p>',
         ]
@@ -114,8 +115,9 @@ class HtmlDocument(Plain):
             out.append("</ul>")
         out += _unread_and_baseline(top)
         if len(self._contents) > 1:
-            out.append(_contents(sorted(self._contents)))
-        out.append("</header>\n<main>\n")
+            out.append(_filter(self._contents))
+            out.append(_contents(sorted(self._contents, key=_worst_first)))
+        out.append('</header>\n<main class="products">\n')
         return "\n".join(out)
 
     def tail(self, top: Report, pieces: int) -> str:
@@ -138,6 +140,34 @@ def _unread_and_baseline(top: Report) -> list[str]:
     return out
 
 
+def _gate(top: Report, fail_on: FailOn) -> str:
+    """The gate line, as visible as the verdict: red when it fails, green when it passes."""
+    fails = bool(top.errors) or (fail_on is not FailOn.NEVER and gate_fails(top.summary, fail_on))
+    result = "fails" if fails else "passes"
+    return f'<p class="gate {result}"><strong>{esc(gate_line(top, fail_on))}</strong></p>'
+
+
+def _worst_first(entry: tuple[int, str, str, str]) -> tuple[int, int]:
+    """Contents and products worst first, then in the order they were given."""
+    return ORDER.index(Verdict(entry[2])), entry[0]
+
+
+def _filter(entries: list[tuple[int, str, str, str]]) -> str:
+    """Show only the products of one verdict: radio buttons the stylesheet reads (`:has`), no
+    script.  The counts say how many products each choice shows."""
+    counts = {v: sum(1 for e in entries if e[2] == v.value) for v in ORDER}
+    choices = [("all", f"all {len(entries)}", True)] + [
+        (v.value, f"{v.label} {n}", False) for v, n in counts.items() if n
+    ]
+    inputs = "".join(
+        f'<label><input type="radio" name="show" id="show-{value}"'
+        + (" checked" if checked else "")
+        + f"> {esc(label)}</label> "
+        for value, label, checked in choices
+    )
+    return f'<p class="filter">Show products: {inputs.rstrip()}</p>'
+
+
 def _subject(top: Report, contents: list[tuple[int, str, str, str]]) -> str:
     if len(contents) == 1:
         return contents[0][1]
@@ -156,7 +186,7 @@ def _product(product: ProductOut) -> str:
     findings = sorted(product.findings, key=lambda f: ORDER.index(f.verdict))
     dated, undated = evidence_of(product)
     out = [
-        f'<section class="product" id="{anchor(product)}">',
+        f'<section class="product v-{product.verdict.value}" id="{anchor(product)}">',
         f"<h2>{esc(product.product)} {badge(product.verdict)}</h2>",
         f'<p class="meta">{esc(product.owner)} · <code>{esc(product.file)}</code></p>',
         _summary_table(findings),
@@ -164,12 +194,40 @@ def _product(product: ProductOut) -> str:
     picture = lineage_svg(product)
     if picture:
         out += ["<h3>Lineage</h3>", f'<figure class="picture">{picture}</figure>']
+    rows = _fact_rows(product, findings)
     out.append("<h3>Findings</h3>")
-    out += [_finding(f) for f in findings]
-    out.append("<h3>Evidence timeline</h3>")
+    problems = [f for f in findings if f.verdict in ORDER[:2]]
+    decided = [f for f in findings if f.verdict not in ORDER[:2]]
+    out += [_finding(f, rows) for f in problems]
+    if decided:  # on demand: what holds or does not apply is rarely what a reader opens
+        out.append(f"<details><summary>{len(decided)} satisfied or not applicable</summary>")
+        out += [_finding(f, rows) for f in decided]
+        out.append("</details>")
+    if rows:
+        out.append("<h3>Facts the findings read</h3>")
+        out.append(_facts(list(rows.values())))
+    out.append("<details><summary>Evidence timeline</summary>")
     out.append(_evidence(dated, undated))
+    out.append("</details>")
     out.append("</section>\n")
     return "\n".join(out)
+
+
+def _fact_key(fact: FactOut) -> str:
+    return fact.model_dump_json()
+
+
+def _fact_rows(product: ProductOut, findings: list[FindingOut]) -> dict[str, tuple[str, FactOut]]:
+    """Each distinct fact the findings read (as a clause reads it: the whole value), once per
+    product, with the id its row is linked by."""
+    rows: dict[str, tuple[str, FactOut]] = {}
+    for f in findings:
+        for fact in f.facts:
+            key = _fact_key(fact)
+            if key not in rows:
+                digest = hashlib.sha256((product.file + "\0" + key).encode("utf-8"))
+                rows[key] = ("x-" + digest.hexdigest()[:10], fact)
+    return rows
 
 
 def _summary_table(findings: list[FindingOut]) -> str:
@@ -193,7 +251,7 @@ def _finding_id(f: FindingOut) -> str:
     return "f-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
 
 
-def _finding(f: FindingOut) -> str:
+def _finding(f: FindingOut, rows: dict[str, tuple[str, FactOut]]) -> str:
     where = f"{f.location.file}:{f.location.line}:{f.location.column}"
     out = [
         f'<article class="finding v-{f.verdict.value}" id="{_finding_id(f)}">',
@@ -206,7 +264,12 @@ def _finding(f: FindingOut) -> str:
         out.append(f"<blockquote>{esc(f.quote)}</blockquote>")
     out.append(f'<p class="why"><strong>Why:</strong> {esc(f.explanation)}</p>')
     if f.facts:
-        out.append(_facts(f.facts))
+        reads = ", ".join(  # each fact's status, value and evidence: in the product's table
+            f'<a class="s-{esc(fact.status)}" href="#{rows[_fact_key(fact)][0]}">'
+            f"{esc(fact.name)}</a>"
+            for fact in f.facts
+        )
+        out.append(f'<p class="reads">Reads: {reads}</p>')
     if f.missing_facts:
         out.append("<h5>What would settle it (each fact alone, the others as they are)</h5>")
         written = written_figures(f)
@@ -246,11 +309,12 @@ def _value(fact: FactOut) -> str:
     return value
 
 
-def _facts(facts: list[FactOut]) -> str:
+def _facts(facts: list[tuple[str, FactOut]]) -> str:
     rows = "".join(
-        f'<tr><td><code>{esc(fact.name)}</code></td><td class="s-{esc(fact.status)}">'
-        f"{esc(fact.status)}</td><td>{esc(_value(fact))}</td><td>{_evidence_list(fact)}</td></tr>"
-        for fact in facts
+        f'<tr id="{ident}"><td><code>{esc(fact.name)}</code></td>'
+        f'<td class="s-{esc(fact.status)}">{esc(fact.status)}</td><td>{esc(_value(fact))}</td>'
+        f"<td>{_evidence_list(fact)}</td></tr>"
+        for ident, fact in facts
     )
     return (
         '<table class="facts"><thead><tr><th>Fact</th><th>Status</th><th>Value</th>'

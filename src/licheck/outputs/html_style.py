@@ -34,7 +34,22 @@ h4 { font-size: 16px; margin: 0 0 4px; }
 h5 { font-size: 14px; margin: 12px 0 4px; }
 code { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   overflow-wrap: anywhere; }
-.meta, .gate { color: var(--muted); margin: 2px 0; }
+.meta { color: var(--muted); margin: 2px 0; }
+.gate { margin: 6px 0; padding: 6px 10px; border-radius: 6px; border-left: 6px solid; }
+.gate.fails { color: var(--violation); background: var(--violation-bg); }
+.gate.passes { color: var(--satisfied); background: var(--satisfied-bg); }
+.gate.settings { color: var(--muted); background: none; border: none; padding: 0 10px; }
+.filter label { white-space: nowrap; margin-right: 10px; }
+/* worst first whatever the order of the manifests: the page is written as they come */
+main.products { display: flex; flex-direction: column; }
+.product.v-violation { order: 0; } .product.v-governance_risk { order: 1; }
+.product.v-satisfied { order: 2; } .product.v-not_applicable { order: 3; }
+body:has(#show-violation:checked) .product:not(.v-violation),
+body:has(#show-governance_risk:checked) .product:not(.v-governance_risk),
+body:has(#show-satisfied:checked) .product:not(.v-satisfied),
+body:has(#show-not_applicable:checked) .product:not(.v-not_applicable) { display: none; }
+details > summary { cursor: pointer; color: var(--muted); margin: 10px 0; }
+.reads { font-size: 14px; }
 .top { border-bottom: 2px solid var(--line); padding-bottom: 12px; }
 .badge { display: inline-block; font-size: 12px; font-weight: 700; letter-spacing: .03em;
   padding: 2px 8px; border-radius: 10px; vertical-align: middle; white-space: nowrap; }
@@ -93,7 +108,18 @@ svg .ev-retracted { stroke: var(--violation); stroke-width: 2.5; fill: none; }
 .key.suggests { color: var(--muted); }
 .key.ignored { color: var(--line); }
 .key.retracted { color: var(--violation); }
+@media (max-width: 640px) {
+  /* a phone or a narrow pane: tables and pictures scroll inside their box, text stays legible */
+  body { padding: 12px 12px 32px; font-size: 15px; }
+  h1 { font-size: 22px; } h2 { font-size: 19px; }
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  th, td { padding: 4px 6px; }
+  .picture svg { max-width: none; }
+  .finding { padding: 10px 10px; }
+  blockquote { padding: 4px 10px; }
+}
 @media print {
+  details > * { display: block; }
   :root {
     --bg: #ffffff; --fg: #000000; --muted: #444444; --line: #bbbbbb; --panel: #ffffff;
     --link: #000000;
@@ -105,5 +131,7 @@ svg .ev-retracted { stroke: var(--violation); stroke-width: 2.5; fill: none; }
   h2, h3 { break-after: avoid; }
   .product { break-before: page; }
   .product:first-of-type { break-before: auto; }
+  .filter { display: none; }
+  .product { display: block !important; }
 }
 """
