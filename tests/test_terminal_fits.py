@@ -48,6 +48,7 @@ b = AutoModel.from_pretrained("some-organisation/an-uncatalogued-model-with-a-lo
 # command path -> the argument lists it is run with (each also runs with --help)
 CASES: dict[str, list[tuple[str, ...]]] = {
     "": [],
+    "audit-cards": [("cards",)],
     "check": [("products",), ("products", "-v"), (MANIFEST, "-vv")],
     "config": [(), ("--fail-on", "risk", "--licenses", "licenses")],
     "discover": [("app", "--manifests", "products")],
@@ -139,6 +140,11 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "bad.yaml").write_text(BAD, encoding="utf-8")
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "app.py").write_text(APP, encoding="utf-8")
+    card = ROOT / "tests" / "data" / "import" / "cards" / "hermes-3-llama-3.1-8b.md"
+    (tmp_path / "cards" / "NousResearch" / "Hermes-3-Llama-3.1-8B").mkdir(parents=True)
+    (tmp_path / "cards" / "NousResearch" / "Hermes-3-Llama-3.1-8B" / "README.md").write_text(
+        card.read_text(encoding="utf-8"), encoding="utf-8"
+    )
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -38,6 +38,12 @@ def _check() -> click.Command:
     return check
 
 
+def _audit_cards() -> click.Command:
+    from licheck.cli.auditcards import audit_cards
+
+    return audit_cards
+
+
 def _discover() -> click.Command:
     from licheck.cli.discover import discover
 
@@ -105,6 +111,7 @@ def _whatif() -> click.Command:
 
 
 COMMANDS: dict[str, Callable[[], click.Command]] = {
+    "audit-cards": _audit_cards,
     "check": _check,
     "config": _config,
     "discover": _discover,
