@@ -392,3 +392,21 @@ def test_a_rule_file_in_a_layer_subfolder_is_refused(
         sub = str((layer / where).parent)
         argv = ["evaluate", str(product), "--licenses", str(layer), "--licenses", sub]
         assert run(capsys, *argv, "--no-waivers")[0] == 1
+
+
+def test_validate_reads_the_layers_evaluate_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate` accepts what `evaluate --licenses` accepts, from the option or from the
+    configuration's `licenses:`, and refuses it without the layer."""
+    layer = _catalog_layer(tmp_path)
+    product = _product(tmp_path, "acme/coder-7b")
+    code, out, err = run(capsys, "validate", str(product), "--licenses", str(layer))
+    assert code == 0, err
+    assert out.startswith("ok: ")
+    code, _, err = run(capsys, "validate", str(product), "--no-config")
+    assert code == 2 and "acme/coder-7b" in err
+    (tmp_path / ".licheck.yaml").write_text(f"licenses: [{layer.name}]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "validate", product.name)
+    assert code == 0, err

@@ -12,7 +12,8 @@ from licheck.facts.resolution import POLICIES
 from licheck.files import yamlsafe
 from licheck.files.safeio import STDIN, STDIN_NAME
 from licheck.inputs.manifest import Manifest
-from licheck.library.compiled import load_catalog_file, load_library, load_license_file
+from licheck.library.compiled import Library, load_catalog_file, load_license_file
+from licheck.library.source import LibrarySource
 from licheck.loading.documents import fact_problems, validate
 
 _STDIN_KIND = "standard input holds a {} file: `-` is for a manifest; name the file to validate it"
@@ -32,11 +33,21 @@ def detect_kind(data: object) -> str:
     return "manifest"
 
 
-def validate_files(paths: Sequence[Path], kind: str = "auto") -> list[str]:
-    """One 'ok' line per valid file; `InputError` with every problem of every file otherwise."""
+def validate_files(
+    paths: Sequence[Path], kind: str = "auto", source: LibrarySource | None = None
+) -> list[str]:
+    """One 'ok' line per valid file; `InputError` with every problem of every file otherwise.
+    `source`: the library manifests are checked against (as `evaluate` reads it), the built-in
+    one when None."""
     problems: list[Diagnostic] = []
     lines: list[str] = []
     library = None
+
+    def load_library() -> Library:
+        from licheck.library.layers import load
+
+        return load(source)
+
     for path in paths:
         shown = STDIN_NAME if path == STDIN else str(path)
         try:

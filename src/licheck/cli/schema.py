@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, stdin_once
+if TYPE_CHECKING:
+    from licheck.library.source import LibrarySource
+
+from licheck.cli.common import INPUT_PATH, library_option, stdin_once
 
 SCHEMA_NAMES = (
     "license",
@@ -50,8 +54,13 @@ def schema(name: str) -> None:
     "waiver file (waivers), an attestation file (attestations) and a policy (policy and "
     "clauses) from a manifest.",
 )
-def validate(files: tuple[Path, ...], kind: str) -> None:
+@library_option
+def validate(files: tuple[Path, ...], kind: str, licenses_dir: LibrarySource) -> None:
     """Check manifests and rule files; report every problem with file:line:column.
+
+    Manifests, catalogs and attestation files are checked against the library `evaluate`
+    reads: the built-in one with every --licenses folder (and the configuration's
+    `licenses:`) layered over it.
 
     \b
     Example:
@@ -62,5 +71,5 @@ def validate(files: tuple[Path, ...], kind: str) -> None:
     from licheck.text.readable import fit
     from licheck.validation import validate_files
 
-    for checked in validate_files(list(files), kind):
+    for checked in validate_files(list(files), kind, licenses_dir):
         click.echo(fit(line(checked), terminal_width()))  # it may start with a file name

@@ -48,8 +48,10 @@ LIBRARY_COMMANDS = (
     ("import", "cyclonedx"),
     ("import", "hf"),
     ("config",),
+    ("validate",),
+    ("audit-cards",),
 )
-REPORTING = (("evaluate",), ("check",), ("config",))
+REPORTING = (("evaluate",), ("check",), ("audit-cards",), ("config",))
 
 
 @dataclass(frozen=True, slots=True)
