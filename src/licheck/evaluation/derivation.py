@@ -27,6 +27,7 @@ from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import exchange_rates
 from licheck.evaluation.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.facts import agreements
+from licheck.facts.evidencepolicy import EvidencePolicy
 from licheck.facts.measurement import month_before
 from licheck.facts.resolution import (
     STATED,
@@ -76,7 +77,7 @@ class Derived(Generic[T]):
 
 # The facts licheck supplies (`Derivation.default`): (name, value, source, evidence policy) ->
 # the state.  Only those whose source no manifest cites are kept, so the key is their whole input.
-DEFAULTS: Table[tuple[str, bool | str, str | None, object], FactState] = Table("defaults")
+DEFAULTS: Table[tuple[str, bool | str, str | None, EvidencePolicy], FactState] = Table("defaults")
 
 
 @dataclass(frozen=True, slots=True)

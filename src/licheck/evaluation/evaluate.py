@@ -97,10 +97,14 @@ def evaluate_manifest(
     evaluates one manifest on many days, and that check does not depend on the day)."""
     memo = context if context is not None else EvaluationContext()
     checks = () if checked else check_manifest(manifest, document, library, options.today)
+    # 1. derive the facts
     derived = derive_facts(manifest, document, library, options, memo)
+    # 2-4. for each model of each component's lineage: which licenses bind, their clauses
+    # judged, the findings
     judged = [
         _component_findings(derived.value, manifest.owner, c) for c in derived.value.components
     ]
+    # every problem, wherever it was found (a manifest's are all reported at once)
     problems = [*checks, *derived.problems, *(p for each in judged for p in each.problems)]
     if problems:
         raise InputError(problems)
@@ -204,6 +208,7 @@ def _findings_for(
             "nearest id",
         )
         return Derived([], (problem,))
+    # 2. which licenses bind the copy (each it may be under), and which of them licheck knows
     candidates = licenses_for(model, ref, derive.context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
     found = _unknown_license(unknown, model, ref, candidates, known)
@@ -214,6 +219,7 @@ def _findings_for(
     every_known = len(known) == len(candidates)
     if not every_known:
         found += judge_policies(library, None, [], derive, place, readings)
+    # 3. the clauses of each known license judged (and the policies under it)
     problems: list[Diagnostic] = []
     by_license: dict[str, list[Finding]] = {}
     for candidate in known:
@@ -223,6 +229,7 @@ def _findings_for(
             if every_known:
                 own += judge_policies(library, candidate.license, own, derive, place, readings)
             by_license[candidate.license] = own
+    # 4. the findings: one license's, or one per clause across the licenses it may be under
     if len(known) == 1:
         found.extend(next(iter(by_license.values())))
     elif known:
