@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -30,19 +30,21 @@ class Memo(Generic[K, V]):
 
     Full, it is emptied before the next entry is kept (the answers are pure: forgetting costs
     only the time to find them again).  A key is compared by value (`==` and `hash`), never by
-    identity: two equal keys share one answer, so a key must hold everything the answer reads."""
+    identity: two equal keys share one answer, so a key must hold everything the answer reads.
 
-    __slots__ = ("_entries", "limit")
+    `get(key)`: the answer kept for `key`, None when there is none (answers are never None);
+    it is the table's own lookup, called on every clause judged, so it costs no Python call."""
+
+    __slots__ = ("_entries", "get", "limit")
+
+    get: Callable[[K], V | None]
 
     def __init__(self, limit: int = LIMIT) -> None:
         if limit < 1:
             raise ValueError(f"a memo table keeps at least one entry, not {limit}")
         self.limit = limit
         self._entries: dict[K, V] = {}
-
-    def get(self, key: K) -> V | None:
-        """The answer kept for `key`; None when there is none (answers are never None)."""
-        return self._entries.get(key)
+        self.get = self._entries.get
 
     def keep(self, key: K, value: V) -> V:
         """Remember `value` for `key`, emptying the table first when it is full; `value`."""
@@ -82,22 +84,40 @@ class Table(Generic[K, V]):
     name: str
 
 
+class _TableOf(Protocol):
+    def __call__(self, which: Table[K, V], /) -> Memo[K, V]: ...
+
+
+class _Tables(dict[Table[Any, Any], Memo[Any, Any]]):
+    """A context's tables, each made on first use."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __missing__(self, which: Table[Any, Any]) -> Memo[Any, Any]:
+        made: Memo[Any, Any] = Memo(self.limit)
+        self[which] = made
+        return made
+
+
 class EvaluationContext:
     """One run's memo tables, one `Memo` per `Table`, made on first use (see each table's owner
-    for what its keys mean).  `limit`: the entries each table keeps."""
+    for what its keys mean).  `limit`: the entries each table keeps.
 
-    __slots__ = ("_tables", "limit")
+    `table(which)`: this run's `Memo` for the table `which` (a lookup that costs no Python
+    call: the judging of every clause asks for its tables)."""
+
+    __slots__ = ("_tables", "limit", "table")
+
+    table: _TableOf
 
     def __init__(self, limit: int = LIMIT) -> None:
         self.limit = limit
-        self._tables: dict[Table[Any, Any], Memo[Any, Any]] = {}
-
-    def table(self, which: Table[K, V]) -> Memo[K, V]:
-        """This run's table `which`."""
-        found: Memo[K, V] | None = self._tables.get(which)
-        if found is None:
-            found = self._tables[which] = Memo(self.limit)
-        return found
+        self._tables = _Tables(limit)
+        self.table = self._tables.__getitem__
 
     def clear(self) -> None:
         """Forget every answer (results stay the same; only speed differs)."""

@@ -244,7 +244,10 @@ class Derivation:
                 continue
             if spec.scoped_only:
                 continue
-            states[name] = self.resolve_one(name, spec, (*path, name)).into(problems)
+            # (every stated fact passes here: no `Derived` is made for each)
+            states[name], problem = self._resolved(name, spec, (*path, name))
+            if problem is not None:
+                problems.append(problem)
         flat = specs.get("agreement")
         for name in ("agreement_waives", "license_granted"):
             if flat is not None and name not in specs and "agreement" in states:
@@ -273,11 +276,17 @@ class Derivation:
     def resolve_one(self, name: str, spec: FactSpec, path: Path) -> Derived[FactState]:
         """The fact as `spec` states it at `path`; where it cannot be read, the located problem
         and the fact unstated."""
+        state, problem = self._resolved(name, spec, path)
+        return Derived(state) if problem is None else Derived(state, (problem,))
+
+    def _resolved(
+        self, name: str, spec: FactSpec, path: Path
+    ) -> tuple[FactState, Diagnostic | None]:
         try:
-            return Derived(resolve(name, spec, self.context, path=path))
+            return resolve(name, spec, self.context, path=path), None
         except FactError as exc:
             problem = self.document.error((*path, *exc.path), str(exc))
-            return Derived(resolve(name, None, self.context, path=path), (problem,))
+            return resolve(name, None, self.context, path=path), problem
 
     def default(self, name: str, value: bool | str, source: str | None) -> FactState:
         """A fact licheck supplies: `value` declared by `source` (None: no evidence).  It depends
