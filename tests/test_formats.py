@@ -36,7 +36,7 @@ def output(capsys: pytest.CaptureFixture[str], fmt: str, *extra: str) -> str:
 
 
 def test_format_choices_match_the_registry() -> None:
-    from licheck.cli.gating import FORMAT_CHOICES
+    from licheck.cli.request import FORMAT_CHOICES
 
     assert FORMAT_CHOICES == FORMATS
 

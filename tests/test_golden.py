@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.cli.gating import FORMAT_CHOICES
+from licheck.cli.request import FORMAT_CHOICES
 from tests.clirun import run
 from tests.conftest import REFERENCE, ROOT
 from tests.golden_files import assert_golden

@@ -11,6 +11,7 @@ from licheck.api import evaluate_paths
 from licheck.core.context import EvaluationContext
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import Options, ProductResult
+from licheck.evaluation.judging import JUDGED
 from licheck.facts.resolution import POLICIES
 from licheck.library.compiled import load_library
 from licheck.portfolio import workers as portfolio
@@ -101,9 +102,9 @@ def test_caches_change_nothing() -> None:
     library = load_library()
     context = EvaluationContext()
     cold = evaluate_paths(MANIFESTS, OPTIONS, library, context)
-    assert context.judged, "the judgement cache was not used"
+    assert context.table(JUDGED), "the judgement cache was not used"
     warm = evaluate_paths(MANIFESTS, OPTIONS, library, context)
-    context.judged.clear()
+    context.table(JUDGED).clear()
     again = evaluate_paths(MANIFESTS, OPTIONS, library, context)
     assert cold == warm == again
 
@@ -111,7 +112,7 @@ def test_caches_change_nothing() -> None:
 def test_cache_is_bounded() -> None:
     context = EvaluationContext(limit=2)
     evaluate_paths(MANIFESTS, OPTIONS, load_library(), context)
-    assert len(context.judged) <= 2
+    assert len(context.table(JUDGED)) <= 2
 
 
 @pytest.mark.usefixtures("forced_parallel")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from licheck.cli.gating import DEFAULT_WAIVERS, FORMAT_CHOICES
+from licheck.cli.request import DEFAULT_WAIVERS, FORMAT_CHOICES
 from licheck.report.waivers import DEFAULT_FILE
 from tests.clirun import run
 from tests.conftest import ROOT

@@ -57,21 +57,21 @@ _PART_OF = (("mau", "licensee_mau", 1), ("monthly_revenue", "licensee_annual_rev
 
 def check_manifest(
     manifest: Manifest, document: Document, library: Library, today: dt.date
-) -> list[Diagnostic]:
-    """Every meaning problem of `manifest` (empty when there is none)."""
-    problems: list[Diagnostic] = []
-    problems += _dates(manifest, document, library, today)
-    problems += _citations(manifest, document)
-    problems += month_problems(manifest, document, _stated_facts(manifest), today)
-    problems += models_named_twice(manifest, document, library)
-    problems += _license_ids(manifest, document, library)
-    problems += closed_vocabularies(manifest, document, library)
-    problems += _agreements(manifest, document, library)
-    problems += _flat_agreements(manifest, document, library)
-    problems += _purpose(manifest, document)
-    problems += contradictions(manifest, document)
-    problems += _part_of_whole(manifest, document)
-    return problems
+) -> tuple[Diagnostic, ...]:
+    """Every meaning problem of `manifest` (empty when there is none), each check's in turn."""
+    return (
+        *_dates(manifest, document, library, today),
+        *_citations(manifest, document),
+        *month_problems(manifest, document, _stated_facts(manifest), today),
+        *models_named_twice(manifest, document, library),
+        *_license_ids(manifest, document, library),
+        *closed_vocabularies(manifest, document, library),
+        *_agreements(manifest, document, library),
+        *_flat_agreements(manifest, document, library),
+        *_purpose(manifest, document),
+        *contradictions(manifest, document),
+        *_part_of_whole(manifest, document),
+    )
 
 
 # -- dates -----------------------------------------------------------------------------------

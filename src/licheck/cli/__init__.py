@@ -24,6 +24,7 @@ import click
 
 from licheck import __version__
 from licheck.cli.common import PathParam, run_guarded
+from licheck.cli.state import run_state
 
 # name -> a function that imports the command: each runs only when its command runs or `--help`
 # lists it.  To add a command, write its loader below and add one line to COMMANDS.  Imports are
@@ -138,9 +139,6 @@ A reader of standard output that goes away (| head) makes the run exit 1, never 
 """
 
 
-COMMAND_ARGS = "licheck.command_args"  # ctx.meta: the arguments after the command's name
-
-
 def load_command(name: str) -> click.Command:
     """Import the command registered as `name`."""
     return COMMANDS[name]()
@@ -203,7 +201,7 @@ class LazyGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         # the command's arguments, for the group's callback (which runs after this): a
         # command's --help is shown even when the configuration file is broken
-        ctx.meta[COMMAND_ARGS] = tuple(args[1:])
+        run_state(ctx).command_args = tuple(args[1:])
         return super().resolve_command(ctx, args)
 
 
@@ -249,9 +247,8 @@ def cli(
     """
     from licheck.cli.configuring import configure
 
-    ctx.ensure_object(dict)
-    ctx.obj["debug"] = debug
-    ctx.obj["quiet"] = quiet
+    state = run_state(ctx)
+    state.debug, state.quiet = debug, quiet
     configure(ctx, config_file, no_config)
 
 

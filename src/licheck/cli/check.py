@@ -10,8 +10,14 @@ from typing import TYPE_CHECKING
 import click
 
 from licheck.cli.common import INPUT_PATH, quiet, refuse_outputs, say, stdin_once
-from licheck.cli.gating import FORMAT_CHOICES, compare_baseline, emit_stream, load_baseline
-from licheck.cli.request import ReportRequest, request_options
+from licheck.cli.emit import emit_stream
+from licheck.cli.request import (
+    FORMAT_CHOICES,
+    ReportRequest,
+    compare_baseline,
+    load_baseline,
+    request_options,
+)
 
 if TYPE_CHECKING:
     from licheck.outputs import RenderOptions
@@ -149,7 +155,7 @@ def _check_once(
     from licheck.api import check_files
     from licheck.cli.common import write_output
     from licheck.cli.configuring import with_config
-    from licheck.cli.gating import warn_sarif_cap
+    from licheck.cli.emit import warn_sarif_cap
     from licheck.outputs import Format, render
 
     waivers = request.waivers()

@@ -155,9 +155,9 @@ NOTE = "licheck: note: "  # an informational line on stderr, which -q/--quiet le
 def quiet() -> bool:
     """Whether the run was given `-q/--quiet`: then no progress line and no `licheck: note:`
     line (`say`); the report, warnings and errors are written as ever."""
-    ctx = click.get_current_context(silent=True)
-    obj = ctx.find_root().obj if ctx is not None else None
-    return isinstance(obj, dict) and bool(obj.get("quiet"))
+    from licheck.cli.state import run_state
+
+    return run_state().quiet
 
 
 def say(text: str, *, located_first: bool = False, trust: bool = False) -> None:
@@ -293,30 +293,28 @@ def output_option(what: str = "the output") -> Callable[[F], F]:
     )
 
 
-NO_BUILTIN = "licheck.no_builtin_licenses"  # ctx.meta: --no-builtin-licenses, read by --licenses
-
-
 def _no_builtin(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
-    ctx.meta[NO_BUILTIN] = value  # an eager option: processed before --licenses reads it
+    from licheck.cli.state import run_state
+
+    run_state(ctx).no_builtin_licenses = value  # eager: processed before --licenses reads it
     return value
 
 
-POLICIES = "licheck.policy_files"  # ctx.meta: --policy FILE..., read by --licenses
-
-
 def _policies(ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None) -> None:
-    ctx.meta[POLICIES] = tuple(value or ())  # an eager option: processed before --licenses
+    from licheck.cli.state import run_state
+
+    run_state(ctx).policy_files = tuple(value or ())  # eager: processed before --licenses
 
 
 def _library_source(
     ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None
 ) -> LibrarySource:
+    from licheck.cli.state import run_state
     from licheck.library.source import LibrarySource
 
+    state = run_state(ctx)
     return LibrarySource(
-        tuple(value or ()),
-        builtin=not ctx.meta.get(NO_BUILTIN, False),
-        policies=ctx.meta.get(POLICIES, ()),
+        tuple(value or ()), builtin=not state.no_builtin_licenses, policies=state.policy_files
     )
 
 

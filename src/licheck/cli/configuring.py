@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from licheck.cli.state import run_state
+
 if TYPE_CHECKING:
     from licheck.config.settings import Config
     from licheck.report.view import ConfigOut, FailOn, GateSettingOut, Report
@@ -19,12 +21,13 @@ CONFIG_ENV = "LICHECK_CONFIG"
 
 
 def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> None:
-    """Find and read the configuration (unless `no_config`), keep it in `ctx.obj["config"]` and
-    make its settings the defaults of every command's options."""
+    """Find and read the configuration (unless `no_config`), keep it in the run's state
+    (`RunState.config`) and make its settings the defaults of every command's options."""
     source = ctx.get_parameter_source("config_file")
     if no_config and config_file is not None and source is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--config and --no-config exclude each other")
-    ctx.obj["config"] = None
+    state = run_state(ctx)
+    state.config = None
     if no_config:
         return
     from licheck.config.settings import find, search_start
@@ -45,25 +48,20 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
         if _asks_for_help(ctx):  # a command's help needs no settings: show it anyway
             return
         raise
-    ctx.obj["config"] = config
+    state.config = config
     ctx.default_map = config.default_map()
 
 
 def _asks_for_help(ctx: click.Context) -> bool:
     """Whether the command line asks a command for its help (`licheck check --help`)."""
-    from licheck.cli import COMMAND_ARGS
-
-    args = ctx.meta.get(COMMAND_ARGS, ())
+    args = run_state(ctx).command_args
     return any(arg in ctx.help_option_names for arg in args)
 
 
 def loaded(ctx: click.Context | None = None) -> Config | None:
     """The configuration file this run read (`configure`), if any; `ctx`: any context of the
     run (default: the current one)."""
-    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
-    root = ctx.find_root() if ctx is not None else None
-    obj = root.obj if root is not None else None
-    return obj.get("config") if isinstance(obj, dict) else None
+    return run_state(ctx).config
 
 
 def with_config(report: Report) -> Report:
@@ -102,7 +100,7 @@ def gate_settings(ctx: click.Context) -> list[GateSettingOut]:
     params = ctx.params
     if "fail_on" not in params or "licenses_dir" not in params:
         return []
-    from licheck.cli.gating import DEFAULT_WAIVERS
+    from licheck.cli.request import DEFAULT_WAIVERS
     from licheck.core.diagnostics import path_text
     from licheck.report.gatesettings import in_force
 

@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 
 from licheck.cli.common import INPUT_PATH, refuse_outputs, stdin_once
-from licheck.cli.gating import compare_baseline, load_baseline
-from licheck.cli.request import ReportRequest, request_options
+from licheck.cli.request import ReportRequest, compare_baseline, load_baseline, request_options
 
 
 @click.command()

@@ -1,12 +1,15 @@
-"""What `evaluate` and `check` are asked besides their inputs, as one value: the options both
-take (`request_options`), gathered by name into a `ReportRequest` that the command receives as
-`request` — one parameter list, not one per function."""
+"""What `evaluate` and `check` are asked besides their inputs: every option both take (report
+format and file, the --fail-on gate, waivers, baseline, evidence, library, attestations), declared
+here (`request_options`) and gathered by name into one value, the `ReportRequest` the command
+receives as `request` — one parameter list, not one per function — with the files those options
+name read and checked.  Writing the report and the exit code are `emit`'s."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
 import functools
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +21,12 @@ from licheck.cli.common import (
     PathParam,
     color_option,
     evidence_options,
+    format_option,
     library_option,
+    output_option,
+    parse_as_of,
     policy_option,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -28,10 +35,24 @@ if TYPE_CHECKING:
     from licheck.library.source import LibrarySource
     from licheck.outputs import RenderOptions
     from licheck.report.attestations import Attestations, Attesting
+    from licheck.report.baseline import Baseline
     from licheck.report.view import Report
     from licheck.report.waivers import Waivers
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+FORMAT_CHOICES = (
+    "text",
+    "json",
+    "sarif",
+    "junit",
+    "markdown",
+    "github",
+    "compact",
+    "html",
+    "codequality",
+)
+DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.report.waivers.DEFAULT_FILE (tested)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +81,6 @@ class ReportRequest:
         return resolve_policy(self.evidence)
 
     def waivers(self) -> Waivers | None:
-        from licheck.cli.gating import load_waivers
-
         return load_waivers(self.waivers_file, self.no_waivers)
 
     def attestations(self) -> Attestations | None:
@@ -82,7 +101,7 @@ class ReportRequest:
         """How to render: `fmt` and `output` are an --also FORMAT=FILE's (default: --format and
         --output); `summary` is `check`'s gate summary, and its text is brief (a line a
         finding) without -v, and details not-applicable findings only with -vv."""
-        from licheck.cli.gating import render_options
+        from licheck.cli.emit import render_options
 
         if fmt is None:
             fmt, output = self.fmt, self.output
@@ -101,12 +120,122 @@ class ReportRequest:
     def emit(self, report: Report, inputs: Sequence[Path | None], *, summary: bool = False) -> None:
         """Render in --format, write to --output or standard output, exit with the gate's
         code."""
-        from licheck.cli.gating import write_report
+        from licheck.cli.emit import write_report
 
         write_report(report, self.render_options(summary=summary), self.fmt, self.output, inputs)
 
 
 FIELDS = tuple(field.name for field in dataclasses.fields(ReportRequest))
+
+
+def report_options(function: F) -> F:
+    """--format, --output, --fail-on, --waivers, --no-waivers, --today."""
+    decorators = [
+        format_option(
+            FORMAT_CHOICES,
+            "Output format: text (terminal), json (schema'd: licheck schema "
+            "report), sarif (2.1.0, code scanning), junit (CI test reports), "
+            "markdown (a PR comment), github (workflow annotations), compact (one line "
+            "per finding), html (one self-contained page to read: lineage and evidence "
+            "drawn).",
+            metavar="FORMAT",  # the choices, listed in the help, would run over 60 columns
+        ),
+        output_option("the report"),
+        click.option(
+            "--fail-on",
+            type=click.Choice(["violation", "evidence-risk", "risk", "never"]),
+            default="violation",
+            show_default=True,
+            help="Exit 1 when a finding that is not waived is at or above this "
+            "verdict (risk: governance risk or violation; evidence-risk: a violation, or a "
+            "governance risk open on the product's record, not only on conduct to attest).",
+        ),
+        click.option(
+            "--waivers",
+            "waivers_file",
+            type=PathParam(dir_okay=False, path_type=Path),
+            help=f"Read waivers from FILE (default: {DEFAULT_WAIVERS} in the current "
+            "folder, when present).",
+        ),
+        click.option("--no-waivers", is_flag=True, help="Ignore every waiver file."),
+        click.option(
+            "--root",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="SARIF: make file URIs relative to DIR (default: the repository's top "
+            "folder, the nearest folder up from here with a .git; else this folder).",
+        ),
+        click.option(
+            "--annotations",
+            type=click.IntRange(min=0),
+            default=10,
+            show_default=True,
+            metavar="N",
+            help="github: write at most N annotations of each kind (GitHub shows 10 per "
+            "step); the rest are listed in the summary.",
+        ),
+        click.option(
+            "--today",
+            metavar="DATE",
+            callback=parse_as_of,
+            help="The date waiver expiry is judged on (YYYY-MM-DD; default: today). "
+            "For reproducible reports.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        function = decorator(function)
+    return function
+
+
+def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
+    """The waivers to apply: --waivers FILE, else the default file when present."""
+    if no_waivers:
+        if waivers_file is not None:
+            raise click.UsageError("--waivers and --no-waivers exclude each other")
+        return None
+    # the default file is looked for before importing licheck.report.waivers (and its models): most
+    # runs have no waiver file and need none of it
+    path = waivers_file or Path.cwd() / DEFAULT_WAIVERS
+    # present in any form it is the team's waivers: one that cannot be read (a folder, a FIFO,
+    # a link to nothing) is an error, not a run without them that fails unexplained
+    if waivers_file is None and not os.path.lexists(path):
+        return None
+    from licheck.report.waivers import load
+
+    return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
+
+
+def baseline_option(function: F) -> F:
+    """--baseline REPORT.json."""
+    return click.option(
+        "--baseline",
+        "baseline_file",
+        type=PathParam(dir_okay=False, path_type=Path),
+        metavar="REPORT.json",
+        help="Compare with a previous --format json report: only findings that are new or "
+        "worse than in it count toward --fail-on; the report marks new, worse, unchanged, "
+        "improved and fixed findings.",
+    )(function)
+
+
+def load_baseline(baseline_file: Path | None) -> Baseline | None:
+    """The baseline report to compare with, checked before anything is evaluated."""
+    if baseline_file is None:
+        return None
+    from licheck.report.baseline import load
+
+    return load(baseline_file)
+
+
+def compare_baseline(report: Report, baseline: Baseline | None) -> Report:
+    """The report compared with the baseline (unchanged without one); doubts said on stderr."""
+    if baseline is None:
+        return report
+    from licheck.report.baseline import compare, warnings
+
+    compared = compare(report, baseline)
+    for warning in warnings(compared, baseline):
+        say(f"licheck: warning: --baseline: {warning}")
+    return compared
 
 
 def attestations_option(function: F) -> F:
@@ -154,7 +283,7 @@ def load_attestations(path: Path | None) -> Attestations | None:
 
 
 def request_options(verbose_help: str, *, count: bool = False) -> Callable[[F], F]:
-    """The report options (`gating.report_options`, --evidence, --as-of, --verbose, --color,
+    """The report options (`report_options`, --evidence, --as-of, --verbose, --color,
     --licenses, --baseline, --policy), handed to the command as one `request: ReportRequest`."""
 
     def decorate(function: F) -> F:
@@ -162,8 +291,6 @@ def request_options(verbose_help: str, *, count: bool = False) -> Callable[[F], 
         def gathered(*args: Any, **kwargs: Any) -> Any:
             request = ReportRequest(**{name: kwargs.pop(name) for name in FIELDS})
             return function(*args, request=request, **kwargs)
-
-        from licheck.cli.gating import baseline_option, report_options
 
         verbosity: dict[str, Any] = {"count": True} if count else {"is_flag": True}
         command: Any = gathered

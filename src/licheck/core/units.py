@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from licheck.core.context import EvaluationContext
+from licheck.core.context import EvaluationContext, Table
 
 
 class Dimension(StrEnum):
@@ -32,6 +31,10 @@ class Dimension(StrEnum):
 class UnitError(ValueError):
     """A quantity could not be read; the message says what was expected."""
 
+
+# A quantity's text as read: (text, dimension, default period) -> (amount, currency, months,
+# recurring).  Portfolios repeat the same few texts; each is read once a run.
+PARSED: Table[tuple[str, Dimension, int], tuple[Fraction, str, int, bool]] = Table("parsed")
 
 SUFFIXES: Final = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
 PERIOD_MONTHS: Final = {
@@ -162,11 +165,12 @@ def parse_stated(
     elif isinstance(raw, str):
         # Portfolios repeat the same few texts ("100M", "20M USD/month"): each is read once a run.
         key = (raw, dimension, default_period_months)
-        parsed = memo.parsed.get(key) if memo is not None else None
+        table = memo.table(PARSED) if memo is not None else None
+        parsed = table.get(key) if table is not None else None
         if parsed is None:
             parsed = _parse_text(raw, dimension, expected, default_period_months)
-            if memo is not None:
-                memo.keep(memo.parsed, key, parsed)
+            if table is not None:
+                table.keep(key, parsed)
         amount, currency, months, recurring = parsed
     else:
         raise UnitError(f"expected {expected}, got {_show(raw)}")

@@ -7,18 +7,27 @@ the facts that follow from its structure unless stated (`distributes_weights`, `
 each lineage entry is a `lineage` fact with the manifest's evidence for it.  A what-if scenario
 (`Hypotheses`) is applied here and nowhere else: its facts replace the manifest's, and its swapped
 bases replace lineage entries.
+
+Values in, values out: a `Derivation` is immutable (what deriving reads: the manifest's document,
+the library, how facts resolve, the scenario), and each method returns what it derived with the
+problems it found (`Derived`: the value and a tuple of located diagnostics), which the caller
+adds to its own.  A new derived fact is a method returning `Derived[FactState]` (or a
+`FactState` where no problem can arise: `default`), set by `component_facts` or `model_facts`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
 
 from licheck.checks.settled import TRAINING_STEPS, steps_taken, trains
-from licheck.core.context import EvaluationContext
+from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import exchange_rates
 from licheck.evaluation.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.facts import agreements
+from licheck.facts.evidencepolicy import EvidencePolicy
 from licheck.facts.measurement import month_before
 from licheck.facts.resolution import (
     STATED,
@@ -48,19 +57,40 @@ from licheck.loading.factchecks import unknown_fact
 from licheck.vocabulary.names import SCOPED, FactType
 
 Path = tuple[str | int, ...]
+Facts = Mapping[str, FactState]
+Problems = tuple[Diagnostic, ...]
+T = TypeVar("T")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
+class Derived(Generic[T]):
+    """A value derived from the manifest, with the problems found deriving it (located)."""
+
+    value: T
+    problems: Problems = ()
+
+    def into(self, problems: list[Diagnostic]) -> T:
+        """The value, its problems added to `problems` (the caller's own list)."""
+        problems.extend(self.problems)
+        return self.value
+
+
+# The facts licheck supplies (`Derivation.default`): (name, value, source, evidence policy) ->
+# the state.  Only those whose source no manifest cites are kept, so the key is their whole input.
+DEFAULTS: Table[tuple[str, bool | str, str | None, EvidencePolicy], FactState] = Table("defaults")
+
+
+@dataclass(frozen=True, slots=True)
 class Derivation:
-    """Derives one product's facts; problems with them are collected in `problems`, located."""
+    """What one product's facts are derived from; each method returns a value (with the
+    problems found, `Derived`, where there can be any) and changes nothing."""
 
     document: Document
     library: Library
     context: Resolution
     hypotheses: Hypotheses
-    problems: list[Diagnostic] = field(default_factory=list)
     # The scenario's facts as clauses read them (a quantity at every month measured, too).
-    supposed: dict[str, FactState] = field(default_factory=dict)
+    supposed: Facts = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -70,56 +100,61 @@ class Derivation:
         library: Library,
         options: Options,
         memo: EvaluationContext,
-        problems: list[Diagnostic],
-    ) -> Derivation:
+    ) -> Derived[Derivation]:
+        """The derivation of `manifest`'s facts; its problems: currency rates it cannot read."""
         rates, wrong = exchange_rates(manifest.currency_rates)
-        problems += [document.error(("currency_rates", key), m) for key, m in wrong.items()]
+        problems = tuple(document.error(("currency_rates", key), m) for key, m in wrong.items())
         sources = dict(manifest.sources)
         context = Resolution(options.policy, options.as_of, rates, sources, memo, options.resolver)
         hypotheses = options.hypotheses
         supposed = {n: _at_every_month(s, library) for n, s in hypotheses.facts.items()}
-        return cls(document, library, context, hypotheses, problems, supposed)
+        return Derived(cls(document, library, context, hypotheses, supposed), problems)
 
-    def product_facts(self, manifest: Manifest) -> dict[str, FactState]:
-        facts = self.stated(manifest.facts, ("facts",), scoped=False)
-        facts.update(self.agreement_facts(manifest))
+    def product_facts(self, manifest: Manifest) -> Derived[Facts]:
+        """The facts the product states for all its components, and its agreements'."""
+        problems: list[Diagnostic] = []
+        facts = self.stated(manifest.facts, ("facts",), scoped=False).into(problems)
+        facts.update(self.agreement_facts(manifest).into(problems))
         facts.update(self.supposed)
-        return facts
+        return Derived(facts, tuple(problems))
 
-    def agreement_facts(self, manifest: Manifest) -> dict[str, FactState]:
+    def agreement_facts(self, manifest: Manifest) -> Derived[dict[str, FactState]]:
         """`agreement`, `agreement_waives` and `license_granted` as `agreements:` implies them."""
         if manifest.agreements is None:
-            return {}
+            return Derived({})
         listed = [] if manifest.agreements == "none" else manifest.agreements
-        before = len(self.problems)
+        problems: list[Diagnostic] = []
         each = []  # whether each agreement exists: its own evidence, resolved alone (located)
         for index, agreement in enumerate(listed):
             pieces = agreements.evidence_for(agreement, [], "agreement", self.library)
             spec = FactSpec(evidence=pieces)
-            each.append(self.resolve_one("agreement", spec, ("agreements", index)))
-        if len(self.problems) > before:
-            return {}
+            each.append(self.resolve_one("agreement", spec, ("agreements", index)).into(problems))
+        if problems:
+            return Derived({}, tuple(problems))
         policy = self.context.policy
-        return {
-            name: agreements.exact_state(
-                self.resolve_one(name, spec, ("agreements",)), listed, each, policy, self.library
-            )
-            for name, spec in agreements.agreement_specs(listed, self.library).items()
-        }
+        found = {}
+        for name, spec in agreements.agreement_specs(listed, self.library).items():
+            state = self.resolve_one(name, spec, ("agreements",)).into(problems)
+            found[name] = agreements.exact_state(state, listed, each, policy, self.library)
+        return Derived(found, tuple(problems))
 
-    def component_facts(
-        self, component: Component, path: Path, product: dict[str, FactState]
-    ) -> dict[str, FactState]:
+    def component_facts(self, component: Component, path: Path, product: Facts) -> Derived[Facts]:
         """The product's facts, the component's own, then what licheck supplies."""
+        problems: list[Diagnostic] = []
         facts = dict(product)
-        facts.update(self.stated(component.facts, (*path, "facts")))
+        facts.update(self.stated(component.facts, (*path, "facts")).into(problems))
         facts.update(self.supposed)  # a what-if fact replaces the component's own too
-        facts.setdefault("distributes_weights", self._distributes_weights(component, path))
-        facts.setdefault("distributes_code", self._distributes_code(component, path))
-        facts.setdefault("modified", self._modified(component, path))
-        facts.setdefault("made_available", self._made_available(component, path))
-        facts.setdefault("model_made_available", self._model_made_available(component, path))
-        facts.setdefault("model_offered", self._model_offered(component, path))
+        supplied = (
+            ("distributes_weights", self._distributes_weights),
+            ("distributes_code", self._distributes_code),
+            ("modified", self._modified),
+            ("made_available", self._made_available),
+            ("model_made_available", self._model_made_available),
+            ("model_offered", self._model_offered),
+        )
+        for name, derive in supplied:
+            # derived (and its evidence checked) even where the manifest states it
+            facts.setdefault(name, derive(component, path).into(problems))
         facts.setdefault(
             "received_in_integrated_product",
             self.default(
@@ -129,21 +164,22 @@ class Derivation:
                 "another licensee's end user product",
             ),
         )
-        return facts
+        return Derived(facts, tuple(problems))
 
     def lineage(
         self, ref: ModelRef, path: Path, fact: str = "lineage"
-    ) -> tuple[ModelRef, FactState]:
+    ) -> Derived[tuple[ModelRef, FactState]]:
         """The lineage entry (a swapped-in model in a what-if) and its `lineage` fact (or
         `outputs_lineage`, for a model whose outputs it was trained on)."""
         swapped = self._swapped(ref)
         spec = FactSpec(value=True, evidence=(swapped or ref).evidence)
         if swapped is None:
-            return ref, self.resolve_one(fact, spec, path)
-        return swapped, resolve(fact, spec, self.hypothetical(), path=path)
+            state = self.resolve_one(fact, spec, path)
+            return Derived((ref, state.value), state.problems)
+        return Derived((swapped, resolve(fact, spec, self.hypothetical(), path=path)))
 
     def model_facts(
-        self, facts: dict[str, FactState], lineage: FactState, model: CatalogModel
+        self, facts: Facts, lineage: FactState, model: CatalogModel
     ) -> dict[str, FactState]:
         """A component's facts as one model in its lineage binds them."""
         facts = dict(facts)
@@ -165,24 +201,26 @@ class Derivation:
         )
         return facts
 
-    def owner_is_licensor(self, owner: Owner, licensor: str | None) -> FactState | None:
+    def owner_is_licensor(self, owner: Owner, licensor: str | None) -> Derived[FactState | None]:
         """That the owner (or an affiliate) is `licensor`, with the manifest's evidence for it;
         None where no organisation of the owner's is that licensor.  Only the exact id counts:
         an id that merely resembles a licensor's is another organisation."""
         if licensor is None:
-            return None
+            return Derived(None)
         path: Path
         if owner.id == licensor:
             evidence, path, role = owner.evidence, ("owner", "id"), "is"
         else:
             found = [(i, a) for i, a in enumerate(owner.affiliates) if a.id == licensor]
             if not found:
-                return None
+                return Derived(None)
             i, affiliate = found[0]
             evidence, path = affiliate.evidence, ("owner", "affiliates", i, "id")
             role = f"is affiliated with {affiliate.name or affiliate.id}, which is"
-        state = self.resolve_one("owner_is_licensor", FactSpec(value=True, evidence=evidence), path)
-        return replace(state, note=f"the owner ({owner.name}) {role} the licensor {licensor!r}")
+        spec = FactSpec(value=True, evidence=evidence)
+        state = self.resolve_one("owner_is_licensor", spec, path)
+        note = f"the owner ({owner.name}) {role} the licensor {licensor!r}"
+        return Derived(replace(state.value, note=note), state.problems)
 
     def hypothetical(self) -> Resolution:
         context = self.context
@@ -190,53 +228,65 @@ class Derivation:
 
     def stated(
         self, specs: dict[str, FactSpec], path: Path, scoped: bool = True
-    ) -> dict[str, FactState]:
+    ) -> Derived[dict[str, FactState]]:
         """The facts stated at one level; a fact given only per model or per license is not
         stated for the whole (`scoping` resolves those parts; `scoped`: they are allowed)."""
+        problems: list[Diagnostic] = []
         states = {}
         for name, spec in specs.items():
             # first, as `loading.fact_problems` does: a misspelt name is the problem to report,
             # however the fact is stated (per model, or with a note alone)
             problem = unknown_fact(self.document, name, (*path, name))
+            if problem is None:
+                problem = self._scopes_problem(name, spec, (*path, name), scoped)
             if problem is not None:
-                self.problems.append(problem)
-                continue
-            if not self._scopes_allowed(name, spec, (*path, name), scoped):
+                problems.append(problem)
                 continue
             if spec.scoped_only:
                 continue
-            states[name] = self.resolve_one(name, spec, (*path, name))
+            # (every stated fact passes here: no `Derived` is made for each)
+            states[name], problem = self._resolved(name, spec, (*path, name))
+            if problem is not None:
+                problems.append(problem)
         flat = specs.get("agreement")
         for name in ("agreement_waives", "license_granted"):
             if flat is not None and name not in specs and "agreement" in states:
                 # no agreement with a licensor: it granted and waived nothing
                 implied = agreements.implied_by_flat(flat, self.library, name)
-                states[name] = self.resolve_one(name, implied, (*path, "agreement"))
-        return states
+                path_ = (*path, "agreement")
+                states[name] = self.resolve_one(name, implied, path_).into(problems)
+        return Derived(states, tuple(problems))
 
-    def _scopes_allowed(self, name: str, spec: FactSpec, path: Path, scoped: bool) -> bool:
+    def _scopes_problem(
+        self, name: str, spec: FactSpec, path: Path, scoped: bool
+    ) -> Diagnostic | None:
         """`by_model` / `by_license` only under a component, and only for the facts each
-        license may answer differently; a located error otherwise."""
+        license may answer differently; a located error otherwise (None: allowed)."""
         given = [key for key in ("by_model", "by_license") if getattr(spec, key) is not None]
         if not given:
-            return True
+            return None
         if not scoped:
             reason = "a product's facts hold for all its components: state it under a component"
         elif name not in SCOPED:
             reason = f"only {', '.join(sorted(SCOPED))} may be stated per model or per license"
         else:
-            return True
-        self.problems.append(
-            self.document.error((*path, given[0]), f"fact {name!r}: {given[0]} — {reason}")
-        )
-        return False
+            return None
+        return self.document.error((*path, given[0]), f"fact {name!r}: {given[0]} — {reason}")
 
-    def resolve_one(self, name: str, spec: FactSpec, path: Path) -> FactState:
+    def resolve_one(self, name: str, spec: FactSpec, path: Path) -> Derived[FactState]:
+        """The fact as `spec` states it at `path`; where it cannot be read, the located problem
+        and the fact unstated."""
+        state, problem = self._resolved(name, spec, path)
+        return Derived(state) if problem is None else Derived(state, (problem,))
+
+    def _resolved(
+        self, name: str, spec: FactSpec, path: Path
+    ) -> tuple[FactState, Diagnostic | None]:
         try:
-            return resolve(name, spec, self.context, path=path)
+            return resolve(name, spec, self.context, path=path), None
         except FactError as exc:
-            self.problems.append(self.document.error((*path, *exc.path), str(exc)))
-            return resolve(name, None, self.context, path=path)
+            problem = self.document.error((*path, *exc.path), str(exc))
+            return resolve(name, None, self.context, path=path), problem
 
     def default(self, name: str, value: bool | str, source: str | None) -> FactState:
         """A fact licheck supplies: `value` declared by `source` (None: no evidence).  It depends
@@ -247,13 +297,13 @@ class Derivation:
         context = self.context
         kept = (STATED.source if source is None else source) not in context.sources
         key = (name, value, source, context.policy)
-        table = context.memo.defaults
+        table = context.memo.table(DEFAULTS)
         state = table.get(key) if kept else None
         if state is None:
             evidence = [] if source is None else [Evidence(source=source, kind=DECLARED)]
             state = resolve(name, FactSpec(value=value, evidence=evidence), context)
             if kept:
-                state = context.memo.keep(table, key, share(state))
+                state = table.keep(key, share(state))
         return state
 
     def _swapped(self, ref: ModelRef) -> ModelRef | None:
@@ -271,37 +321,39 @@ class Derivation:
             update={"model": new, "evidence": [Evidence(source=source, kind=DECLARED)]}
         )
 
-    def _distributes_weights(self, component: Component, path: Path) -> FactState:
+    def _distributes_weights(self, component: Component, path: Path) -> Derived[FactState]:
         if not component.delivery:
-            return self.default("distributes_weights", "unknown", None)
+            return Derived(self.default("distributes_weights", "unknown", None))
         weights = Delivery.WEIGHTS in component.delivery
         return self._from_delivery(component, path, "distributes_weights", weights)
 
-    def _distributes_code(self, component: Component, path: Path) -> FactState:
+    def _distributes_code(self, component: Component, path: Path) -> Derived[FactState]:
         """Copies of the model's code ship only as the delivery says: a hosted service or an API
         delivers none (a client app or SDK that includes the code states it); distributed
         weights or an unstated delivery leave it open."""
         if not component.delivery or Delivery.WEIGHTS in component.delivery:
-            return self.default("distributes_code", "unknown", None)
+            return Derived(self.default("distributes_code", "unknown", None))
         return self._from_delivery(component, path, "distributes_code", False)
 
-    def _made_available(self, component: Component, path: Path) -> FactState:
+    def _made_available(self, component: Component, path: Path) -> Derived[FactState]:
         """Any delivery (hosted service, API, weights) makes the component available to
         others."""
         if not component.delivery:
-            return self.default("made_available", "unknown", None)
+            return Derived(self.default("made_available", "unknown", None))
         return self._from_delivery(component, path, "made_available", True)
 
-    def _from_delivery(self, component: Component, path: Path, name: str, value: bool) -> FactState:
+    def _from_delivery(
+        self, component: Component, path: Path, name: str, value: bool
+    ) -> Derived[FactState]:
         """A fact derived from the delivery: declared by the manifest, or, where the delivery
         carries evidence (`delivery: {value: [api], evidence: [...]}`), as strong as that is."""
         source = f"derived from the component's delivery ({_delivered(component)})"
         if not component.delivery_evidence:
-            return self.default(name, value, source)
+            return Derived(self.default(name, value, source))
         spec = FactSpec(value=value, evidence=list(component.delivery_evidence), note=source)
         return self.resolve_one(name, spec, (*path, "delivery"))
 
-    def _model_made_available(self, component: Component, path: Path) -> FactState:
+    def _model_made_available(self, component: Component, path: Path) -> Derived[FactState]:
         """A model the licensee trained is made available when its weights or an API to it are
         offered; without any step there is no such model; a hosted product alone, or
         quantization alone (which may or may not count as creating a model), leaves it open.
@@ -309,12 +361,12 @@ class Derivation:
         lineage = component.lineage
         if not steps_taken(lineage):
             source = "derived from the lineage: no step, so no model of the licensee's"
-            return self.default("model_made_available", False, source)
+            return Derived(self.default("model_made_available", False, source))
         if trains(lineage) and {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
             source = "derived from the lineage (a trained model) and its delivery (weights or api)"
             training = [(i, s) for i, s in enumerate(lineage.steps) if s.kind in TRAINING_STEPS]
             return self._from_steps("model_made_available", training, component, path, source)
-        return self.default("model_made_available", "unknown", None)
+        return Derived(self.default("model_made_available", "unknown", None))
 
     def _from_steps(
         self,
@@ -323,38 +375,40 @@ class Derivation:
         component: Component,
         path: Path,
         source: str,
-    ) -> FactState:
+    ) -> Derived[FactState]:
         """`name` true because `steps` were taken: declared by the manifest where a step (or
         training on outputs, judged as `outputs_lineage`) states no evidence, else as certain
         as the best evidenced step (one taken step is enough)."""
+        problems: list[Diagnostic] = []
         states = [  # resolved whatever comes of them: a bad piece is reported at its line
             self.resolve_one(
                 name,
                 FactSpec(value=True, evidence=list(step.evidence), note=source),
                 (*path, "lineage", "steps", i),
-            )
+            ).into(problems)
             for i, step in steps
             if step.evidence
         ]
         if component.lineage.trained_on_outputs_of or len(states) < len(steps):
-            return self.default(name, True, source)
-        return min(states, key=lambda state: _CERTAINTY.index(state.status))
+            return Derived(self.default(name, True, source), tuple(problems))
+        most_certain = min(states, key=lambda state: _CERTAINTY.index(state.status))
+        return Derived(most_certain, tuple(problems))
 
-    def _model_offered(self, component: Component, path: Path) -> FactState:
+    def _model_offered(self, component: Component, path: Path) -> Derived[FactState]:
         """The model itself is offered (an unmodified one too: serving the licensor's model by
         API makes it available, audit C3-C5); a hosted product alone may only use it.  As strong
         as the delivery's evidence."""
         if {Delivery.WEIGHTS, Delivery.API} & set(component.delivery):
             return self._from_delivery(component, path, "model_offered", True)
-        return self.default("model_offered", "unknown", None)
+        return Derived(self.default("model_offered", "unknown", None))
 
-    def _modified(self, component: Component, path: Path) -> FactState:
+    def _modified(self, component: Component, path: Path) -> Derived[FactState]:
         """Any step (training, merge, quantization) or training on outputs modifies the model;
         none leaves it as released.  As certain as the steps' evidence."""
         lineage = component.lineage
         kinds = steps_taken(lineage)
         if not kinds:
-            return self.default("modified", False, "derived from the lineage: no step")
+            return Derived(self.default("modified", False, "derived from the lineage: no step"))
         source = f"derived from the lineage ({', '.join(kinds)})"
         return self._from_steps("modified", list(enumerate(lineage.steps)), component, path, source)
 

@@ -1,18 +1,21 @@
 """Evaluate a product manifest against the rule library: one finding per component, model in its
 lineage, and clause of that model's license.
 
-The pipeline: derive the facts the manifest implies (`derivation`, which also applies a what-if
-scenario), decide which licenses bind each model of a component's lineage (`binding`), judge each
-clause of those licenses and of the rule files they incorporate (`judging`), and gather the
-findings (`findings`).  A model whose license is not in the library gets a finding of its own,
-never a pass.
+The pipeline: derive the facts the manifest implies (`derive_facts`: `derivation`, which also
+applies a what-if scenario, and `scoping`), decide which licenses bind each model of a
+component's lineage (`binding`), judge each clause of those licenses and of the rule files they
+incorporate (`judging`), and gather the findings (`findings`).  A model whose license is not in
+the library gets a finding of its own, never a pass.  Each step returns its results with the
+problems it found (`Derived`); the manifest's problems, all of them, are raised at the end.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from licheck.checks.consistency import check_manifest
 from licheck.core.context import EvaluationContext
-from licheck.core.diagnostics import InputError
+from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.core.verdicts import worst
 from licheck.evaluation.binding import (
     Candidate,
@@ -23,7 +26,7 @@ from licheck.evaluation.binding import (
     licenses_for,
     licensor_of,
 )
-from licheck.evaluation.derivation import Derivation, Path
+from licheck.evaluation.derivation import Derivation, Derived, Facts, Path
 from licheck.evaluation.findings import (
     HYPOTHETICAL,
     UNKNOWN_MODEL,
@@ -39,7 +42,6 @@ from licheck.evaluation.lineageview import component_lineage
 from licheck.evaluation.policyjudging import judge_policies
 from licheck.evaluation.scoping import Relation, Scopes, relations, scopes
 from licheck.facts.measurement import Occasion
-from licheck.facts.resolution import FactState
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Component, Manifest, ModelRef, Owner
 from licheck.inputs.rules import CatalogModel, model_key
@@ -59,6 +61,27 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True, slots=True)
+class ComponentFacts:
+    """One component's facts as derived: its own (with the product's and what licheck supplies),
+    how it is related to each model of its lineage, and what it states per model or license."""
+
+    component: Component
+    path: Path
+    facts: Facts
+    relations: tuple[Relation, ...]
+    scopes: Scopes
+
+
+@dataclass(frozen=True, slots=True)
+class ProductFacts:
+    """Every fact one manifest implies, component by component, and how they were derived (the
+    clauses' readings derive a few more per model: `Derivation.model_facts`)."""
+
+    derivation: Derivation
+    components: tuple[ComponentFacts, ...]
+
+
 def evaluate_manifest(
     manifest: Manifest,
     document: Document,
@@ -73,29 +96,22 @@ def evaluate_manifest(
     `checked`: the manifest is one `check_manifest` found nothing in already (the timeline
     evaluates one manifest on many days, and that check does not depend on the day)."""
     memo = context if context is not None else EvaluationContext()
-    problems = [] if checked else check_manifest(manifest, document, library, options.today)
-    derive = Derivation.of(manifest, document, library, options, memo, problems)
-    product = derive.product_facts(manifest)
-    findings: list[Finding] = []
-    lineages: list[ComponentLineage] = []
-    for index, component in enumerate(manifest.components):
-        path: Path = ("components", index)
-        facts = derive.component_facts(component, path, product)
-        related = relations(derive, component, path)
-        lineages.append(component_lineage(library, component, related))
-        stated = scopes(derive, component, path, related)
-        for group, members in _by_entry(related):
-            found = [
-                (r.ref.model, _findings_for(derive, manifest.owner, component, r, stated, facts))
-                for r in members
-            ]
-            if group is None:
-                findings.extend(found[0][1])
-            else:  # one of several candidate bases: each judged as if it were the one
-                findings.extend(across_candidates(found, group))
-    if derive.problems:
-        raise InputError(derive.problems)
-    findings.sort(key=lambda f: (f.component, f.model, f.license, f.clause))
+    checks = () if checked else check_manifest(manifest, document, library, options.today)
+    # 1. derive the facts
+    derived = derive_facts(manifest, document, library, options, memo)
+    # 2-4. for each model of each component's lineage: which licenses bind, their clauses
+    # judged, the findings
+    judged = [
+        _component_findings(derived.value, manifest.owner, c) for c in derived.value.components
+    ]
+    # every problem, wherever it was found (a manifest's are all reported at once)
+    problems = [*checks, *derived.problems, *(p for each in judged for p in each.problems)]
+    if problems:
+        raise InputError(problems)
+    findings = sorted(
+        (f for each in judged for f in each.value),
+        key=lambda f: (f.component, f.model, f.license, f.clause),
+    )
     return ProductResult(
         manifest.product,
         manifest.owner.name,
@@ -103,11 +119,55 @@ def evaluate_manifest(
         worst([f.verdict for f in findings]),
         tuple(findings),
         manifest.release_date,
-        tuple(lineages),
+        tuple(
+            component_lineage(library, c.component, c.relations) for c in derived.value.components
+        ),
     )
 
 
-def _by_entry(related: list[Relation]) -> list[tuple[Path | None, list[Relation]]]:
+def derive_facts(
+    manifest: Manifest,
+    document: Document,
+    library: Library,
+    options: Options,
+    memo: EvaluationContext,
+) -> Derived[ProductFacts]:
+    """Step 1: the facts of the product and of each component, and each component's relations
+    to the models of its lineage, with every problem found deriving them."""
+    problems: list[Diagnostic] = []
+    derive = Derivation.of(manifest, document, library, options, memo).into(problems)
+    product = derive.product_facts(manifest).into(problems)
+    components = []
+    for index, component in enumerate(manifest.components):
+        path: Path = ("components", index)
+        facts = derive.component_facts(component, path, product).into(problems)
+        related = relations(derive, component, path).into(problems)
+        stated = scopes(derive, component, path, related).into(problems)
+        components.append(ComponentFacts(component, path, facts, related, stated))
+    return Derived(ProductFacts(derive, tuple(components)), tuple(problems))
+
+
+def _component_findings(
+    derived: ProductFacts, owner: Owner, each: ComponentFacts
+) -> Derived[list[Finding]]:
+    """Steps 2-4 for one component: for each model of its lineage, the licenses that bind it,
+    their clauses judged, and the findings (a lineage entry of several candidate models judged
+    as if each were the one)."""
+    problems: list[Diagnostic] = []
+    findings: list[Finding] = []
+    for group, members in _by_entry(each.relations):
+        found = [
+            (r.ref.model, _findings_for(derived.derivation, owner, each, r).into(problems))
+            for r in members
+        ]
+        if group is None:
+            findings.extend(found[0][1])
+        else:  # one of several candidate bases: each judged as if it were the one
+            findings.extend(across_candidates(found, group))
+    return Derived(findings, tuple(problems))
+
+
+def _by_entry(related: tuple[Relation, ...]) -> list[tuple[Path | None, list[Relation]]]:
     """The relations grouped by lineage entry: the candidates of one entry together (keyed by
     the entry's path), every other relation on its own."""
     groups: list[tuple[Path | None, list[Relation]]] = []
@@ -121,14 +181,10 @@ def _by_entry(related: list[Relation]) -> list[tuple[Path | None, list[Relation]
 
 
 def _findings_for(
-    derive: Derivation,
-    owner: Owner,
-    component: Component,
-    relation: Relation,
-    stated: Scopes,
-    facts: dict[str, FactState],
-) -> list[Finding]:
+    derive: Derivation, owner: Owner, each: ComponentFacts, relation: Relation
+) -> Derived[list[Finding]]:
     """The findings for one model of a component's lineage."""
+    component, facts, stated = each.component, each.facts, each.scopes
     document, library = derive.document, derive.library
     ref, ref_path, lineage = relation.ref, relation.path, relation.lineage
     line, column = document.locate(ref_path)
@@ -139,20 +195,20 @@ def _findings_for(
         undisclosed = _undisclosed()
         place = Place(component, undisclosed, document, line, column)
         readings = _readings(derive, facts, relation, stated, undisclosed)
-        return [unknown.undisclosed(), *judge_policies(library, None, [], derive, place, readings)]
+        policies = judge_policies(library, None, [], derive, place, readings)
+        return Derived([unknown.undisclosed(), *policies])
     model = library.model(ref.model)
     if model is None:
-        derive.problems.append(
-            document.error(
-                ref_path,
-                f"unknown model {ref.model!r}{library.suggest_model(ref.model)}",
-                "name a model of the catalog (licheck licenses models) only if it is that very "
-                "model: a later checkpoint or a variant of a listed model may be under another "
-                "license, so name such a base `unknown` (a governance risk) rather than the "
-                "nearest id",
-            )
+        problem = document.error(
+            ref_path,
+            f"unknown model {ref.model!r}{library.suggest_model(ref.model)}",
+            "name a model of the catalog (licheck licenses models) only if it is that very "
+            "model: a later checkpoint or a variant of a listed model may be under another "
+            "license, so name such a base `unknown` (a governance risk) rather than the "
+            "nearest id",
         )
-        return []
+        return Derived([], (problem,))
+    # 2. which licenses bind the copy (each it may be under), and which of them licheck knows
     candidates = licenses_for(model, ref, derive.context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
     found = _unknown_license(unknown, model, ref, candidates, known)
@@ -163,20 +219,22 @@ def _findings_for(
     every_known = len(known) == len(candidates)
     if not every_known:
         found += judge_policies(library, None, [], derive, place, readings)
+    # 3. the clauses of each known license judged (and the policies under it)
+    problems: list[Diagnostic] = []
     by_license: dict[str, list[Finding]] = {}
     for candidate in known:
         if candidate.license is not None:
-            own = _judge_license(candidate.license, derive, owner, place, readings, stated)
+            judging = _judge_license(candidate.license, derive, owner, place, readings, stated)
+            own = judging.into(problems)
             if every_known:
                 own += judge_policies(library, candidate.license, own, derive, place, readings)
             by_license[candidate.license] = own
-    if not known:
-        return found + unknown.unconfirmed(model)
+    # 4. the findings: one license's, or one per clause across the licenses it may be under
     if len(known) == 1:
         found.extend(next(iter(by_license.values())))
-    else:
+    elif known:
         found.extend(across_versions(known, by_license, model, ref_path))
-    return found + unknown.unconfirmed(model)
+    return Derived(found + unknown.unconfirmed(model), tuple(problems))
 
 
 def _undisclosed() -> CatalogModel:
@@ -190,7 +248,7 @@ def _undisclosed() -> CatalogModel:
 
 def _readings(
     derive: Derivation,
-    facts: dict[str, FactState],
+    facts: Facts,
     relation: Relation,
     stated: Scopes,
     model: CatalogModel,
@@ -241,11 +299,12 @@ def _judge_license(
     place: Place,
     readings: Readings,
     stated: Scopes,
-) -> list[Finding]:
+) -> Derived[list[Finding]]:
     """A finding for every clause of one license and of the rule files it incorporates, each
     reading the facts the component states for that license; where the owner may be a rule
     file's licensor, as `binding.as_licensor` says."""
     licenses = derive.library.licenses
+    problems: list[Diagnostic] = []
     found: list[Finding] = []
     for bound_id in incorporated(licenses, license_id):
         own = stated.for_license(bound_id, license_id)
@@ -256,6 +315,7 @@ def _judge_license(
             read_as = readings
         bound = licenses[bound_id]
         judged = [judge_clause(c, place, read_as) for c in bound.clauses]
-        licensor = derive.owner_is_licensor(owner, licensor_of(place.model, bound.license))
+        licensor_id = licensor_of(place.model, bound.license)
+        licensor = derive.owner_is_licensor(owner, licensor_id).into(problems)
         found.extend(judged if licensor is None else as_licensor(judged, licensor))
-    return found
+    return Derived(found, tuple(problems))

@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from licheck.core.context import EvaluationContext
+from licheck.core.context import EvaluationContext, Table
 from licheck.core.verdicts import Outcome, Settlement, Verdict
 from licheck.engine.conditions import Value, tests_in
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
@@ -45,6 +45,15 @@ class Judged:
     judgement: Judgement
     branches: tuple[tuple[str, tuple[Branch, ...]], ...]  # for each open fact
     settlements: tuple[Settlement, ...]  # for a governance risk: what would make it firm
+
+
+# The run's memo tables of judgements (`judge`).  A judgement's key is the compiled rule (the
+# library's, compared by identity: one rule, one object) and the domains as the judgement reads
+# them (`_key`); a fact's cells are keyed by the rule, the fact's position in it and its domain.
+JudgedKey = tuple[Compiled, tuple[object, ...]]
+JUDGED: Table[JudgedKey, Judged] = Table("judged")
+LIKELY: Table[JudgedKey, Verdict] = Table("likely")  # the verdict alone, with weak evidence
+CELLS: Table[tuple[Compiled, int, Domain], tuple[Cell, ...]] = Table("cells")
 
 
 @dataclass(slots=True)
@@ -152,9 +161,10 @@ def judge(
 ) -> tuple[Judged, Verdict]:
     """The judgement of the domains, and the verdict with weak evidence admitted (`likely`)."""
     key = (bound, _key(bound, domains))
-    judged = memo.judged.get(key)
+    judged_table = memo.table(JUDGED)
+    judged = judged_table.get(key)
     if judged is None:
-        judged = memo.keep(memo.judged, key, _judged(bound, _fact_cells(bound, domains, memo)))
+        judged = judged_table.keep(key, _judged(bound, _fact_cells(bound, domains, memo)))
     if likely == domains:
         return judged, judged.judgement.verdict
     # Only the verdict is needed with weak evidence: judged apart, so that each manifest's
@@ -162,13 +172,14 @@ def judge(
     likely_key = (bound, _key(bound, likely))
     if likely_key == key:
         return judged, judged.judgement.verdict
-    other = memo.judged.get(likely_key)
+    other = judged_table.get(likely_key)
     if other is not None:
         return judged, other.judgement.verdict
-    verdict = memo.likely.get(likely_key)
+    likely_table = memo.table(LIKELY)
+    verdict = likely_table.get(likely_key)
     if verdict is None:
         by_fact = _fact_cells(bound, likely, memo)
-        verdict = memo.keep(memo.likely, likely_key, judge_cells(bound, by_fact).verdict)
+        verdict = likely_table.keep(likely_key, judge_cells(bound, by_fact).verdict)
     return judged, verdict
 
 
@@ -231,6 +242,7 @@ def _fact_cells(
     """The cells of each fact's domain cut by the rule's tests on it: unknown facts and the
     usual values recur across clauses and products, so each is cut once a run."""
     by_fact: dict[str, Sequence[Cell]] = {}
+    table = memo.table(CELLS)
     for position, (name, on_fact, domain) in enumerate(
         zip(bound.names, bound.tests, domains, strict=True)
     ):
@@ -238,9 +250,9 @@ def _fact_cells(
             by_fact[name] = tuple(cells(domain, on_fact))
             continue
         key = (bound, position, domain)
-        found = memo.cells.get(key)
+        found = table.get(key)
         if found is None:
-            found = memo.keep(memo.cells, key, tuple(cells(domain, on_fact)))
+            found = table.keep(key, tuple(cells(domain, on_fact)))
         by_fact[name] = found
     return by_fact
 

@@ -3,6 +3,8 @@ how it relates to each, and the steps that made it — plain data, for the HTML 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from licheck.evaluation.findings import ComponentLineage, LineageModel
 from licheck.evaluation.scoping import Relation
 from licheck.inputs.manifest import Component, StepKind
@@ -13,7 +15,7 @@ _PARENT_ROLES = {StepKind.MERGE: "merged in", StepKind.DISTILLATION: "distilled 
 
 
 def component_lineage(
-    library: Library, component: Component, related: list[Relation]
+    library: Library, component: Component, related: Sequence[Relation]
 ) -> ComponentLineage:
     """The lineage of one component, from the relations evaluation found."""
     models = []

@@ -6,6 +6,8 @@ trained on its outputs (`trained_on_outputs_of`: the `outputs_lineage` fact), or
 (`vocabulary.SCOPED`) each license may answer differently: a component states them for itself, for
 one model of its lineage (`by_model`) or for one license (`by_license`).  The most specific
 statement wins: license, then model, then component, then product.
+
+Each function returns its result with the problems it found (`Derived`), as `derivation` does.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from licheck.evaluation.derivation import Derivation, Path, lineage_models
+from licheck.core.diagnostics import Diagnostic
+from licheck.evaluation.derivation import Derivation, Derived, Facts, Path, lineage_models
 from licheck.facts.resolution import FactState
 from licheck.inputs.manifest import CandidateBases, Component, FactSpec, ModelRef, entry_models
 from licheck.inputs.rules import CatalogModel, model_key
@@ -33,26 +36,29 @@ class Relation:
     candidates_of: Path | None = None  # the lineage entry, where this is one of its candidates
 
 
-def relations(derive: Derivation, component: Component, path: Path) -> list[Relation]:
+def relations(
+    derive: Derivation, component: Component, path: Path
+) -> Derived[tuple[Relation, ...]]:
     """Every model of the lineage once per entry: a model listed both as a base (or parent) and
     under `trained_on_outputs_of` is one relation with both facts."""
+    problems: list[Diagnostic] = []
     outputs: dict[str, tuple[ModelRef, Path, FactState]] = {}
     for index, source in enumerate(component.lineage.trained_on_outputs_of):
         entry_path = (*path, "lineage", "trained_on_outputs_of", index)
-        ref, state = derive.lineage(source, entry_path, "outputs_lineage")
+        ref, state = derive.lineage(source, entry_path, "outputs_lineage").into(problems)
         outputs.setdefault(_key(derive, ref, entry_path), (ref, entry_path, state))
     found: list[Relation] = []
     for entry, entry_path in lineage_models(component, path):
         group = entry_path if isinstance(entry, CandidateBases) else None
         for index, model in enumerate(entry_models(entry)):
             model_path = entry_path if group is None else (*entry_path, "candidates", index)
-            ref, state = derive.lineage(model, model_path)
+            ref, state = derive.lineage(model, model_path).into(problems)
             both = outputs.pop(_key(derive, ref, model_path), None)
             outputs_state = both[2] if both else _no_outputs(derive)
             found.append(Relation(ref, model_path, state, outputs_state, group))
     for ref, entry_path, state in outputs.values():
         found.append(Relation(ref, entry_path, _outputs_only(derive), state))
-    return found
+    return Derived(tuple(found), tuple(problems))
 
 
 def _key(derive: Derivation, ref: ModelRef, path: Path) -> str:
@@ -73,42 +79,49 @@ def _outputs_only(derive: Derivation) -> FactState:
     return derive.default("lineage", False, source)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Scopes:
     """The facts a component states for one model of its lineage, or for one license."""
 
-    by_model: dict[str, dict[str, FactState]] = field(default_factory=dict)
-    by_license: dict[str, dict[str, FactState]] = field(default_factory=dict)
+    by_model: Mapping[str, Facts] = field(default_factory=dict)
+    by_license: Mapping[str, Facts] = field(default_factory=dict)
 
-    def for_license(self, license_id: str, incorporating: str) -> Mapping[str, FactState]:
+    def for_license(self, license_id: str, incorporating: str) -> Facts:
         """A license's own statements; a file incorporated by reference (an acceptable use
         policy) answers as the license that incorporates it unless stated for itself."""
         return self.by_license.get(license_id) or self.by_license.get(incorporating) or {}
 
 
-def scopes(derive: Derivation, component: Component, path: Path, found: list[Relation]) -> Scopes:
+def scopes(
+    derive: Derivation, component: Component, path: Path, found: Iterable[Relation]
+) -> Derived[Scopes]:
     """The per-model and per-license statements of a component's facts, resolved; a model or
     license id that is not in the lineage is a located error."""
     models = {m.id: m for r in found if (m := derive.library.model(r.ref.model)) is not None}
     licenses = _licenses_of(derive, models.values())
-    result = Scopes()
+    problems: list[Diagnostic] = []
+    by_model: dict[str, dict[str, FactState]] = {}
+    by_license: dict[str, dict[str, FactState]] = {}
     for name, spec in component.facts.items():
         if not may_state(name):
             continue  # `Derivation.stated` has reported it
         fact_path = (*path, "facts", name)
         for key, within, table in (
-            ("by_model", sorted(models), result.by_model),
-            ("by_license", sorted(licenses), result.by_license),
+            ("by_model", sorted(models), by_model),
+            ("by_license", sorted(licenses), by_license),
         ):
             given: dict[str, FactSpec] | None = getattr(spec, key)
             named: dict[str, str] = {}  # scope id -> the key that named it first
             for raw, sub in (given or {}).items():
                 sub_path = (*fact_path, key, raw)
-                scope_id = _scope_id(derive, key, raw, within, sub_path)
-                if scope_id is None or not _flat(derive, sub, sub_path):
+                scope_id, problem = _scope_id(derive, key, raw, within, sub_path)
+                if problem is None:
+                    problem = _nested(derive, sub, sub_path)
+                if problem is not None:
+                    problems.append(problem)
                     continue
                 if scope_id in named:  # an id and its alias, or two spellings: which one holds?
-                    derive.problems.append(
+                    problems.append(
                         derive.document.error(
                             sub_path,
                             f"fact {name!r} is stated twice for {scope_id} (as "
@@ -118,8 +131,9 @@ def scopes(derive: Derivation, component: Component, path: Path, found: list[Rel
                     )
                     continue
                 named[scope_id] = raw
-                table.setdefault(scope_id, {})[name] = derive.resolve_one(name, sub, sub_path)
-    return result
+                state = derive.resolve_one(name, sub, sub_path).into(problems)
+                table.setdefault(scope_id, {})[name] = state
+    return Derived(Scopes(by_model, by_license), tuple(problems))
 
 
 def _licenses_of(derive: Derivation, models: Iterable[CatalogModel]) -> set[str]:
@@ -135,8 +149,11 @@ def _licenses_of(derive: Derivation, models: Iterable[CatalogModel]) -> set[str]
     return {bound for lid in known for bound in incorporated(library.licenses, lid)}
 
 
-def _scope_id(derive: Derivation, key: str, raw: str, within: list[str], path: Path) -> str | None:
-    """The catalog id or license id a `by_model` / `by_license` key names, if in the lineage."""
+def _scope_id(
+    derive: Derivation, key: str, raw: str, within: list[str], path: Path
+) -> tuple[str, Diagnostic | None]:
+    """The catalog id or license id a `by_model` / `by_license` key names, and the located
+    problem where it is not in the lineage."""
     if key == "by_model":
         model = derive.library.model(raw)
         scope_id = model.id if model is not None else raw
@@ -144,7 +161,7 @@ def _scope_id(derive: Derivation, key: str, raw: str, within: list[str], path: P
     else:
         scope_id, what = raw.strip().lower(), "license"
     if scope_id in within:
-        return scope_id
+        return scope_id, None
     if key == "by_model":  # a model offered with its license, never passed off as the one meant
         lineage = [m for m in derive.library.models if m.id in within]
         from licheck.library.modelnames import hint  # a misspelt name only: not on a run's path
@@ -152,22 +169,17 @@ def _scope_id(derive: Derivation, key: str, raw: str, within: list[str], path: P
         near = hint(raw, lineage)
     else:
         near = suggest(raw, within)
-    derive.problems.append(
-        derive.document.error(
-            path,
-            f"{what} {raw!r} is not in this component's lineage{near}",
-            f"the {what}s of its lineage: {', '.join(within) or 'none known'}",
-        )
+    return scope_id, derive.document.error(
+        path,
+        f"{what} {raw!r} is not in this component's lineage{near}",
+        f"the {what}s of its lineage: {', '.join(within) or 'none known'}",
     )
-    return None
 
 
-def _flat(derive: Derivation, spec: FactSpec, path: Path) -> bool:
-    """A per-model or per-license value states the fact itself: it has no scopes of its own."""
+def _nested(derive: Derivation, spec: FactSpec, path: Path) -> Diagnostic | None:
+    """A per-model or per-license value states the fact itself: it has no scopes of its own
+    (the located problem where it has)."""
     for key in ("by_model", "by_license"):
         if getattr(spec, key) is not None:
-            derive.problems.append(
-                derive.document.error((*path, key), f"{key} cannot be nested in a scoped value")
-            )
-            return False
-    return True
+            return derive.document.error((*path, key), f"{key} cannot be nested in a scoped value")
+    return None

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Final, Protocol
 
 from licheck.core import territory
-from licheck.core.context import EvaluationContext
+from licheck.core.context import EvaluationContext, Table
 from licheck.core.units import Dimension
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 
@@ -247,20 +247,25 @@ class Resolution:
     resolver: Resolver | None = field(default=None, compare=False)
 
 
+# A fact no manifest states, at no path, by its name (the name is the whole of it).
+UNSTATED: Table[str, FactState] = Table("unstated")
+
+
 def unstated(
     name: str, path: tuple[str | int, ...] = (), memo: EvaluationContext | None = None
 ) -> FactState:
     """A fact the manifest does not state: every value is possible."""
-    if not path and memo is not None:  # shared: clauses read many facts no manifest states
-        found = memo.unstated.get(name)
+    table = memo.table(UNSTATED) if not path and memo is not None else None
+    if table is not None:  # shared: clauses read many facts no manifest states
+        found = table.get(name)
         if found is not None:
             return found
     definition = FACTS[name]
     state = FactState(
         name, definition, Status.UNKNOWN, full_domain(definition), "not stated", path=path
     )
-    if not path and memo is not None:
-        memo.keep(memo.unstated, name, share(state))
+    if table is not None:
+        table.keep(name, share(state))
     return state
 
 

@@ -1,25 +1,22 @@
-"""Options `evaluate` and `check` share: output format and file, the --fail-on gate, waivers."""
+"""Rendering and writing the report of `evaluate` and `check` (to --output atomically, or to
+standard output, streamed too), then exiting with the gate's code (`--fail-on`): what the
+command does once it has its report.  The options it reads are `request`'s."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
 from licheck.cli.common import (
     PIPE_CLOSED,
-    PathParam,
     color_for,
     discard_stdout,
-    format_option,
     is_utf8,
-    output_option,
-    parse_as_of,
     say,
     say_located,
     terminal_width,
@@ -30,134 +27,7 @@ from licheck.cli.common import (
 if TYPE_CHECKING:
     from licheck.outputs import RenderOptions
     from licheck.portfolio.streaming import Stream
-    from licheck.report.baseline import Baseline
     from licheck.report.view import Report
-    from licheck.report.waivers import Waivers
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-FORMAT_CHOICES = (
-    "text",
-    "json",
-    "sarif",
-    "junit",
-    "markdown",
-    "github",
-    "compact",
-    "html",
-    "codequality",
-)
-DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.report.waivers.DEFAULT_FILE (tested)
-
-
-def report_options(function: F) -> F:
-    """--format, --output, --fail-on, --waivers, --no-waivers, --today."""
-    decorators = [
-        format_option(
-            FORMAT_CHOICES,
-            "Output format: text (terminal), json (schema'd: licheck schema "
-            "report), sarif (2.1.0, code scanning), junit (CI test reports), "
-            "markdown (a PR comment), github (workflow annotations), compact (one line "
-            "per finding), html (one self-contained page to read: lineage and evidence "
-            "drawn).",
-            metavar="FORMAT",  # the choices, listed in the help, would run over 60 columns
-        ),
-        output_option("the report"),
-        click.option(
-            "--fail-on",
-            type=click.Choice(["violation", "evidence-risk", "risk", "never"]),
-            default="violation",
-            show_default=True,
-            help="Exit 1 when a finding that is not waived is at or above this "
-            "verdict (risk: governance risk or violation; evidence-risk: a violation, or a "
-            "governance risk open on the product's record, not only on conduct to attest).",
-        ),
-        click.option(
-            "--waivers",
-            "waivers_file",
-            type=PathParam(dir_okay=False, path_type=Path),
-            help=f"Read waivers from FILE (default: {DEFAULT_WAIVERS} in the current "
-            "folder, when present).",
-        ),
-        click.option("--no-waivers", is_flag=True, help="Ignore every waiver file."),
-        click.option(
-            "--root",
-            type=click.Path(file_okay=False, path_type=Path),
-            help="SARIF: make file URIs relative to DIR (default: the repository's top "
-            "folder, the nearest folder up from here with a .git; else this folder).",
-        ),
-        click.option(
-            "--annotations",
-            type=click.IntRange(min=0),
-            default=10,
-            show_default=True,
-            metavar="N",
-            help="github: write at most N annotations of each kind (GitHub shows 10 per "
-            "step); the rest are listed in the summary.",
-        ),
-        click.option(
-            "--today",
-            metavar="DATE",
-            callback=parse_as_of,
-            help="The date waiver expiry is judged on (YYYY-MM-DD; default: today). "
-            "For reproducible reports.",
-        ),
-    ]
-    for decorator in reversed(decorators):
-        function = decorator(function)
-    return function
-
-
-def load_waivers(waivers_file: Path | None, no_waivers: bool) -> Waivers | None:
-    """The waivers to apply: --waivers FILE, else the default file when present."""
-    if no_waivers:
-        if waivers_file is not None:
-            raise click.UsageError("--waivers and --no-waivers exclude each other")
-        return None
-    # the default file is looked for before importing licheck.report.waivers (and its models): most
-    # runs have no waiver file and need none of it
-    path = waivers_file or Path.cwd() / DEFAULT_WAIVERS
-    # present in any form it is the team's waivers: one that cannot be read (a folder, a FIFO,
-    # a link to nothing) is an error, not a run without them that fails unexplained
-    if waivers_file is None and not os.path.lexists(path):
-        return None
-    from licheck.report.waivers import load
-
-    return load(path, DEFAULT_WAIVERS if waivers_file is None else str(path))
-
-
-def baseline_option(function: F) -> F:
-    """--baseline REPORT.json."""
-    return click.option(
-        "--baseline",
-        "baseline_file",
-        type=PathParam(dir_okay=False, path_type=Path),
-        metavar="REPORT.json",
-        help="Compare with a previous --format json report: only findings that are new or "
-        "worse than in it count toward --fail-on; the report marks new, worse, unchanged, "
-        "improved and fixed findings.",
-    )(function)
-
-
-def load_baseline(baseline_file: Path | None) -> Baseline | None:
-    """The baseline report to compare with, checked before anything is evaluated."""
-    if baseline_file is None:
-        return None
-    from licheck.report.baseline import load
-
-    return load(baseline_file)
-
-
-def compare_baseline(report: Report, baseline: Baseline | None) -> Report:
-    """The report compared with the baseline (unchanged without one); doubts said on stderr."""
-    if baseline is None:
-        return report
-    from licheck.report.baseline import compare, warnings
-
-    compared = compare(report, baseline)
-    for warning in warnings(compared, baseline):
-        say(f"licheck: warning: --baseline: {warning}")
-    return compared
 
 
 def repository_root(start: Path) -> Path:
