@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from licheck.api import evaluate_paths
 from licheck.core.context import EvaluationContext
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import Options, ProductResult
 from licheck.facts.resolution import POLICIES
 from licheck.library.compiled import load_library
 from licheck.portfolio import workers as portfolio
+from licheck.portfolio.runs import evaluate_paths
 from tests.conftest import PRODUCTS
 
 OPTIONS = Options(POLICIES["default"])
