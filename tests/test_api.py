@@ -234,3 +234,30 @@ def test_errors_are_licheck_errors() -> None:
     assert isinstance(problem, licheck.Diagnostic) and problem.file == "no-such.yaml"
     with pytest.raises(licheck.LicheckError, match="mau"):
         licheck.what_if(PRODUCTS / "composer2.yaml", facts={"mau": "lots"})
+
+
+def test_attestations_are_read_as_the_command_line_reads_them(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from licheck.report.view import to_json as report_json
+    from tests.test_attestations import MINI, attestation, file_of
+
+    monkeypatch.chdir(tmp_path)
+    manifest, attested = tmp_path / "mini.yaml", tmp_path / "att.yaml"
+    manifest.write_text(MINI, encoding="utf-8")
+    attested.write_text(file_of(attestation()), encoding="utf-8")
+    day = "2026-06-01"
+    argv = (str(manifest), "--attestations", str(attested))
+    expected = _cli_json(capsys, "evaluate", *argv, "--today", day)
+    report = licheck.evaluate(manifest, attestations=attested, today=dt.date.fromisoformat(day))
+    assert _without_gate_settings(json.loads(report_json(report))) == (
+        _without_gate_settings(expected)
+    )
+    assert report.summary.counts.to_attest == 0  # the attestation settled the conduct risks
+    expected = _cli_json(capsys, "whatif", *argv, "--as-of", day, "--set", "mau=800M")
+    answer = licheck.what_if(
+        manifest, facts={"mau": "800M"}, attestations=attested, as_of=dt.date.fromisoformat(day)
+    )
+    assert json.loads(to_json(answer)) == expected
+    unattested = licheck.what_if(manifest, facts={"mau": "800M"}, as_of=dt.date.fromisoformat(day))
+    assert json.loads(to_json(unattested)) != expected  # the attestations did count
