@@ -15,18 +15,23 @@ import datetime as dt
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from licheck.core.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Options
+from licheck.facts.resolution import EvidencePolicy
 from licheck.library.compiled import Library
+from licheck.library.layers import described
+from licheck.library.layers import load as load_layers
+from licheck.library.source import LibrarySource
+from licheck.loading.documents import load_manifest
+from licheck.portfolio.runs import check_report, evaluate_report, evidence_policy
+from licheck.report import attestations as attestation_files
+from licheck.report import waivers as waiver_files
 from licheck.report.view import FindingOut, ProductOut, Report
-from licheck.whatif.report import WhatIfReport
-
-if TYPE_CHECKING:
-    from licheck.facts.resolution import EvidencePolicy
-    from licheck.report.attestations import Attestations
-    from licheck.report.waivers import Waivers
+from licheck.whatif import Scenario, Subject, analyse
+from licheck.whatif.report import WhatIfReport, build
+from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep
 
 __all__ = [
     "Diagnostic",
@@ -57,13 +62,10 @@ def load_library(
     each folder of `licenses` layered over it in order, and the organisation policy files of
     `policies` (`--licenses`, `--no-builtin-licenses`, `--policy`).  Load it once and pass it
     as `library=` to evaluate many products with it."""
-    from licheck.library.layers import load
-    from licheck.library.source import LibrarySource
-
     source = LibrarySource(
         tuple(Path(f) for f in licenses), builtin, tuple(Path(p) for p in policies)
     )
-    return load(source)
+    return load_layers(source)
 
 
 def evaluate(
@@ -85,8 +87,6 @@ def evaluate(
     `today` (default the current date).  A manifest that cannot be read raises `InputError`
     (every problem of every file at once), unless `keep_going`: then it is listed in the
     report's `errors` and every other manifest is evaluated."""
-    from licheck.portfolio.runs import evaluate_report
-
     return evaluate_report(
         _paths(manifests),
         _policy(evidence),
@@ -115,8 +115,6 @@ def check(
     core when there are many) and return one report.  A manifest that cannot be read is listed
     in the report's `errors`, and the others are evaluated; none found raises `InputError`.
     The options are `evaluate`'s."""
-    from licheck.portfolio.runs import check_report
-
     return check_report(
         _paths(paths),
         _policy(evidence),
@@ -151,15 +149,6 @@ def what_if(
     (`{"kimi-k2.5": "glm-5"}`); `scenario_as_of`: the scenario counts only evidence as of that
     day.  `library`, `evidence`, `as_of`, `attestations` as for `evaluate`.  A scenario that
     cannot be applied raises `LicheckError`."""
-    from licheck.evaluation.evaluate import Options
-    from licheck.library.layers import described
-    from licheck.library.layers import load as load_layers
-    from licheck.loading.documents import load_manifest
-    from licheck.report.attestations import attested, attesting
-    from licheck.whatif import Scenario, Subject, analyse
-    from licheck.whatif.report import build
-    from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep
-
     scenario = Scenario(
         tuple(parse_assignment(f"{k}={v}") for k, v in (facts or {}).items()),
         tuple(parse_swap(f"{k}={v}") for k, v in (swap_base or {}).items()),
@@ -171,7 +160,8 @@ def what_if(
     attested_by = _attestations(attestations)
     if attested_by is not None:
         on = as_of or dt.date.today()
-        loaded = attested(loaded, document.file, attesting(attested_by, on, library))
+        attesting = attestation_files.attesting(attested_by, on, library)
+        loaded = attestation_files.attested(loaded, document.file, attesting)
     subject = Subject(loaded, document, library, Options(_policy(evidence), as_of))
     ranges = [parse_sweep(f"{k}={v}", subject.rates()) for k, v in (sweep or {}).items()]
     report = build(analyse(subject, scenario, ranges))
@@ -185,22 +175,12 @@ def _paths(given: _Path | Sequence[_Path]) -> list[Path]:
 
 
 def _policy(evidence: str) -> EvidencePolicy:
-    from licheck.portfolio.runs import evidence_policy
-
     return evidence_policy(evidence, option="evidence")
 
 
-def _waivers(path: _Path | None) -> Waivers | None:
-    if path is None:
-        return None
-    from licheck.report.waivers import load
-
-    return load(Path(path), str(path))
+def _waivers(path: _Path | None) -> waiver_files.Waivers | None:
+    return None if path is None else waiver_files.load(Path(path), str(path))
 
 
-def _attestations(path: _Path | None) -> Attestations | None:
-    if path is None:
-        return None
-    from licheck.report.attestations import load
-
-    return load(Path(path), str(path))
+def _attestations(path: _Path | None) -> attestation_files.Attestations | None:
+    return None if path is None else attestation_files.load(Path(path), str(path))

@@ -40,7 +40,8 @@ built-in library), read where the run reads it."""
 
 
 def evidence_policy(text: str, *, option: str = "--evidence") -> EvidencePolicy:
-    """The evidence policy named `text` (a name or a `+`-list); `LicheckError` naming `option`."""
+    """The evidence policy `text` names (a policy, or a comma-separated list of evidence kinds);
+    `LicheckError` naming `option`."""
     try:
         return policy_named(text)
     except ValueError as exc:
