@@ -1,6 +1,7 @@
 """licheck's Python API: load the rule library, evaluate manifests, check a portfolio, ask what
-if, and read the report.  Every name here is in `__all__` and documented in docs/api.md; the
-rest of the package is licheck's own and may change in any release.
+if, and read the report.  The names in `__all__` are the API, each documented in docs/api.md;
+everything else, here and in the rest of the package, is licheck's own and may change in any
+release.
 
 Each function takes its inputs positionally and every option by keyword, with the command
 line's defaults: `evaluate(path, evidence="strict", as_of=date(2026, 3, 19))` is `licheck
