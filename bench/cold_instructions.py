@@ -46,13 +46,13 @@ BASELINE = "evaluate json (baseline)"
 PHASES = {  # cumulative: each runs the code of the ones before it too
     "floor imports (yaml, click, BaseModel)": "import yaml, click; from pydantic import BaseModel",
     "licheck.inputs.rules (format models)": "import licheck.inputs.rules",
-    "rest of licheck's imports": "import licheck.api, licheck.report.view, "
+    "rest of licheck's imports": "import licheck.portfolio.runs, licheck.report.view, "
     "licheck.report.building, licheck.cli.evaluate",
     "load the rule library": "from licheck.library.compiled import load_library; "
     "library = load_library()",
     "evaluate composer2": "from licheck.evaluation.evaluate import Options; "
     "from licheck.facts.resolution import POLICIES; from pathlib import Path; "
-    "results = licheck.api.evaluate_paths([Path('products/composer2.yaml')], "
+    "results = licheck.portfolio.runs.evaluate_paths([Path('products/composer2.yaml')], "
     "Options(POLICIES['default']), library)",
     "build + JSON report": "text = licheck.report.view.to_json("
     "licheck.report.building.build(results, 'default', None))",

@@ -33,7 +33,7 @@ from pydantic import BaseModel
 t.append(time.perf_counter()); c.append(time.process_time())
 import licheck.inputs.rules
 t.append(time.perf_counter()); c.append(time.process_time())
-import licheck.api, licheck.report.view, licheck.report.building, licheck.cli.evaluate
+import licheck.portfolio.runs, licheck.report.view, licheck.report.building, licheck.cli.evaluate
 t.append(time.perf_counter()); c.append(time.process_time())
 from pathlib import Path
 from licheck.library.compiled import load_library
@@ -41,8 +41,8 @@ library = load_library(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
 t.append(time.perf_counter()); c.append(time.process_time())
 from licheck.evaluation.evaluate import Options
 from licheck.facts.resolution import POLICIES
-results = licheck.api.evaluate_paths([Path("products/composer2.yaml")],
-                                     Options(POLICIES["default"]), library)
+results = licheck.portfolio.runs.evaluate_paths([Path("products/composer2.yaml")],
+                                                Options(POLICIES["default"]), library)
 t.append(time.perf_counter()); c.append(time.process_time())
 report = licheck.report.building.build(results, "default", None)
 text = licheck.report.view.to_json(report)
@@ -59,7 +59,7 @@ PHASE_NAMES = [
 ]
 IMPORTS = (
     "import yaml, click; from pydantic import BaseModel; "
-    "import licheck.api, licheck.report.view, licheck.cli.evaluate"
+    "import licheck.portfolio.runs, licheck.report.view, licheck.cli.evaluate"
 )
 
 

@@ -164,9 +164,9 @@ def test_help_documents_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_exit_code_ignores_waived_findings() -> None:
-    from licheck.api import check_files, resolve_policy
+    from licheck.api import check
 
-    report = check_files([PRODUCTS / "composer2.yaml"], resolve_policy("default"))
+    report = check(PRODUCTS / "composer2.yaml")
     assert exit_code(report, FailOn.RISK) == 1
     products = [
         p.model_copy(

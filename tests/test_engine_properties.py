@@ -657,11 +657,11 @@ def test_a_stricter_evidence_policy_never_gives_a_firmer_verdict(text: str) -> N
 @settings(max_examples=40, deadline=None, database=None)
 @given(manifests())
 def test_identical_inputs_give_identical_output(text: str) -> None:
-    from licheck.api import evaluate_paths
     from licheck.evaluation.evaluate import Options
     from licheck.facts.resolution import POLICIES
     from licheck.library.compiled import load_library
     from licheck.outputs.text import render
+    from licheck.portfolio.runs import evaluate_paths
     from licheck.report.building import build
     from licheck.report.view import to_json
 

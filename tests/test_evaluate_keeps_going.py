@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from licheck.api import check_files, evaluate_files, resolve_policy
+from licheck.api import check, evaluate
 from licheck.outputs import Format
-from licheck.report.waivers import load as load_waivers
 from tests.clirun import run
 from tests.conftest import PRODUCTS
 from tests.test_keep_going import (
@@ -78,14 +77,12 @@ def test_the_report_is_the_one_check_gives(tmp_path: Path, with_waivers: bool) -
     paths = [tmp_path / name for name in _middle(tmp_path)]
     waivers = None
     if with_waivers:
-        file = tmp_path / "waivers.yaml"
-        file.write_text(UNMATCHED_WAIVER, encoding="utf-8")
-        waivers = load_waivers(file, str(file))
-    policy = resolve_policy("default")
-    evaluated = evaluate_files(paths, policy, waivers=waivers)
+        waivers = tmp_path / "waivers.yaml"
+        waivers.write_text(UNMATCHED_WAIVER, encoding="utf-8")
+    evaluated = evaluate(paths, waivers=waivers, keep_going=True)
     assert {(Path(e.file).name, e.line, e.column) for e in evaluated.errors} == BROKEN
     assert [p.product for p in evaluated.products] == ["Composer 2", "SWE-1.5"]
-    assert evaluated == check_files(paths, policy, waivers=waivers)
+    assert evaluated == check(paths, waivers=waivers)
     if with_waivers:
         (status,) = evaluated.waivers
         assert "a manifest that could not be read" in status.message

@@ -42,9 +42,9 @@ def test_format_choices_match_the_registry() -> None:
 
 
 def test_every_format_renders() -> None:
-    from licheck.api import check_files, resolve_policy
+    from licheck.api import check
 
-    report = check_files([PRODUCTS], resolve_policy("default"))
+    report = check(PRODUCTS)
     for fmt in Format:
         assert render(report, fmt, RenderOptions()).endswith("\n"), fmt
 

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck.api import check_files, resolve_policy
+from licheck.api import check
 from licheck.core.verdicts import Verdict
 from licheck.outputs import Format, RenderOptions, render
 from licheck.report.view import (
@@ -52,7 +52,7 @@ Key = tuple[str, str, str, bool]  # product, license/clause, verdict, waived
 
 def evaluated(paths: Sequence[Path]) -> Report:
     """`licheck check PATHS` as a report (default evidence policy, no waivers)."""
-    return check_files(list(paths), resolve_policy("default"))
+    return check(list(paths))
 
 
 def _generated(folder: Path, count: int, seed: int) -> None:

@@ -7,9 +7,9 @@ clause asks for (case, white space, typography: `KIMI K2.5`, a "Llama" prefix wr
 several candidate bases, agreements (none, terms unknown, waiving, disputed, the flat facts),
 monthly series, facts stated per model, owners that are (or resemble) a licensor, and values on
 either side of the thresholds.  They go through the path `licheck check` takes
-(`api.check_stream`: discovery, `portfolio.iter_mapped`, each product rendered where it is
-evaluated, the run's memo tables shared by every product of a process), and each product's part
-of the JSON report is compared whole; nothing in it names the run.
+(`portfolio.runs.check_stream`: discovery, `portfolio.iter_mapped`, each product rendered where
+it is evaluated, the run's memo tables shared by every product of a process), and each
+product's part of the JSON report is compared whole; nothing in it names the run.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from licheck.api import check_stream
 from licheck.core.context import EvaluationContext
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Verdict
@@ -48,6 +47,7 @@ from licheck.inputs.manifest import EvidenceKind, Source
 from licheck.library.compiled import load_library
 from licheck.outputs import Context, Format, RenderOptions, open_document
 from licheck.portfolio import workers as portfolio
+from licheck.portfolio.runs import check_stream
 from licheck.report.view import FailOn, ProductOut
 from licheck.vocabulary.names import FACTS
 from tests.clirun import run
@@ -393,7 +393,7 @@ def checked(
         POLICIES[policy],
         Format.JSON,
         OPTIONS,
-        as_of,
+        as_of=as_of,
         jobs=jobs,
         today=dt.date(2026, 12, 1),
     ) as streamed:

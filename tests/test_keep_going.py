@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from licheck.api import check_files, check_stream, resolve_policy
 from licheck.outputs import Format, RenderOptions, render
 from licheck.portfolio import workers as portfolio
+from licheck.portfolio.runs import check_report, check_stream, evidence_policy
 from licheck.report.view import FailOn
 from tests.clirun import run
 from tests.conftest import PRODUCTS, REFERENCE
@@ -202,9 +202,9 @@ def test_only_broken_manifests_still_give_a_report(
 @pytest.mark.parametrize("fmt", list(Format))
 def test_streamed_and_held_reports_agree_with_broken_manifests(tmp_path: Path, fmt: Format) -> None:
     paths = sorted(_break(_valid(tmp_path)).iterdir())
-    policy = resolve_policy("default")
+    policy = evidence_policy("default")
     options = RenderOptions(fail_on=FailOn.RISK, summary=True)
-    report = check_files(paths, policy)
+    report = check_report(paths, policy)
     assert {(Path(e.file).name, e.line, e.column) for e in report.errors} == BROKEN
     out = io.StringIO()
     with check_stream(paths, policy, fmt, options, today=dt.date.today(), jobs=1) as streamed:

@@ -270,10 +270,10 @@ def test_a_stale_shipped_library_fails_the_comparison(tmp_path: Path) -> None:
 def test_each_rule_file_is_compiled_when_first_used(capsys: pytest.CaptureFixture[str]) -> None:
     """Loading compiles no rule file; evaluating Composer 2 compiles the licenses it is under
     (Kimi K2.5's) and not the other forty-odd; the results equal a fully compiled library's."""
-    from licheck.api import evaluate_paths
     from licheck.evaluation.evaluate import Options
     from licheck.facts.resolution import POLICIES
     from licheck.library.compiled import ShippedLicenses
+    from licheck.portfolio.runs import evaluate_paths
 
     shipped = load_library()
     licenses = shipped.licenses

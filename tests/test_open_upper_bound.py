@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from licheck.api import evaluate_paths
 from licheck.core.verdicts import Verdict
 from licheck.engine.domains import Interval
 from licheck.evaluation.evaluate import Finding, Options
 from licheck.facts.resolution import POLICIES
 from licheck.library.compiled import load_library
+from licheck.portfolio.runs import evaluate_paths
 from tests.clirun import run
 
 LICENSE = "kimi-k2.5-modified-mit"

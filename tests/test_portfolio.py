@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from licheck.api import evaluate_paths
 from licheck.core.context import EvaluationContext
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import Options, ProductResult
@@ -15,6 +14,7 @@ from licheck.evaluation.judging import JUDGED
 from licheck.facts.resolution import POLICIES
 from licheck.library.compiled import load_library
 from licheck.portfolio import workers as portfolio
+from licheck.portfolio.runs import evaluate_paths
 from tests.conftest import PRODUCTS
 
 OPTIONS = Options(POLICIES["default"])

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from licheck.api import check_stream
 from licheck.cli.progress import INTERVAL, MINIMUM, Progress, for_terminal
 from licheck.facts.resolution import POLICIES
 from licheck.outputs import Format, RenderOptions
+from licheck.portfolio.runs import check_stream
 from tests.conftest import PRODUCTS
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
-from licheck.api import evaluate_paths
 from licheck.evaluation.evaluate import Options
 from licheck.facts.resolution import POLICIES
 from licheck.files.jsontext import Hole, Lasting, dumps
 from licheck.library.compiled import load_library
 from licheck.outputs.jsonreport import product_bytes, product_text
+from licheck.portfolio.runs import evaluate_paths
 from licheck.report.building import ReportMemo, build, product_data
 from licheck.report.view import ProductOut, Report, to_json
 from tests.conftest import PRODUCTS

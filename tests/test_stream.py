@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from licheck.api import check_files, check_stream, resolve_policy
 from licheck.outputs import Format, RenderOptions, render
 from licheck.portfolio import streaming
 from licheck.portfolio import workers as portfolio
+from licheck.portfolio.runs import check_report, check_stream, evidence_policy
 from licheck.report.view import FailOn
 from licheck.report.waivers import Waivers, load
 from tests.clirun import run
 from tests.conftest import PRODUCTS, ROOT
 
-POLICY = resolve_policy("default")
+POLICY = evidence_policy("default")
 WAIVERS = """\
 waivers:
   - id: applies
@@ -125,7 +125,7 @@ def _streamed(
 ) -> str:
     out = io.StringIO()
     with check_stream(
-        paths, POLICY, fmt, options, as_of, waivers=waivers, today=today, jobs=jobs
+        paths, POLICY, fmt, options, as_of=as_of, waivers=waivers, today=today, jobs=jobs
     ) as result:
         result.write_text(out.write)
     return out.getvalue()
@@ -159,7 +159,7 @@ def test_stream_is_the_rendered_report(
     monkeypatch.setattr(streaming, "COPY_CHUNK", 7)
     waivers = _waivers(tmp_path, manifests)
     for today in (dt.date(2026, 4, 1), dt.date(2026, 7, 1)):  # `applies` applies, then expired
-        report = check_files(manifests, POLICY, waivers=waivers, today=today)
+        report = check_report(manifests, POLICY, waivers=waivers, today=today)
         expected = render(report, fmt, options)
         assert _streamed(manifests, fmt, options, waivers, today, jobs) == expected
     statuses = {s.id: s.status for s in report.waivers}
@@ -181,7 +181,7 @@ def test_stream_without_waivers_and_without_products_to_show(
     options = RenderOptions(summary=True)
     as_of = dt.date(2026, 1, 1)
     for paths in (manifests, manifests[:1]):
-        report = check_files(paths, POLICY, as_of)
+        report = check_report(paths, POLICY, as_of=as_of)
         assert _streamed(paths, fmt, options, None, dt.date(2026, 4, 1), 1, as_of) == render(
             report, fmt, options
         )
@@ -197,7 +197,7 @@ def test_a_nul_in_the_data_is_data(tmp_path: Path) -> None:
         for line in text.splitlines()
     ]
     manifest.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    report = check_files([manifest], POLICY)
+    report = check_report([manifest], POLICY)
     assert report.products[0].product == "Nul\x00Name"
     for fmt in Format:
         options = RenderOptions(summary=True)
@@ -321,7 +321,7 @@ def test_spawned_workers_stream_the_same(
     today = dt.date(2026, 4, 1)
     options = RenderOptions(fail_on=FailOn.RISK, summary=True)
     expected = render(
-        check_files(manifests, POLICY, waivers=waivers, today=today), Format.SARIF, options
+        check_report(manifests, POLICY, waivers=waivers, today=today), Format.SARIF, options
     )
     assert _streamed(manifests, Format.SARIF, options, waivers, today, 2) == expected
 
@@ -342,7 +342,7 @@ def test_cli_stdout_is_the_rendered_report(
     typed = {"fail-on": "command line", "waivers": "command line"}  # --no-waivers: no file here
     settings = in_force({"fail-on": "risk"}, typed)  # what the command line adds to the report
     expected = render(
-        check_files(manifests, POLICY).model_copy(update={"gate_settings": settings}),
+        check_report(manifests, POLICY).model_copy(update={"gate_settings": settings}),
         Format.JSON,
         RenderOptions(fail_on=FailOn.RISK, summary=True),
     )
@@ -361,5 +361,5 @@ def test_a_deferred_first_product_is_separated_like_any_other(
     waivers = _waivers(tmp_path, manifests)
     options = RenderOptions(fail_on=FailOn.RISK, summary=True)
     today = dt.date(2026, 4, 1)
-    expected = render(check_files(paths, POLICY, waivers=waivers, today=today), fmt, options)
+    expected = render(check_report(paths, POLICY, waivers=waivers, today=today), fmt, options)
     assert _streamed(paths, fmt, options, waivers, today, 1) == expected

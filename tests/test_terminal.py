@@ -233,10 +233,10 @@ def test_resolve_color() -> None:
 @pytest.mark.parametrize("brief", [True, False], ids=["brief", "detailed"])
 def test_stand_ins_are_laid_out_within_the_width(encoding: str, width: int, brief: bool) -> None:
     """`→` shown as `->` is a column wider: the text is laid out with the stand-ins."""
-    from licheck.api import evaluate_files, resolve_policy
+    from licheck.api import evaluate
     from licheck.outputs import Format, RenderOptions, render
 
-    report = evaluate_files(sorted(PRODUCTS.glob("*.yaml")), resolve_policy("default"))
+    report = evaluate(sorted(PRODUCTS.glob("*.yaml")))
     options = RenderOptions(summary=True, brief=brief, verbose=True, width=width, encoding=encoding)
     text = render(report, Format.TEXT, options)
     text.encode(encoding)  # nothing left that the encoding lacks

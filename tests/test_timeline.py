@@ -26,7 +26,7 @@ import jsonschema
 import pytest
 import yaml
 
-from licheck.api import evaluate_files
+from licheck.api import evaluate
 from licheck.core.verdicts import Verdict
 from licheck.facts.resolution import POLICIES
 from licheck.library.compiled import load_library
@@ -109,7 +109,7 @@ def test_composer2_on_2026_03_20(composer2: TimelineReport) -> None:
 def test_each_day_is_what_evaluate_as_of_that_day_says(composer2: TimelineReport) -> None:
     for entry in composer2.entries:
         day = dt.date.fromisoformat(entry.date)
-        report = evaluate_files([PRODUCTS / "composer2.yaml"], POLICIES["default"], as_of=day)
+        report = evaluate(PRODUCTS / "composer2.yaml", as_of=day)
         assert report.products[0].verdict is entry.verdict
 
 
@@ -252,7 +252,7 @@ def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _states_as_of(path: Path, day: dt.date, policy: str) -> dict[str, tuple[Verdict, list[str]]]:
     """Each finding's verdict and open facts as `evaluate --as-of DAY` gives them."""
-    report = evaluate_files([path], POLICIES[policy], as_of=day)
+    report = evaluate(path, evidence=policy, as_of=day)
     return {
         f"{f.component}/{f.model}/{f.license}/{f.clause}": (
             f.verdict,

@@ -1,231 +1,187 @@
-"""The library's entry points: load, evaluate, report — what the CLI and other tools call."""
+"""licheck's Python API: load the rule library, evaluate manifests, check a portfolio, ask what
+if, and read the report.  The names in `__all__` are the API, each documented in docs/api.md;
+everything else, here and in the rest of the package, is licheck's own and may change in any
+release.
+
+Each function takes its inputs positionally and every option by keyword, with the command
+line's defaults: `evaluate(path, evidence="strict", as_of=date(2026, 3, 19))` is `licheck
+evaluate PATH --evidence strict --as-of 2026-03-19`.  Problems in input files are raised as one
+`InputError` listing each with its file, line and column; every other error of the user's to fix
+is a `LicheckError`.  Nothing is printed and no file is written.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
 
 from licheck.core.diagnostics import Diagnostic, InputError, LicheckError
-from licheck.evaluation.evaluate import EvaluationContext, Options, ProductResult, evaluate_manifest
-from licheck.facts.resolution import EvidencePolicy, policy_named
-from licheck.files.discovery import discover, distinct
-from licheck.inputs.manifest import Manifest
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Options
+from licheck.facts.resolution import EvidencePolicy
 from licheck.library.compiled import Library
 from licheck.library.layers import described
 from licheck.library.layers import load as load_layers
 from licheck.library.source import LibrarySource
 from licheck.loading.documents import load_manifest
-from licheck.report.building import build, product_out
-from licheck.report.view import ProductOut, Report, assemble, errors_out
+from licheck.portfolio.runs import check_report, evaluate_report, evidence_policy
+from licheck.report import attestations as attestation_files
+from licheck.report import waivers as waiver_files
+from licheck.report.view import FindingOut, ProductOut, Report
+from licheck.whatif import Scenario, Subject, analyse
+from licheck.whatif.report import WhatIfReport, build
+from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep
 
-if TYPE_CHECKING:
-    from licheck.outputs import Format, RenderOptions
-    from licheck.portfolio.streaming import Stream
-    from licheck.report.attestations import Attestations
-    from licheck.report.waivers import Waivers
+__all__ = [
+    "Diagnostic",
+    "FindingOut",
+    "InputError",
+    "Library",
+    "LicheckError",
+    "ProductOut",
+    "Report",
+    "Verdict",
+    "WhatIfReport",
+    "check",
+    "evaluate",
+    "load_library",
+    "what_if",
+]
 
-
-T = TypeVar("T")
-
-
-def resolve_policy(text: str) -> EvidencePolicy:
-    try:
-        return policy_named(text)
-    except ValueError as exc:
-        raise LicheckError(f"--evidence: {exc}") from None
-
-
-def evaluate_paths(
-    paths: Sequence[Path],
-    options: Options,
-    library: Library,
-    context: EvaluationContext | None = None,
-) -> list[ProductResult]:
-    """Evaluate every manifest; all problems in all files are raised together.  `context`: the
-    run's memo tables (one for all the paths when not given)."""
-    results, problems = evaluate_readable(paths, options, library, context)
-    if problems:
-        raise InputError(problems)
-    return results
+_Path = str | os.PathLike[str]
 
 
-def evaluate_readable(
-    paths: Sequence[Path],
-    options: Options,
-    library: Library,
-    context: EvaluationContext | None = None,
-) -> tuple[list[ProductResult], list[Diagnostic]]:
-    """Evaluate every manifest that can be read; the problems of the others, located.  A file
-    named twice (by the same or another path: `discovery.distinct`) is evaluated once, where
-    it is first named, as `check` finds it once."""
-    context = context if context is not None else EvaluationContext()
-    results: list[ProductResult] = []
-    problems: list[Diagnostic] = []
-    for path in distinct(paths):
-        try:
-            manifest, document = load_manifest(path, str(path))
-            if options.attesting is not None:
-                manifest = _attested(manifest, document.file, options)
-            results.append(evaluate_manifest(manifest, document, library, options, context))
-        except InputError as exc:
-            problems.extend(exc.diagnostics)
-    return results, problems
-
-
-def _options(
-    policy: EvidencePolicy,
-    as_of: dt.date | None,
-    attestations: Attestations | None,
-    today: dt.date | None,
-    library: Library,
-) -> Options:
-    """The evaluation options of a run; its attestations judged on `as_of`, else `today`."""
-    if attestations is None:
-        return Options(policy, as_of)
-    from licheck.report.attestations import attesting
-
-    on = as_of or today or dt.date.today()
-    return Options(policy, as_of, attesting=attesting(attestations, on, library))
-
-
-def _attested(manifest: Manifest, file: str, options: Options) -> Manifest:
-    from licheck.report.attestations import (
-        attested,  # (a run without attestations never imports it)
-    )
-
-    return attested(manifest, file, options.attesting)
-
-
-def evaluate_files(
-    paths: Sequence[Path],
-    policy: EvidencePolicy,
-    as_of: dt.date | None = None,
-    licenses_dir: LibrarySource | Path | None = None,
-    waivers: Waivers | None = None,
-    today: dt.date | None = None,
-    attestations: Attestations | None = None,
+def load_library(
     *,
-    keep_going: bool = True,
-) -> Report:
-    """`licheck evaluate`: evaluate the manifests, apply waivers; as `check_files`, a manifest
-    that cannot be read is listed in the report's `errors` and the others are evaluated.  With
-    `keep_going` false, any such problem is raised instead (`InputError`, all of them)."""
-    library = load_layers(licenses_dir)
-    results, problems = evaluate_readable(
-        paths, _options(policy, as_of, attestations, today, library), library
+    licenses: Sequence[_Path] = (),
+    builtin: bool = True,
+    policies: Sequence[_Path] = (),
+) -> Library:
+    """Load and compile the rule library: the built-in one (unless `builtin` is false), with
+    each folder of `licenses` layered over it in order, and the organisation policy files of
+    `policies` (`--licenses`, `--no-builtin-licenses`, `--policy`).  Load it once and pass it
+    as `library=` to evaluate many products with it."""
+    source = LibrarySource(
+        tuple(Path(f) for f in licenses), builtin, tuple(Path(p) for p in policies)
     )
-    if problems and not keep_going:
-        raise InputError(problems)
-    return _completed(build(results, policy.name, as_of), library, problems, waivers, today)
+    return load_layers(source)
 
 
-def check_products(
-    paths: Sequence[Path], options: Options, library: Library
-) -> tuple[list[ProductOut], list[Diagnostic]]:
-    """Evaluate every discovered manifest, on every core when there are many
-    (`licheck.portfolio.workers`), each product's part of the report built where it is evaluated; in
-    `paths` order, with the problems of the manifests that could not be read."""
-    from licheck.portfolio.workers import iter_mapped
-
-    products: list[ProductOut] = []
-    problems: list[Diagnostic] = []
-    for item in iter_mapped(paths, options, library, product_out):
-        if item.result is None:
-            problems.extend(item.problems)
-        else:
-            products.append(item.result)
-    return products, problems
-
-
-def check_files(
-    paths: Sequence[Path],
-    policy: EvidencePolicy,
-    as_of: dt.date | None = None,
-    licenses_dir: LibrarySource | Path | None = None,
-    waivers: Waivers | None = None,
-    today: dt.date | None = None,
-    attestations: Attestations | None = None,
-) -> Report:
-    """`licheck check`: find the manifests in files and folders, evaluate, apply waivers; a
-    manifest that cannot be read is listed in the report's `errors`, the others evaluated."""
-    manifests = discover(paths)
-    library = load_layers(licenses_dir)
-    products, problems = check_products(
-        manifests, _options(policy, as_of, attestations, today, library), library
-    )
-    return _completed(assemble(products, policy.name, as_of), library, problems, waivers, today)
-
-
-def _completed(
-    report: Report,
-    library: Library,
-    problems: Sequence[Diagnostic],
-    waivers: Waivers | None,
-    today: dt.date | None,
-) -> Report:
-    """The report of the products evaluated, completed as `evaluate` and `check` give it: the
-    library read, waivers applied, and the manifests that could not be read listed in `errors`
-    (a waiver that matched nothing may have been meant for one of them)."""
-    report = report.model_copy(update={"library": described(library)})
-    report = apply_waivers(report, waivers, today)
-    errors = errors_out(problems)
-    if waivers is not None:  # (a run without waivers does not import licheck.report.waivers)
-        from licheck.report.waivers import noting_unread
-
-        report = report.model_copy(update={"waivers": noting_unread(report.waivers, errors)})
-    return report.model_copy(update={"errors": errors})
-
-
-def check_stream(
-    paths: Sequence[Path],
-    policy: EvidencePolicy,
-    fmt: Format,
-    options: RenderOptions,
-    as_of: dt.date | None = None,
-    licenses_dir: LibrarySource | Path | None = None,
-    waivers: Waivers | None = None,
-    today: dt.date | None = None,
-    attestations: Attestations | None = None,
+def evaluate(
+    manifests: _Path | Sequence[_Path],
     *,
+    library: Library | None = None,
+    evidence: str = "default",
+    as_of: dt.date | None = None,
+    waivers: _Path | None = None,
+    attestations: _Path | None = None,
+    today: dt.date | None = None,
+    keep_going: bool = False,
+) -> Report:
+    """Evaluate one manifest file or several (`licheck evaluate`) and return the report.
+
+    `library`: from `load_library` (default the built-in library); `evidence`: the evidence
+    policy (`default`, `strict`, ...); `as_of`: count only evidence dated up to that day;
+    `waivers`, `attestations`: files, as `--waivers` and `--attestations` read them, judged on
+    `today` (default the current date).  A manifest that cannot be read raises `InputError`
+    (every problem of every file at once), unless `keep_going`: then it is listed in the
+    report's `errors` and every other manifest is evaluated."""
+    return evaluate_report(
+        _paths(manifests),
+        _policy(evidence),
+        as_of=as_of,
+        library=library,
+        waivers=_waivers(waivers),
+        today=today,
+        attestations=_attestations(attestations),
+        keep_going=keep_going,
+    )
+
+
+def check(
+    paths: _Path | Sequence[_Path],
+    *,
+    library: Library | None = None,
+    evidence: str = "default",
+    as_of: dt.date | None = None,
+    waivers: _Path | None = None,
+    attestations: _Path | None = None,
+    today: dt.date | None = None,
     jobs: int | None = None,
-    progress: Callable[[int, int], object] | None = None,
-) -> Stream:
-    """`licheck check`, streamed: each product evaluated, waived and rendered in `fmt` where it
-    is evaluated (in worker processes for a large portfolio), the pieces spilled to a temporary
-    file; `Stream.write` then writes the document.  The report is never held.  All problems in
-    all files are raised together (`InputError`), and then nothing is kept.  `progress` is told
-    `(done, total)` as each manifest is done."""
-    from licheck.outputs import Context
-    from licheck.portfolio.streaming import Encoder, stream
-    from licheck.portfolio.workers import iter_mapped
-
-    manifests = discover(paths)
-    library = load_layers(licenses_dir)
-    as_of_text = as_of.isoformat() if as_of else None
-    context = Context(fmt, options, policy.name, as_of_text, described(library))
-    items = iter_mapped(
-        manifests,
-        _options(policy, as_of, attestations, today, library),
-        library,
-        Encoder(context, waivers),
+) -> Report:
+    """Check a portfolio (`licheck check`): find the manifests in the files and folders of
+    `paths` as `check` finds them, evaluate each (on `jobs` worker processes; default one per
+    core when there are many) and return one report.  A manifest that cannot be read is listed
+    in the report's `errors`, and the others are evaluated; none found raises `InputError`.
+    The options are `evaluate`'s."""
+    return check_report(
+        _paths(paths),
+        _policy(evidence),
+        as_of=as_of,
+        library=library,
+        waivers=_waivers(waivers),
+        today=today,
+        attestations=_attestations(attestations),
         jobs=jobs,
     )
-    if progress is not None:
-        items = _told(items, len(manifests), progress)
-    return stream(items, context, waivers, today or dt.date.today())
 
 
-def _told(items: Iterable[T], total: int, progress: Callable[[int, int], object]) -> Iterator[T]:
-    for done, item in enumerate(items, 1):
-        progress(done, total)
-        yield item
+def what_if(
+    manifest: _Path,
+    *,
+    facts: Mapping[str, str] | None = None,
+    sweep: Mapping[str, str] | None = None,
+    swap_base: Mapping[str, str] | None = None,
+    scenario_as_of: dt.date | None = None,
+    library: Library | None = None,
+    evidence: str = "default",
+    as_of: dt.date | None = None,
+    attestations: _Path | None = None,
+) -> WhatIfReport:
+    """Ask what if of one manifest (`licheck whatif`): its verdicts as it stands (the
+    baseline) beside a scenario's, which findings change and why, and what to find out next.
+    The manifest is never modified.
+
+    `facts`: a fact's value supposed, written as `--set` takes it (`{"mau": "50M"}`); `sweep`:
+    one or two quantity facts over a range (`{"monthly_revenue": "1M..100M"}`), cut exactly at
+    the clauses' thresholds; `swap_base`: a catalog model evaluated in place of another
+    (`{"kimi-k2.5": "glm-5"}`); `scenario_as_of`: the scenario counts only evidence as of that
+    day.  `library`, `evidence`, `as_of`, `attestations` as for `evaluate`.  A scenario that
+    cannot be applied raises `LicheckError`."""
+    scenario = Scenario(
+        tuple(parse_assignment(f"{k}={v}") for k, v in (facts or {}).items()),
+        tuple(parse_swap(f"{k}={v}") for k, v in (swap_base or {}).items()),
+        scenario_as_of,
+    )
+    path = Path(manifest)
+    loaded, document = load_manifest(path, str(path))
+    library = library if library is not None else load_layers()
+    attested_by = _attestations(attestations)
+    if attested_by is not None:
+        on = as_of or dt.date.today()
+        attesting = attestation_files.attesting(attested_by, on, library)
+        loaded = attestation_files.attested(loaded, document.file, attesting)
+    subject = Subject(loaded, document, library, Options(_policy(evidence), as_of))
+    ranges = [parse_sweep(f"{k}={v}", subject.rates()) for k, v in (sweep or {}).items()]
+    report = build(analyse(subject, scenario, ranges))
+    return report.model_copy(update={"library": described(library)})
 
 
-def apply_waivers(report: Report, waivers: Waivers | None, today: dt.date | None) -> Report:
-    if waivers is None:
-        return report
-    from licheck.report.waivers import apply
+def _paths(given: _Path | Sequence[_Path]) -> list[Path]:
+    if isinstance(given, str | os.PathLike):
+        return [Path(given)]
+    return [Path(p) for p in given]
 
-    return apply(report, waivers, today or dt.date.today())
+
+def _policy(evidence: str) -> EvidencePolicy:
+    return evidence_policy(evidence, option="evidence")
+
+
+def _waivers(path: _Path | None) -> waiver_files.Waivers | None:
+    return None if path is None else waiver_files.load(Path(path), str(path))
+
+
+def _attestations(path: _Path | None) -> attestation_files.Attestations | None:
+    return None if path is None else attestation_files.load(Path(path), str(path))

@@ -121,9 +121,9 @@ def say_skipped(paths: tuple[Path, ...]) -> None:
 
 def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
     """One format, streamed: the report is never held."""
-    from licheck.api import check_stream
     from licheck.cli.progress import for_terminal
     from licheck.outputs import Format
+    from licheck.portfolio.runs import check_stream
 
     waivers = request.waivers()
     inputs = request.inputs(paths, waivers)
@@ -134,11 +134,11 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
         request.policy(),
         Format(request.fmt),
         options,
-        request.as_of,
-        request.licenses_dir,
-        waivers,
-        request.today,
-        request.attestations(),
+        as_of=request.as_of,
+        library=request.licenses_dir,
+        waivers=waivers,
+        today=request.today,
+        attestations=request.attestations(),
         progress=None if quiet() else for_terminal(),
     ) as streamed:
         emit_stream(streamed, request.output, inputs=inputs)
@@ -152,25 +152,25 @@ def _check_once(
 ) -> None:
     """Several formats from one evaluation (the report is held in memory): each --also file,
     the step summary, then the main format and the gate's exit code."""
-    from licheck.api import check_files
     from licheck.cli.common import write_output
     from licheck.cli.configuring import with_config
     from licheck.cli.emit import warn_sarif_cap
     from licheck.outputs import Format, render
+    from licheck.portfolio.runs import check_report
 
     waivers = request.waivers()
     inputs = request.inputs(paths, waivers)
     outputs = [("--output", request.output), *(("--also", file) for _, file in also)]
     refuse_outputs(outputs, inputs)
     baseline = load_baseline(request.baseline_file)
-    report = check_files(
+    report = check_report(
         list(paths),
         request.policy(),
-        request.as_of,
-        request.licenses_dir,
-        waivers,
-        request.today,
-        request.attestations(),
+        as_of=request.as_of,
+        library=request.licenses_dir,
+        waivers=waivers,
+        today=request.today,
+        attestations=request.attestations(),
     )
     report = with_config(compare_baseline(report, baseline))
     for extra_fmt, file in also:

@@ -29,8 +29,8 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
       licheck evaluate products/*.yaml --format json \\
         --as-of 2026-03-19
     """
-    from licheck.api import evaluate_files
     from licheck.files.discovery import distinct
+    from licheck.portfolio.runs import evaluate_report
 
     manifests = tuple(distinct(manifests))  # a file named twice is one product
     waivers = request.waivers()
@@ -39,9 +39,15 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     baseline = load_baseline(request.baseline_file)
     # One manifest named: its located problems are the whole answer, as they always were (a
     # report of no product would add nothing).  Several: the others are evaluated, as by check.
-    report = evaluate_files(
-        list(manifests), request.policy(), request.as_of, request.licenses_dir, waivers,
-        request.today, request.attestations(), keep_going=len(manifests) > 1,
-    )  # fmt: skip
+    report = evaluate_report(
+        list(manifests),
+        request.policy(),
+        as_of=request.as_of,
+        library=request.licenses_dir,
+        waivers=waivers,
+        today=request.today,
+        attestations=request.attestations(),
+        keep_going=len(manifests) > 1,
+    )
     report = compare_baseline(report, baseline)
     request.emit(report, inputs)

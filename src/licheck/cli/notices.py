@@ -54,15 +54,15 @@ def notices(
       licheck notices products/composer2.yaml \\
         -o NOTICES-CHECKLIST.md
     """
-    from licheck.api import evaluate_readable, resolve_policy
     from licheck.evaluation.evaluate import Options
     from licheck.files.discovery import discover
     from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.outputs.notices import json_text, markdown
+    from licheck.portfolio.runs import evaluate_readable, evidence_policy
     from licheck.report.notices import product_duties
 
-    policy = resolve_policy(evidence)
+    policy = evidence_policy(evidence)
     inputs = (*manifests, *licenses_dir.inputs, attestations_file)
     refuse_outputs([("--output", output)], inputs)
     paths = discover(list(manifests))

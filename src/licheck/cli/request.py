@@ -76,9 +76,9 @@ class ReportRequest:
     attestations_file: Path | None
 
     def policy(self) -> EvidencePolicy:
-        from licheck.api import resolve_policy
+        from licheck.portfolio.runs import evidence_policy
 
-        return resolve_policy(self.evidence)
+        return evidence_policy(self.evidence)
 
     def waivers(self) -> Waivers | None:
         return load_waivers(self.waivers_file, self.no_waivers)

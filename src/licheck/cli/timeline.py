@@ -55,17 +55,17 @@ def timeline(
       licheck timeline products/composer2.yaml \\
         --format json -o timeline.json
     """
-    from licheck.api import resolve_policy
     from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
+    from licheck.portfolio.runs import evidence_policy
     from licheck.report.attestations import attested
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 
     inputs = (manifest, *licenses_dir.inputs, attestations_file)
     refuse_outputs([("--output", output)], inputs)
-    policy = resolve_policy(evidence)
+    policy = evidence_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
     library = load_library(licenses_dir)
     # judged today: each attested fact counts from the day it was attested (its evidence's date)

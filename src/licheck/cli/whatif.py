@@ -105,11 +105,11 @@ def whatif(
       licheck whatif products/composer2.yaml \\
         --swap-base kimi-k2.5=glm-5
     """
-    from licheck.api import resolve_policy
     from licheck.evaluation.evaluate import Options
     from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
+    from licheck.portfolio.runs import evidence_policy
     from licheck.report.attestations import attested
     from licheck.whatif import Scenario, ScenarioError, Subject, analyse
     from licheck.whatif.report import build
@@ -131,7 +131,7 @@ def whatif(
     loaded, document = load_manifest(manifest, str(manifest))
     library = load_library(licenses_dir)
     loaded = attested(loaded, document.file, attestations_at(attestations_file, as_of, library))
-    subject = Subject(loaded, document, library, Options(resolve_policy(evidence), as_of))
+    subject = Subject(loaded, document, library, Options(evidence_policy(evidence), as_of))
     ranges = [parse_sweep(s, subject.rates()) for s in sweeps]
     report = build(analyse(subject, scenario, ranges))
     report = report.model_copy(update={"library": described(library)})

@@ -14,6 +14,11 @@ __all__ = ["Outcome", "Settlement", "Verdict", "union", "verdict_of", "worst"]
 
 
 class Verdict(StrEnum):
+    """A finding's verdict, over every way the unknown facts could turn out: a violation or
+    satisfied only when it is so in all of them; a governance risk when it depends on missing
+    or weakly evidenced facts; not applicable when the clause is never triggered.  `severity`
+    orders them (violation highest), `label` names them for people."""
+
     VIOLATION = "violation"
     GOVERNANCE_RISK = "governance_risk"
     SATISFIED = "satisfied"

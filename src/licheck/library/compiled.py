@@ -99,6 +99,10 @@ class CompiledLicenses(Licenses):
 
 @dataclass(frozen=True, slots=True)
 class Library:
+    """The compiled rule library a run evaluates with: its licenses (`licenses`, by id), the
+    catalog of models and the licenses each is under (`models`, `model(name)`), where it was
+    read from (`origin`) and the organisation policies it carries (`policies`)."""
+
     licenses: Licenses
     models: tuple[CatalogModel, ...]
     directory: Path

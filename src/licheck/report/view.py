@@ -88,6 +88,10 @@ RiskKind = Literal["evidence", "attestation"]
 
 
 class FindingOut(_Model):
+    """One clause of one license for one component of a product: its verdict (and the verdict
+    weaker evidence suggests), whether the clause binds, is triggered and its requirement holds,
+    why, the facts it read, and the facts missing with what each would change."""
+
     component: str
     model: str
     model_name: str
@@ -194,6 +198,9 @@ class ComponentOut(_Model):
 
 
 class ProductOut(_Model):
+    """One product's part of the report: its manifest, its verdict (its worst finding), the
+    counts of each verdict, its findings and its components' lineage."""
+
     product: str
     owner: str
     file: str
@@ -305,6 +312,10 @@ class GateSettingOut(_Model):
 
 
 class Report(_Model):
+    """The report of one run, which every output format renders: each product's findings, the
+    summary and the gate's verdict, the waivers and what they did, and the manifests that could
+    not be read.  The JSON report is this model (`licheck schema report`)."""
+
     schema_version: Literal["1.0"] = "1.0"
     tool: str = "licheck"
     tool_version: str = __version__

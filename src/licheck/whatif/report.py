@@ -178,6 +178,10 @@ class NextFactOut(_Model):
 
 
 class WhatIfReport(SingleProductReport):
+    """What if, for one manifest: the baseline's findings beside the scenario's, the findings
+    that change and why, the sweep's intervals or region map, and the scenario's open facts,
+    most decisive first (`licheck whatif --format json` is this model)."""
+
     as_of: str | None = Field(description="the baseline's evidence date")
     scenario: ScenarioOut
     baseline: ResultOut
