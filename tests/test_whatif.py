@@ -153,7 +153,7 @@ def test_overrides_count_as_established_whatever_the_policy() -> None:
         finding = next(f for f in analysis.scenario.findings if f.key == ATTRIBUTION)
         mau = next(s for s in finding.facts if s.name == "mau")
         assert mau.status.value == "established"
-        assert finding.trigger == "yes"
+        assert finding.triggered == "yes"
 
 
 def test_component_level_facts_yield_to_an_override() -> None:

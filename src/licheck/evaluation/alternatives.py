@@ -40,10 +40,10 @@ def merged_guidance(
                 for b in m.branches
             ),
         )
-        for m in carrier.missing
+        for m in carrier.missing_facts
     )
     settlements = []
-    for s in carrier.settlements:
+    for s in carrier.settled_by:
         verdict = _combined(s.verdict, set(s.conditions), others)
         if verdict is not Verdict.GOVERNANCE_RISK:
             settlements.append(replace(s, verdict=verdict))
@@ -76,12 +76,12 @@ def _under(other: Other, conditions: Conditions) -> set[Verdict] | None:
         # triggered nowhere
         return {verdict, Verdict.NOT_APPLICABLE} if verdict is Verdict.SATISFIED else {verdict}
     assert isinstance(other, Finding)  # a bare verdict is firm
-    for s in other.settlements:
+    for s in other.settled_by:
         if frozenset(s.conditions) == conditions:
             return {s.verdict}
     if len(conditions) == 1:
         ((fact, label),) = conditions
-        for m in other.missing:
+        for m in other.missing_facts:
             if m.fact.name == fact:
                 found = [b.verdict for b in m.branches if b.label == label]
                 return set(found) if found else None
