@@ -65,7 +65,7 @@ def test_obtained_unknown_is_a_risk_naming_obtained_with_each_texts_verdict() ->
     assert finding.verdict is Verdict.GOVERNANCE_RISK
     first = finding.missing_facts[0]
     assert first.fact.name == "obtained"
-    outcomes = {b.label: b.verdict for b in first.branches}
+    outcomes = {b.when: b.verdict for b in first.outcomes}
     assert outcomes == {
         "obtained on or before 2025-11-12 (minimax-m2-mit-original)": Verdict.NOT_APPLICABLE,
         "obtained on or after 2025-11-13 (minimax-m2-modified-mit)": Verdict.VIOLATION,

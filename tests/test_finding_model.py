@@ -20,9 +20,10 @@ from hypothesis import HealthCheck, given, settings
 
 from licheck.api import evaluate_paths
 from licheck.core.diagnostics import Location
-from licheck.core.verdicts import Answer, Requirement, RiskKind
+from licheck.core.verdicts import Answer, Requirement, RiskKind, Settlement
+from licheck.engine.exact import Branch
 from licheck.evaluation.evaluate import Options, ProductResult
-from licheck.evaluation.findings import NOT_REPORTED, Finding
+from licheck.evaluation.findings import NOT_REPORTED, Finding, MissingFact
 from licheck.facts.resolution import POLICIES
 from licheck.library.compiled import Library, load_library
 from licheck.report import baseline
@@ -34,6 +35,7 @@ from licheck.report.view import (
     GoneFinding,
     LocationOut,
     MissingFactOut,
+    OutcomeOut,
     SettlementOut,
     to_json,
 )
@@ -82,6 +84,17 @@ def test_each_plain_field_has_one_type_in_both_layers() -> None:
     assert [f.name for f in dataclasses.fields(Location)] == list(LocationOut.model_fields)
 
 
+def test_the_finding_s_parts_keep_their_names_in_the_report() -> None:
+    """A settlement, a missing fact and its outcomes are named alike in both layers; the report
+    writes a missing fact's state by its name (and status, likely value), an outcome without
+    the interval the engine merges by."""
+    assert [f.name for f in dataclasses.fields(Settlement)] == list(SettlementOut.model_fields)
+    assert [f.name for f in dataclasses.fields(MissingFact)] == ["fact", "outcomes"]
+    assert {"fact", "outcomes"} <= set(MissingFactOut.model_fields)
+    branch = [f.name for f in dataclasses.fields(Branch) if f.name != "region"]
+    assert branch == list(OutcomeOut.model_fields)
+
+
 def test_views_that_copy_finding_fields_copy_them_by_name_and_type() -> None:
     """What-if, timeline and baseline name a finding by `finding` (its id) and copy some of its
     fields: each copied field is the report's finding's, of the same type."""
@@ -122,11 +135,11 @@ def _agree(result: ProductResult, product: dict[str, Any]) -> None:
         for missing, got in zip(finding.missing_facts, out["missing_facts"], strict=True):
             MissingFactOut.model_validate(got)
             assert [(o["when"], o["verdict"]) for o in got["outcomes"]] == [
-                (b.label, b.verdict.value) for b in missing.branches
+                (b.when, b.verdict.value) for b in missing.outcomes
             ]
         assert [SettlementOut.model_validate(s) for s in out["settled_by"]] == [
             SettlementOut.model_validate(
-                {"verdict": s.verdict, "when": [{"fact": f, "value": v} for f, v in s.conditions]}
+                {"verdict": s.verdict, "when": [{"fact": f, "value": v} for f, v in s.when]}
             )
             for s in finding.settled_by
         ]

@@ -106,11 +106,11 @@ def test_an_open_bound_at_or_below_the_threshold_is_a_risk_naming_the_fact(
     assert f.triggered == "depends"
     assert [m.fact.name for m in f.missing_facts] == ["mau"]
     (missing,) = f.missing_facts
-    assert [(b.label, b.verdict) for b in missing.branches] == [
+    assert [(b.when, b.verdict) for b in missing.outcomes] == [
         (under, Verdict.NOT_APPLICABLE),
         ("> 100M", Verdict.VIOLATION),
     ]
-    assert {(s.verdict, s.conditions) for s in f.settled_by} == {
+    assert {(s.verdict, s.when) for s in f.settled_by} == {
         (Verdict.VIOLATION, (("mau", "> 100M"),)),
         (Verdict.NOT_APPLICABLE, (("mau", under),)),
     }

@@ -94,7 +94,7 @@ def test_a_weakly_evidenced_affiliate_is_a_governance_risk_not_a_pass() -> None:
     copy = found[("llama-3.1-8b", "llama-3.1-community", "agreement-copy")]
     assert copy.verdict is RISK and copy.likely_verdict is NA
     (missing,) = [m for m in copy.missing_facts if m.fact.name == "owner_is_licensor"]
-    assert [(b.label, b.verdict) for b in missing.branches] == [
+    assert [(b.when, b.verdict) for b in missing.outcomes] == [
         ("true", NA),
         ("false", Verdict.VIOLATION),
     ]
@@ -153,7 +153,7 @@ def test_candidates_agreeing_keep_a_firm_verdict_and_differing_give_a_risk() -> 
     notice = found[("glm-4.6", "mit", "copyright-notice")]
     assert notice.verdict is RISK
     (which,) = [m for m in notice.missing_facts if m.fact.name == "base"]
-    assert [(b.label, b.verdict) for b in which.branches] == [
+    assert [(b.when, b.verdict) for b in which.outcomes] == [
         ("glm-4.6", Verdict.VIOLATION),
         ("unknown", NA),
     ]

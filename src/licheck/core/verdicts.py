@@ -12,7 +12,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pydantic import GetCoreSchemaHandler
+    from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+    from pydantic.json_schema import JsonSchemaValue
     from pydantic_core import CoreSchema
 
 __all__ = [
@@ -59,7 +60,8 @@ def worst(verdicts: Sequence[Verdict]) -> Verdict:
 class _Words(StrEnum):
     """An enum whose members a report writes as their words, and whose JSON Schema lists them
     in place (`{"enum": [...], "type": "string"}`, as a `Literal` of the same words gives)
-    rather than as a named definition: the published schemas stay as they were written."""
+    rather than as a named definition: the published schemas stay as they were written.
+    Validated by pydantic-core's enum validator (as fast as the `Literal`)."""
 
     @classmethod
     def __get_pydantic_core_schema__(
@@ -67,8 +69,13 @@ class _Words(StrEnum):
     ) -> CoreSchema:
         from pydantic_core import core_schema
 
-        words = core_schema.literal_schema([member.value for member in cls])
-        return core_schema.no_info_after_validator_function(cls, words)
+        return core_schema.enum_schema(cls, list(cls), sub_type="str")
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"enum": [member.value for member in cls], "type": "string"}
 
 
 class Answer(_Words):
@@ -122,7 +129,7 @@ class Settlement:
     """A smallest set of open facts whose values, supplied together, make the verdict firm."""
 
     verdict: Verdict
-    conditions: tuple[tuple[str, str], ...]  # (fact, the cell in words)
+    when: tuple[tuple[str, str], ...]  # (fact, the cell in words)
 
 
 def union(verdicts: Iterable[Verdict]) -> Verdict:

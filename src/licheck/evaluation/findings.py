@@ -29,7 +29,7 @@ class MissingFact:
     """A fact the verdict still hangs on, and what the verdict would be for each value."""
 
     fact: FactState
-    branches: tuple[Branch, ...]
+    outcomes: tuple[Branch, ...]  # the verdict for each value
 
 
 # The fields of `Finding` that the report does not carry as they are: what its explanation

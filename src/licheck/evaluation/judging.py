@@ -250,11 +250,10 @@ def _named(
 ) -> tuple[Settlement, ...]:
     """A measured key (licensee_mau@month_before_release) shown as its state names it; where no
     name changes, the judgement's own settlements (shared, so the report's parts are too)."""
-    if all(states[f].name == f for s in settled for f, _ in s.conditions):
+    if all(states[f].name == f for s in settled for f, _ in s.when):
         return settled
     return tuple(
-        dataclasses.replace(s, conditions=tuple((states[f].name, v) for f, v in s.conditions))
-        for s in settled
+        dataclasses.replace(s, when=tuple((states[f].name, v) for f, v in s.when)) for s in settled
     )
 
 

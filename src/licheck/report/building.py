@@ -52,7 +52,7 @@ class ReportMemo:
             self.lasting.keep(
                 {
                     "verdict": s.verdict.value,
-                    "when": [{"fact": f, "value": v} for f, v in s.conditions],
+                    "when": [{"fact": f, "value": v} for f, v in s.when],
                 }
             )
             for s in settlements
@@ -106,7 +106,7 @@ def _fact(state: FactState, memo: ReportMemo, local: Local) -> Data:
 
 
 def _missing(missing: MissingFact, local: Local) -> Data:
-    key = (id(missing.fact), id(missing.branches))
+    key = (id(missing.fact), id(missing.outcomes))
     found = local.get(key)
     if found is not None:
         return found
@@ -115,8 +115,8 @@ def _missing(missing: MissingFact, local: Local) -> Data:
         "fact": fact.name,
         "status": fact.status.value,
         "likely": str(fact.likely) if fact.likely is not None else None,
-        "decides_alone": len({b.verdict for b in missing.branches}) > 1,
-        "outcomes": [{"when": b.label, "verdict": b.verdict.value} for b in missing.branches],
+        "decides_alone": len({b.verdict for b in missing.outcomes}) > 1,
+        "outcomes": [{"when": b.when, "verdict": b.verdict.value} for b in missing.outcomes],
     }
     return out
 
@@ -134,9 +134,9 @@ def risk_kind(finding: Finding) -> RiskKind | None:
     if missing and all(m.fact.name in unstated for m in missing):
         return RiskKind.ATTESTATION
     settles = any(
-        s.verdict is not Verdict.VIOLATION and all(fact in unstated for fact, _ in s.conditions)
+        s.verdict is not Verdict.VIOLATION and all(fact in unstated for fact, _ in s.when)
         for s in finding.settled_by
-        if s.conditions
+        if s.when
     )
     return RiskKind.ATTESTATION if settles else RiskKind.EVIDENCE
 

@@ -122,7 +122,7 @@ def _risk(finding: Finding) -> str:
     reasons = []
     which = [m for m in finding.missing_facts if m.fact.name == "base"]
     if which:
-        each = "; ".join(f"{b.label}: {b.verdict.label}" for b in which[0].branches)
+        each = "; ".join(f"{b.when}: {b.verdict.label}" for b in which[0].outcomes)
         reasons.append(f"which of the candidate bases it is built on is not known ({each})")
     if finding.binds is Answer.DEPENDS and not which:
         reasons.append(
@@ -165,7 +165,7 @@ def _still(finding: Finding) -> str:
     for missing in finding.missing_facts:
         state = missing.fact
         if state.status is Status.LIKELY and isinstance(state.likely, Interval):
-            parts.append(_against(state, state.likely, missing.branches, likely=True))
+            parts.append(_against(state, state.likely, missing.outcomes, likely=True))
     others = [m.fact.name for m in finding.missing_facts if m.fact.status is not Status.LIKELY]
     if others:
         names = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
@@ -204,8 +204,8 @@ def _against(state: FactState, domain: Interval, branches: Sequence[Branch], lik
     for branch in branches:
         region = branch.region
         if isinstance(region, Interval) and not region.intersect(domain).is_empty():
-            where = "which is" if branch.label[:1] in "<≤>≥" else "within"
-            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.label}"
+            where = "which is" if branch.when[:1] in "<≤>≥" else "within"
+            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.when}"
     return ""
 
 
@@ -234,7 +234,7 @@ def _trigger_open(finding: Finding) -> str:
             continue
         domain = state.domain
         if state.status is Status.ESTABLISHED and isinstance(domain, Interval):
-            parts.append(_against(state, domain, missing.branches, likely=False))
+            parts.append(_against(state, domain, missing.outcomes, likely=False))
         else:
             parts.append(f"{state.name} {state.status.value}")
     return ", ".join(p for p in parts if p) or "see the missing facts"

@@ -393,7 +393,7 @@ def _next(item: NextFact) -> NextFactOut:
             SettlingOut(
                 finding=finding_id(s.key),
                 settles=s.settles,
-                outcomes=[OutcomeOut(when=b.label, verdict=b.verdict) for b in s.branches],
+                outcomes=[OutcomeOut(when=b.when, verdict=b.verdict) for b in s.branches],
             )
             for s in item.findings
         ],
