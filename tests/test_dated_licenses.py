@@ -63,9 +63,9 @@ def test_obtained_unknown_is_a_risk_naming_obtained_with_each_texts_verdict() ->
     found = _by_key(_findings("minimax-m2", None, BREACH))
     finding = found[("minimax-m2-modified-mit", "ui-attribution")]
     assert finding.verdict is Verdict.GOVERNANCE_RISK
-    first = finding.missing[0]
+    first = finding.missing_facts[0]
     assert first.fact.name == "obtained"
-    outcomes = {b.label: b.verdict for b in first.branches}
+    outcomes = {b.when: b.verdict for b in first.outcomes}
     assert outcomes == {
         "obtained on or before 2025-11-12 (minimax-m2-mit-original)": Verdict.NOT_APPLICABLE,
         "obtained on or after 2025-11-13 (minimax-m2-modified-mit)": Verdict.VIOLATION,
@@ -78,7 +78,7 @@ def test_obtained_unknown_keeps_a_verdict_every_text_agrees_on() -> None:
     for license_id in ("minimax-m2-mit-original", "minimax-m2-modified-mit"):
         finding = found[(license_id, "copyright-notice")]
         assert finding.verdict is Verdict.VIOLATION
-        assert all(m.fact.name != "obtained" for m in finding.missing)
+        assert all(m.fact.name != "obtained" for m in finding.missing_facts)
 
 
 def test_a_date_the_history_does_not_cover_is_an_unknown_license() -> None:

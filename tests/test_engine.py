@@ -105,7 +105,7 @@ def test_branches_say_what_each_value_gives() -> None:
     rule = Rule(more_than("mau", 100 * M), is_("shown"))
     domains: dict[str, Domain] = {"mau": UNKNOWN_COUNT, "shown": Booleans(frozenset({False}))}
     found = branches(rule, fact_cells(rule, domains), "mau")
-    assert [(b.label, b.verdict) for b in found] == [
+    assert [(b.when, b.verdict) for b in found] == [
         ("≤ 100M", Verdict.NOT_APPLICABLE),
         ("> 100M", Verdict.VIOLATION),
     ]
@@ -148,9 +148,7 @@ def test_settlements_are_minimal_and_firm() -> None:
         "derivative": BOTH,
     }
     by_fact = fact_cells(rule, domains)
-    found = {
-        (s.verdict, s.conditions) for s in settlements(rule, by_fact, ["derivative", "mau", "rev"])
-    }
+    found = {(s.verdict, s.when) for s in settlements(rule, by_fact, ["derivative", "mau", "rev"])}
     assert (Verdict.NOT_APPLICABLE, (("derivative", "false"),)) in found
     assert (Verdict.VIOLATION, (("derivative", "true"), ("mau", "> 100M"))) in found
     assert (Verdict.NOT_APPLICABLE, (("mau", "≤ 100M"), ("rev", "≤ 20M"))) in found

@@ -80,8 +80,8 @@ def test_a_bound_on_one_side_of_the_threshold_gives_a_firm_verdict(
 ) -> None:
     f = finding(tmp_path, mau, ui_attribution)
     assert f.verdict is verdict
-    assert f.missing == ()
-    assert f.trigger == ("yes" if verdict is not Verdict.NOT_APPLICABLE else "no")
+    assert f.missing_facts == ()
+    assert f.triggered == ("yes" if verdict is not Verdict.NOT_APPLICABLE else "no")
 
 
 def test_an_open_bound_above_the_threshold_is_shown_as_a_lower_bound(tmp_path: Path) -> None:
@@ -103,14 +103,14 @@ def test_an_open_bound_at_or_below_the_threshold_is_a_risk_naming_the_fact(
 ) -> None:
     f = finding(tmp_path, mau)
     assert f.verdict is Verdict.GOVERNANCE_RISK
-    assert f.trigger == "depends"
-    assert [m.fact.name for m in f.missing] == ["mau"]
-    (missing,) = f.missing
-    assert [(b.label, b.verdict) for b in missing.branches] == [
+    assert f.triggered == "depends"
+    assert [m.fact.name for m in f.missing_facts] == ["mau"]
+    (missing,) = f.missing_facts
+    assert [(b.when, b.verdict) for b in missing.outcomes] == [
         (under, Verdict.NOT_APPLICABLE),
         ("> 100M", Verdict.VIOLATION),
     ]
-    assert {(s.verdict, s.conditions) for s in f.settlements} == {
+    assert {(s.verdict, s.when) for s in f.settled_by} == {
         (Verdict.VIOLATION, (("mau", "> 100M"),)),
         (Verdict.NOT_APPLICABLE, (("mau", under),)),
     }

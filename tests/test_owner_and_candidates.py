@@ -93,8 +93,8 @@ def test_a_weakly_evidenced_affiliate_is_a_governance_risk_not_a_pass() -> None:
     found = _evaluate("llama-3.1-8b", owner, facts={"license_copy_included": False})
     copy = found[("llama-3.1-8b", "llama-3.1-community", "agreement-copy")]
     assert copy.verdict is RISK and copy.likely_verdict is NA
-    (missing,) = [m for m in copy.missing if m.fact.name == "owner_is_licensor"]
-    assert [(b.label, b.verdict) for b in missing.branches] == [
+    (missing,) = [m for m in copy.missing_facts if m.fact.name == "owner_is_licensor"]
+    assert [(b.when, b.verdict) for b in missing.outcomes] == [
         ("true", NA),
         ("false", Verdict.VIOLATION),
     ]
@@ -152,8 +152,8 @@ def test_candidates_agreeing_keep_a_firm_verdict_and_differing_give_a_risk() -> 
     found = _evaluate(base, delivery=("weights",), facts={"notice_included": False})
     notice = found[("glm-4.6", "mit", "copyright-notice")]
     assert notice.verdict is RISK
-    (which,) = [m for m in notice.missing if m.fact.name == "base"]
-    assert [(b.label, b.verdict) for b in which.branches] == [
+    (which,) = [m for m in notice.missing_facts if m.fact.name == "base"]
+    assert [(b.when, b.verdict) for b in which.outcomes] == [
         ("glm-4.6", Verdict.VIOLATION),
         ("unknown", NA),
     ]

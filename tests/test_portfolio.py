@@ -27,7 +27,7 @@ def _shape(result: ProductResult | None) -> object:
         result.product,
         result.verdict,
         [
-            (f.key, f.verdict, f.likely_verdict, [m.fact.name for m in f.missing], f.line, f.column)
+            (f.key, f.verdict, f.likely_verdict, [m.fact.name for m in f.missing_facts], f.location)
             for f in result.findings
         ],
     )

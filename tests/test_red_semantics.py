@@ -99,10 +99,12 @@ def _flux(facts: dict[str, Any]) -> dict[str, Any]:
 def _claims(finding: Finding, fact: str) -> dict[str, Verdict]:
     """What the finding says each value of `fact` alone would give, and the settlements that
     name `fact` alone."""
-    said = {b.label: b.verdict for m in finding.missing if m.fact.name == fact for b in m.branches}
-    for s in finding.settlements:
-        if [f for f, _ in s.conditions] == [fact]:
-            said[f"settles: {s.conditions[0][1]}"] = s.verdict
+    said = {
+        b.when: b.verdict for m in finding.missing_facts if m.fact.name == fact for b in m.outcomes
+    }
+    for s in finding.settled_by:
+        if [f for f, _ in s.when] == [fact]:
+            said[f"settles: {s.when[0][1]}"] = s.verdict
     return said
 
 
@@ -119,7 +121,7 @@ def test_a_value_that_settles_one_text_is_not_said_to_settle_the_finding(tmp_pat
     stated = _findings(tmp_path, _flux({"licensor_marks_used": [LATER]}))
     assert stated[("flux.1-dev", ORIGINAL, "no-licensor-marks")].verdict is Verdict.GOVERNANCE_RISK
     # what does hold is said with the date that picks the text
-    pinned = {(s.verdict, s.conditions) for s in marks.settlements}
+    pinned = {(s.verdict, s.when) for s in marks.settled_by}
     assert (
         Verdict.SATISFIED,
         (

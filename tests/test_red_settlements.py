@@ -89,8 +89,8 @@ def test_each_settlement_gives_the_verdict_it_promises(name: str, tmp_path: Path
     data = _manifest(CASES[name])
     checked = 0
     for key, finding in _findings(tmp_path, data).items():
-        for settlement in finding.settlements:
-            stated = {f: _statement(f, w) for f, w in settlement.conditions}
+        for settlement in finding.settled_by:
+            stated = {f: _statement(f, w) for f, w in settlement.when}
             if any(s is None for s in stated.values()) or stated.keys() & data["facts"].keys():
                 continue  # not one a manifest can state, or already stated
             changed = copy.deepcopy(data)

@@ -174,5 +174,5 @@ def test_a_fact_stated_at_several_scopes_resolves_to_the_most_specific(
         )
         derivative = next(s for s in finding.facts if s.name == "derivative")
         assert str(derivative.domain) == str(expected).lower()
-        assert finding.scope == ("yes" if expected else "no")
+        assert finding.binds == ("yes" if expected else "no")
         assert (finding.verdict is Verdict.NOT_APPLICABLE) is (not expected)

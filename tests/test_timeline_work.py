@@ -79,7 +79,11 @@ def afresh(path: Path, days: list[str], policy: str, library: Library) -> list[A
         options = Options(POLICIES[policy], as_of=dt.date.fromisoformat(day))
         result = evaluate_manifest(manifest, document, library, options, EvaluationContext())
         state = {
-            "/".join(f.key): (f.verdict, tuple(sorted({m.fact.name for m in f.missing})), f.title)
+            "/".join(f.key): (
+                f.verdict,
+                tuple(sorted({m.fact.name for m in f.missing_facts})),
+                f.title,
+            )
             for f in result.findings
         }
         found.append((day, result.verdict, state))

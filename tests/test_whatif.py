@@ -153,7 +153,7 @@ def test_overrides_count_as_established_whatever_the_policy() -> None:
         finding = next(f for f in analysis.scenario.findings if f.key == ATTRIBUTION)
         mau = next(s for s in finding.facts if s.name == "mau")
         assert mau.status.value == "established"
-        assert finding.trigger == "yes"
+        assert finding.triggered == "yes"
 
 
 def test_component_level_facts_yield_to_an_override() -> None:
@@ -224,7 +224,7 @@ def test_ranking_orders_the_open_facts_by_what_they_settle() -> None:
     assert names == sorted(names)  # a tie, broken by name
     # Supplying revenue at or under the line settles the attribution clause: not applicable.
     revenue = next(n for n in ranked if n.fact.name == "monthly_revenue")
-    outcomes = {b.label: b.verdict for b in revenue.findings[0].branches}
+    outcomes = {b.when: b.verdict for b in revenue.findings[0].branches}
     assert outcomes["≤ 20M USD/month"] is V.NOT_APPLICABLE
 
 

@@ -24,6 +24,15 @@ def path_text(text: str) -> str:
     return text
 
 
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a finding is: the manifest, and the 1-based line and column of its decisive entry."""
+
+    file: str
+    line: int
+    column: int
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Diagnostic:
     """One problem in one input file; `line` and `column` are 1-based, 0 when unknown."""

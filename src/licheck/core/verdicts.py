@@ -9,8 +9,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Outcome", "Settlement", "Verdict", "union", "verdict_of", "worst"]
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+    from pydantic.json_schema import JsonSchemaValue
+    from pydantic_core import CoreSchema
+
+__all__ = [
+    "Answer",
+    "Outcome",
+    "Requirement",
+    "RiskKind",
+    "Settlement",
+    "Verdict",
+    "union",
+    "verdict_of",
+    "worst",
+]
 
 
 class Verdict(StrEnum):
@@ -46,6 +62,53 @@ def worst(verdicts: Sequence[Verdict]) -> Verdict:
     return max(verdicts, key=lambda v: v.severity, default=Verdict.NOT_APPLICABLE)
 
 
+class _Words(StrEnum):
+    """An enum whose members a report writes as their words, and whose JSON Schema lists them
+    in place (`{"enum": [...], "type": "string"}`, as a `Literal` of the same words gives)
+    rather than as a named definition: the published schemas stay as they were written.
+    Validated by pydantic-core's enum validator (as fast as the `Literal`)."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        from pydantic_core import core_schema
+
+        return core_schema.enum_schema(cls, list(cls), sub_type="str")
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"enum": [member.value for member in cls], "type": "string"}
+
+
+class Answer(_Words):
+    """Whether the license binds the component, the clause is triggered, or an exception lifts
+    it, over every completion of the unknown facts."""
+
+    YES = "yes"
+    NO = "no"
+    DEPENDS = "depends"
+
+
+class Requirement(_Words):
+    """Whether the clause's requirement holds where it is triggered and not lifted."""
+
+    HOLDS = "holds"
+    FAILS = "fails"
+    DEPENDS = "depends"
+    NOT_REACHED = "not reached"  # never triggered, or always lifted
+
+
+class RiskKind(_Words):
+    """A governance risk's: open on the product's record (evidence: a figure, the UI, the
+    lineage, an agreement, an unknown license), or only on conduct facts to attest."""
+
+    EVIDENCE = "evidence"
+    ATTESTATION = "attestation"
+
+
 class Outcome(StrEnum):
     """How the clause ends in one completion."""
 
@@ -71,7 +134,7 @@ class Settlement:
     """A smallest set of open facts whose values, supplied together, make the verdict firm."""
 
     verdict: Verdict
-    conditions: tuple[tuple[str, str], ...]  # (fact, the cell in words)
+    when: tuple[tuple[str, str], ...]  # (fact, the cell in words)
 
 
 def union(verdicts: Iterable[Verdict]) -> Verdict:

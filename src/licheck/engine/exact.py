@@ -349,9 +349,9 @@ def _details(
 
 @dataclass(frozen=True, slots=True)
 class Branch:
-    """What the verdict becomes when one open fact is supplied as `label` says."""
+    """What the verdict becomes when one open fact is supplied as `when` says."""
 
-    label: str
+    when: str
     verdict: Verdict
     region: Domain | None = None  # for a quantity: the interval
 
@@ -390,7 +390,7 @@ def branches(
                 merged[-1] = Branch(str(region), branch.verdict, region)
                 continue
             if previous.region is None and branch.region is None:
-                merged[-1] = Branch(f"{previous.label} or {branch.label}", branch.verdict)
+                merged[-1] = Branch(f"{previous.when} or {branch.when}", branch.verdict)
                 continue
         merged.append(branch)
     return merged
@@ -436,7 +436,7 @@ def settlements(
     order = {Verdict.VIOLATION: 0, Verdict.SATISFIED: 1, Verdict.NOT_APPLICABLE: 2}
     return sorted(
         (s for _, s in found),
-        key=lambda s: (order.get(s.verdict, 3), len(s.conditions), s.conditions),
+        key=lambda s: (order.get(s.verdict, 3), len(s.when), s.when),
     )
 
 

@@ -35,20 +35,20 @@ def merged_guidance(
     missing = tuple(
         replace(
             m,
-            branches=tuple(
-                replace(b, verdict=_combined(b.verdict, {(m.fact.name, b.label)}, others))
-                for b in m.branches
+            outcomes=tuple(
+                replace(b, verdict=_combined(b.verdict, {(m.fact.name, b.when)}, others))
+                for b in m.outcomes
             ),
         )
-        for m in carrier.missing
+        for m in carrier.missing_facts
     )
     settlements = []
-    for s in carrier.settlements:
-        verdict = _combined(s.verdict, set(s.conditions), others)
+    for s in carrier.settled_by:
+        verdict = _combined(s.verdict, set(s.when), others)
         if verdict is not Verdict.GOVERNANCE_RISK:
             settlements.append(replace(s, verdict=verdict))
         elif pin is not None:
-            settlements.append(replace(s, conditions=(pin, *s.conditions)))
+            settlements.append(replace(s, when=(pin, *s.when)))
     return missing, tuple(settlements)
 
 
@@ -76,14 +76,14 @@ def _under(other: Other, conditions: Conditions) -> set[Verdict] | None:
         # triggered nowhere
         return {verdict, Verdict.NOT_APPLICABLE} if verdict is Verdict.SATISFIED else {verdict}
     assert isinstance(other, Finding)  # a bare verdict is firm
-    for s in other.settlements:
-        if frozenset(s.conditions) == conditions:
+    for s in other.settled_by:
+        if frozenset(s.when) == conditions:
             return {s.verdict}
     if len(conditions) == 1:
         ((fact, label),) = conditions
-        for m in other.missing:
+        for m in other.missing_facts:
             if m.fact.name == fact:
-                found = [b.verdict for b in m.branches if b.label == label]
+                found = [b.verdict for b in m.outcomes if b.when == label]
                 return set(found) if found else None
         # the fact is not open for this alternative: it stays a governance risk
         return {Verdict.GOVERNANCE_RISK}

@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 
-from licheck.core.verdicts import Settlement, Verdict, union
+from licheck.core.diagnostics import Location
+from licheck.core.verdicts import Answer, Requirement, Settlement, Verdict, union
 from licheck.engine.conditions import All, Any_, Node, Test
 from licheck.engine.domains import Booleans, Strings
 from licheck.engine.exact import Branch, Rule
@@ -222,9 +223,9 @@ def _depending(
         finding,
         verdict=Verdict.GOVERNANCE_RISK,
         likely_verdict=likely,
-        scope="depends",
-        missing=(which, *missing),
-        settlements=settlements,
+        binds=Answer.DEPENDS,
+        missing_facts=(which, *missing),
+        settled_by=settlements,
     )
 
 
@@ -254,8 +255,7 @@ class UnknownLicense:
     component: Component
     ref: ModelRef
     lineage: FactState
-    line: int
-    column: int
+    location: Location
 
     def undisclosed(self) -> Finding:
         return self.finding(
@@ -299,16 +299,15 @@ class UnknownLicense:
                 if clause == "lineage-unconfirmed" and self.lineage.likely is not None
                 else Verdict.GOVERNANCE_RISK
             ),
-            scope="depends",
-            trigger="depends",
-            requirement="depends",
-            exception="no",
+            binds=Answer.DEPENDS,
+            triggered=Answer.DEPENDS,
+            requirement=Requirement.DEPENDS,
+            exception=Answer.NO,
             facts=(self.lineage,),
-            missing=self._missing(clause),
-            line=self.line,
-            column=self.column,
+            missing_facts=self._missing(clause),
+            location=self.location,
             summary=summary,
-            settlements=(
+            settled_by=(
                 (Settlement(Verdict.NOT_APPLICABLE, (("lineage", "true"),)),)
                 if clause == "lineage-unconfirmed"
                 else ()
@@ -369,7 +368,7 @@ def as_licensor(findings: list[Finding], owner: FactState) -> list[Finding]:
                 replace(
                     owed,
                     facts=(owner, *finding.facts),
-                    settlements=(licensor, *owed.settlements),
+                    settled_by=(licensor, *owed.settled_by),
                 )
             )
     return result
@@ -380,13 +379,13 @@ def _not_own_licensee(finding: Finding, owner: FactState) -> Finding:
         finding,
         verdict=Verdict.NOT_APPLICABLE,
         likely_verdict=Verdict.NOT_APPLICABLE,
-        scope="no",
-        trigger="no",
-        requirement="not reached",
-        exception="no",
+        binds=Answer.NO,
+        triggered=Answer.NO,
+        requirement=Requirement.NOT_REACHED,
+        exception=Answer.NO,
         facts=(owner, *finding.facts),
-        missing=(),
-        settlements=(),
+        missing_facts=(),
+        settled_by=(),
     )
 
 

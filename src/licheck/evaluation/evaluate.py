@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from licheck.checks.consistency import check_manifest
 from licheck.core.context import EvaluationContext
-from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.core.diagnostics import Diagnostic, InputError, Location
 from licheck.core.verdicts import worst
 from licheck.evaluation.binding import (
     Candidate,
@@ -188,7 +188,7 @@ def _findings_for(
     document, library = derive.document, derive.library
     ref, ref_path, lineage = relation.ref, relation.path, relation.lineage
     line, column = document.locate(ref_path)
-    unknown = UnknownLicense(component, ref, lineage, line, column)
+    unknown = UnknownLicense(component, ref, lineage, Location(document.file, line, column))
     if model_key(ref.model) == UNKNOWN_MODEL:
         # the organisation's policies bind an undisclosed model too: a rule on the product's
         # own facts may be violated whatever the model is

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from licheck.core.verdicts import Settlement, Verdict
+from licheck.core.diagnostics import Location
+from licheck.core.verdicts import Answer, Requirement, Settlement, Verdict
 from licheck.engine.exact import Branch
 from licheck.facts.resolution import EvidencePolicy, FactState, Resolver
 from licheck.inputs.manifest import EvidenceKind
@@ -28,11 +29,22 @@ class MissingFact:
     """A fact the verdict still hangs on, and what the verdict would be for each value."""
 
     fact: FactState
-    branches: tuple[Branch, ...]
+    outcomes: tuple[Branch, ...]  # the verdict for each value
 
 
-@dataclass(frozen=True, slots=True)
+# The fields of `Finding` that the report does not carry as they are: what its explanation
+# (`report.explain`) and the notices are written from.
+NOT_REPORTED = ("component_name", "summary")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
+    """One clause of one license for one model of one component: the finding every report and
+    output shows.  The report's finding (`report.view.FindingOut`, the JSON report's) has these
+    fields under the same names, in the same order, the facts and guidance as the report writes
+    them, plus what only a report adds (the explanation, the risk kind, waiver and baseline);
+    only `NOT_REPORTED` stays here.  tests/test_finding_model.py holds the two alike."""
+
     component: str
     component_name: str
     model: str  # catalog id, or the name as the manifest gives it
@@ -43,19 +55,18 @@ class Finding:
     title: str
     kind: str
     quote: str | None
+    provenance: str = "verbatim"
     verdict: Verdict
     likely_verdict: Verdict  # with weak evidence (press reports, community inference) admitted
-    scope: str  # the license binds the component: "yes" / "no" / "depends"
-    trigger: str  # the clause's own trigger, where the license binds: "yes" / "no" / "depends"
-    requirement: str  # where triggered and not lifted: "holds" / "fails" / "depends"
-    exception: str  # an exception lifts it where triggered: "yes" / "no" / "depends"
+    binds: Answer  # the license binds the component
+    triggered: Answer  # the clause's own trigger, where the license binds
+    requirement: Requirement  # where triggered and not lifted
+    exception: Answer  # an exception lifts it where triggered
+    location: Location  # the manifest's entry a reader should look at
     facts: tuple[FactState, ...]
-    missing: tuple[MissingFact, ...]
-    line: int
-    column: int
-    summary: str | None = None
-    provenance: str = "verbatim"
-    settlements: tuple[Settlement, ...] = ()  # for a governance risk: what would make it firm
+    missing_facts: tuple[MissingFact, ...]  # the open facts the verdict hangs on
+    settled_by: tuple[Settlement, ...] = ()  # for a governance risk: what would make it firm
+    summary: str | None = None  # the clause's summary: the explanation's first sentence
 
     @property
     def key(self) -> tuple[str, str, str, str]:

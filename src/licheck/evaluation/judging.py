@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from licheck.core.context import EvaluationContext, Table
-from licheck.core.verdicts import Outcome, Settlement, Verdict
+from licheck.core.diagnostics import Location
+from licheck.core.verdicts import Answer, Outcome, Requirement, Settlement, Verdict
 from licheck.engine.conditions import Value, tests_in
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine.exact import (
@@ -114,17 +115,16 @@ def judge_clause(compiled: CompiledClause, place: Place, readings: Readings) -> 
         quote=clause.quote,
         verdict=judgement.verdict,
         likely_verdict=likely_verdict,
-        scope=_three(judgement.in_scope),
-        trigger=_three(judgement.triggered),
+        binds=_three(judgement.in_scope),
+        triggered=_three(judgement.triggered),
         requirement=_requirement(outcomes),
         exception=_exception(outcomes),
         facts=tuple(states.values()),
-        missing=missing,
-        line=line,
-        column=column,
+        missing_facts=missing,
+        location=Location(place.document.file, line, column),
         summary=clause.summary,
         provenance=(place.model.text_provenance or license_.text.provenance).value,
-        settlements=_named(judged.settlements, states),
+        settled_by=_named(judged.settlements, states),
     )
 
 
@@ -262,34 +262,35 @@ def _named(
 ) -> tuple[Settlement, ...]:
     """A measured key (licensee_mau@month_before_release) shown as its state names it; where no
     name changes, the judgement's own settlements (shared, so the report's parts are too)."""
-    if all(states[f].name == f for s in settled for f, _ in s.conditions):
+    if all(states[f].name == f for s in settled for f, _ in s.when):
         return settled
     return tuple(
-        dataclasses.replace(s, conditions=tuple((states[f].name, v) for f, v in s.conditions))
-        for s in settled
+        dataclasses.replace(s, when=tuple((states[f].name, v) for f, v in s.when)) for s in settled
     )
 
 
-def _three(values: frozenset[bool]) -> str:
+def _three(values: frozenset[bool]) -> Answer:
     if values == {True}:
-        return "yes"
+        return Answer.YES
     if values == {False} or not values:
-        return "no"
-    return "depends"
+        return Answer.NO
+    return Answer.DEPENDS
 
 
-def _exception(outcomes: frozenset[Outcome]) -> str:
+def _exception(outcomes: frozenset[Outcome]) -> Answer:
     if Outcome.LIFTED not in outcomes:
-        return "no"
+        return Answer.NO
     triggered = outcomes - {Outcome.NOT_TRIGGERED}
-    return "yes" if triggered == {Outcome.LIFTED} else "depends"
+    return Answer.YES if triggered == {Outcome.LIFTED} else Answer.DEPENDS
 
 
-def _requirement(outcomes: frozenset[Outcome]) -> str:
+def _requirement(outcomes: frozenset[Outcome]) -> Requirement:
     holds, fails = Outcome.HOLDS in outcomes, Outcome.FAILS in outcomes
     if holds and fails:
-        return "depends"
-    return "fails" if fails else ("holds" if holds else "not reached")
+        return Requirement.DEPENDS
+    if fails:
+        return Requirement.FAILS
+    return Requirement.HOLDS if holds else Requirement.NOT_REACHED
 
 
 def _decisive_fact(

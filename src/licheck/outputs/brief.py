@@ -9,7 +9,7 @@ start a line with `::`, a CI runner's workflow command).
 
 from __future__ import annotations
 
-from licheck.core.verdicts import Verdict
+from licheck.core.verdicts import RiskKind, Verdict
 from licheck.outputs import Piece, Plain, RenderOptions
 from licheck.outputs.summary import (
     baseline_lines,
@@ -86,7 +86,7 @@ def finding_spans(product: ProductOut, finding: FindingOut) -> list[Span]:
     tag = baseline_tag(finding)
     if tag:
         spans.append((escape(f"[{tag}]"), DIM))
-    if finding.risk_kind == "attestation":  # only conduct keeps it open
+    if finding.risk_kind is RiskKind.ATTESTATION:  # only conduct keeps it open
         spans.append(("(to attest)", DIM))
     spans += [
         (escape(f"{finding.license}/{finding.clause}"), BOLD),

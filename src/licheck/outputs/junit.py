@@ -30,7 +30,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from licheck.core.verdicts import Verdict
+from licheck.core.verdicts import RiskKind, Verdict
 from licheck.outputs import Piece, Plain
 from licheck.outputs.summary import baseline_tag, is_problem, replacement_line
 from licheck.report.gatesettings import shown_value
@@ -56,7 +56,7 @@ def _outcome(f: FindingOut, fail_on: FailOn) -> tuple[str, str, str] | None:
 
 
 def _to_attest(f: FindingOut) -> str:
-    return " to attest" if f.risk_kind == "attestation" else ""
+    return " to attest" if f.risk_kind is RiskKind.ATTESTATION else ""
 
 
 def _body(f: FindingOut) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
-from licheck.core.verdicts import Verdict
+from licheck.core.verdicts import RiskKind, Verdict
 from licheck.report.view import (
     Counts,
     FailOn,
@@ -109,7 +109,7 @@ def gate_line(report: Report, fail_on: FailOn) -> str:
 
 def _to_attest(report: Report) -> str:
     """What the gate leaves to attest, when its risks are only that."""
-    if report.summary.gate_risk_kind != "attestation":
+    if report.summary.gate_risk_kind is not RiskKind.ATTESTATION:
         return ""
     return f"; only conduct to attest: {plural(report.summary.counts.to_attest, 'risk')}"
 

@@ -15,7 +15,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from licheck.core.verdicts import Verdict
+from licheck.core.verdicts import RiskKind, Verdict
 from licheck.inputs.rules import Provenance
 from licheck.outputs import Context, Piece, Plain
 from licheck.outputs.summary import baseline_tag, written_figures
@@ -242,7 +242,7 @@ def _verdict_cell(f: FindingOut) -> Text:
     cell = verdict_text(f.verdict)
     if f.waived:
         cell = Text.assemble(cell, " (waived)")
-    if f.risk_kind == "attestation":  # only conduct keeps it open
+    if f.risk_kind is RiskKind.ATTESTATION:  # only conduct keeps it open
         cell = Text.assemble(cell, (" (to attest)", "dim"))
     tag = baseline_tag(f)
     if tag:

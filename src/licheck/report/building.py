@@ -12,12 +12,12 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from licheck.core.verdicts import Settlement, Verdict
+from licheck.core.verdicts import RiskKind, Settlement, Verdict
 from licheck.evaluation.evaluate import ComponentLineage, Finding, MissingFact, ProductResult
 from licheck.facts.resolution import FactState, Status, shared
 from licheck.files.jsontext import Lasting
 from licheck.report.explain import explain, fact_scope
-from licheck.report.view import ProductOut, Report, RiskKind, assemble
+from licheck.report.view import ProductOut, Report, assemble
 from licheck.vocabulary.names import CONDUCT
 
 Data = dict[str, Any]
@@ -52,7 +52,7 @@ class ReportMemo:
             self.lasting.keep(
                 {
                     "verdict": s.verdict.value,
-                    "when": [{"fact": f, "value": v} for f, v in s.conditions],
+                    "when": [{"fact": f, "value": v} for f, v in s.when],
                 }
             )
             for s in settlements
@@ -106,7 +106,7 @@ def _fact(state: FactState, memo: ReportMemo, local: Local) -> Data:
 
 
 def _missing(missing: MissingFact, local: Local) -> Data:
-    key = (id(missing.fact), id(missing.branches))
+    key = (id(missing.fact), id(missing.outcomes))
     found = local.get(key)
     if found is not None:
         return found
@@ -115,8 +115,8 @@ def _missing(missing: MissingFact, local: Local) -> Data:
         "fact": fact.name,
         "status": fact.status.value,
         "likely": str(fact.likely) if fact.likely is not None else None,
-        "decides_alone": len({b.verdict for b in missing.branches}) > 1,
-        "outcomes": [{"when": b.label, "verdict": b.verdict.value} for b in missing.branches],
+        "decides_alone": len({b.verdict for b in missing.outcomes}) > 1,
+        "outcomes": [{"when": b.when, "verdict": b.verdict.value} for b in missing.outcomes],
     }
     return out
 
@@ -129,18 +129,22 @@ def risk_kind(finding: Finding) -> RiskKind | None:
     missing, weak or disputed, or an unknown license).  None for any other verdict."""
     if finding.verdict is not Verdict.GOVERNANCE_RISK:
         return None
-    unstated = {m.fact.name for m in finding.missing if m.fact.status is Status.UNKNOWN} & CONDUCT
-    if finding.missing and all(m.fact.name in unstated for m in finding.missing):
-        return "attestation"
+    missing = finding.missing_facts
+    unstated = {m.fact.name for m in missing if m.fact.status is Status.UNKNOWN} & CONDUCT
+    if missing and all(m.fact.name in unstated for m in missing):
+        return RiskKind.ATTESTATION
     settles = any(
-        s.verdict is not Verdict.VIOLATION and all(fact in unstated for fact, _ in s.conditions)
-        for s in finding.settlements
-        if s.conditions
+        s.verdict is not Verdict.VIOLATION and all(fact in unstated for fact, _ in s.when)
+        for s in finding.settled_by
+        if s.when
     )
-    return "attestation" if settles else "evidence"
+    return RiskKind.ATTESTATION if settles else RiskKind.EVIDENCE
 
 
-def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Data:
+def _finding(finding: Finding, memo: ReportMemo, local: Local) -> Data:
+    """The report's finding (`FindingOut`): the evaluation's fields under their own names, in
+    their order (but `NOT_REPORTED`), then what the report adds (`REPORTED_ONLY`)."""
+    location = finding.location
     return {
         "component": finding.component,
         "model": finding.model,
@@ -154,20 +158,24 @@ def _finding(finding: Finding, file: str, memo: ReportMemo, local: Local) -> Dat
         "provenance": finding.provenance,
         "verdict": finding.verdict.value,
         "likely_verdict": finding.likely_verdict.value,
-        "binds": finding.scope,
-        "triggered": finding.trigger,
-        "requirement": finding.requirement,
-        "exception": finding.exception,
+        "binds": finding.binds.value,
+        "triggered": finding.triggered.value,
+        "requirement": finding.requirement.value,
+        "exception": finding.exception.value,
         "explanation": explain(finding),
-        "location": {"file": file, "line": finding.line, "column": finding.column},
+        "location": {"file": location.file, "line": location.line, "column": location.column},
         "facts": [_fact(s, memo, local) for s in finding.facts],
-        "missing_facts": [_missing(m, local) for m in finding.missing],
-        "settled_by": memo.settled(finding.settlements) if finding.settlements else [],
-        "risk_kind": risk_kind(finding),
+        "missing_facts": [_missing(m, local) for m in finding.missing_facts],
+        "settled_by": memo.settled(finding.settled_by) if finding.settled_by else [],
+        "risk_kind": _value(risk_kind(finding)),
         "waived": False,
         "waiver": None,
         "baseline": None,
     }
+
+
+def _value(kind: RiskKind | None) -> str | None:
+    return kind.value if kind is not None else None
 
 
 def product_data(result: ProductResult, memo: ReportMemo) -> Data:
@@ -176,7 +184,7 @@ def product_data(result: ProductResult, memo: ReportMemo) -> Data:
     for f in result.findings:
         counts[f.verdict.value] += 1
     counts["waived"] = 0
-    counts["to_attest"] = sum(risk_kind(f) == "attestation" for f in result.findings)
+    counts["to_attest"] = sum(risk_kind(f) is RiskKind.ATTESTATION for f in result.findings)
     local: Local = {}  # the evaluation's objects live as long as `result`: ids stay unique
     return {
         "product": result.product,
@@ -184,7 +192,7 @@ def product_data(result: ProductResult, memo: ReportMemo) -> Data:
         "file": result.file,
         "verdict": result.verdict.value,
         "counts": counts,
-        "findings": [_finding(f, result.file, memo, local) for f in result.findings],
+        "findings": [_finding(f, memo, local) for f in result.findings],
         "components": [_component(c) for c in result.components],
     }
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from licheck.core.units import format_amount, format_number
-from licheck.core.verdicts import Verdict
+from licheck.core.verdicts import Answer, Requirement, Verdict
 from licheck.engine.domains import Interval
 from licheck.engine.exact import Branch
 from licheck.evaluation.findings import Finding
@@ -78,7 +78,7 @@ def _explain(finding: Finding) -> str:
             "this clause does not bind the product."
         )
     if verdict is Verdict.NOT_APPLICABLE:
-        if finding.scope == "no":
+        if finding.binds is Answer.NO:
             return (
                 "The license does not bind this component (not built on the model, or no "
                 "longer a derivative of it)."
@@ -91,9 +91,9 @@ def _explain(finding: Finding) -> str:
     if verdict is Verdict.SATISFIED:
         how = (
             "an exception lifts it"
-            if finding.exception == "yes"
+            if finding.exception is Answer.YES
             else "its requirement holds"
-            if finding.exception == "no"
+            if finding.exception is Answer.NO
             else "its requirement holds or an exception lifts it"
         )
         return f"Wherever the clause is triggered, {how}."
@@ -120,31 +120,31 @@ def _owner_licensor(finding: Finding) -> FactState | None:
 
 def _risk(finding: Finding) -> str:
     reasons = []
-    which = [m for m in finding.missing if m.fact.name == "base"]
+    which = [m for m in finding.missing_facts if m.fact.name == "base"]
     if which:
-        each = "; ".join(f"{b.label}: {b.verdict.label}" for b in which[0].branches)
+        each = "; ".join(f"{b.when}: {b.verdict.label}" for b in which[0].outcomes)
         reasons.append(f"which of the candidate bases it is built on is not known ({each})")
-    if finding.scope == "depends" and not which:
+    if finding.binds is Answer.DEPENDS and not which:
         reasons.append(
             "whether the license binds this component at all is not settled "
             f"({_open(finding, ('lineage', 'derivative', 'owner_is_licensor'))})"
         )
-    if finding.trigger == "depends":
+    if finding.triggered is Answer.DEPENDS:
         reasons.append(f"whether the clause is triggered is not settled ({_trigger_open(finding)})")
-    if finding.exception == "depends":
+    if finding.exception is Answer.DEPENDS:
         reasons.append(f"an exception may lift it ({_exception_open(finding)})")
-    if finding.requirement == "depends" and finding.kind == "gate":
+    if finding.requirement is Requirement.DEPENDS and finding.kind == "gate":
         reasons.append(
             "whether the licensor has granted the license the gate asks for is not "
             f"settled ({_open(finding, ('license_granted',))})"
         )
-    elif finding.requirement == "depends":
+    elif finding.requirement is Requirement.DEPENDS:
         reasons.append("whether its requirement holds is not settled")
     sentences = [
         "Governance risk, not a violation: the verdict depends on facts that are missing or "
         "only weakly evidenced — " + "; ".join(reasons) + "."
     ]
-    if finding.requirement == "fails":
+    if finding.requirement is Requirement.FAILS:
         sentences.append("Where the clause is triggered and not lifted, its requirement fails.")
     likely = [s for s in finding.facts if s.status is Status.LIKELY]
     if likely:
@@ -162,11 +162,11 @@ def _still(finding: Finding) -> str:
     """Why weak evidence leaves the verdict as it is: where each likely figure lies against the
     clause's thresholds (inside a range: unsettled), and the facts still open without it."""
     parts = []
-    for missing in finding.missing:
+    for missing in finding.missing_facts:
         state = missing.fact
         if state.status is Status.LIKELY and isinstance(state.likely, Interval):
-            parts.append(_against(state, state.likely, missing.branches, likely=True))
-    others = [m.fact.name for m in finding.missing if m.fact.status is not Status.LIKELY]
+            parts.append(_against(state, state.likely, missing.outcomes, likely=True))
+    others = [m.fact.name for m in finding.missing_facts if m.fact.status is not Status.LIKELY]
     if others:
         names = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
         parts.append(f"{names} would still be open")
@@ -204,8 +204,8 @@ def _against(state: FactState, domain: Interval, branches: Sequence[Branch], lik
     for branch in branches:
         region = branch.region
         if isinstance(region, Interval) and not region.intersect(domain).is_empty():
-            where = "which is" if branch.label[:1] in "<≤>≥" else "within"
-            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.label}"
+            where = "which is" if branch.when[:1] in "<≤>≥" else "within"
+            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.when}"
     return ""
 
 
@@ -226,7 +226,7 @@ def _trigger_open(finding: Finding) -> str:
     """Each fact that leaves the trigger open, and how: a known range that a threshold lies
     inside says so (it is not 'established' in any useful sense)."""
     skip = {"lineage", "derivative", "agreement_waives"}
-    open_ = {m.fact.name: m for m in finding.missing if m.fact.name not in skip}
+    open_ = {m.fact.name: m for m in finding.missing_facts if m.fact.name not in skip}
     parts = []
     for state in finding.facts:
         missing = open_.get(state.name)
@@ -234,7 +234,7 @@ def _trigger_open(finding: Finding) -> str:
             continue
         domain = state.domain
         if state.status is Status.ESTABLISHED and isinstance(domain, Interval):
-            parts.append(_against(state, domain, missing.branches, likely=False))
+            parts.append(_against(state, domain, missing.outcomes, likely=False))
         else:
             parts.append(f"{state.name} {state.status.value}")
     return ", ".join(p for p in parts if p) or "see the missing facts"

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from licheck.core.verdicts import Verdict
+from licheck.core.verdicts import Answer, Requirement, Verdict
 from licheck.evaluation.findings import Finding, ProductResult
 from licheck.inputs.rules import AllOf, AnyOf, Condition, FactTest, License, Provenance
 from licheck.library.compiled import Library
@@ -157,7 +157,7 @@ def finding_duties(finding: Finding, library: Library) -> list[Duty]:
     clause = next((c.clause for c in entry.clauses if c.clause.id == finding.clause), None)
     if clause is None or clause.requirement is None:
         return []
-    met = {"holds": "yes", "fails": "no"}.get(finding.requirement, "unknown")
+    met = {Requirement.HOLDS: "yes", Requirement.FAILS: "no"}.get(finding.requirement, "unknown")
     settle = () if status is Status.REQUIRED and met != "unknown" else _settle(finding)
     return [
         Duty(
@@ -196,11 +196,11 @@ def _caveat(provenance: str) -> str | None:
 
 
 def _status(finding: Finding) -> Status | None:
-    if finding.verdict is Verdict.NOT_APPLICABLE or "no" in (finding.scope, finding.trigger):
+    if finding.verdict is Verdict.NOT_APPLICABLE or Answer.NO in (finding.binds, finding.triggered):
         return None
-    if finding.exception == "yes":
+    if finding.exception is Answer.YES:
         return None
-    if (finding.scope, finding.trigger, finding.exception) == ("yes", "yes", "no"):
+    if (finding.binds, finding.triggered, finding.exception) == (Answer.YES, Answer.YES, Answer.NO):
         return Status.REQUIRED
     return Status.MAY_BE_REQUIRED
 
@@ -208,7 +208,7 @@ def _status(finding: Finding) -> Status | None:
 def _settle(finding: Finding) -> tuple[str, ...]:
     """The facts that keep the duty open: the missing facts the report names, else every fact
     the finding used that is not established."""
-    names = [m.fact.name for m in finding.missing]
+    names = [m.fact.name for m in finding.missing_facts]
     if not names:
         names = [f.name for f in finding.facts if f.status.value != "established"]
     return tuple(dict.fromkeys(names))

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from licheck import __version__
 from licheck.core.diagnostics import Diagnostic
-from licheck.core.verdicts import Verdict
+from licheck.core.verdicts import Answer, Requirement, RiskKind, Verdict
 from licheck.files.jsontext import dumps
 from licheck.report.digest import product_digest, report_digest
 
@@ -84,9 +84,9 @@ class LocationOut(_Model):
     column: int
 
 
-RiskKind = Literal["evidence", "attestation"]
-
-
+# The report's finding: the evaluation's (`evaluation.findings.Finding`), field for field and in
+# its order, with the facts and guidance as the report writes them; then what only the report
+# adds, from `explanation` on (`REPORTED_ONLY`).  (A comment: a docstring would enter the schema.)
 class FindingOut(_Model):
     """One clause of one license for one component of a product: its verdict (and the verdict
     weaker evidence suggests), whether the clause binds, is triggered and its requirement holds,
@@ -104,10 +104,10 @@ class FindingOut(_Model):
     provenance: str
     verdict: Verdict
     likely_verdict: Verdict
-    binds: Literal["yes", "no", "depends"]
-    triggered: Literal["yes", "no", "depends"]
-    requirement: Literal["holds", "fails", "depends", "not reached"]
-    exception: Literal["yes", "no", "depends"]
+    binds: Answer
+    triggered: Answer
+    requirement: Requirement
+    exception: Answer
     explanation: str
     location: LocationOut
     facts: list[FactOut]
@@ -120,6 +120,10 @@ class FindingOut(_Model):
     waiver: WaiverRef | None = None  # the waiver that names it (applied, or why it no longer is)
     baseline: BaselineRef | None = None  # with --baseline: how it compares with the baseline's
 
+
+# What a report's finding adds to the evaluation's: each is computed from the finding (the
+# explanation, the risk kind) or by the run (waivers, baseline).
+REPORTED_ONLY = ("explanation", "risk_kind", "waived", "waiver", "baseline")
 
 BaselineStatus = Literal["new", "worse", "unchanged", "improved", "fixed"]
 GATING = frozenset({"new", "worse"})  # the statuses that count toward --fail-on with a baseline
@@ -407,7 +411,7 @@ def gate_kind(gate: Verdict, kinds: Iterable[str | None]) -> RiskKind | None:
     """The kind of the gate's governance risks: evidence when any is, else attestation."""
     if gate is not Verdict.GOVERNANCE_RISK:
         return None
-    return "evidence" if "evidence" in set(kinds) else "attestation"
+    return RiskKind.EVIDENCE if RiskKind.EVIDENCE in set(kinds) else RiskKind.ATTESTATION
 
 
 def counts_toward_gate(finding: FindingOut) -> bool:
@@ -438,7 +442,7 @@ def fails(verdict: Verdict, fail_on: FailOn, risk_kind: str | None = None) -> bo
     if fail_on is FailOn.NEVER:
         return False
     if fail_on is FailOn.EVIDENCE_RISK and verdict is Verdict.GOVERNANCE_RISK:
-        return risk_kind != "attestation"
+        return risk_kind != RiskKind.ATTESTATION
     floor = Verdict.VIOLATION if fail_on is FailOn.VIOLATION else Verdict.GOVERNANCE_RISK
     return verdict.severity >= floor.severity
 

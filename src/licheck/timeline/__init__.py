@@ -159,7 +159,7 @@ def _state(key: Key, now: Finding | None, before: Finding | None) -> FindingStat
 
 
 def _open(finding: Finding | None) -> list[str]:
-    return sorted({m.fact.name for m in finding.missing}) if finding else []
+    return sorted({m.fact.name for m in finding.missing_facts}) if finding else []
 
 
 def _changed(state: FindingStateOut) -> bool:

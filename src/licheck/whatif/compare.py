@@ -73,8 +73,8 @@ def compare(baseline: ProductResult, scenario: ProductResult) -> list[Change]:
         if old is None or new is None:
             changes.append(Change(key, old, new, (), (), ()))
             continue
-        missing_old = {m.fact.name for m in old.missing}
-        missing_new = {m.fact.name for m in new.missing}
+        missing_old = {m.fact.name for m in old.missing_facts}
+        missing_new = {m.fact.name for m in new.missing_facts}
         changes.append(
             Change(
                 key,

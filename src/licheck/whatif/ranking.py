@@ -65,8 +65,8 @@ def rank(result: ProductResult) -> list[NextFact]:
             continue
         # (an unconfirmed base's finding carries `lineage` as its missing fact: confirmed, the
         # model's own findings stand alone; refuted, an unknown base's license binds instead)
-        for missing in finding.missing:
-            add(missing.fact, finding.model_name, Settling(finding.key, missing.branches))
+        for missing in finding.missing_facts:
+            add(missing.fact, finding.model_name, Settling(finding.key, missing.outcomes))
     ranked = [
         NextFact(state, tuple(settlings), model)
         for (_, model), (state, settlings) in by_fact.items()

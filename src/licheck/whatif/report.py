@@ -55,7 +55,9 @@ class FindingVerdictOut(_Model):
     verdict: Verdict
 
 
-class FindingOut(_Model):
+class ScenarioFindingOut(_Model):
+    # A finding as the baseline or the scenario gives it: its id, then the report's finding's
+    # fields of the same names (`report.view.FindingOut`) that a comparison reads.
     finding: str = Field(description="component/model/license/clause")
     component: str
     model: str
@@ -69,7 +71,7 @@ class FindingOut(_Model):
 
 class ResultOut(_Model):
     verdict: Verdict
-    findings: list[FindingOut]
+    findings: list[ScenarioFindingOut]
 
 
 class FactChangeOut(_Model):
@@ -232,7 +234,7 @@ def _result(result: ProductResult) -> ResultOut:
     return ResultOut(
         verdict=result.verdict,
         findings=[
-            FindingOut(
+            ScenarioFindingOut(
                 finding=finding_id(f.key),
                 component=f.component,
                 model=f.model,
@@ -395,7 +397,7 @@ def _next(item: NextFact) -> NextFactOut:
             SettlingOut(
                 finding=finding_id(s.key),
                 settles=s.settles,
-                outcomes=[OutcomeOut(when=b.label, verdict=b.verdict) for b in s.branches],
+                outcomes=[OutcomeOut(when=b.when, verdict=b.verdict) for b in s.branches],
             )
             for s in item.findings
         ],
