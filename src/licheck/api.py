@@ -11,13 +11,13 @@ from licheck.core.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.evaluation.evaluate import EvaluationContext, Options, ProductResult, evaluate_manifest
 from licheck.facts.resolution import EvidencePolicy, policy_named
 from licheck.files.discovery import discover, distinct
-from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import Library
-from licheck.library.layers import described
 from licheck.library.layers import load as load_layers
 from licheck.library.source import LibrarySource
 from licheck.loading.documents import load_manifest
+from licheck.outputs import Context
 from licheck.report.building import build, product_out
+from licheck.report.layering import described
 from licheck.report.view import ProductOut, Report, assemble, errors_out
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def evaluate_readable(
         try:
             manifest, document = load_manifest(path, str(path))
             if options.attesting is not None:
-                manifest = _attested(manifest, document.file, options)
+                manifest = options.attesting.complete(manifest, document.file)
             results.append(evaluate_manifest(manifest, document, library, options, context))
         except InputError as exc:
             problems.extend(exc.diagnostics)
@@ -88,14 +88,6 @@ def _options(
 
     on = as_of or today or dt.date.today()
     return Options(policy, as_of, attesting=attesting(attestations, on, library))
-
-
-def _attested(manifest: Manifest, file: str, options: Options) -> Manifest:
-    from licheck.report.attestations import (
-        attested,  # (a run without attestations never imports it)
-    )
-
-    return attested(manifest, file, options.attesting)
 
 
 def evaluate_files(
@@ -197,7 +189,6 @@ def check_stream(
     file; `Stream.write` then writes the document.  The report is never held.  All problems in
     all files are raised together (`InputError`), and then nothing is kept.  `progress` is told
     `(done, total)` as each manifest is done."""
-    from licheck.outputs import Context
     from licheck.portfolio.streaming import Encoder, stream
     from licheck.portfolio.workers import iter_mapped
 

@@ -23,7 +23,7 @@ from typing import NoReturn
 import click
 
 from licheck import __version__
-from licheck.cli.common import PathParam, run_guarded
+from licheck.cli.common import COMMAND_ARGS, PathParam, run_guarded
 
 # name -> a function that imports the command: each runs only when its command runs or `--help`
 # lists it.  To add a command, write its loader below and add one line to COMMANDS.  Imports are
@@ -129,9 +129,6 @@ Exit codes:
 
 A reader of standard output that goes away (| head) makes the run exit 1, never 0.
 """
-
-
-COMMAND_ARGS = "licheck.command_args"  # ctx.meta: the arguments after the command's name
 
 
 def load_command(name: str) -> click.Command:

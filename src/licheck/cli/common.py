@@ -12,11 +12,17 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
+from licheck.core.diagnostics import InputError, LicheckError
+from licheck.files.safeio import STDIN, Terminated, refuse_overwrite, signals_raise, write_atomic
+
 if TYPE_CHECKING:
+    from licheck.config.settings import Config
     from licheck.core.diagnostics import Diagnostic
     from licheck.library.source import LibrarySource
 
 F = TypeVar("F", bound=Callable[..., Any])
+COMMAND_ARGS = "licheck.command_args"  # ctx.meta: the arguments after the command's name
+DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.report.waivers.DEFAULT_FILE (tested)
 
 
 class PathParam(click.Path):
@@ -45,8 +51,6 @@ def stdin_once(
 ) -> tuple[Path, ...]:
     """The callback of a command's input arguments: `-` (a manifest on standard input,
     `licheck.files.safeio.STDIN`) may be named once; standard input cannot be read twice."""
-    from licheck.files.safeio import STDIN
-
     if values.count(STDIN) > 1:
         raise click.BadParameter("'-' (standard input) can be named once", param=param)
     return values
@@ -58,9 +62,6 @@ PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatev
 
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
-    from licheck.core.diagnostics import InputError, LicheckError
-    from licheck.files.safeio import Terminated, signals_raise
-
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     tolerate_encodings()
     try:
@@ -372,16 +373,21 @@ def refuse_outputs(
     outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
 ) -> None:
     """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
-    from licheck.files.safeio import refuse_overwrite
-
     refuse_overwrite(outputs, inputs)
     refuse_overwrite(outputs, config_inputs(), CONFIG_NAMED)
 
 
+def loaded(ctx: click.Context | None = None) -> Config | None:
+    """The configuration file this run read (`configuring.configure`), if any; `ctx`: any
+    context of the run (default: the current one)."""
+    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    obj = root.obj if root is not None else None
+    return obj.get("config") if isinstance(obj, dict) else None
+
+
 def config_file() -> Path | None:
     """The configuration file this run read (`licheck.cli.configuring`): an input too."""
-    from licheck.cli.configuring import loaded
-
     config = loaded()
     return config.file if config is not None else None
 
@@ -393,8 +399,6 @@ def config_inputs() -> tuple[Path, ...]:
     """The configuration file this run read and every file and folder it names (the paths
     `check` checks, waivers, layers, policies): inputs of some run, whichever command this
     is, so never overwritten by an output (`licheck notices -o` naming the waiver file)."""
-    from licheck.cli.configuring import loaded
-
     config = loaded()
     if config is None:
         return ()
@@ -437,7 +441,6 @@ def write_stream(
         produce(gather)
         to_stdout("".join(pending))
         return
-    from licheck.files.safeio import refuse_overwrite, write_atomic
 
     refuse_overwrite([("--output", output)], inputs)
     refuse_overwrite([("--output", output)], config_inputs(), CONFIG_NAMED)

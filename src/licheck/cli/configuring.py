@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from licheck.cli.common import COMMAND_ARGS, DEFAULT_WAIVERS, loaded
+from licheck.core.diagnostics import InputError, path_text
+
 if TYPE_CHECKING:
-    from licheck.config.settings import Config
     from licheck.report.view import ConfigOut, FailOn, GateSettingOut, Report
 
 CONFIG_ENV = "LICHECK_CONFIG"
@@ -37,7 +39,6 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
     if path is None:
         return
     from licheck.config.configfile import read
-    from licheck.core.diagnostics import InputError
 
     try:
         config = read(path)
@@ -51,19 +52,8 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
 
 def _asks_for_help(ctx: click.Context) -> bool:
     """Whether the command line asks a command for its help (`licheck check --help`)."""
-    from licheck.cli import COMMAND_ARGS
-
     args = ctx.meta.get(COMMAND_ARGS, ())
     return any(arg in ctx.help_option_names for arg in args)
-
-
-def loaded(ctx: click.Context | None = None) -> Config | None:
-    """The configuration file this run read (`configure`), if any; `ctx`: any context of the
-    run (default: the current one)."""
-    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
-    root = ctx.find_root() if ctx is not None else None
-    obj = root.obj if root is not None else None
-    return obj.get("config") if isinstance(obj, dict) else None
 
 
 def with_config(report: Report) -> Report:
@@ -102,8 +92,6 @@ def gate_settings(ctx: click.Context) -> list[GateSettingOut]:
     params = ctx.params
     if "fail_on" not in params or "licenses_dir" not in params:
         return []
-    from licheck.cli.gating import DEFAULT_WAIVERS
-    from licheck.core.diagnostics import path_text
     from licheck.report.gatesettings import in_force
 
     def day(value: object) -> str | None:

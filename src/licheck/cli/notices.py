@@ -57,9 +57,9 @@ def notices(
     from licheck.api import evaluate_readable, resolve_policy
     from licheck.evaluation.evaluate import Options
     from licheck.files.discovery import discover
-    from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.outputs.notices import json_text, markdown
+    from licheck.report.layering import described
     from licheck.report.notices import product_duties
 
     policy = resolve_policy(evidence)

@@ -20,6 +20,7 @@ from licheck.cli.common import (
     evidence_options,
     library_option,
     policy_option,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -136,7 +137,6 @@ def attestations_at(path: Path | None, as_of: dt.date | None, library: Library) 
 
 def say_lapsed(attestations: Attestations, on: dt.date) -> None:
     """On stderr: each attestation that does not hold on `on` (its facts are open again)."""
-    from licheck.cli.common import say
     from licheck.report.attestations import lapsed
     from licheck.text.escape import terminal
 

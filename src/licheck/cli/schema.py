@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from licheck.cli.common import INPUT_PATH, stdin_once
+from licheck.cli.common import INPUT_PATH, stdin_once, terminal_width
 
 SCHEMA_NAMES = (
     "license",
@@ -57,7 +57,6 @@ def validate(files: tuple[Path, ...], kind: str) -> None:
     Example:
       licheck validate products/*.yaml licenses/*.yaml
     """
-    from licheck.cli.common import terminal_width
     from licheck.text.escape import line
     from licheck.text.readable import fit
     from licheck.validation import validate_files

@@ -56,10 +56,10 @@ def timeline(
         --format json -o timeline.json
     """
     from licheck.api import resolve_policy
-    from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
     from licheck.report.attestations import attested
+    from licheck.report.layering import described
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 

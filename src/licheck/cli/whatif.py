@@ -107,10 +107,10 @@ def whatif(
     """
     from licheck.api import resolve_policy
     from licheck.evaluation.evaluate import Options
-    from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
     from licheck.report.attestations import attested
+    from licheck.report.layering import described
     from licheck.whatif import Scenario, ScenarioError, Subject, analyse
     from licheck.whatif.report import build
     from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep
