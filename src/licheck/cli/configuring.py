@@ -1,7 +1,8 @@
 """Reading the configuration file into click: the group's `--config` and `--no-config`, and each
 command's option defaults (click's `default_map`), so that options typed on the command line win.
 
-Light at the top: a run with no configuration file imports nothing of the core here."""
+Light at the top: a run with no configuration file imports nothing here beyond what `licheck
+--version` loads (click, `cli.common`, `core.diagnostics`)."""
 
 from __future__ import annotations
 
