@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import licheck
-from licheck.library.compiled import default_directory
+from licheck.files.safeio import default_directory
 from licheck.outputs.whatif.scale import Scale
 from tests.clirun import run
 

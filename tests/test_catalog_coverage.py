@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from licheck.core.diagnostics import InputError
+from licheck.files.safeio import default_directory
 from licheck.inputs.rules import Provenance
-from licheck.library.compiled import default_directory, load_library
+from licheck.library.compiled import load_library
 from licheck.vocabulary.names import FACTS
 from tests.conftest import ROOT
 

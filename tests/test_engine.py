@@ -9,9 +9,10 @@ from fractions import Fraction
 
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Verdict, worst
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import TRUE, All, Any_, Not, Test
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine.exact import Rule, branches, fact_cells, judge
+from licheck.engine.exact import branches, fact_cells, judge
 
 M = 10**6
 UNKNOWN_COUNT = Interval.everything(Dimension.COUNT)

@@ -27,10 +27,11 @@ from hypothesis import strategies as st
 
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Verdict
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import TRUE, All, Any_, Const, Node, Not
 from licheck.engine.conditions import Test as FactTest
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine.exact import Rule, judge
+from licheck.engine.exact import judge
 from licheck.text.nearmatch import normal
 from tests.conftest import ROOT
 

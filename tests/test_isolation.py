@@ -33,9 +33,9 @@ from hypothesis import strategies as st
 from licheck.core.context import EvaluationContext
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Verdict
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import Test, strings_read
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
-from licheck.engine.exact import Rule
 from licheck.engine.tables import Compiled, compile_rule
 from licheck.evaluation.derivation import Derivation
 from licheck.evaluation.evaluate import Hypotheses

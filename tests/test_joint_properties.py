@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Verdict
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import TRUE, Const, Node
 from licheck.engine.conditions import Test as FactTest
 from licheck.engine.domains import Domain, Interval
-from licheck.engine.exact import Rule, judge
+from licheck.engine.exact import judge
 from tests.test_engine_properties import PROPERTY, leaf_tests, outcome, verdict_from
 
 CHAIN = ("mau", "licensee_own_mau", "licensee_mau")

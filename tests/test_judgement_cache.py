@@ -10,10 +10,9 @@ from fractions import Fraction
 
 from licheck.core.context import EvaluationContext
 from licheck.core.units import Dimension
+from licheck.engine.cells import Rule
 from licheck.engine.domains import Domain, Interval
-from licheck.engine.exact import Rule
 from licheck.engine.exact import judge as judge_afresh
-from licheck.evaluation.binding import bind
 from licheck.evaluation.derivation import Derivation
 from licheck.evaluation.evaluate import Hypotheses, Options
 from licheck.evaluation.judging import judge
@@ -21,6 +20,7 @@ from licheck.facts.resolution import POLICIES, Resolution, full_domain
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import EvidenceKind, Source
 from licheck.library.compiled import load_library
+from licheck.library.reach import bind
 from licheck.vocabulary.names import FACTS
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from licheck.library.compiled import default_directory, load_library
+from licheck.files.safeio import default_directory
+from licheck.library.compiled import load_library
 from licheck.library.layers import load, source_of
 from licheck.library.source import LibrarySource
 from licheck.portfolio.workers import PARALLEL_MIN

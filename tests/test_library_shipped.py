@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from licheck.library.compiled import SHIPPED, Library, default_directory, load_library, shipped_data
+from licheck.files.safeio import default_directory
+from licheck.library.compiled import SHIPPED, Library, load_library, shipped_data
 from tests.clirun import run
 from tests.conftest import LICENSES, PRODUCTS, ROOT
 

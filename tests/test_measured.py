@@ -9,9 +9,10 @@ import pytest
 
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Verdict
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import Test, evaluate
 from licheck.engine.domains import Interval
-from licheck.engine.exact import Rule, judge
+from licheck.engine.exact import judge
 from licheck.facts.measurement import Occasion, month_before, read
 from licheck.facts.resolution import POLICIES, FactError, FactState, Resolution, Status, resolve
 from licheck.inputs.manifest import FactSpec

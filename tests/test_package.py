@@ -42,7 +42,7 @@ def test_classifiers_name_the_pythons_supported() -> None:
 
 def test_one_version_with_its_changelog_section() -> None:
     assert PROJECT["dynamic"] == ["version"]
-    assert HATCH["version"]["path"] == "src/licheck/__init__.py"
+    assert HATCH["version"]["path"] == "src/licheck/_version.py"
     assert re.fullmatch(r"\d+\.\d+\.\d+", licheck.__version__)
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"\n## {licheck.__version__}\n" in changelog

@@ -17,16 +17,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from licheck.core.verdicts import Verdict
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import TRUE
 from licheck.engine.domains import Booleans
-from licheck.engine.exact import Rule, judge
-from licheck.evaluation.binding import bind
+from licheck.engine.exact import judge
 from licheck.evaluation.evaluate import Options, evaluate_manifest
 from licheck.facts.resolution import POLICIES
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.inputs.rules import Reach
 from licheck.library.compiled import load_library
+from licheck.library.reach import bind
 from tests.test_engine_properties import (
     PROPERTY,
     Known,

@@ -37,7 +37,8 @@ def test_the_near_matches_import_nothing_of_the_library_side() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.split() == [
-        "['licheck.text',",  # the package: its __init__ holds only its docstring
+        "['licheck._version',",  # `import licheck` loads the version's own module
+        "'licheck.text',",  # the package: its __init__ holds only its docstring
         "'licheck.text.nearmatch',",
         "'licheck.text.spacing']",
     ]

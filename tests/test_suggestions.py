@@ -256,7 +256,7 @@ def test_a_swapped_base_offers_candidates_with_their_license(
 def test_a_license_id_that_is_also_a_model_name_says_both(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from licheck.library.compiled import default_directory
+    from licheck.files.safeio import default_directory
 
     folder = tmp_path / "licenses"
     shutil.copytree(default_directory(), folder)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from licheck.cli.request import DEFAULT_WAIVERS, FORMAT_CHOICES
+from licheck.cli.common import DEFAULT_WAIVERS
+from licheck.cli.request import FORMAT_CHOICES
 from licheck.report.waivers import DEFAULT_FILE
 from tests.clirun import run
 from tests.conftest import ROOT

@@ -4,7 +4,7 @@ The Python API (`licheck.api`, docs/api.md) is re-exported here: `from licheck i
 It is imported on first use, so that `import licheck` and `licheck --version` stay fast.
 """
 
-__version__ = "0.2.0"
+from licheck._version import __version__
 
 # licheck.api.__all__, spelt out so that this module imports nothing (tests/test_api.py checks)
 _API = (

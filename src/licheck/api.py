@@ -22,13 +22,13 @@ from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import Options
 from licheck.facts.resolution import EvidencePolicy
 from licheck.library.compiled import Library
-from licheck.library.layers import described
 from licheck.library.layers import load as load_layers
 from licheck.library.source import LibrarySource
 from licheck.loading.documents import load_manifest
 from licheck.portfolio.runs import check_report, evaluate_report, evidence_policy
 from licheck.report import attestations as attestation_files
 from licheck.report import waivers as waiver_files
+from licheck.report.layering import described
 from licheck.report.view import FindingOut, ProductOut, Report
 from licheck.whatif import Scenario, Subject, analyse
 from licheck.whatif.report import WhatIfReport, build

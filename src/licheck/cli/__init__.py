@@ -22,7 +22,7 @@ from typing import NoReturn
 
 import click
 
-from licheck import __version__
+from licheck._version import __version__
 from licheck.cli.common import PathParam, run_guarded
 from licheck.cli.state import run_state
 

@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import INPUT_PATH, quiet, refuse_outputs, say, stdin_once
+from licheck.cli.common import (
+    CONFIG_NAMED,
+    INPUT_PATH,
+    config_inputs,
+    quiet,
+    refuse_outputs,
+    say,
+    stdin_once,
+    write_output,
+)
+from licheck.cli.configuring import with_config
 from licheck.cli.emit import emit_stream
 from licheck.cli.request import (
     FORMAT_CHOICES,
@@ -18,6 +28,8 @@ from licheck.cli.request import (
     load_baseline,
     request_options,
 )
+from licheck.core.diagnostics import LicheckError
+from licheck.files.safeio import append_regular, refuse_overwrite
 
 if TYPE_CHECKING:
     from licheck.outputs import RenderOptions
@@ -152,8 +164,6 @@ def _check_once(
 ) -> None:
     """Several formats from one evaluation (the report is held in memory): each --also file,
     the step summary, then the main format and the gate's exit code."""
-    from licheck.cli.common import write_output
-    from licheck.cli.configuring import with_config
     from licheck.cli.emit import warn_sarif_cap
     from licheck.outputs import Format, render
     from licheck.portfolio.runs import check_report
@@ -196,10 +206,6 @@ def _append_step_summary(path: Path, markdown: str, inputs: Sequence[Path | None
     waiver file, the configuration...) or that is no regular file (a FIFO would hang the run)
     is not written, with a warning: the step summary is a courtesy, the gate's exit code and
     the log stay what they are."""
-    from licheck.cli.common import CONFIG_NAMED, config_inputs
-    from licheck.core.diagnostics import LicheckError
-    from licheck.files.safeio import append_regular, refuse_overwrite
-
     if len(markdown.encode("utf-8")) > STEP_SUMMARY_LIMIT:
         markdown = (
             "**licheck**: the Markdown report is over GitHub's 1 MiB step-summary limit; "

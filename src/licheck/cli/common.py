@@ -12,11 +12,17 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
+from licheck.cli.state import run_state
+from licheck.core.diagnostics import InputError, LicheckError
+from licheck.files.safeio import STDIN, Terminated, refuse_overwrite, signals_raise, write_atomic
+
 if TYPE_CHECKING:
+    from licheck.config.settings import Config
     from licheck.core.diagnostics import Diagnostic
     from licheck.library.source import LibrarySource
 
 F = TypeVar("F", bound=Callable[..., Any])
+DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.report.waivers.DEFAULT_FILE (tested)
 
 
 class PathParam(click.Path):
@@ -45,8 +51,6 @@ def stdin_once(
 ) -> tuple[Path, ...]:
     """The callback of a command's input arguments: `-` (a manifest on standard input,
     `licheck.files.safeio.STDIN`) may be named once; standard input cannot be read twice."""
-    from licheck.files.safeio import STDIN
-
     if values.count(STDIN) > 1:
         raise click.BadParameter("'-' (standard input) can be named once", param=param)
     return values
@@ -58,9 +62,6 @@ PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatev
 
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
-    from licheck.core.diagnostics import InputError, LicheckError
-    from licheck.files.safeio import Terminated, signals_raise
-
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     tolerate_encodings()
     try:
@@ -155,8 +156,6 @@ NOTE = "licheck: note: "  # an informational line on stderr, which -q/--quiet le
 def quiet() -> bool:
     """Whether the run was given `-q/--quiet`: then no progress line and no `licheck: note:`
     line (`say`); the report, warnings and errors are written as ever."""
-    from licheck.cli.state import run_state
-
     return run_state().quiet
 
 
@@ -294,22 +293,17 @@ def output_option(what: str = "the output") -> Callable[[F], F]:
 
 
 def _no_builtin(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
-    from licheck.cli.state import run_state
-
     run_state(ctx).no_builtin_licenses = value  # eager: processed before --licenses reads it
     return value
 
 
 def _policies(ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None) -> None:
-    from licheck.cli.state import run_state
-
     run_state(ctx).policy_files = tuple(value or ())  # eager: processed before --licenses
 
 
 def _library_source(
     ctx: click.Context, _param: click.Parameter, value: tuple[Path, ...] | None
 ) -> LibrarySource:
-    from licheck.cli.state import run_state
     from licheck.library.source import LibrarySource
 
     state = run_state(ctx)
@@ -370,16 +364,18 @@ def refuse_outputs(
     outputs: Sequence[tuple[str, Path | None]], inputs: Sequence[Path | None]
 ) -> None:
     """Refuse, before any work, outputs that are inputs of the run or name one file twice."""
-    from licheck.files.safeio import refuse_overwrite
-
     refuse_overwrite(outputs, inputs)
     refuse_overwrite(outputs, config_inputs(), CONFIG_NAMED)
 
 
+def loaded(ctx: click.Context | None = None) -> Config | None:
+    """The configuration file this run read (`configuring.configure`), if any; `ctx`: any
+    context of the run (default: the current one)."""
+    return run_state(ctx).config
+
+
 def config_file() -> Path | None:
     """The configuration file this run read (`licheck.cli.configuring`): an input too."""
-    from licheck.cli.configuring import loaded
-
     config = loaded()
     return config.file if config is not None else None
 
@@ -391,8 +387,6 @@ def config_inputs() -> tuple[Path, ...]:
     """The configuration file this run read and every file and folder it names (the paths
     `check` checks, waivers, layers, policies): inputs of some run, whichever command this
     is, so never overwritten by an output (`licheck notices -o` naming the waiver file)."""
-    from licheck.cli.configuring import loaded
-
     config = loaded()
     if config is None:
         return ()
@@ -435,7 +429,6 @@ def write_stream(
         produce(gather)
         to_stdout("".join(pending))
         return
-    from licheck.files.safeio import refuse_overwrite, write_atomic
 
     refuse_overwrite([("--output", output)], inputs)
     refuse_overwrite([("--output", output)], config_inputs(), CONFIG_NAMED)

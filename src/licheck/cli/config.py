@@ -9,7 +9,16 @@ import click
 from click.core import ParameterSource
 
 from licheck.cli import configuring
-from licheck.cli.common import INPUT_PATH, PathParam, json_output, library_option, policy_option
+from licheck.cli.common import (
+    INPUT_PATH,
+    PathParam,
+    json_output,
+    library_option,
+    policy_option,
+    terminal_width,
+)
+from licheck.cli.common import loaded as config_loaded
+from licheck.core.diagnostics import LicheckError
 
 if TYPE_CHECKING:
     from licheck.config.settings import Config, Setting
@@ -63,19 +72,17 @@ def config(ctx: click.Context, /, out_format: str, **_settings: Any) -> None:
     OPTIONS` shows what a run with OPTIONS would use.
     """
     from licheck.config.settings import SETTINGS
-    from licheck.core.diagnostics import LicheckError
     from licheck.facts.evidencepolicy import policy_named
 
     try:  # shown as in force only if a run would accept it (`check --evidence ,` is exit 2)
         policy_named(_settings["evidence"])
     except ValueError as exc:
         raise LicheckError(f"--evidence: {exc}") from None
-    loaded = configuring.loaded(ctx)
+    loaded = config_loaded(ctx)
     rows = [_file_row(ctx, loaded)] + [_row(ctx, setting, loaded) for setting in SETTINGS]
     if out_format == "json":
         click.echo(json_output({"settings": rows}))
         return
-    from licheck.cli.common import terminal_width
     from licheck.text.escape import terminal
     from licheck.text.readable import fit
 

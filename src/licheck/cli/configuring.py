@@ -1,7 +1,8 @@
 """Reading the configuration file into click: the group's `--config` and `--no-config`, and each
 command's option defaults (click's `default_map`), so that options typed on the command line win.
 
-Light at the top: a run with no configuration file imports nothing of the core here."""
+Light at the top: a run with no configuration file imports nothing here beyond what `licheck
+--version` loads (click, `cli.common`, `core.diagnostics`)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import TYPE_CHECKING
 
 import click
 
+from licheck.cli.common import DEFAULT_WAIVERS, loaded
 from licheck.cli.state import run_state
+from licheck.core.diagnostics import InputError, path_text
 
 if TYPE_CHECKING:
-    from licheck.config.settings import Config
     from licheck.report.view import ConfigOut, FailOn, GateSettingOut, Report
 
 CONFIG_ENV = "LICHECK_CONFIG"
@@ -40,7 +42,6 @@ def configure(ctx: click.Context, config_file: Path | None, no_config: bool) -> 
     if path is None:
         return
     from licheck.config.configfile import read
-    from licheck.core.diagnostics import InputError
 
     try:
         config = read(path)
@@ -56,12 +57,6 @@ def _asks_for_help(ctx: click.Context) -> bool:
     """Whether the command line asks a command for its help (`licheck check --help`)."""
     args = run_state(ctx).command_args
     return any(arg in ctx.help_option_names for arg in args)
-
-
-def loaded(ctx: click.Context | None = None) -> Config | None:
-    """The configuration file this run read (`configure`), if any; `ctx`: any context of the
-    run (default: the current one)."""
-    return run_state(ctx).config
 
 
 def with_config(report: Report) -> Report:
@@ -100,8 +95,6 @@ def gate_settings(ctx: click.Context) -> list[GateSettingOut]:
     params = ctx.params
     if "fail_on" not in params or "licenses_dir" not in params:
         return []
-    from licheck.cli.request import DEFAULT_WAIVERS
-    from licheck.core.diagnostics import path_text
     from licheck.report.gatesettings import in_force
 
     def day(value: object) -> str | None:

@@ -18,6 +18,8 @@ from licheck.cli.common import (
     terminal_width,
     write_output,
 )
+from licheck.core.diagnostics import path_text
+from licheck.files.safeio import refuse_existing_inside
 
 if TYPE_CHECKING:
     from licheck.core.diagnostics import Diagnostic
@@ -66,13 +68,11 @@ def discover(
       licheck discover . --fail-on-undeclared
       licheck discover src/ --manifests products/ -f json
     """
-    from licheck.core.diagnostics import path_text
     from licheck.discover.declared import found_models, read_declarations
     from licheck.discover.modelscan import scan
-    from licheck.files.safeio import refuse_existing_inside
-    from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.outputs.discovered import json_text, text
+    from licheck.report.layering import described
 
     refuse_outputs([("--output", output)], (*paths, *manifest_paths, *licenses_dir.inputs))
     refuse_existing_inside("--output", output, paths)  # a source file there is an input

@@ -23,6 +23,8 @@ from licheck.cli.common import (
     write_output,
     write_stream,
 )
+from licheck.cli.configuring import say_weakened, with_config
+from licheck.core.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from licheck.outputs import RenderOptions
@@ -89,7 +91,6 @@ def write_report(
     inputs: Sequence[Path | None] = (),
 ) -> None:
     """Render, write (atomically with --output) and exit with the gate's code."""
-    from licheck.cli.configuring import say_weakened, with_config
     from licheck.outputs import Format, render
     from licheck.report.view import exit_code
 
@@ -112,7 +113,6 @@ def emit_stream(
     from licheck.report.view import exit_code
 
     assert streamed.top is not None  # `check_stream` finished it
-    from licheck.cli.configuring import say_weakened, with_config
 
     streamed.top = with_config(streamed.top)  # its head and tail are written from `top`
     warn_sarif_cap(streamed.top, [streamed.context.fmt.value])
@@ -139,7 +139,6 @@ def say_unread(top: Report) -> None:
     them too), and that the others were evaluated."""
     if not top.errors:
         return
-    from licheck.core.diagnostics import Diagnostic
     from licheck.outputs.summary import plural, unread
 
     say_located(Diagnostic(e.file, e.line, e.column, e.message, e.hint or "") for e in top.errors)

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from licheck.cli.common import format_option, json_output, library_option, resolve_color
+from licheck.cli.common import (
+    format_option,
+    json_output,
+    library_option,
+    resolve_color,
+    terminal_width,
+)
+from licheck.core.diagnostics import LicheckError
 
 if TYPE_CHECKING:
     from licheck.library.factinfo import FactInfo
@@ -52,14 +59,11 @@ def facts(name: str | None, fmt: str, licenses_dir: LibrarySource) -> None:
     elif fmt == "markdown":
         raise click.UsageError("--format markdown prints the whole table: leave NAME out")
     else:
-        from licheck.cli.common import terminal_width
-
         click.echo("\n".join(_describe(info, terminal_width())))
 
 
 def _look_up(name: str, licenses_dir: LibrarySource) -> FactInfo:
     """The fact, with the clauses of the library that read it; exit 2 with a did-you-mean."""
-    from licheck.core.diagnostics import LicheckError
     from licheck.library import factinfo
     from licheck.library.layers import load as load_library
     from licheck.vocabulary.names import FACTS, suggest

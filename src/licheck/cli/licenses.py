@@ -18,6 +18,7 @@ from licheck.cli.common import (
     say,
     terminal_width,
 )
+from licheck.core.diagnostics import LicheckError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -114,7 +115,6 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
       licheck licenses show kimi-k2.5-modified-mit
       licheck licenses show moonshotai/Kimi-K2.5
     """
-    from licheck.core.diagnostics import LicheckError
     from licheck.library.layers import load as load_library
     from licheck.library.lookup import lookup
     from licheck.text.escape import line

@@ -56,10 +56,10 @@ def notices(
     """
     from licheck.evaluation.evaluate import Options
     from licheck.files.discovery import discover
-    from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.outputs.notices import json_text, markdown
     from licheck.portfolio.runs import evaluate_readable, evidence_policy
+    from licheck.report.layering import described
     from licheck.report.notices import product_duties
 
     policy = evidence_policy(evidence)

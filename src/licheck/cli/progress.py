@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from licheck.cli.common import dumb_terminal
+
 MINIMUM = 200  # fewer manifests take about a second: a progress line would only flicker
 INTERVAL = 0.1  # seconds between redraws
 
@@ -46,8 +48,6 @@ class Progress:
 def for_terminal(stream: TextIO | None = None) -> Progress | None:
     """A `Progress` on standard error when it is an interactive terminal that is not dumb, else
     None."""
-    from licheck.cli.common import dumb_terminal
-
     stream = stream if stream is not None else sys.stderr
     if os.environ.get("CI") or dumb_terminal() or not stream.isatty():
         return None

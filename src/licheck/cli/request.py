@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from licheck.cli.common import (
+    DEFAULT_WAIVERS,
     PathParam,
     color_option,
     evidence_options,
@@ -52,7 +53,6 @@ FORMAT_CHOICES = (
     "html",
     "codequality",
 )
-DEFAULT_WAIVERS = ".licheck-waivers.yaml"  # equals licheck.report.waivers.DEFAULT_FILE (tested)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +265,6 @@ def attestations_at(path: Path | None, as_of: dt.date | None, library: Library) 
 
 def say_lapsed(attestations: Attestations, on: dt.date) -> None:
     """On stderr: each attestation that does not hold on `on` (its facts are open again)."""
-    from licheck.cli.common import say
     from licheck.report.attestations import lapsed
     from licheck.text.escape import terminal
 

@@ -10,7 +10,7 @@ import click
 if TYPE_CHECKING:
     from licheck.library.source import LibrarySource
 
-from licheck.cli.common import INPUT_PATH, library_option, stdin_once
+from licheck.cli.common import INPUT_PATH, library_option, stdin_once, terminal_width
 
 SCHEMA_NAMES = (
     "license",
@@ -66,7 +66,6 @@ def validate(files: tuple[Path, ...], kind: str, licenses_dir: LibrarySource) ->
     Example:
       licheck validate products/*.yaml licenses/*.yaml
     """
-    from licheck.cli.common import terminal_width
     from licheck.text.escape import line
     from licheck.text.readable import fit
     from licheck.validation import validate_files

@@ -55,11 +55,11 @@ def timeline(
       licheck timeline products/composer2.yaml \\
         --format json -o timeline.json
     """
-    from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
     from licheck.portfolio.runs import evidence_policy
     from licheck.report.attestations import attested
+    from licheck.report.layering import described
     from licheck.timeline import build
     from licheck.timeline.report import to_json
 

@@ -106,11 +106,11 @@ def whatif(
         --swap-base kimi-k2.5=glm-5
     """
     from licheck.evaluation.evaluate import Options
-    from licheck.library.layers import described
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
     from licheck.portfolio.runs import evidence_policy
     from licheck.report.attestations import attested
+    from licheck.report.layering import described
     from licheck.whatif import Scenario, ScenarioError, Subject, analyse
     from licheck.whatif.report import build
     from licheck.whatif.spec import parse_assignment, parse_swap, parse_sweep

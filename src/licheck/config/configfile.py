@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from licheck.config.settings import BY_KEY, MAX_CONFIG_BYTES, TOML_TABLE, Config, shown
 from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.facts.resolution import policy_named
 from licheck.files import tomlpositions, yamlsafe
 from licheck.files.safeio import read_bytes
 from licheck.loading.documents import validate
@@ -59,8 +60,6 @@ class Settings(BaseModel):
     @field_validator("evidence")
     @classmethod
     def _known_policy(cls, value: str | None) -> str | None:
-        from licheck.facts.resolution import policy_named
-
         if value is not None:
             policy_named(value)  # ValueError: located by the loader
         return value

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from licheck.core.diagnostics import Diagnostic, InputError, path_text
+from licheck.files.safeio import read_bytes  # never blocks on a FIFO swapped in meanwhile
 
 YAML_FILE = ".licheck.yaml"
 PYPROJECT = "pyproject.toml"
@@ -246,7 +247,6 @@ def _is_config(path: Path) -> bool:
         return True  # a FIFO, a device or a folder: reading it says why it cannot be read
     if info.st_size > MAX_CONFIG_BYTES:
         return True  # not read: reading it refuses it, located
-    from licheck.files.safeio import read_bytes  # never blocks on a FIFO swapped in meanwhile
 
     try:
         text = read_bytes(path, PYPROJECT, MAX_CONFIG_BYTES).decode("utf-8")

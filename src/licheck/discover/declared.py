@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from licheck.core.diagnostics import Diagnostic, InputError, path_text
-from licheck.discover.modelscan import Mention
+from licheck.discover.modelsources import Mention
 from licheck.inputs.manifest import Manifest, entry_models
 from licheck.inputs.rules import model_key
 from licheck.library.compiled import Library

@@ -31,6 +31,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from licheck.core.diagnostics import Diagnostic, InputError, fail, path_text
+from licheck.discover.modelsources import Mention, bom_models, card_bases
 from licheck.files.safeio import read_bytes, special_kind
 from licheck.inputs.rules import CatalogModel
 from licheck.library.compiled import Library
@@ -66,20 +67,6 @@ KEYED = re.compile(
     rf"{_Q}?\s*[:=]\s*{_Q}?{_ID}(?:{_Q}|\s|,|$)"
 )
 FILE_ENDINGS = (".py", ".json", ".yaml", ".yml", ".txt", ".bin", ".pt", ".pth", ".md", ".csv")
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """One place that names a model."""
-
-    id: str  # as written there
-    file: str
-    line: int
-    how: str  # "hub id", "loading call", "model key", "CycloneDX BOM", "model card base_model"
-    model: CatalogModel | None  # the catalog's model, when it lists the id
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "file", path_text(self.file))  # a name that is not UTF-8
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,8 +277,6 @@ def _plausible(found: str) -> bool:
 
 def _structured(file: Path, text: str, library: Library, unread: list[Unread]) -> list[Mention]:
     """The Hub ids of a CycloneDX BOM's models, or of a model card's `base_model`."""
-    from licheck.discover.modelsources import bom_models, card_bases
-
     try:
         if file.suffix.lower() == ".json" and '"bomFormat"' in text and "CycloneDX" in text:
             return bom_models(file, text, library)

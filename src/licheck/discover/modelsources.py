@@ -3,10 +3,26 @@ mentions: read as `licheck import` reads them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from licheck.discover.modelscan import Mention
+from licheck.core.diagnostics import path_text
+from licheck.inputs.rules import CatalogModel
 from licheck.library.compiled import Library
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """One place that names a model."""
+
+    id: str  # as written there
+    file: str
+    line: int
+    how: str  # "hub id", "loading call", "model key", "CycloneDX BOM", "model card base_model"
+    model: CatalogModel | None  # the catalog's model, when it lists the id
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "file", path_text(self.file))  # a name that is not UTF-8
 
 
 def bom_models(file: Path, text: str, library: Library) -> list[Mention]:

@@ -21,56 +21,13 @@ from fractions import Fraction
 
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Outcome, Settlement, Verdict, verdict_of
-from licheck.engine.conditions import TRUE, Node, Test, Value, evaluate, strings_read, tests_in
+from licheck.engine.cells import Cell, Rule
+from licheck.engine.conditions import Test, Value, strings_read
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine.tables import Compiled, Signature, Table, tabulate
 from licheck.text import nearmatch
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A clause as the engine sees it.  `scope` says whether the license binds at all (the
-    component is built on the model and is still a derivative of it); outside it, the clause is
-    not triggered, like a false trigger, but it is reported apart from the clause's own trigger."""
-
-    trigger: Node
-    requirement: Node
-    exceptions: tuple[Node, ...] = ()
-    scope: Node = TRUE
-
-    def nodes(self) -> tuple[Node, ...]:
-        return (self.scope, self.trigger, self.requirement, *self.exceptions)
-
-    def tests(self) -> list[Test]:
-        return [t for node in self.nodes() for t in tests_in(node)]
-
-    def facts(self) -> list[str]:
-        """The values the rule reads: fact names, and `fact@measured` for measured tests."""
-        return sorted({t.key for t in self.tests()})
-
-    def outcome(self, values: Mapping[str, Value]) -> Outcome:
-        if not evaluate(self.scope, values) or not evaluate(self.trigger, values):
-            return Outcome.NOT_TRIGGERED
-        if any(evaluate(e, values) for e in self.exceptions):
-            return Outcome.LIFTED
-        return Outcome.HOLDS if evaluate(self.requirement, values) else Outcome.FAILS
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One class of values of a fact that every test treats alike."""
-
-    value: Value
-    region: Domain  # the values of the domain in this cell
-    words: str | None = None  # its label where it is not `str(region)`
-
-    @property
-    def label(self) -> str:
-        """The cell in words: "> 20M USD/month", "true", "contains 'Kimi K2.5'".  Only an open
-        fact's cells are ever shown, so a quantity's (formatting amounts) is made on demand."""
-        return self.words if self.words is not None else str(self.region)
 
 
 def cells(domain: Domain, tests: Sequence[Test]) -> list[Cell]:

@@ -13,14 +13,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from licheck.core.units import Dimension
+from licheck.engine.cells import Cell
 from licheck.engine.domains import Interval
 from licheck.vocabulary.names import AT_MOST
-
-if TYPE_CHECKING:
-    from licheck.engine.exact import Cell
 
 
 def _full_chains() -> list[list[str]]:

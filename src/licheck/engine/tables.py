@@ -12,14 +12,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from licheck.core.verdicts import Outcome
 from licheck.engine import joint
+from licheck.engine.cells import Cell, Rule
 from licheck.engine.conditions import All, Any_, Const, Node, Not, Test
-
-if TYPE_CHECKING:
-    from licheck.engine.exact import Cell, Rule
 
 Signature = tuple[bool, ...]  # the results of the tests on one fact, for one cell
 

@@ -18,41 +18,18 @@ from dataclasses import dataclass, replace
 
 from licheck.core.diagnostics import Location
 from licheck.core.verdicts import Answer, Requirement, Settlement, Verdict, union
-from licheck.engine.conditions import All, Any_, Node, Test
 from licheck.engine.domains import Booleans, Strings
-from licheck.engine.exact import Branch, Rule
-from licheck.engine.tables import Compiled, compile_rule
+from licheck.engine.exact import Branch
 from licheck.evaluation.alternatives import merged_guidance
 from licheck.evaluation.findings import Finding, MissingFact
 from licheck.facts.resolution import FactState, Status
 from licheck.inputs.manifest import Component, ModelRef
-from licheck.inputs.rules import DEFAULT_REACH, CatalogModel, DatedLicense, License, Reach, earliest
+from licheck.inputs.rules import CatalogModel, DatedLicense, License, earliest
 from licheck.vocabulary.names import FactDef, FactType
 
-_WEIGHTS = Test("lineage", "is", True)
-# Each relation a clause may reach, as a condition on the implicit lineage facts.
-REACHES: dict[Reach, Node] = {
-    Reach.DERIVATIVES: All((_WEIGHTS, Test("derivative", "is", True))),
-    Reach.USE: _WEIGHTS,
-    Reach.OUTPUTS: Test("outputs_lineage", "is", True),
-}
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
 # the license changed over time and the verdict depends on which text applies.
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
-
-
-def scope_for(reach: tuple[Reach, ...] = DEFAULT_REACH) -> Node:
-    """The relations a clause reaches, as one condition: any of them binds the component.
-    `use` (the weights, derivative or not) already covers `derivatives`."""
-    kept = sorted(set(reach) - ({Reach.DERIVATIVES} if Reach.USE in reach else set()))
-    nodes = tuple(REACHES[r] for r in kept)
-    return nodes[0] if len(nodes) == 1 else Any_(nodes)
-
-
-def bind(rule: Rule, reach: tuple[Reach, ...] = DEFAULT_REACH) -> Compiled:
-    """A clause's rule within the scope of its reach, compiled: the library does it once a
-    clause."""
-    return compile_rule(Rule(rule.trigger, rule.requirement, rule.exceptions, scope_for(reach)))
 
 
 def licenses_for(

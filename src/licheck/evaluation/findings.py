@@ -5,16 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from licheck.core.diagnostics import Location
 from licheck.core.verdicts import Answer, Requirement, Settlement, Verdict
 from licheck.engine.exact import Branch
 from licheck.facts.resolution import EvidencePolicy, FactState, Resolver
-from licheck.inputs.manifest import EvidenceKind
-
-if TYPE_CHECKING:
-    from licheck.report.attestations import Attesting
+from licheck.inputs.manifest import EvidenceKind, Manifest
 
 UNKNOWN_MODEL = "unknown"
 # What-if facts and swapped bases are hypotheses: they count as established whatever the evidence
@@ -113,6 +110,15 @@ class Hypotheses:
     swaps: Mapping[str, str] = field(default_factory=dict)  # catalog id -> catalog id
 
 
+class Completing(Protocol):
+    """What completes each manifest as it is loaded, before it is evaluated: the run's
+    attestations (`report.attestations.Attesting`, a layer above, passed in as this)."""
+
+    def complete(self, manifest: Manifest, file: str) -> Manifest:
+        """The manifest as completed (itself when nothing applies to it)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     policy: EvidencePolicy
@@ -123,4 +129,4 @@ class Options:
     # None: each fact is read afresh.
     resolver: Resolver | None = field(default=None, compare=False)
     # --attestations: the conduct facts attested, applied to each manifest as it is loaded
-    attesting: Attesting | None = None
+    attesting: Completing | None = None

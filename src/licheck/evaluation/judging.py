@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Location
 from licheck.core.verdicts import Answer, Outcome, Requirement, Settlement, Verdict
+from licheck.engine.cells import Cell, Rule
 from licheck.engine.conditions import Value, tests_in
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine.exact import (
     Branch,
-    Cell,
     Judgement,
-    Rule,
     branches,
     cells,
     judge_cells,

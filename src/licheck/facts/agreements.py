@@ -13,14 +13,32 @@ company is not the license the gate asks for.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from licheck.engine.domains import Domain, StringSet
 from licheck.facts.evidencepolicy import EvidencePolicy
 from licheck.facts.resolution import STATED, FactState, Status
 from licheck.inputs.manifest import Agreement, Evidence, EvidenceKind, FactSpec
-from licheck.library.compiled import Library
+
+
+class Licensors(Protocol):
+    def licensors(self) -> Mapping[str, str | None]:
+        """Each license's licensor (None: it names none)."""
+        ...
+
+
+class Parties(Protocol):
+    """What an agreement is read against, passed in by the caller (a compiled library, a layer
+    above, is one): each license's licensor, and the members of each set fact that some clause
+    reads (its set operands)."""
+
+    @property
+    def licenses(self) -> Licensors: ...
+
+    @property
+    def operands(self) -> Mapping[str, frozenset[str]]: ...
+
 
 D = TypeVar("D", bound=Domain | None)
 NAMES = ("agreement", "agreement_waives", "license_granted")
@@ -29,7 +47,7 @@ _COMPLETE = Evidence(
 )
 
 
-def of_licensor(library: Library, licensor: str | None, fact: str) -> set[str]:
+def of_licensor(library: Parties, licensor: str | None, fact: str) -> set[str]:
     """The members of `fact` that some clause reads and only `licensor` could grant or waive
     (license ids; license-id/clause-id or license-id/*).  Clauses read no other member, so
     ruling these out is as good as ruling out all of that licensor's, and legible."""
@@ -37,12 +55,12 @@ def of_licensor(library: Library, licensor: str | None, fact: str) -> set[str]:
     return {item for item in read_by_clauses(library, fact) if item.partition("/")[0] in mine}
 
 
-def read_by_clauses(library: Library, fact: str) -> frozenset[str]:
+def read_by_clauses(library: Parties, fact: str) -> frozenset[str]:
     """The members of `fact` that some clause reads (compiled once with the library)."""
     return library.operands.get(fact, frozenset())
 
 
-def licensors_of(library: Library) -> set[str]:
+def licensors_of(library: Parties) -> set[str]:
     """Every licensor of a license of the library: those an agreement can be with."""
     return {named for named in library.licenses.licensors().values() if named}
 
@@ -51,7 +69,7 @@ def _terms(agreement: Agreement, fact: str) -> list[str] | None:
     return agreement.grants if fact == "license_granted" else agreement.waives
 
 
-def _known_bounds(agreements: Sequence[Agreement], library: Library, fact: str) -> set[str]:
+def _known_bounds(agreements: Sequence[Agreement], library: Parties, fact: str) -> set[str]:
     """What the complete list rules out: everything of a licensor none of the agreements is
     with, and of a licensor whose agreements' terms are all known, whatever they do not list."""
     if fact == "agreement":
@@ -75,7 +93,7 @@ def _claims(agreement: Agreement, fact: str) -> tuple[str, ...]:
 
 
 def evidence_for(
-    agreement: Agreement, siblings: list[Agreement], fact: str, library: Library
+    agreement: Agreement, siblings: list[Agreement], fact: str, library: Parties
 ) -> list[Evidence]:
     """The agreement's evidence, each piece claiming what it shows of `fact`: that it exists
     adds what it grants or waives; that it does not (`value: false`) takes away everything of
@@ -99,7 +117,7 @@ def evidence_for(
 
 
 def agreement_specs(
-    agreements: Sequence[Agreement], library: Library, note: str | None = None
+    agreements: Sequence[Agreement], library: Parties, note: str | None = None
 ) -> dict[str, FactSpec]:
     """The three facts as the complete list of agreements states them."""
     specs: dict[str, FactSpec] = {}
@@ -123,7 +141,7 @@ def exact_state(
     listed: Sequence[Agreement],
     each: Sequence[FactState],
     policy: EvidencePolicy,
-    library: Library,
+    library: Parties,
 ) -> FactState:
     """`state` (the fact as `agreement_specs` states it, for its evidence) with the values the
     listed agreements allow over every completion (`exact_domain`): `each` is every agreement's
@@ -183,7 +201,7 @@ def exact_domain(
     agreements: Sequence[Agreement],
     exists: Sequence[frozenset[bool]],
     complete: bool,
-    library: Library,
+    library: Parties,
     fact: str,
 ) -> StringSet:
     """`fact` over every completion of the agreements' existence, licensor by licensor: each
@@ -221,7 +239,7 @@ def _may_give(agreement: Agreement, fact: str, member: str) -> bool:
     return terms is None or member in terms
 
 
-def settled(domain: D, library: Library, fact: str) -> D | StringSet:
+def settled(domain: D, library: Parties, fact: str) -> D | StringSet:
     """A set whose every member any clause reads is decided, as the exact set it is (`[]`
     rather than a list of exclusions): members no clause reads cannot change a verdict."""
     if not isinstance(domain, StringSet) or domain.exact:
@@ -248,7 +266,7 @@ def shown(agreements: Sequence[Agreement], fact: str) -> str:
     return "; ".join(parts)
 
 
-def implied_by_flat(agreement: FactSpec, library: Library, fact: str) -> FactSpec:
+def implied_by_flat(agreement: FactSpec, library: Parties, fact: str) -> FactSpec:
     """`agreement_waives` or `license_granted` as a flat `agreement` fact implies them: a
     licensor it rules out granted and waived nothing (its licenses' ids are excluded), with the
     same evidence; a licensor it includes leaves that licensor's terms open."""

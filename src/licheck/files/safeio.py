@@ -158,11 +158,19 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def default_directory() -> Path:
+    """The installed rule files (what the built-in library is compiled from), or the
+    repository's `licenses/` when run from a checkout."""
+    package = Path(__file__).resolve().parent.parent  # src/licheck, or site-packages/licheck
+    installed = package / "licenses"
+    if installed.is_dir():
+        return installed
+    return package.parent.parent / "licenses"
+
+
 def _installed() -> tuple[Path, ...]:
     """The installed package (`library.json`, the schemas, the code) and the built-in rule
     files, resolved: an input of every run that does not name --licenses."""
-    from licheck.library.compiled import default_directory
-
     return (_real(Path(__file__).parent.parent), _real(default_directory()))
 
 

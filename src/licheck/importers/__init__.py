@@ -1,5 +1,4 @@
-"""Imports of what users already have (CycloneDX ML-BOMs, Hugging Face model cards) into
-manifest skeletons.
+"""What users already have (CycloneDX ML-BOMs, Hugging Face model cards) to manifest skeletons.
 
 A skeleton states only what its source says, with that source as `declared` evidence, and marks
 everything else `unknown`.  A model is named by its catalog id only when the source identifies it

@@ -1,5 +1,6 @@
 """`python -m licheck.library`: regenerate the shipped library (`library.json`) from `licenses/`."""
 
-from licheck.library.compiled import SHIPPED, default_directory, shipped_data
+from licheck.files.safeio import default_directory
+from licheck.library.compiled import SHIPPED, shipped_data
 
 SHIPPED.write_text(shipped_data(default_directory()), encoding="utf-8")

@@ -3,6 +3,7 @@ to the licensor's grant) and a number of fact combinations the exact engine can 
 
 from __future__ import annotations
 
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import (
     ConditionError,
     Node,
@@ -11,7 +12,7 @@ from licheck.engine.conditions import (
     strings_read,
     tests_in,
 )
-from licheck.engine.exact import MAX_SET_MEMBERS, Rule
+from licheck.engine.exact import MAX_SET_MEMBERS
 from licheck.inputs.rules import Clause, ClauseKind
 from licheck.vocabulary.names import FACTS, FactType
 

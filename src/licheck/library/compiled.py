@@ -23,14 +23,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import ConditionError, compile_condition, strings_read, tests_in
-from licheck.engine.exact import Rule
 from licheck.engine.tables import Compiled
-from licheck.evaluation.binding import bind
 from licheck.files import yamlsafe
+from licheck.files.safeio import default_directory
 from licheck.inputs.rules import Catalog, CatalogModel, Clause, License
 from licheck.inputs.rules import model_key as model_key  # `licheck.layers` indexes its layers by it
 from licheck.library.clausechecks import requirement_of, too_complex
+from licheck.library.reach import bind
 from licheck.library.source import Origin
 from licheck.loading.documents import validate
 from licheck.vocabulary.names import suggest
@@ -46,7 +47,7 @@ class CompiledClause:
     rule: Rule
     file: str
     line: int  # where the clause starts in its rule file
-    # The rule within the license's scope, compiled once (`binding.bind`); derived from `rule`.
+    # The rule within the license's scope, compiled once (`reach.bind`); derived from `rule`.
     bound: Compiled = field(compare=False)
 
 
@@ -136,15 +137,6 @@ def set_operands(licenses: Licenses) -> dict[str, frozenset[str]]:
                     if strings := strings_read((test,)):  # a quantity or boolean test reads none
                         found.setdefault(test.fact, set()).update(strings)
     return {fact: frozenset(values) for fact, values in found.items()}
-
-
-def default_directory() -> Path:
-    """The installed rule files, or the repository's `licenses/` when run from a checkout."""
-    package = Path(__file__).resolve().parent.parent  # src/licheck, or site-packages/licheck
-    installed = package / "licenses"
-    if installed.is_dir():
-        return installed
-    return package.parent.parent / "licenses"
 
 
 def load_library(directory: Path | None = None) -> Library:

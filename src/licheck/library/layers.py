@@ -16,6 +16,7 @@ import yaml
 
 from licheck.core.diagnostics import Diagnostic, InputError, LicheckError, path_text
 from licheck.files import yamlsafe
+from licheck.files.safeio import default_directory
 from licheck.inputs.rules import Catalog, CatalogModel
 from licheck.library.compiled import (
     CATALOG_FILE,
@@ -25,7 +26,6 @@ from licheck.library.compiled import (
     catalog_entries,
     check_incorporated,
     clash,
-    default_directory,
     load_each,
     load_library,
     load_license_file,
@@ -34,7 +34,6 @@ from licheck.library.compiled import (
 )
 from licheck.library.source import LibrarySource, Origin, Replacement
 from licheck.loading.documents import validate
-from licheck.report.view import LibraryOut, ReplacementOut
 
 
 def load(source: LibrarySource | Path | None = None) -> Library:
@@ -329,26 +328,3 @@ def replacement_notes(library: Library, kind: str, ids: list[str]) -> list[str]:
         for r in replaced
         if r.kind == kind and r.id in ids
     ]
-
-
-def described(library: Library) -> LibraryOut | None:
-    """The report's `library` section: None for the built-in library alone."""
-    origin = library.origin
-    if origin is None or not origin.source.layered:
-        return None
-    return LibraryOut(
-        builtin=origin.source.builtin,
-        layers=[path_text(str(folder)) for folder in origin.source.folders],
-        policies=[path_text(str(path)) for path in origin.source.policies],
-        replaced=[
-            ReplacementOut(
-                kind=r.kind,
-                id=r.id,
-                file=path_text(r.file),
-                replaced=path_text(r.replaced),
-                license_before=r.licenses[0] if r.licenses else None,
-                license_after=r.licenses[1] if r.licenses else None,
-            )
-            for r in origin.replacements
-        ],
-    )

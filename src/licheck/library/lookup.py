@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from licheck.library.layers import replacement_notes
+
 if TYPE_CHECKING:
     from licheck.inputs.rules import CatalogModel
     from licheck.library.compiled import Library, LicenseEntry
@@ -36,8 +38,6 @@ class Lookup:
 
 def lookup(library: Library, name: str) -> Lookup:
     """The license `name` is, or else the licenses of the catalog model it names."""
-    from licheck.library.layers import replacement_notes
-
     entry = library.licenses.get(name)
     model = library.model(name)
     shown = [name] if entry is not None else license_ids(model) if model else []

@@ -18,6 +18,8 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.files import yamlsafe
+from licheck.files.safeio import read_bytes
 from licheck.library.coverage import Coverage, LibraryCoverage, coverage
 from licheck.text.spacing import fold_space
 
@@ -70,8 +72,6 @@ def read_canonical(path: Path) -> str:
     """A canonical text's body (`canonical_body`), read through the bounded reader: a FIFO,
     device or folder named like a text, or a text over 4 MiB, is an `InputError`, never a hang
     or an endless read."""
-    from licheck.files.safeio import read_bytes
-
     return canonical_body(read_bytes(path, str(path), MAX_TEXT_BYTES))
 
 
@@ -117,8 +117,6 @@ def text_path(texts: Path, entry: LicenseEntry) -> Path:
 
 def _located(entry: LicenseEntry, key: tuple[str, ...]) -> tuple[int, int]:
     """Where `key` is in the entry's rule file; (0, 0) when it cannot be read again."""
-    from licheck.files import yamlsafe
-
     try:
         return yamlsafe.load(Path(entry.file)).locate(key)
     except (InputError, OSError):
@@ -169,7 +167,6 @@ def _missing_quotes(license_id: str, entry: LicenseEntry, result: Coverage) -> l
     file."""
     if not result.missing_quotes:
         return []
-    from licheck.files import yamlsafe
 
     document = yamlsafe.load(Path(entry.file))
     problems = []

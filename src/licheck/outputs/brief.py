@@ -10,7 +10,7 @@ start a line with `::`, a CI runner's workflow command).
 from __future__ import annotations
 
 from licheck.core.verdicts import RiskKind, Verdict
-from licheck.outputs import Piece, Plain, RenderOptions
+from licheck.outputs.document import Piece, Plain, RenderOptions
 from licheck.outputs.summary import (
     baseline_lines,
     baseline_tag,
@@ -21,6 +21,7 @@ from licheck.outputs.summary import (
     settings_lines,
     waiver_lines,
 )
+from licheck.outputs.unread import error_lines
 from licheck.report.view import FindingOut, ProductOut, Report
 from licheck.text.escape import rich as escape
 from licheck.text.escape import terminal
@@ -116,7 +117,6 @@ class BriefDocument(Plain):
 
     def tail(self, top: Report, pieces: int) -> str:
         width, color = self.options.width, bool(self.options.color)
-        from licheck.outputs.unread import error_lines
 
         lines = [
             *error_lines(top),

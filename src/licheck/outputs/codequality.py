@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from licheck.core.verdicts import Verdict
-from licheck.outputs import Piece, Plain
+from licheck.outputs.document import Piece, Plain
 from licheck.outputs.sarif import repository_path
 from licheck.outputs.summary import fingerprint, is_problem, rule_id
 from licheck.outputs.unread import message

@@ -8,7 +8,7 @@ escaped, so no input can start a line of its own.
 
 from __future__ import annotations
 
-from licheck.outputs import Piece, Plain
+from licheck.outputs.document import Piece, Plain
 from licheck.outputs.summary import (
     baseline_lines,
     baseline_tag,

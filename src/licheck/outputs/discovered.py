@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from licheck import __version__
+from licheck._version import __version__
 from licheck.core.diagnostics import Diagnostic
 from licheck.discover.declared import Found
 from licheck.discover.modelscan import Scan
@@ -12,6 +12,7 @@ from licheck.files.jsontext import document as json_document
 from licheck.outputs.summary import layer_lines, plural
 from licheck.report.view import LibraryOut
 from licheck.text.escape import line as plain
+from licheck.text.readable import fit_lines
 
 
 def text(
@@ -24,8 +25,6 @@ def text(
 ) -> str:
     """The models found, each with where it is named and which manifest declares it; lines
     wrapped to `width`, continued four columns deeper than their own."""
-    from licheck.text.readable import fit_lines
-
     out = [f"Models named in {plural(scan.files, 'file')} read:" if found else ""]
     for model in found:
         out += ["", *_model(model, bool(broken))]

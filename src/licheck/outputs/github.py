@@ -16,9 +16,9 @@ product's piece is empty and its commands travel in its extra.
 
 from __future__ import annotations
 
-from licheck.outputs import Piece, Plain
 from licheck.outputs.compact import level
 from licheck.outputs.compact import line as compact_line
+from licheck.outputs.document import Piece, Plain, written
 from licheck.outputs.summary import (
     baseline_lines,
     baseline_tag,
@@ -156,7 +156,4 @@ def _unread(error: ErrorOut) -> str:
 
 
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION, limit: int = DEFAULT_LIMIT) -> str:
-    from licheck.outputs import Format, RenderOptions
-    from licheck.outputs import render as render_format
-
-    return render_format(report, Format.GITHUB, RenderOptions(fail_on=fail_on, annotations=limit))
+    return written(GithubDocument(fail_on, limit), report)

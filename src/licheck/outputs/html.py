@@ -13,7 +13,7 @@ import hashlib
 from typing import Any
 
 from licheck.core.verdicts import Verdict
-from licheck.outputs import Piece, Plain
+from licheck.outputs.document import Piece, Plain
 from licheck.outputs.html_style import CSS
 from licheck.outputs.html_svg import evidence_of, lineage_svg, timeline_svg
 from licheck.outputs.summary import (

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic_core import to_json
 
 from licheck.files.jsontext import Hole, Lasting, dumps
-from licheck.outputs import Piece, Plain
+from licheck.outputs.document import Piece, Plain
 from licheck.report.digest import product_digest, report_digest
 from licheck.report.view import ProductOut, Report
 

@@ -31,8 +31,9 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 from licheck.core.verdicts import RiskKind, Verdict
-from licheck.outputs import Piece, Plain
+from licheck.outputs.document import Piece, Plain, written
 from licheck.outputs.summary import baseline_tag, is_problem, replacement_line
+from licheck.outputs.unread import message, where
 from licheck.report.gatesettings import shown_value
 from licheck.report.view import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
 from licheck.text.escape import no_workflow_command, xml_chars
@@ -300,8 +301,6 @@ def _settings_suite(top: Report) -> list[str]:
 def _unread_suites(top: Report) -> list[str]:
     """A manifest that could not be read: its own suite, with one testcase in error whose text
     lists each problem at file:line:column."""
-    from licheck.outputs.unread import message, where
-
     suites = []
     for file in dict.fromkeys(e.file for e in top.errors):
         errors = [e for e in top.errors if e.file == file]
@@ -325,7 +324,4 @@ def _unread_suites(top: Report) -> list[str]:
 
 
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
-    from licheck.outputs import Format, RenderOptions
-    from licheck.outputs import render as render_format
-
-    return render_format(report, Format.JUNIT, RenderOptions(fail_on=fail_on))
+    return written(JunitDocument(fail_on), report)

@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from licheck.engine.conditions import All, Any_, Const, Not, Test
 from licheck.inputs.rules import CatalogModel
 from licheck.library.coverage import Totals
+from licheck.library.textcheck import normalise
+from licheck.text.escape import markup as escape
 from licheck.text.readable import fit
 
 if TYPE_CHECKING:
@@ -86,9 +89,6 @@ def _counts(t: Totals) -> str:
 def describe(entry: LicenseEntry, library: Library) -> str:
     """One license as text: name, provenance (flagging copies), models, and every clause with its
     quote, plain-words summary and rule.  Plain text: the caller prints it without markup."""
-    from licheck.library.textcheck import normalise
-    from licheck.text.escape import markup as escape
-
     lic, source = entry.license, entry.license.text
     lines = [f"[bold]{escape(lic.name)}[/bold] ({escape(lic.id)}, version {escape(lic.version)})"]
     origin = " ".join(x for x in (source.repo, source.path, source.commit) if x)
@@ -143,8 +143,6 @@ def models_of(license_id: str, library: Library) -> list[str]:
 
 
 def show_condition(node: object) -> str:
-    from licheck.engine.conditions import All, Any_, Const, Not, Test
-
     match node:
         case Test():
             return str(node)

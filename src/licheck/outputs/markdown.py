@@ -9,7 +9,7 @@ from bisect import insort
 from dataclasses import dataclass
 
 from licheck.core.verdicts import Verdict
-from licheck.outputs import Piece, Plain
+from licheck.outputs.document import Piece, Plain, written
 from licheck.outputs.summary import (
     baseline_lines,
     baseline_tag,
@@ -241,7 +241,4 @@ def _unread_section(top: Report) -> list[str]:
 
 
 def render(report: Report, fail_on: FailOn = FailOn.VIOLATION) -> str:
-    from licheck.outputs import Format, RenderOptions
-    from licheck.outputs import render as render_format
-
-    return render_format(report, Format.MARKDOWN, RenderOptions(fail_on=fail_on))
+    return written(MarkdownDocument(fail_on), report)

@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from licheck import __version__
+from licheck._version import __version__
 from licheck.core.diagnostics import Diagnostic
 from licheck.files.jsontext import document as json_document
 from licheck.outputs.summary import layer_lines, replacement_line

@@ -34,10 +34,10 @@ import posixpath
 from typing import Any, cast
 from urllib.parse import quote
 
-from licheck import __version__
+from licheck._version import __version__
 from licheck.core.verdicts import Verdict
 from licheck.files.jsontext import Encoder, Hole, dumps, join
-from licheck.outputs import Piece, Plain, RenderOptions
+from licheck.outputs.document import Piece, Plain, RenderOptions, written
 from licheck.outputs.summary import (
     UNKNOWN_RULES,
     fingerprint,
@@ -476,7 +476,4 @@ def document(report: Report) -> dict[str, Any]:
 
 
 def render(report: Report) -> str:
-    from licheck.outputs import Format, RenderOptions
-    from licheck.outputs import render as render_format
-
-    return render_format(report, Format.SARIF, RenderOptions())
+    return written(SarifDocument(RenderOptions()), report)

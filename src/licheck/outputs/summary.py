@@ -217,7 +217,7 @@ def library_lines(report: Report) -> list[str]:
 def layer_lines(library: LibraryOut | None) -> list[str]:
     """Which rule folders were layered over (or instead of) the built-in library, each entry
     they replaced, and the organisation policies read; [] for the built-in library alone.
-    One description for every command that evaluates (`layers.described` gives `library`).
+    One description for every command that evaluates (`report.layering.described` gives `library`).
     User text: the caller escapes it as its format needs."""
     if library is None:
         return []

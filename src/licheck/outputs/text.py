@@ -17,12 +17,20 @@ from rich.text import Text
 
 from licheck.core.verdicts import RiskKind, Verdict
 from licheck.inputs.rules import Provenance
-from licheck.outputs import Context, Piece, Plain
-from licheck.outputs.summary import baseline_tag, written_figures
+from licheck.outputs.document import Context, Format, Piece, Plain, RenderOptions
+from licheck.outputs.summary import (
+    baseline_tag,
+    layer_lines,
+    library_lines,
+    settings_lines,
+    summary_text,
+    written_figures,
+)
 from licheck.report.view import FactOut, FindingOut, LibraryOut, MissingFactOut, ProductOut, Report
 from licheck.text.escape import markup as escape
 from licheck.text.escape import rich as plain
-from licheck.text.readable import encodable, fit
+from licheck.text.escape import terminal
+from licheck.text.readable import encodable, fit, fit_lines
 
 STYLES = {
     Verdict.VIOLATION: "bold red",
@@ -109,8 +117,6 @@ class TextDocument(Plain):
 
         text = self.overall(top.verdict, top.summary.products) + block(top) + library_text(top)
         if self.context.options.summary or top.waivers or top.baseline:
-            from licheck.outputs.summary import summary_text
-
             summary = summary_text(top, self.context.options.fail_on)
             summary = encodable(summary, self.context.options.encoding)
             text += "\n".join(fit(line, self.width) for line in summary.split("\n"))
@@ -143,9 +149,6 @@ def drawn(draw: Callable[[Console], None], width: int, color: bool | None) -> st
 def print_layers(console: Console, library: LibraryOut | None) -> None:
     """`summary.layer_lines` on a console, a replacement's wrapped lines kept under it (for the
     commands whose report is one product's: timeline, what-if)."""
-    from licheck.outputs.summary import layer_lines
-    from licheck.text.readable import fit_lines
-
     lines = [plain(line) for line in layer_lines(library)]
     if lines:
         for line in fit_lines("\n".join(lines), console.width).split("\n"):
@@ -155,18 +158,12 @@ def print_layers(console: Console, library: LibraryOut | None) -> None:
 def library_text(top: Report) -> str:
     """Which rule folders were layered, and each entry they replaced ("" for the built-in
     library alone)."""
-    from licheck.outputs.summary import library_lines
-    from licheck.text.escape import terminal
-
     lines = library_lines(top)
     return "\n".join(["", *map(terminal, lines)]) + "\n" if lines else ""
 
 
 def settings_text(top: Report) -> str:
     """The settings in force that are not the defaults (`summary.settings_line`), or ""."""
-    from licheck.outputs.summary import settings_lines
-    from licheck.text.escape import terminal
-
     lines = settings_lines(top)
     return "\n".join(["", *map(terminal, lines)]) + "\n" if lines else ""
 
@@ -176,8 +173,6 @@ def render(
 ) -> str:
     """The report as terminal text, without the summary; `color` None follows the terminal and
     NO_COLOR."""
-    from licheck.outputs import Format, RenderOptions
-
     context = Context(
         Format.TEXT,
         RenderOptions(color=color, verbose=verbose),

@@ -17,11 +17,11 @@ from licheck.facts.resolution import EvidencePolicy, policy_named
 from licheck.files.discovery import discover, distinct
 from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import Library
-from licheck.library.layers import described
 from licheck.library.layers import load as load_layers
 from licheck.library.source import LibrarySource
 from licheck.loading.documents import load_manifest
 from licheck.report.building import build, product_out
+from licheck.report.layering import described
 from licheck.report.view import ProductOut, Report, assemble, errors_out
 
 if TYPE_CHECKING:

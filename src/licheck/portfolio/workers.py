@@ -65,9 +65,7 @@ def evaluate_one(
     try:
         manifest, document = load_manifest(path, str(path))
         if options.attesting is not None:
-            from licheck.report.attestations import attested  # (only a run with attestations)
-
-            manifest = attested(manifest, document.file, options.attesting)
+            manifest = options.attesting.complete(manifest, document.file)
         result = evaluate_manifest(manifest, document, library, options, context)
     except InputError as exc:
         return Item(path, None, tuple(exc.diagnostics))

@@ -28,6 +28,7 @@ from pydantic import Field, JsonValue, StrictStr, model_validator
 from licheck.checks.consistency import library_member_problem
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.core.units import UnitError
+from licheck.evaluation.findings import Completing
 from licheck.facts.resolution import FactError, claim_reading
 from licheck.files import yamlsafe
 from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Manifest
@@ -210,12 +211,16 @@ class Attesting:
     attestations: Attestations
     on: dt.date
 
+    def complete(self, manifest: Manifest, file: str) -> Manifest:
+        """The manifest as the run's attestations complete it (`Options.attesting`)."""
+        return attest(manifest, file, self.attestations, self.on)
 
-def attested(manifest: Manifest, file: str, attesting: Attesting | None) -> Manifest:
+
+def attested(manifest: Manifest, file: str, attesting: Completing | None) -> Manifest:
     """The manifest as the run's attestations complete it (itself without any)."""
     if attesting is None:
         return manifest
-    return attest(manifest, file, attesting.attestations, attesting.on)
+    return attesting.complete(manifest, file)
 
 
 def attest(

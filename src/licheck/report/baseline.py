@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from licheck import __version__
+from licheck._version import __version__
 from licheck.core.diagnostics import Diagnostic, InputError, fail, path_text
 from licheck.core.verdicts import Verdict
 from licheck.files import jsonread

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from licheck import __version__
+from licheck._version import __version__
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.verdicts import Answer, Requirement, RiskKind, Verdict
 from licheck.files.jsontext import dumps

@@ -1,5 +1,7 @@
-"""`licheck timeline`: the product's and each finding's verdict as of every day its evidence
-changed — what licheck would have said then.
+"""The verdicts as of every day the evidence changed (`licheck timeline`).
+
+The product's and each finding's verdict as of every day its evidence changed: what licheck
+would have said then.
 
 The days come from the manifest (`events`): each source's date and retraction, and each license
 text that came into force for a model whose copy has no date.  On each day the manifest is

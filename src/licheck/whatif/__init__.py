@@ -1,5 +1,7 @@
-"""What-if analysis: a scenario against a baseline product, exact sweeps and region maps over
-one or two quantity facts, base-model swaps, time travel, and what to find out next.
+"""What-if analysis: scenarios against a baseline product, exact sweeps and region maps.
+
+A scenario against a baseline product, exact sweeps and region maps over one or two quantity
+facts, base-model swaps, time travel, and what to find out next.
 
 Pure: nothing here reads files or writes output.  `analyse` is the entry point; `spec` reads the
 command line's texts, `scenario` applies them, `compare` diffs two runs, `sweep` computes exact
@@ -11,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from licheck.engine.cells import Rule
 from licheck.engine.domains import Domain, Interval
-from licheck.engine.exact import Rule
 from licheck.evaluation.evaluate import ProductResult
 from licheck.facts.resolution import EvidenceView, FactState, Status
 from licheck.inputs.manifest import EvidenceKind

@@ -17,9 +17,10 @@ from fractions import Fraction
 
 from licheck.core.units import Dimension, format_amount
 from licheck.core.verdicts import Verdict
+from licheck.engine.cells import Rule
 from licheck.engine.conditions import Test
 from licheck.engine.domains import Interval
-from licheck.engine.exact import Rule, cells
+from licheck.engine.exact import cells
 from licheck.evaluation.evaluate import ProductResult
 from licheck.facts.resolution import FactState, Status
 from licheck.vocabulary.names import AT_MOST
