@@ -211,7 +211,7 @@ class _Walk:
     def _cannot(self, path: Path, why: str) -> None:
         self.problems.append(Diagnostic(str(path), 0, 0, why))
 
-    def _files_in(
+    def _files_in(  # noqa: C901
         self, folder: Path, ancestors: frozenset[tuple[int, int]]
     ) -> Generator[Path, None, list[tuple[Path, tuple[int, int]]]]:
         """The manifests directly in `folder`, in name order; returns its subfolders to walk."""

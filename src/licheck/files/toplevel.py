@@ -40,7 +40,7 @@ class TopLevel:
         self.text = text
         self.has_data = False
 
-    def __iter__(self) -> Iterator[Key]:
+    def __iter__(self) -> Iterator[Key]:  # noqa: C901
         open_: list[bool] = []  # the collections open: True for a mapping
         anchors: dict[str, str] = {}  # anchor -> the scalar it names (an alias may be a key)
         children = 0  # nodes completed in the top-level mapping: a key at each even count
