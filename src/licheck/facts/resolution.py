@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, assert_never
 
 from licheck.core import territory
 from licheck.core.context import EvaluationContext
@@ -26,6 +26,7 @@ from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSe
 from licheck.facts.evidencepolicy import POLICIES as POLICIES
 from licheck.facts.evidencepolicy import POLICY_HELP as POLICY_HELP
 from licheck.facts.evidencepolicy import EvidencePolicy as EvidencePolicy
+from licheck.facts.evidencepolicy import Standing
 from licheck.facts.evidencepolicy import policy_named as policy_named
 from licheck.facts.periods import FactError as FactError
 from licheck.facts.periods import QuantityReading, quantity_reading
@@ -56,7 +57,7 @@ class EvidenceView:
     retracted_on: dt.date | None
     note: str | None
     claim: str | None  # what this piece claims, where it differs from the fact's value
-    counted: str  # establishes / suggests / ignored: <why>
+    counted: str  # establishes / suggests / ignored: <why> (`Counted.shown`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,63 +288,106 @@ def resolve(
         return unstated(name, path, context.memo)
     if context.resolver is not None:
         return context.resolver.resolve(name, spec, context, path)
-    own, own_read = claim_reading(definition, spec, context.rates, context.memo)
-    pieces = spec.evidence or ([STATED] if own is not None else [])
-    views: list[EvidenceView] = []
-    established: list[Domain] = []
-    suggested: list[Domain] = []
-    averages: list[Domain] = []  # a year's total for a monthly fact: likely, never decisive
-    readings: dict[str, None] = {}
-    written: dict[str, None] = {}  # the figures as written, of the pieces that count
-    for index, piece in enumerate(pieces):
+    own = claim_reading(definition, spec, context.rates, context.memo)
+    weighed = _Weighed()
+    for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
         kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
-        claims = piece.claims
-        claim, read = (
-            claim_reading(definition, piece, context.rates, context.memo)
-            if claims
-            else (own, own_read)
-        )
+        claim, read = _piece_reading(definition, piece, context, own)
         counted = _counted(kind, date, retracted, context)
-        if claim is not None and counted in ("establishes", "suggests"):
-            (established if counted == "establishes" else suggested).append(claim)
-            if read is not None and read.average is not None:
-                averages.append(read.average)
-        if read is not None and not counted.startswith("ignored"):
-            readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
-            written.update(dict.fromkeys(filter(None, [read.written()])))
-        views.append(
-            EvidenceView(
-                _source_title(piece, context.sources),
-                kind,
-                date,
-                url,
-                retracted,
-                note,
-                (read.shown() if read else str(claim)) if claims and claim else None,
-                counted,
-            )
-        )
-    status, domain, likely, averaged = settle(definition, established, suggested, averages)
-    shown = (own_read.shown() if own_read else str(own)) if own is not None else "unknown"
+        weighed.add(name, counted.standing, claim, read)
+        claimed = (read.shown() if read else str(claim)) if piece.claims and claim else None
+        title = _source_title(piece, context.sources)
+        view = EvidenceView(title, kind, date, url, retracted, note, claimed, counted.shown())
+        weighed.views.append(view)
+    status, domain, likely, averaged = settle(
+        definition, weighed.established, weighed.suggested, weighed.averages
+    )
     series = resolve_series(name, spec, context, path)
-    if series and own is None:
-        shown = "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
-    reading = " ".join(readings) or None
     return FactState(
         name,
         definition,
         status,
         domain,
-        shown,
+        _shown(own, series),
         likely,
-        tuple(views),
+        tuple(weighed.views),
         spec.note,
         path,
         series,
-        reading=reading,
-        written="; ".join(written) or None,
+        reading=" ".join(weighed.readings) or None,
+        written="; ".join(weighed.written) or None,
         averaged=averaged,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """How one piece of evidence counted, and for an ignored piece why."""
+
+    standing: Standing
+    why: str | None = None
+
+    def shown(self) -> str:
+        """As reports show it: establishes, suggests, or ignored: <why>."""
+        return f"{self.standing}: {self.why}" if self.why else str(self.standing)
+
+
+@dataclass(slots=True)
+class _Weighed:
+    """A fact's evidence as `resolve` adds it up, piece by piece."""
+
+    established: list[Domain] = field(default_factory=list)
+    suggested: list[Domain] = field(default_factory=list)
+    averages: list[Domain] = field(default_factory=list)  # a year's total of a monthly fact
+    readings: dict[str, None] = field(default_factory=dict)  # how clauses read the figures
+    written: dict[str, None] = field(default_factory=dict)  # the figures as written
+    views: list[EvidenceView] = field(default_factory=list)
+
+    def add(
+        self, name: str, standing: Standing, claim: Domain | None, read: QuantityReading | None
+    ) -> None:
+        """One piece's claim, as it counts: an ignored piece adds nothing, not even its figures."""
+        match standing:
+            case Standing.IGNORED:
+                return
+            case Standing.ESTABLISHES:
+                claims = self.established
+            case Standing.SUGGESTS:
+                claims = self.suggested
+            case _:  # pragma: no cover
+                assert_never(standing)
+        if claim is not None:
+            claims.append(claim)
+            if read is not None and read.average is not None:
+                self.averages.append(read.average)  # likely, never decisive
+        if read is not None:
+            self.readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
+            self.written.update(dict.fromkeys(filter(None, [read.written()])))
+
+
+def _piece_reading(
+    definition: FactDef,
+    piece: Evidence,
+    context: Resolution,
+    own: tuple[Domain | None, QuantityReading | None],
+) -> tuple[Domain | None, QuantityReading | None]:
+    """What a piece of evidence claims: its own claim, or else the fact's value (`own`)."""
+    if piece.claims:
+        return claim_reading(definition, piece, context.rates, context.memo)
+    return own
+
+
+def _shown(
+    own: tuple[Domain | None, QuantityReading | None],
+    series: tuple[tuple[str, FactState], ...],
+) -> str:
+    """The fact's value as the report states it: as stated, by month, or unknown."""
+    claim, read = own
+    if claim is not None:
+        return read.shown() if read else str(claim)
+    if series:
+        return "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
+    return "unknown"
 
 
 def settle(
@@ -374,26 +418,20 @@ class PieceClaim:
 def piece_claims(name: str, spec: FactSpec, context: Resolution) -> list[PieceClaim]:
     """The pieces of a stated fact's evidence, read as `resolve` reads them."""
     definition = FACTS[name]
-    own, own_read = claim_reading(definition, spec, context.rates, context.memo)
-    pieces = spec.evidence or ([STATED] if own is not None else [])
+    own = claim_reading(definition, spec, context.rates, context.memo)
     claims = []
-    for index, piece in enumerate(pieces):
+    for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
         kind, date, retracted, _, _ = _source_fields(piece, context.sources, index)
-        claim, read = (
-            claim_reading(definition, piece, context.rates, context.memo)
-            if piece.claims
-            else (own, own_read)
-        )
+        claim, read = _piece_reading(definition, piece, context, own)
         average = read.average if read is not None and claim is not None else None
         claims.append(PieceClaim(kind, date, retracted, claim, average))
     return claims
 
 
-def standing(piece: PieceClaim, context: Resolution) -> str:
-    """establishes, suggests or ignored, as of `context.as_of`: it changes only on the days
-    `standing_days` names."""
-    counted = _counted(piece.kind, piece.date, piece.retracted, context)
-    return "ignored" if counted.startswith("ignored") else counted
+def standing(piece: PieceClaim, context: Resolution) -> Standing:
+    """How a piece counts as of `context.as_of`: it changes only on the days `standing_days`
+    names."""
+    return _counted(piece.kind, piece.date, piece.retracted, context).standing
 
 
 def standing_days(piece: PieceClaim) -> set[dt.date]:
@@ -475,24 +513,26 @@ def _source_title(piece: Evidence, sources: dict[str, Source]) -> str:
 
 def _counted(
     kind: EvidenceKind, date: dt.date | None, retracted: dt.date | None, context: Resolution
-) -> str:
+) -> Counted:
+    """How a piece of evidence counts under the policy and as of the date of `context`."""
     if kind is K.RUMOUR:
-        return "ignored: rumours never count"
+        return Counted(Standing.IGNORED, "rumours never count")
     as_of = context.as_of
     if as_of is not None and date is not None and earliest(date) > as_of:
-        return f"ignored: dated after --as-of {as_of.isoformat()}"
+        return Counted(Standing.IGNORED, f"dated after --as-of {as_of.isoformat()}")
     if retracted is not None and (as_of is None or retracted <= as_of):
-        return f"ignored: retracted on {retracted.isoformat()}"
+        return Counted(Standing.IGNORED, f"retracted on {retracted.isoformat()}")
     tier = context.policy.tier(kind)
-    if tier == "ignored":
-        return f"ignored: the {context.policy.name} evidence policy does not count {kind.value}"
+    if tier is Standing.IGNORED:
+        policy = context.policy.name
+        return Counted(tier, f"the {policy} evidence policy does not count {kind.value}")
     # A month or a year that --as-of falls in: whether the piece existed (or was already
     # retracted) then depends on the day, so it only makes its value likely.
     if as_of is not None and any(
         d is not None and earliest(d) <= as_of < d for d in (date, retracted)
     ):
-        return "suggests"
-    return tier
+        return Counted(Standing.SUGGESTS)
+    return Counted(tier)
 
 
 def _combine(
