@@ -8,16 +8,9 @@ from fractions import Fraction
 import pytest
 
 from licheck.engine.domains import Interval, StringSet
-from licheck.facts.evidencepolicy import Standing
-from licheck.facts.resolution import (
-    FactError,
-    Resolution,
-    Status,
-    piece_claims,
-    policy_named,
-    resolve,
-    standing,
-)
+from licheck.facts.evidencepolicy import Standing, policy_named
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import Resolution, Status, piece_claims, resolve, standing
 from licheck.inputs.manifest import EvidenceKind, FactSpec, Source
 
 

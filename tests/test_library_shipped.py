@@ -272,7 +272,7 @@ def test_each_rule_file_is_compiled_when_first_used(capsys: pytest.CaptureFixtur
     (Kimi K2.5's) and not the other forty-odd; the results equal a fully compiled library's."""
     from licheck.api import evaluate_paths
     from licheck.evaluation.evaluate import Options
-    from licheck.facts.resolution import POLICIES
+    from licheck.facts.evidencepolicy import POLICIES
     from licheck.library.compiled import ShippedLicenses
 
     shipped = load_library()

@@ -20,7 +20,7 @@ from licheck.api import evaluate_paths
 from licheck.core.verdicts import Verdict
 from licheck.engine.domains import Interval
 from licheck.evaluation.evaluate import Finding, Options
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import load_library
 from tests.clirun import run
 

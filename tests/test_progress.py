@@ -9,7 +9,7 @@ import pytest
 
 from licheck.api import check_stream
 from licheck.cli.progress import INTERVAL, MINIMUM, Progress, for_terminal
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.outputs import Format, RenderOptions
 from tests.conftest import PRODUCTS
 

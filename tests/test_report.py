@@ -7,7 +7,7 @@ import json
 
 from licheck.api import evaluate_paths
 from licheck.evaluation.evaluate import Options
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.jsontext import Hole, Lasting, dumps
 from licheck.library.compiled import load_library
 from licheck.outputs.jsonreport import product_bytes, product_text

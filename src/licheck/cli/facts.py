@@ -62,7 +62,8 @@ def _look_up(name: str, licenses_dir: LibrarySource) -> FactInfo:
     from licheck.core.diagnostics import LicheckError
     from licheck.library import factinfo
     from licheck.library.layers import load as load_library
-    from licheck.vocabulary.names import FACTS, suggest
+    from licheck.vocabulary.factdefs import suggest
+    from licheck.vocabulary.names import FACTS
 
     if name not in FACTS:
         key = name.strip().lower()  # `MAU` is `mau`: say so (suggest never offers the name itself)

@@ -59,7 +59,7 @@ class Settings(BaseModel):
     @field_validator("evidence")
     @classmethod
     def _known_policy(cls, value: str | None) -> str | None:
-        from licheck.facts.resolution import policy_named
+        from licheck.facts.evidencepolicy import policy_named
 
         if value is not None:
             policy_named(value)  # ValueError: located by the loader

@@ -26,7 +26,7 @@ from licheck.evaluation.findings import Finding, MissingFact
 from licheck.facts.resolution import FactState, Status
 from licheck.inputs.manifest import Component, ModelRef
 from licheck.inputs.rules import DEFAULT_REACH, CatalogModel, DatedLicense, License, Reach, earliest
-from licheck.vocabulary.names import FactDef, FactType
+from licheck.vocabulary.factdefs import FactDef, FactType
 
 _WEIGHTS = Test("lineage", "is", True)
 # Each relation a clause may reach, as a condition on the implicit lineage facts.

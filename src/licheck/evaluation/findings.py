@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from licheck.core.verdicts import Settlement, Verdict
 from licheck.engine.exact import Branch
-from licheck.facts.resolution import EvidencePolicy, FactState, Resolver
+from licheck.facts.evidencepolicy import EvidencePolicy
+from licheck.facts.resolution import FactState, Resolver
 from licheck.inputs.manifest import EvidenceKind
 
 if TYPE_CHECKING:

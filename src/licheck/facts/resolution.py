@@ -21,18 +21,12 @@ from licheck.core import territory
 from licheck.core.context import EvaluationContext
 from licheck.core.units import Dimension
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
-
-# the evidence policies are defined apart; importers of facts.resolution keep finding them here
-from licheck.facts.evidencepolicy import POLICIES as POLICIES
-from licheck.facts.evidencepolicy import POLICY_HELP as POLICY_HELP
-from licheck.facts.evidencepolicy import EvidencePolicy as EvidencePolicy
-from licheck.facts.evidencepolicy import Standing
-from licheck.facts.evidencepolicy import policy_named as policy_named
-from licheck.facts.periods import FactError as FactError
-from licheck.facts.periods import QuantityReading, quantity_reading
+from licheck.facts.evidencepolicy import EvidencePolicy, Standing
+from licheck.facts.periods import FactError, QuantityReading, quantity_reading
 from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Source
 from licheck.inputs.rules import earliest
-from licheck.vocabulary.names import FACTS, TERRITORIAL, FactDef, FactType
+from licheck.vocabulary.factdefs import FactDef, FactType
+from licheck.vocabulary.names import FACTS, TERRITORIAL
 
 K = EvidenceKind
 # The evidence of a value the manifest states without any (Evidence is immutable: one serves all).

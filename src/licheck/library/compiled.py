@@ -28,12 +28,11 @@ from licheck.engine.exact import Rule
 from licheck.engine.tables import Compiled
 from licheck.evaluation.binding import bind
 from licheck.files import yamlsafe
-from licheck.inputs.rules import Catalog, CatalogModel, Clause, License
-from licheck.inputs.rules import model_key as model_key  # `licheck.layers` indexes its layers by it
+from licheck.inputs.rules import Catalog, CatalogModel, Clause, License, model_key
 from licheck.library.clausechecks import requirement_of, too_complex
 from licheck.library.source import Origin
 from licheck.loading.documents import validate
-from licheck.vocabulary.names import suggest
+from licheck.vocabulary.factdefs import suggest
 
 CATALOG_FILE = "catalog.yaml"
 SHIPPED = Path(__file__).resolve().parent / "library.json"
