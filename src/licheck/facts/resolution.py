@@ -285,14 +285,23 @@ def resolve(
     own = claim_reading(definition, spec, context.rates, context.memo)
     weighed = _Weighed()
     for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
-        kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
+        cited = _cited(piece, context.sources, index)
         claim, read = _piece_reading(definition, piece, context, own)
-        counted = _counted(kind, date, retracted, context)
+        counted = _counted(cited.kind, cited.date, cited.retracted, context)
         weighed.add(name, counted.standing, claim, read)
         claimed = (read.shown() if read else str(claim)) if piece.claims and claim else None
-        title = _source_title(piece, context.sources)
-        view = EvidenceView(title, kind, date, url, retracted, note, claimed, counted.shown())
-        weighed.views.append(view)
+        weighed.views.append(
+            EvidenceView(
+                cited.title,
+                cited.kind,
+                cited.date,
+                cited.url,
+                cited.retracted,
+                cited.note,
+                claimed,
+                counted.shown(),
+            )
+        )
     status, domain, likely, averaged = settle(
         definition, weighed.established, weighed.suggested, weighed.averages
     )
@@ -415,10 +424,10 @@ def piece_claims(name: str, spec: FactSpec, context: Resolution) -> list[PieceCl
     own = claim_reading(definition, spec, context.rates, context.memo)
     claims = []
     for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
-        kind, date, retracted, _, _ = _source_fields(piece, context.sources, index)
+        cited = _cited(piece, context.sources, index)
         claim, read = _piece_reading(definition, piece, context, own)
         average = read.average if read is not None and claim is not None else None
-        claims.append(PieceClaim(kind, date, retracted, claim, average))
+        claims.append(PieceClaim(cited.kind, cited.date, cited.retracted, claim, average))
     return claims
 
 
@@ -471,12 +480,25 @@ def resolve_series(
     return tuple(months)
 
 
-def _source_fields(
-    piece: Evidence, sources: dict[str, Source], index: int
-) -> tuple[EvidenceKind, dt.date | None, dt.date | None, str | None, str | None]:
-    cited = sources.get(piece.source)
-    kind = piece.kind or (cited.kind if cited else None)
-    date = piece.date or (cited.date if cited else None)
+@dataclass(frozen=True, slots=True)
+class _Cited:
+    """A piece of evidence with what it leaves unsaid taken from the source it cites (a key of
+    the manifest's `sources:`), as a report shows it and `_counted` weighs it."""
+
+    title: str
+    kind: EvidenceKind
+    date: dt.date | None
+    retracted: dt.date | None
+    url: str | None
+    note: str | None
+
+
+def _cited(piece: Evidence, sources: dict[str, Source], index: int) -> _Cited:
+    """`piece` completed from the source it cites; `FactError` where it still lacks a kind or
+    a date, or is retracted before its own date."""
+    source = sources.get(piece.source)
+    kind = piece.kind or (source.kind if source else None)
+    date = piece.date or (source.date if source else None)
     if kind is None:
         raise FactError(
             f"evidence {piece.source!r} needs a kind (or cite a key of sources:)",
@@ -487,7 +509,7 @@ def _source_fields(
             f"evidence {piece.source!r} needs a date (or cite a key of sources:)",
             ("evidence", index, "date"),
         )
-    retracted = piece.retracted_on or (cited.retracted_on if cited else None)
+    retracted = piece.retracted_on or (source.retracted_on if source else None)
     # both dates the cited source's: `consistency` refuses it once, at the source
     own = piece.date is not None or piece.retracted_on is not None
     if retracted is not None and date is not None and retracted < date and own:
@@ -495,14 +517,10 @@ def _source_fields(
             f"evidence {piece.source!r} is retracted ({retracted}) before its date ({date})",
             ("evidence", index, "retracted_on"),
         )
-    url = piece.url or (cited.url if cited else None)
-    note = piece.note or (cited.note if cited else None)
-    return kind, date, retracted, url, note
-
-
-def _source_title(piece: Evidence, sources: dict[str, Source]) -> str:
-    cited = sources.get(piece.source)
-    return cited.title if cited else piece.source
+    if source is None:
+        return _Cited(piece.source, kind, date, retracted, piece.url or None, piece.note or None)
+    url, note = piece.url or source.url, piece.note or source.note
+    return _Cited(source.title, kind, date, retracted, url, note)
 
 
 def _counted(
