@@ -26,8 +26,9 @@ CHECKED = ("src", "tests", "bench")
 MAX_COMPLEXITY = 12
 
 # path::qualified name -> its complexity today. Only ever remove entries or lower the numbers.
-# The functions left are in packages being reworked in parallel (cli/, core/) or in test and
-# bench generators whose one long draw reads better whole.
+# The five left were outside what the first round of splitting could edit (cli/ and core/ were
+# reworked in parallel; tests/ and bench/ left alone): the command guard, the quantity parser,
+# the fuzz test's dispatch over its mutations and the benchmark's random draw of a manifest.
 ALLOWED: dict[str, int] = {
     "bench/gen_portfolio.py::manifest": 15,
     "src/licheck/cli/common.py::run_guarded": 16,
