@@ -282,14 +282,16 @@ def resolve(
         return unstated(name, path, context.memo)
     if context.resolver is not None:
         return context.resolver.resolve(name, spec, context, path)
-    own = claim_reading(definition, spec, context.rates, context.memo)
+    rates, memo = context.rates, context.memo
+    own = claim_reading(definition, spec, rates, memo)
     weighed = _Weighed()
     for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
         cited = _cited(piece, context.sources, index)
-        claim, read = _piece_reading(definition, piece, context, own)
+        claims = piece.claims  # a piece that claims nothing of its own stands for the fact's value
+        claim, read = claim_reading(definition, piece, rates, memo) if claims else own
         counted = _counted(cited.kind, cited.date, cited.retracted, context)
         weighed.add(name, counted.standing, claim, read)
-        claimed = (read.shown() if read else str(claim)) if piece.claims and claim else None
+        claimed = (read.shown() if read else str(claim)) if claims and claim else None
         weighed.views.append(
             EvidenceView(
                 cited.title,
@@ -368,18 +370,6 @@ class _Weighed:
             self.written.update(dict.fromkeys(filter(None, [read.written()])))
 
 
-def _piece_reading(
-    definition: FactDef,
-    piece: Evidence,
-    context: Resolution,
-    own: tuple[Domain | None, QuantityReading | None],
-) -> tuple[Domain | None, QuantityReading | None]:
-    """What a piece of evidence claims: its own claim, or else the fact's value (`own`)."""
-    if piece.claims:
-        return claim_reading(definition, piece, context.rates, context.memo)
-    return own
-
-
 def _shown(
     own: tuple[Domain | None, QuantityReading | None],
     series: tuple[tuple[str, FactState], ...],
@@ -425,7 +415,9 @@ def piece_claims(name: str, spec: FactSpec, context: Resolution) -> list[PieceCl
     claims = []
     for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
         cited = _cited(piece, context.sources, index)
-        claim, read = _piece_reading(definition, piece, context, own)
+        claim, read = (
+            claim_reading(definition, piece, context.rates, context.memo) if piece.claims else own
+        )
         average = read.average if read is not None and claim is not None else None
         claims.append(PieceClaim(cited.kind, cited.date, cited.retracted, claim, average))
     return claims
