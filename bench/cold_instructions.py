@@ -51,7 +51,7 @@ PHASES = {  # cumulative: each runs the code of the ones before it too
     "load the rule library": "from licheck.library.compiled import load_library; "
     "library = load_library()",
     "evaluate composer2": "from licheck.evaluation.evaluate import Options; "
-    "from licheck.facts.resolution import POLICIES; from pathlib import Path; "
+    "from licheck.facts.evidencepolicy import POLICIES; from pathlib import Path; "
     "results = licheck.portfolio.runs.evaluate_paths([Path('products/composer2.yaml')], "
     "Options(POLICIES['default']), library)",
     "build + JSON report": "text = licheck.report.view.to_json("

@@ -40,7 +40,7 @@ from licheck.library.compiled import load_library
 library = load_library(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
 t.append(time.perf_counter()); c.append(time.process_time())
 from licheck.evaluation.evaluate import Options
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 results = licheck.portfolio.runs.evaluate_paths([Path("products/composer2.yaml")],
                                                 Options(POLICIES["default"]), library)
 t.append(time.perf_counter()); c.append(time.process_time())

@@ -145,7 +145,7 @@ def set_value(rng: random.Random) -> dict[str, object]:
     return {"excludes": ["Kimi K2.5"]}
 
 
-def manifest(
+def manifest(  # noqa: C901
     number: int,
     rng: random.Random,
     models: list[tuple[str, list[str]]],

@@ -89,7 +89,7 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
         baselines.naive_rego(_paths(folder))
     elif name == "licheck api -j1":
         from licheck.evaluation.evaluate import Options
-        from licheck.facts.resolution import POLICIES
+        from licheck.facts.evidencepolicy import POLICIES
         from licheck.library.compiled import load_library
         from licheck.portfolio.workers import iter_results
 
@@ -100,7 +100,7 @@ def run_contender(name: str, folder: Path, out: Path) -> None:
         verdicts = found
     elif name == "licheck stream":
         from licheck.evaluation.evaluate import Options
-        from licheck.facts.resolution import POLICIES
+        from licheck.facts.evidencepolicy import POLICIES
         from licheck.library.compiled import load_library
         from licheck.portfolio.workers import summarise_paths
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from licheck.core.verdicts import Verdict
 from licheck.evaluation import judging
 from licheck.evaluation.evaluate import EvaluationContext, Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files import yamlsafe
 from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import load_library

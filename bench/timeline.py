@@ -87,7 +87,7 @@ def main() -> None:
     parser.add_argument("--write", type=Path, default=None, help="also keep the manifests here")
     args = parser.parse_args()
 
-    from licheck.facts.resolution import POLICIES
+    from licheck.facts.evidencepolicy import POLICIES
     from licheck.library.compiled import load_library
     from licheck.loading.documents import load_manifest
     from licheck.timeline import build

@@ -27,7 +27,7 @@ from pathlib import Path
 from licheck.core.units import Dimension
 from licheck.engine.domains import Interval
 from licheck.evaluation.evaluate import Options
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import load_library
 from licheck.loading.documents import load_manifest
 from licheck.whatif import Scenario, Subject, binding_rules, evaluator

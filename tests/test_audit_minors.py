@@ -11,7 +11,7 @@ import pytest
 
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import Finding, Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.inputs.rules import Provenance

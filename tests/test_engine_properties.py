@@ -629,7 +629,7 @@ def manifests(draw: st.DrawFn) -> str:
 
 def verdicts(text: str, policy: str) -> dict[tuple[str, ...], Verdict]:
     from licheck.evaluation.evaluate import Options, evaluate_manifest
-    from licheck.facts.resolution import POLICIES
+    from licheck.facts.evidencepolicy import POLICIES
     from licheck.files.yamlsafe import parse
     from licheck.inputs.manifest import Manifest
     from licheck.library.compiled import load_library
@@ -659,7 +659,7 @@ def test_a_stricter_evidence_policy_never_gives_a_firmer_verdict(text: str) -> N
 @given(manifests())
 def test_identical_inputs_give_identical_output(text: str) -> None:
     from licheck.evaluation.evaluate import Options
-    from licheck.facts.resolution import POLICIES
+    from licheck.facts.evidencepolicy import POLICIES
     from licheck.library.compiled import load_library
     from licheck.outputs.text import render
     from licheck.portfolio.runs import evaluate_paths

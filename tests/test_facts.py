@@ -8,7 +8,9 @@ from fractions import Fraction
 import pytest
 
 from licheck.engine.domains import Interval, StringSet
-from licheck.facts.resolution import FactError, Resolution, Status, policy_named, resolve
+from licheck.facts.evidencepolicy import Standing, policy_named
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import Resolution, Status, piece_claims, resolve, standing
 from licheck.inputs.manifest import EvidenceKind, FactSpec, Source
 
 
@@ -59,8 +61,9 @@ def test_strict_policy_needs_a_source() -> None:
 
 def test_custom_policy_list() -> None:
     policy = policy_named("observed,press_report")
-    assert policy.tier(EvidenceKind.PRESS_REPORT) == "establishes"
-    assert policy.tier(EvidenceKind.LICENSOR_STATEMENT) == "suggests"
+    assert policy.tier(EvidenceKind.PRESS_REPORT) is Standing.ESTABLISHES
+    assert policy.tier(EvidenceKind.LICENSOR_STATEMENT) is Standing.SUGGESTS
+    assert policy.tier(EvidenceKind.RUMOUR) is Standing.IGNORED
     state = resolve(
         "mau", spec(value="1M", evidence=[ev("licensor_statement")]), Resolution(policy, None)
     )
@@ -81,7 +84,37 @@ def test_as_of_ignores_later_evidence() -> None:
     fact = spec(value="150M", evidence=[ev("observed", "2026-03-20")])
     state = resolve("mau", fact, ctx(as_of=dt.date(2026, 3, 19)))
     assert state.status is Status.UNKNOWN
-    assert "after --as-of" in state.evidence[0].counted
+    assert state.evidence[0].counted == "ignored: dated after --as-of 2026-03-19"
+
+
+def test_each_piece_counts_as_one_standing_shown_with_its_reason() -> None:
+    """The standing `resolve` dispatches on and the text the report shows agree, piece by
+    piece: established, likely (a weak kind, or a day inside a month written), ignored."""
+    pieces = [
+        ev("observed", "2026-03-01"),
+        ev("press_report", "2026-03-01"),
+        ev("licensor_statement", "2026-04"),
+        ev("official_statement", "2026-03-01", retracted_on="2026-03-10"),
+        ev("rumour", "2026-03-01"),
+    ]
+    state = resolve("commercial", spec(value=True, evidence=pieces), ctx(as_of=dt.date(2026, 4, 2)))
+    assert [e.counted for e in state.evidence] == [
+        "establishes",
+        "suggests",
+        "suggests",
+        "ignored: retracted on 2026-03-10",
+        "ignored: rumours never count",
+    ]
+    assert state.status is Status.ESTABLISHED
+    context = ctx(as_of=dt.date(2026, 4, 2))
+    claims = piece_claims("commercial", spec(value=True, evidence=pieces), context)
+    assert [standing(p, context) for p in claims] == [
+        Standing.ESTABLISHES,
+        Standing.SUGGESTS,
+        Standing.SUGGESTS,
+        Standing.IGNORED,
+        Standing.IGNORED,
+    ]
 
 
 def test_contradicting_established_evidence_is_disputed() -> None:

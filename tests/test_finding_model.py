@@ -23,7 +23,7 @@ from licheck.core.verdicts import Answer, Requirement, RiskKind, Settlement
 from licheck.engine.exact import Branch
 from licheck.evaluation.evaluate import Options, ProductResult
 from licheck.evaluation.findings import NOT_REPORTED, Finding, MissingFact
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import Library, load_library
 from licheck.portfolio.runs import evaluate_paths
 from licheck.report import baseline

@@ -164,7 +164,7 @@ def _count_cases(pytestconfig: pytest.Config) -> Iterator[None]:
 # -- mutations -------------------------------------------------------------------------------
 
 
-def mutate_text(draw: Callable[..., Any], text: str) -> str:
+def mutate_text(draw: Callable[..., Any], text: str) -> str:  # noqa: C901
     op = draw(st.sampled_from(TEXT_OPS))
     lines = text.split("\n")
     where = draw(st.integers(0, max(len(lines) - 1, 0)))

@@ -17,7 +17,7 @@ import yaml
 
 from licheck.core.diagnostics import InputError
 from licheck.evaluation.evaluate import Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import parse
 from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import load_library

@@ -11,7 +11,7 @@ import pytest
 from licheck.core.diagnostics import InputError
 from licheck.engine.conditions import Test
 from licheck.evaluation.evaluate import Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import load_library, load_license_file

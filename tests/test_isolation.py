@@ -40,7 +40,8 @@ from licheck.engine.tables import Compiled, compile_rule
 from licheck.evaluation.derivation import Derivation
 from licheck.evaluation.evaluate import Hypotheses
 from licheck.evaluation.judging import judge
-from licheck.facts.resolution import POLICIES, STATED, FactState, Resolution, Status
+from licheck.facts.evidencepolicy import POLICIES
+from licheck.facts.resolution import STATED, FactState, Resolution, Status
 from licheck.files.jsontext import Encoder, Hole, join
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import EvidenceKind, Source

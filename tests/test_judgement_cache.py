@@ -16,7 +16,8 @@ from licheck.engine.exact import judge as judge_afresh
 from licheck.evaluation.derivation import Derivation
 from licheck.evaluation.evaluate import Hypotheses, Options
 from licheck.evaluation.judging import judge
-from licheck.facts.resolution import POLICIES, Resolution, full_domain
+from licheck.facts.evidencepolicy import POLICIES
+from licheck.facts.resolution import Resolution, full_domain
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import EvidenceKind, Source
 from licheck.library.compiled import load_library

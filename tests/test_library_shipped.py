@@ -272,7 +272,7 @@ def test_each_rule_file_is_compiled_when_first_used(capsys: pytest.CaptureFixtur
     """Loading compiles no rule file; evaluating Composer 2 compiles the licenses it is under
     (Kimi K2.5's) and not the other forty-odd; the results equal a fully compiled library's."""
     from licheck.evaluation.evaluate import Options
-    from licheck.facts.resolution import POLICIES
+    from licheck.facts.evidencepolicy import POLICIES
     from licheck.library.compiled import ShippedLicenses
     from licheck.portfolio.runs import evaluate_paths
 

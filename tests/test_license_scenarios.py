@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from licheck.evaluation.evaluate import Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import Document
 from licheck.library.compiled import Library, load_library
 from tests.scenarios import Scenario, build_manifest, load_scenarios

@@ -13,8 +13,10 @@ from licheck.engine.cells import Rule
 from licheck.engine.conditions import Test, evaluate
 from licheck.engine.domains import Interval
 from licheck.engine.exact import judge
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.facts.measurement import Occasion, month_before, read
-from licheck.facts.resolution import POLICIES, FactError, FactState, Resolution, Status, resolve
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import FactState, Resolution, Status, resolve
 from licheck.inputs.manifest import FactSpec
 from licheck.inputs.rules import Measured
 

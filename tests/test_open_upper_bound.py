@@ -19,7 +19,7 @@ import pytest
 from licheck.core.verdicts import Verdict
 from licheck.engine.domains import Interval
 from licheck.evaluation.evaluate import Finding, Options
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import load_library
 from licheck.portfolio.runs import evaluate_paths
 from tests.clirun import run

@@ -17,7 +17,7 @@ from licheck.core.diagnostics import InputError
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.binding import clause_key
 from licheck.evaluation.evaluate import Finding, Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files import yamlsafe
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest

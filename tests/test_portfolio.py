@@ -11,7 +11,7 @@ from licheck.core.context import EvaluationContext
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import Options, ProductResult
 from licheck.evaluation.judging import JUDGED
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import load_library
 from licheck.portfolio import workers as portfolio
 from licheck.portfolio.runs import evaluate_paths

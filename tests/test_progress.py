@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from licheck.cli.progress import INTERVAL, MINIMUM, Progress, for_terminal
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.outputs import Format, RenderOptions
 from licheck.portfolio.runs import check_stream
 from tests.conftest import PRODUCTS

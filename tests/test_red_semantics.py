@@ -12,7 +12,7 @@ import yaml
 from licheck.core.diagnostics import InputError
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import EvaluationContext, Finding, Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import Library, load_library
 from licheck.library.layers import load
 from licheck.library.source import LibrarySource

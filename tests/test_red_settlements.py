@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from licheck.evaluation.evaluate import Finding
-from licheck.vocabulary.names import FACTS, FactType
+from licheck.vocabulary.factdefs import FactType
+from licheck.vocabulary.names import FACTS
 from tests.test_red_semantics import findings_of
 
 PRESS = {"source": "press", "kind": "press_report", "date": "2025-01-01"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from licheck.evaluation.evaluate import Options
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.jsontext import Hole, Lasting, dumps
 from licheck.library.compiled import load_library
 from licheck.outputs.jsonreport import product_bytes, product_text

@@ -22,7 +22,7 @@ from licheck.engine.conditions import TRUE
 from licheck.engine.domains import Booleans
 from licheck.engine.exact import judge
 from licheck.evaluation.evaluate import Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.inputs.rules import Reach

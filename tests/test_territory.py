@@ -8,7 +8,9 @@ import pytest
 from licheck.core import territory
 from licheck.engine.conditions import ConditionError, compile_condition
 from licheck.engine.domains import StringSet
-from licheck.facts.resolution import POLICIES, FactError, Resolution, resolve
+from licheck.facts.evidencepolicy import POLICIES
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import Resolution, resolve
 from licheck.inputs.manifest import FactSpec
 from licheck.inputs.rules import FactTest
 

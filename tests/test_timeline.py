@@ -28,7 +28,7 @@ import yaml
 
 from licheck.api import evaluate
 from licheck.core.verdicts import Verdict
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import load_library
 from licheck.loading.documents import load_manifest
 from licheck.timeline import TimelineReport, build

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from licheck.core.diagnostics import InputError
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import EvaluationContext, Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import Library, load_library
 from licheck.loading.documents import load_manifest
 from licheck.timeline import TimelineReport, build

@@ -104,7 +104,7 @@ def test_an_unquoted_number_is_read_exactly_from_its_text() -> None:
 
 @pytest.mark.parametrize("where", ["manifest", "set", "sweep"])
 def test_scientific_notation_is_refused_alike(where: str) -> None:
-    from licheck.facts.resolution import FactError
+    from licheck.facts.periods import FactError
     from licheck.files.yamlsafe import parse
     from licheck.whatif.spec import ScenarioError, parse_assignment, parse_sweep
 

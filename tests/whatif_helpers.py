@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from licheck.evaluation.evaluate import Options
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import load_library

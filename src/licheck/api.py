@@ -20,7 +20,7 @@ from pathlib import Path
 from licheck.core.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import Options
-from licheck.facts.resolution import EvidencePolicy
+from licheck.facts.evidencepolicy import EvidencePolicy
 from licheck.library.compiled import Library
 from licheck.library.layers import load as load_layers
 from licheck.library.source import LibrarySource

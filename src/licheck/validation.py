@@ -8,7 +8,7 @@ from pathlib import Path
 
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.evaluation.evaluate import Options, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.files import yamlsafe
 from licheck.files.safeio import STDIN, STDIN_NAME
 from licheck.inputs.manifest import Manifest

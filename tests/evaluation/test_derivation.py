@@ -12,7 +12,7 @@ from licheck.core.context import EvaluationContext
 from licheck.core.diagnostics import InputError
 from licheck.evaluation.derivation import Derivation, Derived
 from licheck.evaluation.evaluate import Options, ProductFacts, derive_facts, evaluate_manifest
-from licheck.facts.resolution import POLICIES
+from licheck.facts.evidencepolicy import POLICIES
 from licheck.library.compiled import load_library
 from licheck.loading.documents import load_manifest
 

@@ -5,7 +5,8 @@ statements that cannot all be true, or that name things licheck does not know:
 
 - a date in the future (evidence, a source, a retraction, when weights were obtained), or weights
   obtained before the model was released; a month of a series to come, or evidenced before it
-  was over (`seriesdates`);
+  was over (`_months`);
+- a lineage naming one catalog model twice (`_models_named_twice`);
 - a license id or clause id in a set fact that names them (`agreement_waives`,
   `license_granted`, `licensor_marks_used`, ...: `FactDef.library_ids`) that the library does
   not define (a misspelt id would never match, silently);
@@ -24,27 +25,28 @@ import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
-from licheck.checks.lineagechecks import models_named_twice
-from licheck.checks.seriesdates import month_problems
 from licheck.checks.settled import contradictions
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import UnitError, exchange_rates
 from licheck.engine.domains import Interval
 from licheck.facts import agreements
-from licheck.facts.resolution import FactError, claim_domain
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import claim_domain
 from licheck.files.yamlsafe import Document, Path_
 from licheck.inputs.manifest import (
     Agreement,
+    CandidateBases,
     Evidence,
     FactSpec,
     Manifest,
     ModelRef,
     Source,
 )
-from licheck.inputs.rules import earliest
+from licheck.inputs.rules import earliest, parse_date
 from licheck.library.compiled import Library
 from licheck.loading.factchecks import strings_claimed, unknown_members, written_at
-from licheck.vocabulary.names import FACTS, suggest
+from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.names import FACTS
 
 # A day of slack: "today" differs across time zones.
 _SLACK = dt.timedelta(days=1)
@@ -62,8 +64,8 @@ def check_manifest(
     return (
         *_dates(manifest, document, library, today),
         *_citations(manifest, document),
-        *month_problems(manifest, document, _stated_facts(manifest), today),
-        *models_named_twice(manifest, document, library),
+        *_months(manifest, document, _stated_facts(manifest), today),
+        *_models_named_twice(manifest, document, library),
         *_license_ids(manifest, document, library),
         *closed_vocabularies(manifest, document, library),
         *_agreements(manifest, document, library),
@@ -193,6 +195,139 @@ def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
             yield ref, ("components", c, "lineage", *path)
         for o, outputs in enumerate(component.lineage.trained_on_outputs_of):
             yield outputs, ("components", c, "lineage", "trained_on_outputs_of", o)
+
+
+# -- the months of a series ------------------------------------------------------------------
+
+
+def _months(
+    manifest: Manifest,
+    document: Document,
+    stated: Iterator[tuple[str, FactSpec, Path_]],
+    today: dt.date,
+) -> Iterator[Diagnostic]:
+    """Each month of a series that cannot be as stated, refused at the month as a date that
+    cannot be true is:
+
+    - a month that has not begun: a typo or a forecast, as a future date is;
+    - a month whose evidence (its own, or the fact's where it has none) is dated wholly before
+      the month's last day: it cannot report the month's figure (at most a forecast), yet
+      `--as-of` and the timeline would count it as the month's figure from that date on — a
+      Llama gate read as not crossed on a March figure dated in February.
+
+    A month to come is refused for that alone: any evidence for it is early too, and saying so
+    again at the same month would only repeat it."""
+    this_month = f"{today.year:04d}-{today.month:02d}"
+    for name, spec, path in stated:
+        for month, part in sorted((spec.series or {}).items()):
+            if month > this_month:
+                yield document.error(
+                    (*path, "series", month),
+                    f"the month {month} of {name} is in the future (today is {today})",
+                    "a figure for a month to come is a forecast, not evidence; to evaluate as "
+                    "of another day, use --as-of",
+                    at_key=True,
+                )
+            else:
+                yield from _early_evidence(manifest, document, (name, spec, path), month, part)
+
+
+def _early_evidence(
+    manifest: Manifest,
+    document: Document,
+    stated: tuple[str, FactSpec, Path_],
+    month: str,
+    part: FactSpec,
+) -> Iterator[Diagnostic]:
+    name, spec, path = stated
+    own = bool(part.evidence)
+    pieces = part.evidence if own else spec.evidence
+    last = parse_date(month)  # a month is read as its last day
+    for piece in pieces:
+        date = _date_of(piece, manifest.sources)
+        # a month or a year written is read as its last day: the latest it may be
+        if date is None or date >= last:
+            continue
+        where = "its evidence" if own else f"the evidence of {name}"
+        yield document.error(
+            (*path, "series", month),
+            f"the month {month} of {name}: {where} {piece.source!r} is dated {date}, "
+            f"before the month was over ({last.isoformat()}), so it cannot report it",
+            "date the evidence when the month's figure was published, or give the "
+            "month its own evidence",
+            at_key=True,
+        )
+
+
+def _date_of(piece: Evidence, sources: dict[str, Source]) -> dt.date | None:
+    cited = sources.get(piece.source)
+    return piece.date or (cited.date if cited else None)
+
+
+# -- a model named twice in one lineage ------------------------------------------------------
+
+
+def _models_named_twice(
+    manifest: Manifest, document: Document, library: Library
+) -> list[Diagnostic]:
+    """A lineage that names one catalog model twice: by an id and an alias among one entry's
+    candidates, or again as a merge parent of a lineage that already has it.  Its findings would
+    be given twice, alike, counted twice and matched twice by waivers and baselines.  Each
+    repetition is located at the second naming."""
+    return [
+        *_candidates_alike(manifest, document, library),
+        *_entries_alike(manifest, document, library),
+    ]
+
+
+def _candidates_alike(
+    manifest: Manifest, document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """Candidates naming one catalog model twice (an id and an alias of it): none may repeat."""
+    for c, component in enumerate(manifest.components):
+        for entry, path in component.lineage.entries():
+            if not isinstance(entry, CandidateBases):
+                continue
+            seen: set[str] = set()
+            for i, ref in enumerate(entry.candidates):
+                model = library.model(ref.model)
+                if model is not None and model.id in seen:
+                    yield document.error(
+                        ("components", c, "lineage", *path, "candidates", i),
+                        f"candidate {ref.model!r} is {model.id} again (an alias of it)",
+                        "name each candidate model once",
+                    )
+                elif model is not None:
+                    seen.add(model.id)
+
+
+def _entries_alike(
+    manifest: Manifest, document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """A catalog model named twice in one lineage (the base again as a merge parent, by its id
+    or an alias): its findings would be given twice, alike, counted twice and matched twice by
+    waivers and baselines.  A merge's parents are the *other* models merged in."""
+    for c, component in enumerate(manifest.components):
+        seen: dict[str, str] = {}
+        for entry, path in component.lineage.entries():
+            if isinstance(entry, CandidateBases):
+                continue
+            model = library.model(entry.model)
+            if model is None:
+                continue
+            where = (
+                "as its base" if path == ("base",) else f"as a parent of step {int(path[1]) + 1}"
+            )
+            if model.id in seen:
+                named = model.id if entry.model == model.id else f"{entry.model!r} ({model.id})"
+                yield document.error(
+                    ("components", c, "lineage", *path),
+                    f"{named} is already in this lineage, {seen[model.id]}",
+                    "name each model of a lineage once: a merge lists the other models merged "
+                    "in, not one the lineage already has",
+                )
+            else:
+                seen[model.id] = where
 
 
 # -- license and clause ids ------------------------------------------------------------------
@@ -406,7 +541,7 @@ def _unknown_licensors(
             )
 
 
-# -- closed vocabularies --------------------------------------------------------------------
+# -- closed vocabularies ---------------------------------------------------------------------
 
 
 def closed_vocabularies(

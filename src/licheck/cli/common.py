@@ -60,7 +60,7 @@ INTERRUPTED = 130  # Ctrl-C, as a shell reports a process killed by SIGINT (128 
 PIPE_CLOSED = 1  # the exit code when standard output's reader went away, whatever the gate
 
 
-def run_guarded(command: click.Command, argv: list[str] | None) -> int:
+def run_guarded(command: click.Command, argv: list[str] | None) -> int:  # noqa: C901
     """Run the click command; bad input exits 2 with located messages, never a traceback."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     tolerate_encodings()

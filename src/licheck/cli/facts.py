@@ -66,7 +66,8 @@ def _look_up(name: str, licenses_dir: LibrarySource) -> FactInfo:
     """The fact, with the clauses of the library that read it; exit 2 with a did-you-mean."""
     from licheck.library import factinfo
     from licheck.library.layers import load as load_library
-    from licheck.vocabulary.names import FACTS, suggest
+    from licheck.vocabulary.factdefs import suggest
+    from licheck.vocabulary.names import FACTS
 
     if name not in FACTS:
         key = name.strip().lower()  # `MAU` is `mau`: say so (suggest never offers the name itself)

@@ -31,7 +31,7 @@ from licheck.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from licheck.facts.resolution import EvidencePolicy
+    from licheck.facts.evidencepolicy import EvidencePolicy
     from licheck.library.compiled import Library
     from licheck.library.source import LibrarySource
     from licheck.outputs import RenderOptions

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from licheck.config.settings import BY_KEY, MAX_CONFIG_BYTES, TOML_TABLE, Config, shown
 from licheck.core.diagnostics import Diagnostic, InputError
-from licheck.facts.resolution import policy_named
+from licheck.facts.evidencepolicy import policy_named
 from licheck.files import tomlpositions, yamlsafe
 from licheck.files.safeio import read_bytes
 from licheck.loading.documents import validate

@@ -141,7 +141,7 @@ def parse_quantity(
     ).quantity
 
 
-def parse_stated(
+def parse_stated(  # noqa: C901
     raw: object,
     dimension: Dimension,
     *,
@@ -196,7 +196,7 @@ def parse_stated(
 _PERIOD_WORDS: Final = {1: "month", 12: "year"}
 
 
-def _parse_text(
+def _parse_text(  # noqa: C901
     text: str, dimension: Dimension, expected: str, default_months: int
 ) -> tuple[Fraction, str, int, bool]:
     if ":" in text:

@@ -15,7 +15,8 @@ from typing import Any
 from licheck.core import territory
 from licheck.core.units import Dimension, UnitError, format_amount, parse_quantity
 from licheck.inputs.rules import AllOf, Always, AnyOf, Condition, FactTest, Measured, NotOf
-from licheck.vocabulary.names import FACTS, TERRITORIAL, FactType, suggest
+from licheck.vocabulary.factdefs import FactType, suggest
+from licheck.vocabulary.names import FACTS, TERRITORIAL
 
 Value = Fraction | bool | str | frozenset[str]
 

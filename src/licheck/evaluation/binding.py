@@ -25,7 +25,7 @@ from licheck.evaluation.findings import Finding, MissingFact
 from licheck.facts.resolution import FactState, Status
 from licheck.inputs.manifest import Component, ModelRef
 from licheck.inputs.rules import CatalogModel, DatedLicense, License, earliest
-from licheck.vocabulary.names import FactDef, FactType
+from licheck.vocabulary.factdefs import FactDef, FactType
 
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
 # the license changed over time and the verdict depends on which text applies.

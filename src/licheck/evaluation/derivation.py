@@ -29,15 +29,8 @@ from licheck.evaluation.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.facts import agreements
 from licheck.facts.evidencepolicy import EvidencePolicy
 from licheck.facts.measurement import month_before
-from licheck.facts.resolution import (
-    STATED,
-    FactError,
-    FactState,
-    Resolution,
-    Status,
-    resolve,
-    share,
-)
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import STATED, FactState, Resolution, Status, resolve, share
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import (
     CandidateBases,
@@ -54,7 +47,8 @@ from licheck.inputs.manifest import (
 from licheck.inputs.rules import CatalogModel, model_key
 from licheck.library.compiled import Library
 from licheck.loading.factchecks import unknown_fact
-from licheck.vocabulary.names import SCOPED, FactType
+from licheck.vocabulary.factdefs import FactType
+from licheck.vocabulary.names import SCOPED
 
 Path = tuple[str | int, ...]
 Facts = Mapping[str, FactState]

@@ -10,7 +10,8 @@ from typing import Protocol
 from licheck.core.diagnostics import Location
 from licheck.core.verdicts import Answer, Requirement, Settlement, Verdict
 from licheck.engine.exact import Branch
-from licheck.facts.resolution import EvidencePolicy, FactState, Resolver
+from licheck.facts.evidencepolicy import EvidencePolicy
+from licheck.facts.resolution import FactState, Resolver
 from licheck.inputs.manifest import EvidenceKind, Manifest
 
 UNKNOWN_MODEL = "unknown"

@@ -21,7 +21,8 @@ from licheck.facts.resolution import FactState, resolve
 from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec
 from licheck.inputs.rules import CatalogModel, ClauseKind
 from licheck.library.compiled import Library, incorporated
-from licheck.vocabulary.names import FACTS, FactType
+from licheck.vocabulary.factdefs import FactType
+from licheck.vocabulary.names import FACTS
 
 # What a threshold on a quantity of each dimension is about.
 THRESHOLDS = {Dimension.MONEY: "revenue", Dimension.COUNT: "users"}

@@ -22,7 +22,7 @@ from licheck.inputs.manifest import CandidateBases, Component, FactSpec, ModelRe
 from licheck.inputs.rules import CatalogModel, model_key
 from licheck.library.compiled import incorporated
 from licheck.loading.factchecks import may_state
-from licheck.vocabulary.names import suggest
+from licheck.vocabulary.factdefs import suggest
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from licheck.engine.domains import Domain, StringSet
-from licheck.facts.evidencepolicy import EvidencePolicy
+from licheck.facts.evidencepolicy import EvidencePolicy, Standing
 from licheck.facts.resolution import STATED, FactState, Status
 from licheck.inputs.manifest import Agreement, Evidence, EvidenceKind, FactSpec
 
@@ -151,12 +151,12 @@ def exact_state(
     exists = [existence(s, a.licensor) for s, a in zip(each, listed, strict=True)]
     tier = policy.tier(EvidenceKind.DECLARED)
     domain = settled(
-        exact_domain(listed, [e for e, _ in exists], tier == "establishes", library, fact),
+        exact_domain(listed, [e for e, _ in exists], tier is Standing.ESTABLISHES, library, fact),
         library,
         fact,
     )
     likely = settled(
-        exact_domain(listed, [e for _, e in exists], tier != "ignored", library, fact),
+        exact_domain(listed, [e for _, e in exists], tier is not Standing.IGNORED, library, fact),
         library,
         fact,
     )

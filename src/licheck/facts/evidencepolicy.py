@@ -4,11 +4,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from licheck.inputs.manifest import EvidenceKind
 
 K = EvidenceKind
+
+
+class Standing(StrEnum):
+    """How a piece of evidence counts toward its fact (the value is what reports show)."""
+
+    ESTABLISHES = "establishes"  # fixes the fact's value
+    SUGGESTS = "suggests"  # makes a value likely: shown, treated as unknown for the verdict
+    IGNORED = "ignored"  # does not count at all
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,12 +28,13 @@ class EvidencePolicy:
     establishing: frozenset[EvidenceKind]
     suggestive: frozenset[EvidenceKind]
 
-    def tier(self, kind: EvidenceKind) -> str:
+    def tier(self, kind: EvidenceKind) -> Standing:
+        """How evidence of `kind` counts under this policy (before its dates are looked at)."""
         if kind in self.establishing:
-            return "establishes"
+            return Standing.ESTABLISHES
         if kind in self.suggestive:
-            return "suggests"
-        return "ignored"
+            return Standing.SUGGESTS
+        return Standing.IGNORED
 
 
 _STRONG = frozenset({K.OBSERVED, K.OFFICIAL_STATEMENT, K.LICENSOR_STATEMENT})

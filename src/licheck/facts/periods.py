@@ -15,7 +15,7 @@ from typing import Any
 from licheck.core.context import EvaluationContext
 from licheck.core.units import Dimension, Stated, UnitError, parse_stated
 from licheck.engine.domains import Domain, Interval
-from licheck.vocabulary.names import FactDef
+from licheck.vocabulary.factdefs import FactDef
 
 
 class FactError(ValueError):

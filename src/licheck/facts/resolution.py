@@ -15,23 +15,18 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, assert_never
 
 from licheck.core import territory
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.units import Dimension
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
-
-# the evidence policies are defined apart; importers of facts.resolution keep finding them here
-from licheck.facts.evidencepolicy import POLICIES as POLICIES
-from licheck.facts.evidencepolicy import POLICY_HELP as POLICY_HELP
-from licheck.facts.evidencepolicy import EvidencePolicy as EvidencePolicy
-from licheck.facts.evidencepolicy import policy_named as policy_named
-from licheck.facts.periods import FactError as FactError
-from licheck.facts.periods import QuantityReading, quantity_reading
+from licheck.facts.evidencepolicy import EvidencePolicy, Standing
+from licheck.facts.periods import FactError, QuantityReading, quantity_reading
 from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Source
 from licheck.inputs.rules import earliest
-from licheck.vocabulary.names import FACTS, TERRITORIAL, FactDef, FactType
+from licheck.vocabulary.factdefs import FactDef, FactType
+from licheck.vocabulary.names import FACTS, TERRITORIAL
 
 K = EvidenceKind
 # The evidence of a value the manifest states without any (Evidence is immutable: one serves all).
@@ -56,7 +51,7 @@ class EvidenceView:
     retracted_on: dt.date | None
     note: str | None
     claim: str | None  # what this piece claims, where it differs from the fact's value
-    counted: str  # establishes / suggests / ignored: <why>
+    counted: str  # establishes / suggests / ignored: <why> (`Counted.shown`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,63 +287,105 @@ def resolve(
         return unstated(name, path, context.memo)
     if context.resolver is not None:
         return context.resolver.resolve(name, spec, context, path)
-    own, own_read = claim_reading(definition, spec, context.rates, context.memo)
-    pieces = spec.evidence or ([STATED] if own is not None else [])
-    views: list[EvidenceView] = []
-    established: list[Domain] = []
-    suggested: list[Domain] = []
-    averages: list[Domain] = []  # a year's total for a monthly fact: likely, never decisive
-    readings: dict[str, None] = {}
-    written: dict[str, None] = {}  # the figures as written, of the pieces that count
-    for index, piece in enumerate(pieces):
-        kind, date, retracted, url, note = _source_fields(piece, context.sources, index)
-        claims = piece.claims
-        claim, read = (
-            claim_reading(definition, piece, context.rates, context.memo)
-            if claims
-            else (own, own_read)
-        )
-        counted = _counted(kind, date, retracted, context)
-        if claim is not None and counted in ("establishes", "suggests"):
-            (established if counted == "establishes" else suggested).append(claim)
-            if read is not None and read.average is not None:
-                averages.append(read.average)
-        if read is not None and not counted.startswith("ignored"):
-            readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
-            written.update(dict.fromkeys(filter(None, [read.written()])))
-        views.append(
+    rates, memo = context.rates, context.memo
+    own = claim_reading(definition, spec, rates, memo)
+    weighed = _Weighed()
+    for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
+        cited = _cited(piece, context.sources, index)
+        claims = piece.claims  # a piece that claims nothing of its own stands for the fact's value
+        claim, read = claim_reading(definition, piece, rates, memo) if claims else own
+        counted = _counted(cited.kind, cited.date, cited.retracted, context)
+        weighed.add(name, counted.standing, claim, read)
+        claimed = (read.shown() if read else str(claim)) if claims and claim else None
+        weighed.views.append(
             EvidenceView(
-                _source_title(piece, context.sources),
-                kind,
-                date,
-                url,
-                retracted,
-                note,
-                (read.shown() if read else str(claim)) if claims and claim else None,
-                counted,
+                cited.title,
+                cited.kind,
+                cited.date,
+                cited.url,
+                cited.retracted,
+                cited.note,
+                claimed,
+                counted.shown(),
             )
         )
-    status, domain, likely, averaged = settle(definition, established, suggested, averages)
-    shown = (own_read.shown() if own_read else str(own)) if own is not None else "unknown"
+    status, domain, likely, averaged = settle(
+        definition, weighed.established, weighed.suggested, weighed.averages
+    )
     series = resolve_series(name, spec, context, path)
-    if series and own is None:
-        shown = "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
-    reading = " ".join(readings) or None
     return FactState(
         name,
         definition,
         status,
         domain,
-        shown,
+        _shown(own, series),
         likely,
-        tuple(views),
+        tuple(weighed.views),
         spec.note,
         path,
         series,
-        reading=reading,
-        written="; ".join(written) or None,
+        reading=" ".join(weighed.readings) or None,
+        written="; ".join(weighed.written) or None,
         averaged=averaged,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """How one piece of evidence counted, and for an ignored piece why."""
+
+    standing: Standing
+    why: str | None = None
+
+    def shown(self) -> str:
+        """As reports show it: establishes, suggests, or ignored: <why>."""
+        return f"{self.standing}: {self.why}" if self.why else str(self.standing)
+
+
+@dataclass(slots=True)
+class _Weighed:
+    """A fact's evidence as `resolve` adds it up, piece by piece."""
+
+    established: list[Domain] = field(default_factory=list)
+    suggested: list[Domain] = field(default_factory=list)
+    averages: list[Domain] = field(default_factory=list)  # a year's total of a monthly fact
+    readings: dict[str, None] = field(default_factory=dict)  # how clauses read the figures
+    written: dict[str, None] = field(default_factory=dict)  # the figures as written
+    views: list[EvidenceView] = field(default_factory=list)
+
+    def add(
+        self, name: str, standing: Standing, claim: Domain | None, read: QuantityReading | None
+    ) -> None:
+        """One piece's claim, as it counts: an ignored piece adds nothing, not even its figures."""
+        match standing:
+            case Standing.IGNORED:
+                return
+            case Standing.ESTABLISHES:
+                claims = self.established
+            case Standing.SUGGESTS:
+                claims = self.suggested
+            case _:  # pragma: no cover
+                assert_never(standing)
+        if claim is not None:
+            claims.append(claim)
+            if read is not None and read.average is not None:
+                self.averages.append(read.average)  # likely, never decisive
+        if read is not None:
+            self.readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
+            self.written.update(dict.fromkeys(filter(None, [read.written()])))
+
+
+def _shown(
+    own: tuple[Domain | None, QuantityReading | None],
+    series: tuple[tuple[str, FactState], ...],
+) -> str:
+    """The fact's value as the report states it: as stated, by month, or unknown."""
+    claim, read = own
+    if claim is not None:
+        return read.shown() if read else str(claim)
+    if series:
+        return "by month: " + ", ".join(f"{month} {state.shown}" for month, state in series)
+    return "unknown"
 
 
 def settle(
@@ -379,26 +416,22 @@ class PieceClaim:
 def piece_claims(name: str, spec: FactSpec, context: Resolution) -> list[PieceClaim]:
     """The pieces of a stated fact's evidence, read as `resolve` reads them."""
     definition = FACTS[name]
-    own, own_read = claim_reading(definition, spec, context.rates, context.memo)
-    pieces = spec.evidence or ([STATED] if own is not None else [])
+    own = claim_reading(definition, spec, context.rates, context.memo)
     claims = []
-    for index, piece in enumerate(pieces):
-        kind, date, retracted, _, _ = _source_fields(piece, context.sources, index)
+    for index, piece in enumerate(spec.evidence or ([STATED] if own[0] is not None else [])):
+        cited = _cited(piece, context.sources, index)
         claim, read = (
-            claim_reading(definition, piece, context.rates, context.memo)
-            if piece.claims
-            else (own, own_read)
+            claim_reading(definition, piece, context.rates, context.memo) if piece.claims else own
         )
         average = read.average if read is not None and claim is not None else None
-        claims.append(PieceClaim(kind, date, retracted, claim, average))
+        claims.append(PieceClaim(cited.kind, cited.date, cited.retracted, claim, average))
     return claims
 
 
-def standing(piece: PieceClaim, context: Resolution) -> str:
-    """establishes, suggests or ignored, as of `context.as_of`: it changes only on the days
-    `standing_days` names."""
-    counted = _counted(piece.kind, piece.date, piece.retracted, context)
-    return "ignored" if counted.startswith("ignored") else counted
+def standing(piece: PieceClaim, context: Resolution) -> Standing:
+    """How a piece counts as of `context.as_of`: it changes only on the days `standing_days`
+    names."""
+    return _counted(piece.kind, piece.date, piece.retracted, context).standing
 
 
 def standing_days(piece: PieceClaim) -> set[dt.date]:
@@ -444,12 +477,25 @@ def resolve_series(
     return tuple(months)
 
 
-def _source_fields(
-    piece: Evidence, sources: dict[str, Source], index: int
-) -> tuple[EvidenceKind, dt.date | None, dt.date | None, str | None, str | None]:
-    cited = sources.get(piece.source)
-    kind = piece.kind or (cited.kind if cited else None)
-    date = piece.date or (cited.date if cited else None)
+@dataclass(frozen=True, slots=True)
+class _Cited:
+    """A piece of evidence with what it leaves unsaid taken from the source it cites (a key of
+    the manifest's `sources:`), as a report shows it and `_counted` weighs it."""
+
+    title: str
+    kind: EvidenceKind
+    date: dt.date | None
+    retracted: dt.date | None
+    url: str | None
+    note: str | None
+
+
+def _cited(piece: Evidence, sources: dict[str, Source], index: int) -> _Cited:
+    """`piece` completed from the source it cites; `FactError` where it still lacks a kind or
+    a date, or is retracted before its own date."""
+    source = sources.get(piece.source)
+    kind = piece.kind or (source.kind if source else None)
+    date = piece.date or (source.date if source else None)
     if kind is None:
         raise FactError(
             f"evidence {piece.source!r} needs a kind (or cite a key of sources:)",
@@ -460,7 +506,7 @@ def _source_fields(
             f"evidence {piece.source!r} needs a date (or cite a key of sources:)",
             ("evidence", index, "date"),
         )
-    retracted = piece.retracted_on or (cited.retracted_on if cited else None)
+    retracted = piece.retracted_on or (source.retracted_on if source else None)
     # both dates the cited source's: `consistency` refuses it once, at the source
     own = piece.date is not None or piece.retracted_on is not None
     if retracted is not None and date is not None and retracted < date and own:
@@ -468,36 +514,34 @@ def _source_fields(
             f"evidence {piece.source!r} is retracted ({retracted}) before its date ({date})",
             ("evidence", index, "retracted_on"),
         )
-    url = piece.url or (cited.url if cited else None)
-    note = piece.note or (cited.note if cited else None)
-    return kind, date, retracted, url, note
-
-
-def _source_title(piece: Evidence, sources: dict[str, Source]) -> str:
-    cited = sources.get(piece.source)
-    return cited.title if cited else piece.source
+    if source is None:
+        return _Cited(piece.source, kind, date, retracted, piece.url or None, piece.note or None)
+    url, note = piece.url or source.url, piece.note or source.note
+    return _Cited(source.title, kind, date, retracted, url, note)
 
 
 def _counted(
     kind: EvidenceKind, date: dt.date | None, retracted: dt.date | None, context: Resolution
-) -> str:
+) -> Counted:
+    """How a piece of evidence counts under the policy and as of the date of `context`."""
     if kind is K.RUMOUR:
-        return "ignored: rumours never count"
+        return Counted(Standing.IGNORED, "rumours never count")
     as_of = context.as_of
     if as_of is not None and date is not None and earliest(date) > as_of:
-        return f"ignored: dated after --as-of {as_of.isoformat()}"
+        return Counted(Standing.IGNORED, f"dated after --as-of {as_of.isoformat()}")
     if retracted is not None and (as_of is None or retracted <= as_of):
-        return f"ignored: retracted on {retracted.isoformat()}"
+        return Counted(Standing.IGNORED, f"retracted on {retracted.isoformat()}")
     tier = context.policy.tier(kind)
-    if tier == "ignored":
-        return f"ignored: the {context.policy.name} evidence policy does not count {kind.value}"
+    if tier is Standing.IGNORED:
+        policy = context.policy.name
+        return Counted(tier, f"the {policy} evidence policy does not count {kind.value}")
     # A month or a year that --as-of falls in: whether the piece existed (or was already
     # retracted) then depends on the day, so it only makes its value likely.
     if as_of is not None and any(
         d is not None and earliest(d) <= as_of < d for d in (date, retracted)
     ):
-        return "suggests"
-    return tier
+        return Counted(Standing.SUGGESTS)
+    return Counted(tier)
 
 
 def _combine(

@@ -224,38 +224,54 @@ class _Walk:
             return folders
         for entry in entries:
             path = Path(entry.path)
-            yaml_name = has_yaml_name(entry.name)
-            if entry.name.startswith("."):
-                if yaml_name or entry.is_dir():
-                    self.skipped.append(Skipped(str(path), "hidden (its name starts with '.')"))
-                continue
-            try:
-                info = os.stat(path)
-            except OSError as exc:
-                if yaml_name or entry.is_symlink():
-                    why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
-                    self._cannot(path, f"cannot be read: {why}")
+            info = self._status(entry, path)
+            if info is None:
                 continue
             if stat.S_ISDIR(info.st_mode):
-                key = (info.st_dev, info.st_ino)
-                if key in ancestors:
-                    self._cannot(path, "a symlink loop: it leads back to a folder above it")
-                elif key not in self.visited:
-                    self.visited.add(key)
-                    folders.append((path, key))
-                continue
-            if not yaml_name:
-                continue
-            kind = special_kind(info.st_mode)
-            if kind is not None:
-                self._cannot(path, f"is {kind}, not a regular file: it cannot be a manifest")
-                continue
-            not_one = why_not_manifest(path)
-            if not_one is None:
+                folders += self._subfolder(path, info, ancestors)
+            elif has_yaml_name(entry.name) and self._is_manifest(path, info):
                 yield path
-            else:
-                self.skipped.append(Skipped(str(path), not_one))
         return folders
+
+    def _status(self, entry: os.DirEntry[str], path: Path) -> os.stat_result | None:
+        """What `entry` is, a symlink followed; None for one not to look into: hidden (noted
+        where it could be or hold a manifest) or unreadable (a problem where it could be one)."""
+        yaml_name = has_yaml_name(entry.name)
+        if entry.name.startswith("."):
+            if yaml_name or entry.is_dir():
+                self.skipped.append(Skipped(str(path), "hidden (its name starts with '.')"))
+            return None
+        try:
+            return os.stat(path)
+        except OSError as exc:
+            if yaml_name or entry.is_symlink():
+                why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+                self._cannot(path, f"cannot be read: {why}")
+            return None
+
+    def _subfolder(
+        self, path: Path, info: os.stat_result, ancestors: frozenset[tuple[int, int]]
+    ) -> list[tuple[Path, tuple[int, int]]]:
+        """The folder to walk, unless it was walked already or leads back above itself."""
+        key = (info.st_dev, info.st_ino)
+        if key in ancestors:
+            self._cannot(path, "a symlink loop: it leads back to a folder above it")
+            return []
+        if key in self.visited:
+            return []
+        self.visited.add(key)
+        return [(path, key)]
+
+    def _is_manifest(self, path: Path, info: os.stat_result) -> bool:
+        """Whether a file with a YAML name is a manifest to check (said why where it is not)."""
+        kind = special_kind(info.st_mode)
+        if kind is not None:
+            self._cannot(path, f"is {kind}, not a regular file: it cannot be a manifest")
+            return False
+        not_one = why_not_manifest(path)
+        if not_one is not None:
+            self.skipped.append(Skipped(str(path), not_one))
+        return not_one is None
 
 
 def discover(paths: Sequence[Path]) -> list[Path]:

@@ -39,44 +39,69 @@ class TopLevel:
     def __init__(self, text: str) -> None:
         self.text = text
         self.has_data = False
+        self._open: list[bool] = []  # the collections open: True for a mapping
+        self._anchors: dict[str, str] = {}  # anchor -> the scalar it names (an alias may be a key)
+        self._children = 0  # nodes completed in the top-level mapping: a key at each even count
 
     def __iter__(self) -> Iterator[Key]:
-        open_: list[bool] = []  # the collections open: True for a mapping
-        anchors: dict[str, str] = {}  # anchor -> the scalar it names (an alias may be a key)
-        children = 0  # nodes completed in the top-level mapping: a key at each even count
+        self._open, self._anchors, self._children = [], {}, 0
         for event in events(self.text):
-            if isinstance(event, yaml.DocumentStartEvent):
-                open_, children = [], 0
-            elif isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
-                text: str | None
-                if isinstance(event, yaml.ScalarEvent):
-                    text = event.value
-                    if event.anchor is not None:
-                        anchors[event.anchor] = text
-                    if open_ or event.style or text not in _NULLS:
-                        self.has_data = True
-                else:
-                    text = anchors.get(event.anchor or "")
-                    self.has_data = self.has_data or bool(open_)
-                if open_ == [True]:
-                    if children % 2 == 0:
-                        plain = isinstance(event, yaml.ScalarEvent) and not event.style
-                        yield Key(text, *_position(event), plain)
-                    children += 1
-            elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
-                if event.anchor is not None:
-                    anchors.pop(event.anchor, None)
-                if open_ == [True] and children % 2 == 0:
-                    yield Key(None, *_position(event), False)  # a list or mapping as a key
-                if open_ or isinstance(event, yaml.SequenceStartEvent):
-                    self.has_data = True  # (an empty list is still a list)
-                open_.append(isinstance(event, yaml.MappingStartEvent))
-            elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
-                open_.pop()
-                if len(open_) == 1:
-                    children += 1
-                elif not open_ and children:
-                    self.has_data = True
+            key = self._read(event)
+            if key is not None:
+                yield key
+
+    def _read(self, event: yaml.Event) -> Key | None:
+        """One event of the parser's: the top-level key it starts, if it starts one."""
+        if isinstance(event, yaml.DocumentStartEvent):
+            self._open, self._children = [], 0
+        elif isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
+            return self._scalar(event)
+        elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+            return self._collection_start(event)
+        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            self._collection_end()
+        return None
+
+    def _scalar(self, event: yaml.ScalarEvent | yaml.AliasEvent) -> Key | None:
+        """A scalar or an alias (the text of the scalar its anchor names)."""
+        text: str | None
+        if isinstance(event, yaml.ScalarEvent):
+            text = event.value
+            if event.anchor is not None:
+                self._anchors[event.anchor] = text
+            if self._open or event.style or text not in _NULLS:
+                self.has_data = True
+        else:
+            text = self._anchors.get(event.anchor or "")
+            self.has_data = self.has_data or bool(self._open)
+        if self._open != [True]:
+            return None
+        self._children += 1
+        if self._children % 2 == 0:
+            return None  # a value
+        plain = isinstance(event, yaml.ScalarEvent) and not event.style
+        return Key(text, *_position(event), plain)
+
+    def _collection_start(
+        self, event: yaml.MappingStartEvent | yaml.SequenceStartEvent
+    ) -> Key | None:
+        """A list or a mapping begins: a key itself where the top-level mapping expects one."""
+        if event.anchor is not None:
+            self._anchors.pop(event.anchor, None)
+        key = None
+        if self._open == [True] and self._children % 2 == 0:
+            key = Key(None, *_position(event), False)  # a list or mapping as a key
+        if self._open or isinstance(event, yaml.SequenceStartEvent):
+            self.has_data = True  # (an empty list is still a list)
+        self._open.append(isinstance(event, yaml.MappingStartEvent))
+        return key
+
+    def _collection_end(self) -> None:
+        self._open.pop()
+        if len(self._open) == 1:
+            self._children += 1
+        elif not self._open and self._children:
+            self.has_data = True
 
 
 def _position(event: yaml.Event) -> tuple[int, int]:

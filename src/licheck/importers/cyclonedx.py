@@ -20,14 +20,16 @@ from typing import Any
 
 from licheck.core.diagnostics import Diagnostic, InputError, fail
 from licheck.core.units import UnitError
-from licheck.facts.resolution import FactError, claim_domain
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import claim_domain
 from licheck.files import jsonread
 from licheck.files.yamlsafe import parse, read_text
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unique, unknown_facts
 from licheck.inputs.manifest import FactSpec
 from licheck.library.compiled import Library
 from licheck.loading.factchecks import may_state
-from licheck.vocabulary.names import FACTS, FactType
+from licheck.vocabulary.factdefs import FactType
+from licheck.vocabulary.names import FACTS
 
 ML_MODEL = "machine-learning-model"
 FACT_PREFIX = "licheck:fact:"

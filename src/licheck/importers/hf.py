@@ -29,6 +29,7 @@ publisher's own statement, but undated; `official_statement` needs a date), and 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -186,69 +187,25 @@ def to_manifest(
             "base_model_relation",
             f"base_model_relation {relation!r} is not one of {', '.join(RELATIONS)}",
         )
-    tags = {t.lower() for t in _strings(document, "tags")}
-    library_name = (_string(document, "library_name") or "").lower()
     label = f"Hugging Face model card {model_id or display}"
     evidence: dict[str, Any] = {"source": label, "kind": "declared"}
     if model_id:
         evidence["url"] = f"https://huggingface.co/{model_id}"
     own = ModelIdentity([model_id] if model_id else [], repr(model_id or "this card's model"))
+    license_note = (
+        _license_statement(document)
+        + "; licheck takes the license of each model in the lineage from its catalog"
+    )
+    made = _lineage(card, own, bases, relation, library, evidence, model_id)
     notes = [
         *card.notes,
-        _license_statement(document)
-        + "; licheck takes the license of each model in the lineage from its catalog",
-    ]
-    component_facts: dict[str, Any] = {}
-    lineage: dict[str, Any]
-    declared: dict[str, Any] = {}
-    if own.resolve(library).model is not None:
-        # The card's own model is in the catalog: the product uses it, and its catalog entry
-        # says which license binds; the card's base_model is recorded, not re-derived.
-        lineage = {"base": own.ref(evidence, "the card's own model (--model-id)")}
-        if bases:
-            notes.append(
-                f"the card lists base_model {', '.join(bases)}; licheck's catalog "
-                f"entry for {model_id} decides the license, add a base model's own "
-                "license by hand only if it binds as well"
-            )
-    elif bases:
-        identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
-        lineage = {"base": identities[0].ref(evidence, "base_model")}
-        declared, terms_notes = _declared_terms(document, identities, library, evidence)
-        notes.extend(terms_notes)
-        quantizer = _string(document, "quantized_by")
-        steps, how = _steps(identities, relation, tags, library_name, evidence, quantizer)
-        notes.append(how)
-        if steps:
-            lineage["steps"] = steps
-        else:
-            why = (
-                "the card names its base model but not how this model was made from it "
-                "(no base_model_relation, no training or quantization tag): state it"
-            )
-            component_facts = {
-                "modified": {"value": "unknown", "note": why},
-                "model_made_available": {"value": "unknown", "note": why},
-            }
-        if model_id:
-            notes.append(
-                f"this model ({model_id}) has a license of its own, which may bind a "
-                "product that uses it; it is not in licheck's catalog"
-            )
-    else:
-        lineage = {
-            "base": own.ref(
-                evidence,
-                "the card names no base_model, so its own model is the base"
-                + ("" if model_id else " (pass --model-id ORG/NAME to name it)"),
-            )
-        }
-    notes.append(
+        license_note,
+        *made.notes,
         "delivery: the card is a Hugging Face model repository's, which distributes its "
-        "weights; add hosted_service or api if the model is also served"
-    )
+        "weights; add hosted_service or api if the model is also served",
+    ]
     known = _model_name(card, bases, model_id, evidence) | _attribution(card, library, evidence)
-    known |= declared
+    known |= made.declared
     product = model_id or "unknown"
     manifest: dict[str, Any] = {"product": product, "owner": "unknown"}
     manifest["description"] = (
@@ -261,10 +218,10 @@ def to_manifest(
         "id": slug(model_id.split("/")[-1]) if model_id else "model",
         "name": model_id or "unknown",
         "delivery": ["weights"],
-        "lineage": lineage,
+        "lineage": made.lineage,
     }
-    if component_facts:
-        component["facts"] = component_facts
+    if made.facts:
+        component["facts"] = made.facts
     component["note"] = "; ".join(notes)
     manifest["components"] = [component]
     header = [
@@ -273,6 +230,85 @@ def to_manifest(
         "`unknown`. Review every note, add sources with dates, and run `licheck validate`.",
     ]
     return dump(manifest, header)
+
+
+@dataclass(frozen=True, slots=True)
+class _Made:
+    """How the card says its model was made: the component's lineage, the component facts it
+    leaves open, the product facts its license declares, and the notes on how it was read."""
+
+    lineage: dict[str, Any]
+    facts: dict[str, Any] = field(default_factory=dict)
+    declared: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _lineage(
+    card: Card,
+    own: ModelIdentity,
+    bases: list[str],
+    relation: str | None,
+    library: Library,
+    evidence: dict[str, Any],
+    model_id: str | None,
+) -> _Made:
+    """The lineage: the card's own model where the catalog has it, else its base models and
+    the steps from them, else its own model as the base."""
+    if own.resolve(library).model is not None:
+        # The card's own model is in the catalog: the product uses it, and its catalog entry
+        # says which license binds; the card's base_model is recorded, not re-derived.
+        lineage = {"base": own.ref(evidence, "the card's own model (--model-id)")}
+        if not bases:
+            return _Made(lineage)
+        note = (
+            f"the card lists base_model {', '.join(bases)}; licheck's catalog "
+            f"entry for {model_id} decides the license, add a base model's own "
+            "license by hand only if it binds as well"
+        )
+        return _Made(lineage, notes=[note])
+    if bases:
+        return _from_bases(card.document, bases, relation, library, evidence, model_id)
+    role = "the card names no base_model, so its own model is the base" + (
+        "" if model_id else " (pass --model-id ORG/NAME to name it)"
+    )
+    return _Made({"base": own.ref(evidence, role)})
+
+
+def _from_bases(
+    document: yamlsafe.Document,
+    bases: list[str],
+    relation: str | None,
+    library: Library,
+    evidence: dict[str, Any],
+    model_id: str | None,
+) -> _Made:
+    """The lineage from the card's base models: the first as the base, the steps after it."""
+    identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
+    lineage: dict[str, Any] = {"base": identities[0].ref(evidence, "base_model")}
+    declared, notes = _declared_terms(document, identities, library, evidence)
+    tags = {t.lower() for t in _strings(document, "tags")}
+    library_name = (_string(document, "library_name") or "").lower()
+    quantizer = _string(document, "quantized_by")
+    steps, how = _steps(identities, relation, tags, library_name, evidence, quantizer)
+    notes.append(how)
+    facts: dict[str, Any] = {}
+    if steps:
+        lineage["steps"] = steps
+    else:
+        why = (
+            "the card names its base model but not how this model was made from it "
+            "(no base_model_relation, no training or quantization tag): state it"
+        )
+        facts = {
+            "modified": {"value": "unknown", "note": why},
+            "model_made_available": {"value": "unknown", "note": why},
+        }
+    if model_id:
+        notes.append(
+            f"this model ({model_id}) has a license of its own, which may bind a "
+            "product that uses it; it is not in licheck's catalog"
+        )
+    return _Made(lineage, facts, declared, notes)
 
 
 def _steps(

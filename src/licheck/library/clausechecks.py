@@ -14,7 +14,8 @@ from licheck.engine.conditions import (
 )
 from licheck.engine.exact import MAX_SET_MEMBERS
 from licheck.inputs.rules import Clause, ClauseKind
-from licheck.vocabulary.names import FACTS, FactType
+from licheck.vocabulary.factdefs import FactType
+from licheck.vocabulary.names import FACTS
 
 
 def requirement_of(license_id: str, clause: Clause, base: tuple[str | int, ...]) -> Node:

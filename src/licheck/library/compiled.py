@@ -28,13 +28,12 @@ from licheck.engine.conditions import ConditionError, compile_condition, strings
 from licheck.engine.tables import Compiled
 from licheck.files import yamlsafe
 from licheck.files.safeio import default_directory
-from licheck.inputs.rules import Catalog, CatalogModel, Clause, License
-from licheck.inputs.rules import model_key as model_key  # `licheck.layers` indexes its layers by it
+from licheck.inputs.rules import Catalog, CatalogModel, Clause, License, model_key
 from licheck.library.clausechecks import requirement_of, too_complex
 from licheck.library.reach import bind
 from licheck.library.source import Origin
 from licheck.loading.documents import validate
-from licheck.vocabulary.names import suggest
+from licheck.vocabulary.factdefs import suggest
 
 CATALOG_FILE = "catalog.yaml"
 SHIPPED = Path(__file__).resolve().parent / "library.json"

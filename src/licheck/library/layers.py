@@ -17,7 +17,7 @@ import yaml
 from licheck.core.diagnostics import Diagnostic, InputError, LicheckError, path_text
 from licheck.files import yamlsafe
 from licheck.files.safeio import default_directory
-from licheck.inputs.rules import Catalog, CatalogModel
+from licheck.inputs.rules import Catalog, CatalogModel, model_key
 from licheck.library.compiled import (
     CATALOG_FILE,
     CompiledLicenses,
@@ -29,7 +29,6 @@ from licheck.library.compiled import (
     load_each,
     load_library,
     load_license_file,
-    model_key,
     set_operands,
 )
 from licheck.library.source import LibrarySource, Origin, Replacement

@@ -73,7 +73,8 @@ def not_found(name: str, library: Library) -> str:
     with its license."""
     import difflib
 
-    from licheck.library.modelnames import LIMIT, SPELT_ALIKE, candidates, describe
+    from licheck.library.modelnames import LIMIT, candidates, describe
+    from licheck.vocabulary.factdefs import SPELT_ALIKE
 
     lines = [f"no license or model {name!r} in the library"]
     near = difflib.get_close_matches(name, sorted(library.licenses), n=LIMIT, cutoff=SPELT_ALIKE)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from licheck.inputs.rules import CatalogModel, model_key
 from licheck.vocabulary.factdefs import (
-    SPELT_ALIKE as SPELT_ALIKE,  # one threshold for every did-you-mean
+    SPELT_ALIKE,  # one threshold for every did-you-mean
 )
 
 LIMIT = 3  # candidates shown at most

@@ -44,7 +44,8 @@ from licheck.inputs.rules import (
 from licheck.library.compiled import Library, LicenseEntry, license_entry, load_each
 from licheck.loading.documents import validate
 from licheck.text.nearmatch import normal
-from licheck.vocabulary.names import FACTS, suggest
+from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.names import FACTS
 
 PREFIX = "policy/"  # a policy's rules are reported as policy/ORG/RULE
 

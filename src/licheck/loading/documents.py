@@ -14,12 +14,14 @@ from pydantic import BaseModel, ValidationError
 
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.core.units import exchange_rates
-from licheck.facts.resolution import FactError, claim_domain
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import claim_domain
 from licheck.files import yamlsafe
 from licheck.inputs.manifest import Fact, FactSpec, Manifest
 from licheck.inputs.rules import CONDITION_TAGS
 from licheck.loading.factchecks import unknown_fact, unknown_members
-from licheck.vocabulary.names import FACTS, suggest
+from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.names import FACTS
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from licheck.core.diagnostics import Diagnostic
 from licheck.files.yamlsafe import Document, Path_
 from licheck.inputs.manifest import Evidence, FactSpec
-from licheck.vocabulary.names import FACTS, suggest
+from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.names import FACTS
 
 
 def may_state(name: str) -> bool:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from licheck.core.diagnostics import Diagnostic, InputError, LicheckError
 from licheck.evaluation.evaluate import EvaluationContext, Options, ProductResult, evaluate_manifest
-from licheck.facts.resolution import EvidencePolicy, policy_named
+from licheck.facts.evidencepolicy import EvidencePolicy, policy_named
 from licheck.files.discovery import discover, distinct
 from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import Library

@@ -29,7 +29,8 @@ from licheck.checks.consistency import library_member_problem
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.core.units import UnitError
 from licheck.evaluation.findings import Completing
-from licheck.facts.resolution import FactError, claim_reading
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import claim_reading
 from licheck.files import yamlsafe
 from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Manifest
 from licheck.inputs.rules import Identifier, RawValue, Strict, Text, require_unique
@@ -37,7 +38,8 @@ from licheck.library.compiled import Library
 from licheck.loading.documents import validate
 from licheck.loading.factchecks import strings_claimed, unknown_members, written_at
 from licheck.report.waivers import Day, Said
-from licheck.vocabulary.names import CONDUCT, FACTS, suggest
+from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.names import CONDUCT, FACTS
 
 
 class Scope(Strict):

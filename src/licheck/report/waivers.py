@@ -33,7 +33,8 @@ from pydantic import (
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.core.units import UnitError
 from licheck.core.verdicts import Verdict
-from licheck.facts.resolution import FactError, claim_reading
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import claim_reading
 from licheck.files import yamlsafe
 from licheck.inputs.manifest import FactSpec
 from licheck.inputs.rules import Amount, Date, Identifier, RawValue, Strict, Text, require_unique
@@ -49,7 +50,8 @@ from licheck.report.view import (
     WaiverStatus,
     summarize,
 )
-from licheck.vocabulary.names import FACTS, suggest
+from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.names import FACTS
 
 DEFAULT_FILE = ".licheck-waivers.yaml"
 WAIVABLE = frozenset({Verdict.VIOLATION, Verdict.GOVERNANCE_RISK})

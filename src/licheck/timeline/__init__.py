@@ -28,7 +28,7 @@ from licheck.evaluation.evaluate import (
     ProductResult,
     evaluate_manifest,
 )
-from licheck.facts.resolution import EvidencePolicy
+from licheck.facts.evidencepolicy import EvidencePolicy
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.inputs.rules import CatalogModel

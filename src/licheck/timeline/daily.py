@@ -23,8 +23,8 @@ import heapq
 from dataclasses import dataclass, field
 
 from licheck.engine.domains import Domain, intersect
+from licheck.facts.evidencepolicy import EvidencePolicy, Standing
 from licheck.facts.resolution import (
-    EvidencePolicy,
     FactState,
     PieceClaim,
     Resolution,
@@ -72,7 +72,7 @@ class _Fact:
         self.definition = FACTS[name]
         self.shown = exact.shown  # as written: the same on every day
         self.pieces: list[PieceClaim] = []
-        self.standings: list[str] = []
+        self.standings: list[Standing] = []
         self.width = 1
         self.tree: list[_Node] = []
         self.state = exact
@@ -119,10 +119,10 @@ class _Fact:
 
     def _leaf(self, index: int) -> _Node:
         piece, now = self.pieces[index], self.standings[index]
-        if piece.claim is None or now == "ignored":
+        if piece.claim is None or now is Standing.IGNORED:
             return _NOTHING
-        established = piece.claim if now == "establishes" else None
-        suggested = piece.claim if now == "suggests" else None
+        established = piece.claim if now is Standing.ESTABLISHES else None
+        suggested = piece.claim if now is Standing.SUGGESTS else None
         return _Node(established, suggested, piece.average)
 
     def _join(self, left: _Node, right: _Node) -> _Node:

@@ -1,7 +1,8 @@
 """What a fact is: its type, unit, meaning and closed vocabulary (the vocabulary's own types).
 
-`vocabulary` holds the table of facts; these types sit below it so that the tables of facts
-(`vocabulary`, `duty_facts`) can be split without importing each other.
+`vocabulary.names` holds the table of facts made of these types; `suggest` is the did-you-mean
+that names a known fact, unit or member for a misspelt one (every layer that reads names uses
+it, without the table).
 """
 
 from __future__ import annotations

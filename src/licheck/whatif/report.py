@@ -17,7 +17,8 @@ from licheck.core.units import Dimension, format_amount, to_json_number
 from licheck.core.verdicts import Verdict
 from licheck.engine.domains import Interval
 from licheck.evaluation.evaluate import Finding, ProductResult
-from licheck.facts.resolution import FactError, claim_domain
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import claim_domain
 from licheck.files.jsontext import document as json_document
 from licheck.inputs.manifest import FactSpec
 from licheck.report.explain import explain

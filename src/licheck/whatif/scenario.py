@@ -28,12 +28,14 @@ from licheck.evaluation.evaluate import (
     evaluate_manifest,
 )
 from licheck.facts import agreements
-from licheck.facts.resolution import FactError, FactState, Resolution, Status, claim_domain, resolve
+from licheck.facts.periods import FactError
+from licheck.facts.resolution import FactState, Resolution, Status, claim_domain, resolve
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Manifest
 from licheck.library.compiled import Library
 from licheck.loading.factchecks import stateable
-from licheck.vocabulary.names import FACTS, FactDef, suggest
+from licheck.vocabulary.factdefs import FactDef, suggest
+from licheck.vocabulary.names import FACTS
 from licheck.whatif.spec import Assignment, ScenarioError, Swap, members
 
 

@@ -23,7 +23,8 @@ from licheck.core.diagnostics import LicheckError
 from licheck.core.units import Dimension, Stated, UnitError, parse_stated
 from licheck.inputs.manifest import FactSpec
 from licheck.loading.factchecks import stateable
-from licheck.vocabulary.names import FACTS, FactDef, FactType, suggest
+from licheck.vocabulary.factdefs import FactDef, FactType, suggest
+from licheck.vocabulary.names import FACTS
 
 
 class ScenarioError(LicheckError):
