@@ -24,6 +24,7 @@ import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
+from licheck.checks import implied
 from licheck.checks.lineagechecks import models_named_twice
 from licheck.checks.seriesdates import month_problems
 from licheck.checks.settled import contradictions
@@ -70,6 +71,7 @@ def check_manifest(
     problems += _flat_agreements(manifest, document, library)
     problems += _purpose(manifest, document)
     problems += contradictions(manifest, document)
+    problems += implied.contradictions(manifest, document, library)
     problems += _part_of_whole(manifest, document)
     return problems
 
