@@ -177,3 +177,14 @@ def test_competes_false_against_an_image_lineage_is_a_located_error(
     path = _write(tmp_path, lineage, "    facts: {competes_with_licensed_model: false}\n")
     code, _, err = run(capsys, "evaluate", str(path))
     assert code == 2 and "competes_with_licensed_model is false" in err
+
+
+def test_a_what_if_swap_of_the_base_is_what_the_lineage_implies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Swapped for Llama 2 13B, the student is Llama 2's own derivative: nothing is implied."""
+    path = _write(tmp_path, LLAMA2_STUDENT)
+    code, out, err = run(capsys, "whatif", str(path), "--swap-base", "mistral-7b=llama-2-13b")
+    assert code in (0, 1), err
+    flipped = "FLIPPED  llama-2-community / no-improving-other-llms: VIOLATION → GOVERNANCE RISK"
+    assert flipped in out

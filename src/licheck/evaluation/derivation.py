@@ -40,6 +40,7 @@ from licheck.inputs.manifest import (
     Evidence,
     EvidenceKind,
     FactSpec,
+    Lineage,
     Manifest,
     ModelRef,
     Owner,
@@ -174,7 +175,7 @@ class Derivation:
         """What training on `model`'s outputs implies of the other models the licensee improves
         (`checks.implied`), for the facts not stated; as certain as the lineage entry naming
         `model` (`path`: where it is)."""
-        found = implied_by(component.lineage, model, self.library)
+        found = implied_by(self._supposed_lineage(component.lineage), model, self.library)
         if found is None:
             return {}
         specs = {IMPROVES: FactSpec(includes=[found.improves])}
@@ -185,6 +186,27 @@ class Derivation:
             for name, spec in specs.items()
             if name not in facts
         }
+
+    def _supposed_lineage(self, lineage: Lineage) -> Lineage:
+        """The lineage with a what-if scenario's models in place of those it swaps."""
+        if not self.hypotheses.swaps:
+            return lineage
+
+        def swap(ref: ModelRef) -> ModelRef:
+            return self._swapped(ref) or ref
+
+        def entry(found: ModelRef | CandidateBases) -> ModelRef | CandidateBases:
+            if isinstance(found, CandidateBases):
+                return found.model_copy(update={"candidates": [swap(c) for c in found.candidates]})
+            return swap(found)
+
+        steps = [
+            step.model_copy(update={"parents": [entry(p) for p in step.parents]})
+            for step in lineage.steps
+        ]
+        outputs = [swap(ref) for ref in lineage.trained_on_outputs_of]
+        update = {"base": entry(lineage.base), "steps": steps, "trained_on_outputs_of": outputs}
+        return lineage.model_copy(update=update)
 
     def _implied(
         self, name: str, spec: FactSpec, evidence: tuple[Evidence, ...], why: str, path: Path
