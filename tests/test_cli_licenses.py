@@ -39,6 +39,13 @@ def test_show_flags_a_secondary_copy_as_unverified() -> None:
     assert "any consecutive 12 months" in " ".join(out.split())
 
 
+def test_show_says_what_a_clause_requires_compliance_with() -> None:
+    code, out = _run("licenses", "show", "yi-community-license-v2.1")
+    assert code == 0
+    assert "complies with: law, ethics" in out
+    assert out.count("complies with:") == 1  # only laws-and-ethics declares one
+
+
 def test_show_flags_a_third_party_copy() -> None:
     code, out = _run("licenses", "show", "gemma-terms-of-use")
     assert code == 0

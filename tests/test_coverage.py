@@ -105,6 +105,21 @@ def test_duties_phrased_without_shall_or_must_are_duty_sentences() -> None:
     assert found == {**dict.fromkeys(duties, True), **dict.fromkeys(others, False)}
 
 
+def test_should_agree_not_to_commit_to_and_undertake_mark_duties() -> None:
+    """Audit s3-B M-4: glm-4's duties are all phrased with "should", the Attachment A lists lead
+    in with "agree not to", DeepSeek §9 says "commit to"; none of them was a duty sentence."""
+    duties = [
+        "You should comply with the applicable laws, regulations, policies, ethical standards.",
+        "You agree not to use the Model or Derivatives of the Model: for military use.",
+        "You commit to complying with applicable laws and regulations.",
+        "The Licensee undertakes to keep the notices.",
+        "You may distribute copies, provided that You meet the following conditions.",
+    ]
+    others = ["We shoulder the costs.", "They undertook nothing.", "You agree."]
+    found = {s.text: s.is_duty for s in sentences(" ".join(duties + others))}
+    assert found == {**dict.fromkeys(duties, True), **dict.fromkeys(others, False)}
+
+
 @needs_reference()
 def test_sentences_of_the_real_texts() -> None:
     """Every text splits into sentences that lie in its folded text; known sentences come out

@@ -53,6 +53,24 @@ PLAINLY_NOT_COVERED: dict[tuple[str, str, str], str] = {
         'the policy\'s one term is "comply with all applicable law" and it names no use; a '
         "military use is not unlawful as such (an unlawful one is the tag unlawful)"
     ),
+    # Audit s3-A M1: reading each as a breach was a false violation.
+    **{
+        ("gpt-oss-usage-policy", "comply-with-law", tag): (
+            'the policy\'s one term is "comply with all applicable law" and it names no use; '
+            "this use is lawful in some places and forms and unlawful in others, so whether it "
+            "breaches is exactly the review's conclusion on lawfulness (use_policy_followed)"
+        )
+        for tag in set(MEMBERS) - {"unlawful", "military"}
+    },
+    **{
+        ("glm-4", "comply-with-laws-and-ethics", tag): (
+            "the duty is to comply with the laws, policies and ethical standards of the place of "
+            "use, which is not a fact: this use is lawful in some places and not in others, so "
+            "the review of the place of use decides it (§3's own restrictions judge the military, "
+            "illegal and harmful uses they name)"
+        )
+        for tag in set(MEMBERS) - {"unlawful", "minors_harm"}
+    },
 }
 
 # (license, clause) -> the tags still to map or allow-list, and why they are open.

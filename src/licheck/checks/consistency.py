@@ -25,6 +25,7 @@ import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
+from licheck.checks import implied
 from licheck.checks.settled import contradictions
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import UnitError, exchange_rates
@@ -72,6 +73,7 @@ def check_manifest(
         *_flat_agreements(manifest, document, library),
         *_purpose(manifest, document),
         *contradictions(manifest, document),
+        *implied.contradictions(manifest, document, library),
         *_part_of_whole(manifest, document),
     )
 

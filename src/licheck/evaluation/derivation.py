@@ -3,7 +3,9 @@
 The manifest's own facts are resolved under the run's evidence policy and date; licheck supplies
 the facts that follow from its structure unless stated (`distributes_weights`, `distributes_code`,
 `made_available`, `model_made_available`, `model_offered` from the delivery and the lineage;
-`multimodal` from the catalog; `derivative` and `received_in_integrated_product` by default);
+`multimodal` from the catalog; `derivative` and `received_in_integrated_product` by default;
+`improves_other_models` and `competes_with_licensed_model` from training on a model's outputs,
+per model: `checks.implied`);
 each lineage entry is a `lineage` fact with the manifest's evidence for it.  A what-if scenario
 (`Hypotheses`) is applied here and nowhere else: its facts replace the manifest's, and its swapped
 bases replace lineage entries.
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
+from licheck.checks.implied import COMPETES, IMPROVES, implied_by
 from licheck.checks.settled import TRAINING_STEPS, steps_taken, trains
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Diagnostic
@@ -39,6 +42,7 @@ from licheck.inputs.manifest import (
     Evidence,
     EvidenceKind,
     FactSpec,
+    Lineage,
     Manifest,
     ModelRef,
     Owner,
@@ -194,6 +198,58 @@ class Derivation:
             ),
         )
         return facts
+
+    def implied_facts(
+        self,
+        facts: Mapping[str, FactState],
+        component: Component,
+        model: CatalogModel,
+        path: Path,
+    ) -> dict[str, FactState]:
+        """What training on `model`'s outputs implies of the other models the licensee improves
+        (`checks.implied`), for the facts not stated; as certain as the lineage entry naming
+        `model` (`path`: where it is)."""
+        found = implied_by(self._supposed_lineage(component.lineage), model, self.library)
+        if found is None:
+            return {}
+        specs = {IMPROVES: FactSpec(includes=[found.improves])}
+        if found.competes is not None:
+            specs[COMPETES] = FactSpec(value=found.competes)
+        return {
+            name: self._implied(name, spec, found.evidence, found.why, path)
+            for name, spec in specs.items()
+            if name not in facts
+        }
+
+    def _supposed_lineage(self, lineage: Lineage) -> Lineage:
+        """The lineage with a what-if scenario's models in place of those it swaps."""
+        if not self.hypotheses.swaps:
+            return lineage
+
+        def swap(ref: ModelRef) -> ModelRef:
+            return self._swapped(ref) or ref
+
+        def entry(found: ModelRef | CandidateBases) -> ModelRef | CandidateBases:
+            if isinstance(found, CandidateBases):
+                return found.model_copy(update={"candidates": [swap(c) for c in found.candidates]})
+            return swap(found)
+
+        steps = [
+            step.model_copy(update={"parents": [entry(p) for p in step.parents]})
+            for step in lineage.steps
+        ]
+        outputs = [swap(ref) for ref in lineage.trained_on_outputs_of]
+        update = {"base": entry(lineage.base), "steps": steps, "trained_on_outputs_of": outputs}
+        return lineage.model_copy(update=update)
+
+    def _implied(
+        self, name: str, spec: FactSpec, evidence: tuple[Evidence, ...], why: str, path: Path
+    ) -> FactState:
+        spec = spec.model_copy(update={"evidence": list(evidence), "note": why})
+        try:
+            return resolve(name, spec, self.context, path=path)
+        except FactError:  # the lineage entry's evidence: reported where the entry is judged
+            return resolve(name, None, self.context, path=path)
 
     def owner_is_licensor(self, owner: Owner, licensor: str | None) -> Derived[FactState | None]:
         """That the owner (or an affiliate) is `licensor`, with the manifest's evidence for it;

@@ -194,7 +194,7 @@ def _findings_for(
         # own facts may be violated whatever the model is
         undisclosed = _undisclosed()
         place = Place(component, undisclosed, document, line, column)
-        readings = _readings(derive, facts, relation, stated, undisclosed)
+        readings = _readings(derive, facts, component, relation, stated, undisclosed)
         policies = judge_policies(library, None, [], derive, place, readings)
         return Derived([unknown.undisclosed(), *policies])
     model = library.model(ref.model)
@@ -213,7 +213,7 @@ def _findings_for(
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
     found = _unknown_license(unknown, model, ref, candidates, known)
     place = Place(component, model, document, line, column)
-    readings = _readings(derive, facts, relation, stated, model)
+    readings = _readings(derive, facts, component, relation, stated, model)
     # the organisation's policies, judged under each license; when one the copy may be under
     # is not in the library, once, under a license they know nothing of (never skipped)
     every_known = len(known) == len(candidates)
@@ -249,12 +249,14 @@ def _undisclosed() -> CatalogModel:
 def _readings(
     derive: Derivation,
     facts: Facts,
+    component: Component,
     relation: Relation,
     stated: Scopes,
     model: CatalogModel,
 ) -> Readings:
     """The facts one model of a component's lineage is judged on."""
     model_facts = derive.model_facts(facts, relation.lineage, model)
+    model_facts.update(derive.implied_facts(facts, component, model, relation.path))
     model_facts["outputs_lineage"] = relation.outputs
     model_facts.update(stated.by_model.get(model.id, {}))
     model_facts.update(derive.supposed)  # a what-if fact replaces every scope's

@@ -328,6 +328,15 @@ class Reach(StrEnum):
 DEFAULT_REACH = (Reach.DERIVATIVES,)
 
 
+class Standard(StrEnum):
+    """What a clause's text requires the licensee's use to comply with (docs/licenses.md,
+    "Review findings": each standard names the review facts the clause must read)."""
+
+    LAW = "law"  # applicable laws and regulations (trade and export laws among them)
+    POLICY = "policy"  # a use policy the license incorporates, names or is
+    ETHICS = "ethics"  # ethical, moral or social standards
+
+
 class Clause(Strict):
     id: Identifier
     kind: ClauseKind
@@ -352,6 +361,12 @@ class Clause(Strict):
         description="the relations to the licensed model that the clause binds: derivatives "
         "(built on its weights, still a derivative in the license's sense: the default), use "
         "(built on its weights, derivative or not), outputs (trained on its outputs)",
+    )
+    complies_with: tuple[Standard, ...] = Field(
+        (),
+        description="what the clause's text requires the use to comply with: law (applicable "
+        "laws and regulations), policy (a use policy), ethics (ethical or moral standards); "
+        "each reads the review facts docs/licenses.md lists for it",
     )
     note: Text | None = None
 
@@ -405,6 +420,16 @@ class License(Strict):
 # -- the model catalog -----------------------------------------------------------------------
 
 
+class ModelKind(StrEnum):
+    """What a catalog model generates: the kind a model built on it is, where a lineage says what
+    other model the licensee improved with another model's outputs (`checks.implied`)."""
+
+    LANGUAGE = "language"  # a large language model (vision-language and speech ones too)
+    IMAGE = "image"  # image generation
+    VIDEO = "video"  # video generation or world models
+    AUDIO = "audio"  # audio or music generation
+
+
 class DatedLicense(Strict):
     """A license that applied to copies obtained in a date range (both ends included)."""
 
@@ -440,6 +465,12 @@ class CatalogModel(Strict):
         description="the model takes more than text "
         "(images, audio, video); supplies the multimodal fact",
     )
+    kind: ModelKind | None = Field(
+        None,
+        description="what the model generates: language, image, video or audio (unset: its "
+        "family's kind in family_kinds, else unknown); a model built on it and trained on "
+        "another model's outputs is that kind of model",
+    )
     source: Text
 
     @model_validator(mode="after")
@@ -465,7 +496,22 @@ class CatalogModel(Strict):
 
 
 class Catalog(Strict):
+    family_kinds: dict[Identifier, ModelKind] = Field(
+        default_factory=dict,
+        description="the kind of model (language, image, video, audio) each family's models "
+        "are, unless an entry states its own kind",
+    )
     models: list[CatalogModel]
+
+    def with_kinds(self) -> "Catalog":
+        """The catalog with each model's kind filled in from its family (`family_kinds`)."""
+        models = [
+            model.model_copy(update={"kind": self.family_kinds[model.family]})
+            if model.kind is None and model.family in self.family_kinds
+            else model
+            for model in self.models
+        ]
+        return Catalog(models=models)
 
 
 def model_key(name: str) -> str:

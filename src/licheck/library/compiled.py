@@ -438,7 +438,9 @@ def catalog_entries(
     document: yamlsafe.Document,
     licenses: Mapping[str, LicenseEntry],
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
-    """A checked catalog against the licenses it names; problems located in its `document`."""
+    """A checked catalog against the licenses it names; problems located in its `document`.
+    Each model's kind is filled in from its family's (`Catalog.with_kinds`)."""
+    catalog = catalog.with_kinds()
     problems: list[Diagnostic] = []
     index: dict[str, CatalogModel] = {}
     for number, model in enumerate(catalog.models):

@@ -71,6 +71,17 @@ DUTY_WORDS = (
     "is conditioned",
     "need to",
     "have to",
+    # audit s3-B M-4: glm-4's duties are all phrased with "should", DeepSeek's and OpenRAIL's
+    # Attachment A lead in with "agree not to", DeepSeek §9 with "commit to"
+    "should",
+    "agree not to",
+    "agrees not to",
+    "commit to",
+    "commits to",
+    "undertake",
+    "undertakes",
+    "is not allowed",
+    "provided that",
 )
 # White space folded to single spaces: quotes are matched as `licheck licenses verify` does.
 fold = fold_space

@@ -122,6 +122,9 @@ def describe(entry: LicenseEntry, library: Library) -> str:
         lines.append(f"  trigger:     {escape(show_condition(rule.trigger))}")
         lines.append(f"  requirement: {escape(show_condition(rule.requirement))}")
         lines.extend(f"  exception:   {escape(show_condition(e))}" for e in rule.exceptions)
+        if clause.complies_with:
+            kinds = ", ".join(standard.value for standard in clause.complies_with)
+            lines.append(f"  complies with: {kinds} (the review facts it reads: docs/licenses.md)")
         if clause.note:
             lines.append(f"  note:        {escape(clause.note)}")
     return "\n".join(lines) + "\n"

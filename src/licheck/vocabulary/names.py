@@ -184,8 +184,21 @@ FACTS: Final = _facts(
         "the kinds of other AI models (not derivatives of the licensed model) that the "
         "licensee creates, trains or improves with the model or its outputs: llm (a large "
         "language model), foundation_model (a foundational generative AI model), other (any "
-        "other AI model); list every kind that applies, [] for none",
+        "other AI model); list every kind that applies, [] for none. Derived at least in "
+        "part where not stated: a component built on another family's model and trained on "
+        "the model's outputs (trained_on_outputs_of, or a distillation step's parent) is "
+        "itself such a model, of its base's kind in the catalog; stating a value that leaves "
+        "that kind out is refused unless the statement carries evidence",
         members=frozenset({"llm", "foundation_model", "other"}),
+    ),
+    FactDef(
+        "competes_with_licensed_model",
+        FactType.BOOLEAN,
+        "a model the licensee trains, fine-tunes or distils with the model's outputs is "
+        "competitive with the model: offered for the same kind of generation (derived where "
+        "not stated: a component built on a model of the same kind in the catalog, an image "
+        "model trained on an image model's outputs, competes; stating false against that is "
+        "refused unless the statement carries evidence)",
     ),
     FactDef(
         "improved_foundation_model_is_llm",
