@@ -39,7 +39,6 @@ def test_every_family_the_reference_names_is_in_the_catalog() -> None:
         "devstral-2",
         "mistral-medium-3.5",
         "codestral-22b",
-        "gemma-4",
         "baichuan2",
     ],
 )

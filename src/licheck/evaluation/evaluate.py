@@ -19,7 +19,9 @@ from licheck.evaluation.binding import (
     UnknownLicense,
     across_candidates,
     across_versions,
+    as_claimed,
     as_licensor,
+    claim_state,
     licenses_for,
     licensor_of,
 )
@@ -42,7 +44,7 @@ from licheck.facts.measurement import Occasion
 from licheck.facts.resolution import FactState
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Component, Manifest, ModelRef, Owner
-from licheck.inputs.rules import CatalogModel, model_key
+from licheck.inputs.rules import CatalogModel, ClaimSource, model_key
 from licheck.library.compiled import Library, incorporated
 
 __all__ = [
@@ -132,7 +134,7 @@ def _findings_for(
     document, library = derive.document, derive.library
     ref, ref_path, lineage = relation.ref, relation.path, relation.lineage
     line, column = document.locate(ref_path)
-    unknown = UnknownLicense(component, ref, lineage, line, column)
+    unknown = UnknownLicense(component, ref, lineage, line, column, ref_path)
     if model_key(ref.model) == UNKNOWN_MODEL:
         # the organisation's policies bind an undisclosed model too: a rule on the product's
         # own facts may be violated whatever the model is
@@ -153,6 +155,10 @@ def _findings_for(
             )
         )
         return []
+    if relation.via is not None:  # judged as what it is: the upstream of the model named
+        named = library.model(relation.via)
+        shown = named.name if named is not None else relation.via
+        model = model.model_copy(update={"name": f"{model.name} (upstream of {shown})"})
     candidates = licenses_for(model, ref, derive.context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
     found = _unknown_license(unknown, model, ref, candidates, known)
@@ -167,6 +173,9 @@ def _findings_for(
     for candidate in known:
         if candidate.license is not None:
             own = _judge_license(candidate.license, derive, owner, place, readings, stated)
+            if candidate.claim(model) is ClaimSource.SECONDARY:
+                own = as_claimed(own, claim_state(model, candidate.license, ref_path))
+                found.append(unknown.claimed(model, candidate.license))
             if every_known:
                 own += judge_policies(library, candidate.license, own, derive, place, readings)
             by_license[candidate.license] = own
@@ -198,6 +207,8 @@ def _readings(
     """The facts one model of a component's lineage is judged on."""
     model_facts = derive.model_facts(facts, relation.lineage, model)
     model_facts["outputs_lineage"] = relation.outputs
+    if relation.via is not None:  # what is stated for the model named holds for its upstream
+        model_facts.update(stated.by_model.get(relation.via, {}))
     model_facts.update(stated.by_model.get(model.id, {}))
     model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
     return Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)

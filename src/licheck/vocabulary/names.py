@@ -163,6 +163,28 @@ FACTS: Final = _facts(
         "means yes)",
     ),
     FactDef(
+        "outputs_reach_third_parties",
+        FactType.BOOLEAN,
+        "the model's outputs or its capabilities reach third parties (customers, users, "
+        "clients, the public): answers or content shown to them, code it wrote shipped in "
+        "products they get, deliverables drafted with it; false only where everything it "
+        "produces stays in-house",
+    ),
+    FactDef(
+        "readings_settled",
+        FactType.SET,
+        "clauses whose open reading (the text leaves it to interpretation, so licheck gives a "
+        "governance risk) a legal review has settled for the licensee, as license/clause ids; "
+        "stated without a clause, the review found the cautious reading stands",
+    ),
+    FactDef(
+        "further_terms_kept",
+        FactType.SET,
+        "the licenses whose further terms outside the encoded text (a commercial license "
+        "agreement the licensor signs, an updated version it has published) a review has read "
+        "and found kept, as license ids",
+    ),
+    FactDef(
         "model_offered",
         FactType.BOOLEAN,
         "the model itself, as received or as the licensee changed it, is offered to third "
