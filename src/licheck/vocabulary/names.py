@@ -22,13 +22,19 @@ def _facts(*defs: FactDef) -> dict[str, FactDef]:
 
 FACTS: Final = _facts(
     FactDef(
-        "mau", FactType.QUANTITY, "monthly active users of the product or service", Dimension.COUNT
+        "mau",
+        FactType.QUANTITY,
+        "monthly active users of the product or service: the whole commercial product or "
+        "service the model is used for (a share apportioned to the model only as at_least)",
+        Dimension.COUNT,
     ),
     FactDef(
         "monthly_revenue",
         FactType.QUANTITY,
-        "the product's own revenue per month; a manifest may state annual revenue or ARR "
-        "(e.g. 2B USD/year) or another currency with its rate",
+        "the revenue per month of the product or service: the whole commercial product or "
+        "service the model is used for, not a share apportioned to the model (such a share "
+        "only as at_least); a manifest may state annual revenue or ARR (e.g. 2B USD ARR) or "
+        "another currency with its rate",
         Dimension.MONEY,
         1,
     ),
@@ -155,14 +161,6 @@ FACTS: Final = _facts(
         "stated: any delivery means yes)",
     ),
     FactDef(
-        "model_made_available",
-        FactType.BOOLEAN,
-        "the component is an AI model the licensee created, trained, fine-tuned or "
-        "otherwise improved, and that model is distributed or made available (derived when "
-        "not stated: no training step in the lineage means no; weights or api delivery "
-        "means yes)",
-    ),
-    FactDef(
         "outputs_reach_third_parties",
         FactType.BOOLEAN,
         "the model's outputs or its capabilities reach third parties (customers, users, "
@@ -183,6 +181,14 @@ FACTS: Final = _facts(
         "the licenses whose further terms outside the encoded text (a commercial license "
         "agreement the licensor signs, an updated version it has published) a review has read "
         "and found kept, as license ids",
+    ),
+    FactDef(
+        "model_made_available",
+        FactType.BOOLEAN,
+        "the component is an AI model the licensee created, trained, fine-tuned or "
+        "otherwise improved, and that model is distributed or made available (derived when "
+        "not stated: no training step in the lineage means no; weights or api delivery "
+        "means yes)",
     ),
     FactDef(
         "model_offered",
