@@ -326,3 +326,41 @@ def test_the_catalog_file_states_the_claims_it_is_read_from() -> None:
     text = (ROOT / "licenses" / "catalog.yaml").read_text(encoding="utf-8")
     assert text.count("license_claim: secondary") == len(SECONDARY)
     assert "upstream: [llama-3.1-8b]" in text
+
+
+# -- what `licenses show` tells a reviewer (audit 2026-12-s3 A m1) ----------------------------
+
+
+@pytest.mark.parametrize("license_id", sorted(LIBRARY.licenses))
+def test_no_summary_or_note_tells_of_a_limit_licheck_no_longer_has(license_id: str) -> None:
+    """Eight summaries said "Not encoded (no fact in the vocabulary): ..." for clauses encoded
+    since, and notes said "licheck conjoins `derivative` to every clause" after the outputs
+    reach existed: a reviewer reading `licenses show` was told the wrong thing.  A duty still
+    to encode is a `not_encoded` entry whose reason says so, not a line of the summary."""
+    entry = LIBRARY.licenses[license_id]
+    texts = [entry.license.summary or ""] + [c.clause.note or "" for c in entry.clauses]
+    for text in texts:
+        flat = " ".join(text.split())
+        assert "Not encoded (no fact in the vocabulary)" not in flat, license_id
+        assert "conjoins `derivative` to every clause" not in flat, license_id
+
+
+@pytest.mark.parametrize(
+    ("fact", "value", "words"),
+    [
+        (
+            "further_terms_kept",
+            "nvidia-open-model-licence",
+            "did you mean 'nvidia-open-model-license'",
+        ),
+        ("readings_settled", "tongyi-qianwen/mau-gate-products", "has no clause"),
+    ],
+)
+def test_the_review_facts_name_the_library_or_are_refused(
+    fact: str, value: str, words: str
+) -> None:
+    """A misspelt license or clause in a review fact would leave the clause it meant a
+    governance risk, or make it a violation, in silence: it is a located error."""
+    with pytest.raises(InputError) as raised:
+        _evaluate("nemotron-4-340b", {fact: [value]}, obtained="2025-11")
+    assert words in str(raised.value)

@@ -174,6 +174,7 @@ FACTS: Final = _facts(
         "clauses whose open reading (the text leaves it to interpretation, so licheck gives a "
         "governance risk) a legal review has settled for the licensee, as license/clause ids; "
         "stated without a clause, the review found the cautious reading stands",
+        library_ids="clause",
     ),
     FactDef(
         "further_terms_kept",
@@ -181,6 +182,7 @@ FACTS: Final = _facts(
         "the licenses whose further terms outside the encoded text (a commercial license "
         "agreement the licensor signs, an updated version it has published) a review has read "
         "and found kept, as license ids",
+        library_ids="license",
     ),
     FactDef(
         "model_made_available",
