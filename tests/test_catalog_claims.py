@@ -23,6 +23,7 @@ from licheck.inputs.rules import ClaimSource
 from licheck.library.compiled import Library, load_library
 from licheck.library.layers import load
 from licheck.library.source import LibrarySource
+from tests.clirun import run
 from tests.conftest import ROOT
 
 LIBRARY = load_library()
@@ -364,3 +365,16 @@ def test_the_review_facts_name_the_library_or_are_refused(
     with pytest.raises(InputError) as raised:
         _evaluate("nemotron-4-340b", {fact: [value]}, obtained="2025-11")
     assert words in str(raised.value)
+
+
+def test_licenses_show_a_nemotron_model_shows_both_licenses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "licenses", "show", "llama-3.1-nemotron-nano-8b-v1")
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "(nvidia-open-model-license, version 2025-10-24)" in flat
+    assert "(llama-3.1-community, version 3.1)" in flat
+    assert "and those of llama-3.1-8b, which it is built on" in flat
+    code, out, _ = run(capsys, "licenses", "models")
+    assert "secondary sources only: likely" in out
