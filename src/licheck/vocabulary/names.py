@@ -148,6 +148,19 @@ FACTS: Final = _facts(
         Dimension.COUNT,
     ),
     FactDef(
+        "licensee_dau",
+        FactType.QUANTITY,
+        "daily active users of the busiest service or product of the licensee or an "
+        'affiliate (Baichuan 2: "your or your affiliate\'s service or product")',
+        Dimension.COUNT,
+    ),
+    FactDef(
+        "service_provider",
+        FactType.BOOLEAN,
+        "the licensee or an affiliate is a software service provider or a cloud service "
+        "provider (Baichuan 2)",
+    ),
+    FactDef(
         "licensee_domicile",
         FactType.SET,
         "where the licensee is domiciled (an individual) or has its principal place of "
