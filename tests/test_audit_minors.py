@@ -111,6 +111,8 @@ def test_every_stand_in_mapping_is_a_model_whose_file_was_not_read() -> None:
         "glm-4.6",
         "glm-4.7",
         "glm-5",
+        "glm-5.3-flash",
+        "gemma-4",
         "phi-3-mini",
         "phi-3",
         "phi-4",

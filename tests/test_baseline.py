@@ -47,7 +47,8 @@ components:
     lineage:
       base: {model: unknown, evidence: [{source: own}]}
 """
-DISCLOSED = UNDISCLOSED.replace("model: unknown", "model: glm-5")
+# GLM-4.6: MIT by its own README (GLM-5's MIT rests on secondary sources: a risk of its own)
+DISCLOSED = UNDISCLOSED.replace("model: unknown", "model: glm-4.6")
 MAU_UNKNOWN = "{value: unknown}"
 MAU_HIGH = "{value: 200M, evidence: [{source: own}]}"
 

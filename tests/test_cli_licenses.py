@@ -63,7 +63,7 @@ def test_show_of_a_verbatim_text_has_no_warning() -> None:
 def test_show_lists_models_with_the_dates_a_changed_license_applied() -> None:
     code, out = _run("licenses", "show", "minimax-m2-mit-original")
     assert code == 0
-    assert "minimax-m2 (copies obtained on or before 2025-11-12)" in out
+    assert "minimax-m2 (copies obtained 2025-10-27 to 2025-11-12)" in out
 
 
 @pytest.mark.usefixtures("unwrapped")  # reads a long stderr message whole

@@ -125,10 +125,12 @@ def test_estimates_admitted_trigger_the_clause_in_every_completion(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     finding = attribution(evaluate_json(capsys, COMPOSER2, "--evidence", "estimates"))
-    # "2B USD/year" is a year's total: it gives the average month, not the latest one, so even
-    # admitted it does not settle that a month's revenue is over 20M (issue 12, audit C2).
-    assert finding["triggered"] != "yes"
-    assert finding["verdict"] == "governance_risk"
+    # The manifest writes Cursor's ARR as ARR (audit 2026-12-s3 B m-2; it was "2B USD/year", a
+    # year's total, which gives only the average month and so never triggered the clause even
+    # admitted): ARR/12 bounds every month from below, so admitted, the clause is triggered in
+    # every completion, as the specification's reference case says.
+    assert finding["triggered"] == "yes"
+    assert finding["verdict"] == "governance_risk"  # the agreement and derivative are unknown
 
 
 def test_an_arr_estimate_admitted_triggers_the_clause(

@@ -72,7 +72,7 @@ def test_markdown_is_the_table_of_docs_facts(capsys: pytest.CaptureFixture[str])
 def test_one_fact_in_full(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "facts", "mau")
     assert code == 0, err
-    assert out.startswith("mau\n  monthly active users of the product or service\n")
+    assert out.startswith("mau\n  monthly active users of the product or service: the whole")
     for label in ("type", "written", "scope", "default", "bounds", "read by", "example"):
         assert f"\n  {label} " in out or f"\n  {label}\n" in out, label
     # the seed case: Kimi K2.5's display duty reads monthly active users

@@ -62,7 +62,8 @@ def hostile_manifest(folder: Path, text: str, where: str, name: str = "m.yaml") 
             f"title: {quoted(text)}",
         ),
         "fact-note": (
-            "    note: No figure for Composer 2's (or Cursor's) monthly active users is given.",
+            "    note: No figure for Cursor's monthly active users (the whole service Composer 2 "
+            "is used for, not Composer 2's share) is given.",
             f"    note: {quoted(text)}",
         ),
         "fact-name": ("  commercial:\n", f"  {quoted(text)}:\n    value: true\n  commercial:\n"),

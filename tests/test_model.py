@@ -207,6 +207,7 @@ def _catalog() -> dict[str, Any]:
                 "licensor": "someone",
                 "license": "l",
                 "license_history": [{"license": "l", "from": "2024-01"}],
+                "upstream": [],
             }
         ]
     }
@@ -257,6 +258,7 @@ IDENTIFIERS: list[tuple[str, tuple[str | int, ...]]] = [
     ("catalog", ("models", 0, "licensor")),
     ("catalog", ("models", 0, "license")),
     ("catalog", ("models", 0, "license_history", 0, "license")),
+    ("catalog", ("models", 0, "upstream", 0)),
     ("manifest", ("components", 0, "id")),
     ("manifest", ("owner", "id")),
     ("manifest", ("owner", "affiliates", 0, "id")),

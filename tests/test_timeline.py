@@ -164,7 +164,8 @@ def test_a_license_text_coming_into_force_is_a_day(tmp_path: Path) -> None:
     data["components"][0]["lineage"] = {"base": "minimax-m2"}
     report = timeline_of(write_manifest(tmp_path, data))
     days = {e.date: e for e in report.entries}
-    assert list(days) == ["2025-10-30", "2025-11-13"]
+    # the first text now starts on the release date, 2025-10-27 (audit 2026-12-s3 B m-4)
+    assert list(days) == ["2025-10-27", "2025-10-30", "2025-11-13"]
     (event,) = days["2025-11-13"].events
     assert event.kind == "license" and "minimax-m2-modified-mit" in event.what
 

@@ -75,7 +75,7 @@ def test_changed_pin_stops_the_waiver(capsys: pytest.CaptureFixture[str], tmp_pa
             extra="""\
     pins:
       mau: 150M
-      monthly_revenue: 2B USD/year
+      monthly_revenue: 2B USD ARR
 """,
         ),
     )
@@ -92,7 +92,7 @@ def test_pins_that_hold_keep_the_waiver(capsys: pytest.CaptureFixture[str], tmp_
             expires="2026-12-31",
             extra="""\
     pins:
-      monthly_revenue: 2000M USD/year   # written differently, same value
+      monthly_revenue: 2000M USD ARR   # written differently, same value
       mau: unknown
       ui_attribution: {excludes: [Kimi K2.5]}
 """,

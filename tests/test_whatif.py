@@ -122,12 +122,19 @@ def test_swap_to_glm5_removes_the_attribution_obligation() -> None:
     kinds = {c.key: c.kind for c in analysis.changes}
     assert kinds[ATTRIBUTION] is ChangeKind.GONE
     assert kinds[("composer-2", "glm-5", "mit", "copyright-notice")] is ChangeKind.NEW
-    assert {f.license for f in analysis.scenario.findings} == {"mit"}
-    assert analysis.scenario.verdict is V.NOT_APPLICABLE
+    # GLM-5's MIT rests on secondary sources only (audit 2026-12-s3 B M-2): likely, not
+    # established, so the swap leaves one governance risk, likely not applicable
+    assert {f.license for f in analysis.scenario.findings} == {"mit", "unknown"}
+    (claim,) = [f for f in analysis.scenario.findings if f.license == "unknown"]
+    assert claim.clause == "license-unconfirmed" and claim.likely_verdict is V.NOT_APPLICABLE
+    assert analysis.scenario.verdict is V.GOVERNANCE_RISK
     # The swapped lineage is a hypothesis: no "base model not established" finding, even
     # under the strict policy.
     strict = run(subject(policy="strict"), swaps=("kimi-k2.5=glm-5",))
-    assert [f.clause for f in strict.scenario.findings] == ["copyright-notice"]
+    assert [f.clause for f in strict.scenario.findings] == [
+        "copyright-notice",
+        "license-unconfirmed",
+    ]
 
 
 @pytest.mark.parametrize(

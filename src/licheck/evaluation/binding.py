@@ -24,7 +24,7 @@ from licheck.evaluation.alternatives import merged_guidance
 from licheck.evaluation.findings import Finding, MissingFact
 from licheck.facts.resolution import FactState, Status
 from licheck.inputs.manifest import Component, ModelRef
-from licheck.inputs.rules import CatalogModel, DatedLicense, License, earliest
+from licheck.inputs.rules import CatalogModel, ClaimSource, DatedLicense, License, earliest
 from licheck.vocabulary.factdefs import FactDef, FactType
 
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
@@ -104,6 +104,64 @@ class Candidate:
 
     license: str | None
     dated: DatedLicense | None = None
+
+    def claim(self, model: CatalogModel) -> ClaimSource:
+        """How the claim that the copy is under this license is known."""
+        return self.dated.claim if self.dated is not None else model.license_claim
+
+
+# Not a fact of the vocabulary: whether a license the catalog names on secondary sources only is
+# the model's license.  No manifest states it: reading the licensor's own file settles it.
+_CONFIRMED = FactDef(
+    "license_confirmed",
+    FactType.BOOLEAN,
+    "the licensor's own file confirms the license the catalog names on secondary sources",
+)
+
+
+def claim_state(model: CatalogModel, license_id: str, ref_path: tuple[str | int, ...]) -> FactState:
+    """The claim that `model` is under `license_id`, where it rests on secondary sources only:
+    likely, as weak evidence makes any fact likely, and so unknown for the verdict."""
+    both = Booleans(frozenset({True, False}))
+    return FactState(
+        "license_confirmed",
+        _CONFIRMED,
+        Status.LIKELY,
+        both,
+        f"likely: {license_id} (secondary sources only)",
+        likely=Booleans(frozenset({True})),
+        note=f"that {model.name} is under {license_id} rests on secondary sources only (the "
+        "catalog's source); its own license file was not read",
+        path=ref_path,
+    )
+
+
+def as_claimed(findings: list[Finding], claim: FactState) -> list[Finding]:
+    """Findings under a license the model is likely, not known, to be under.  If it is not that
+    license, none of its clauses binds (not applicable): so a finding that is not applicable or
+    satisfied stays so (the `license-unconfirmed` finding carries the doubt); a violation is a
+    governance risk, likely the violation, with the claim as the missing fact, and so is what
+    would have made a governance risk a violation."""
+    result = []
+    for finding in findings:
+        if finding.verdict in (_NA, Verdict.SATISFIED):
+            result.append(replace(finding, facts=(claim, *finding.facts)))
+            continue
+        # what would settle it under the claimed license holds only as far as it also does
+        # where the license is another (not applicable): a violation so promised is not firm
+        branches = (Branch("true", finding.verdict), Branch("false", _NA))
+        missing, settlements = merged_guidance(finding, [_NA])
+        result.append(
+            replace(
+                finding,
+                verdict=Verdict.GOVERNANCE_RISK,
+                binds=Answer.DEPENDS,
+                facts=(claim, *finding.facts),
+                missing_facts=(MissingFact(claim, branches), *missing),
+                settled_by=settlements,
+            )
+        )
+    return result
 
 
 def _obtained_label(candidate: Candidate) -> str:
@@ -233,6 +291,7 @@ class UnknownLicense:
     ref: ModelRef
     lineage: FactState
     location: Location
+    ref_path: tuple[str | int, ...] = ()
 
     def undisclosed(self) -> Finding:
         return self.finding(
@@ -253,6 +312,24 @@ class UnknownLicense:
         )
         return [self.finding("lineage-unconfirmed", summary, model)]
 
+    def claimed(self, model: CatalogModel, license_id: str) -> Finding:
+        """A finding where the license a copy may be under is known from secondary sources only:
+        a governance risk, likely not applicable (the claim's findings then say it all)."""
+        claim = claim_state(model, license_id, self.ref_path)
+        summary = (
+            f"{model.name} is likely under {license_id}, but only secondary sources say so "
+            f"(catalog source: {model.source}); its own license file was not read. Its findings "
+            f"under {license_id} are given, none as a violation on that claim alone; if its "
+            "license is another, that license's terms are not known."
+        )
+        finding = self.finding("license-unconfirmed", summary, model)
+        branches = (Branch("true", _NA), Branch("false", Verdict.GOVERNANCE_RISK))
+        return replace(
+            finding,
+            facts=(claim, *finding.facts),
+            missing_facts=(MissingFact(claim, branches),),
+        )
+
     def finding(self, clause: str, summary: str, model: CatalogModel | None = None) -> Finding:
         name = model.name if model else self.ref.model
         return Finding(
@@ -267,13 +344,15 @@ class UnknownLicense:
                 "base-undisclosed": "Base model undisclosed",
                 "license-unknown": f"License of {name} unknown",
                 "lineage-unconfirmed": "Base model not established",
+                "license-unconfirmed": f"License of {name} known from secondary sources only",
             }[clause],
             kind="unknown",
             quote=None,
             verdict=Verdict.GOVERNANCE_RISK,
             likely_verdict=(
                 Verdict.NOT_APPLICABLE
-                if clause == "lineage-unconfirmed" and self.lineage.likely is not None
+                if (clause == "lineage-unconfirmed" and self.lineage.likely is not None)
+                or clause == "license-unconfirmed"
                 else Verdict.GOVERNANCE_RISK
             ),
             binds=Answer.DEPENDS,

@@ -22,7 +22,9 @@ from licheck.evaluation.binding import (
     UnknownLicense,
     across_candidates,
     across_versions,
+    as_claimed,
     as_licensor,
+    claim_state,
     licenses_for,
     licensor_of,
 )
@@ -44,7 +46,7 @@ from licheck.evaluation.scoping import Relation, Scopes, relations, scopes
 from licheck.facts.measurement import Occasion
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Component, Manifest, ModelRef, Owner
-from licheck.inputs.rules import CatalogModel, model_key
+from licheck.inputs.rules import CatalogModel, ClaimSource, model_key
 from licheck.library.compiled import Library, incorporated
 
 __all__ = [
@@ -188,7 +190,9 @@ def _findings_for(
     document, library = derive.document, derive.library
     ref, ref_path, lineage = relation.ref, relation.path, relation.lineage
     line, column = document.locate(ref_path)
-    unknown = UnknownLicense(component, ref, lineage, Location(document.file, line, column))
+    unknown = UnknownLicense(
+        component, ref, lineage, Location(document.file, line, column), ref_path
+    )
     if model_key(ref.model) == UNKNOWN_MODEL:
         # the organisation's policies bind an undisclosed model too: a rule on the product's
         # own facts may be violated whatever the model is
@@ -208,6 +212,10 @@ def _findings_for(
             "nearest id",
         )
         return Derived([], (problem,))
+    if relation.via is not None:  # judged as what it is: the upstream of the model named
+        named = library.model(relation.via)
+        shown = named.name if named is not None else relation.via
+        model = model.model_copy(update={"name": f"{model.name} (upstream of {shown})"})
     # 2. which licenses bind the copy (each it may be under), and which of them licheck knows
     candidates = licenses_for(model, ref, derive.context.as_of)
     known = [c for c in candidates if c.license is not None and c.license in library.licenses]
@@ -226,6 +234,9 @@ def _findings_for(
         if candidate.license is not None:
             judging = _judge_license(candidate.license, derive, owner, place, readings, stated)
             own = judging.into(problems)
+            if candidate.claim(model) is ClaimSource.SECONDARY:
+                own = as_claimed(own, claim_state(model, candidate.license, ref_path))
+                found.append(unknown.claimed(model, candidate.license))
             if every_known:
                 own += judge_policies(library, candidate.license, own, derive, place, readings)
             by_license[candidate.license] = own
@@ -258,6 +269,8 @@ def _readings(
     model_facts = derive.model_facts(facts, relation.lineage, model)
     model_facts.update(derive.implied_facts(facts, component, model, relation.path))
     model_facts["outputs_lineage"] = relation.outputs
+    if relation.via is not None:  # what is stated for the model named holds for its upstream
+        model_facts.update(stated.by_model.get(relation.via, {}))
     model_facts.update(stated.by_model.get(model.id, {}))
     model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
     return Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)

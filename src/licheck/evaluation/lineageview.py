@@ -4,6 +4,7 @@ how it relates to each, and the steps that made it — plain data, for the HTML 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from licheck.evaluation.findings import ComponentLineage, LineageModel
 from licheck.evaluation.scoping import Relation
@@ -38,6 +39,13 @@ def component_lineage(
 
 def _role(component: Component, relation: Relation) -> tuple[str, int | None]:
     """How the component relates to the model, and the step it enters at (a parent's)."""
+    if relation.via is not None:
+        found = _own_role(component, replace(relation, via=None))
+        return f"upstream of {relation.via} ({found[0]})", found[1]
+    return _own_role(component, relation)
+
+
+def _own_role(component: Component, relation: Relation) -> tuple[str, int | None]:
     path = relation.path
     if "trained_on_outputs_of" in path:
         return "trained on outputs", None

@@ -13,7 +13,7 @@ Each function returns its result with the problems it found (`Derived`), as `der
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from licheck.core.diagnostics import Diagnostic
 from licheck.evaluation.derivation import Derivation, Derived, Facts, Path, lineage_models
@@ -34,13 +34,20 @@ class Relation:
     lineage: FactState  # built on its weights
     outputs: FactState  # trained on its outputs
     candidates_of: Path | None = None  # the lineage entry, where this is one of its candidates
+    via: str | None = None  # the catalog model this one is upstream of (`CatalogModel.upstream`)
 
 
 def relations(
     derive: Derivation, component: Component, path: Path
 ) -> Derived[tuple[Relation, ...]]:
     """Every model of the lineage once per entry: a model listed both as a base (or parent) and
-    under `trained_on_outputs_of` is one relation with both facts."""
+    under `trained_on_outputs_of` is one relation with both facts.  A catalog model built on
+    another licensed model (`upstream`) brings that model in too, related as it is (`upstream`)."""
+    named = _named(derive, component, path)
+    return Derived(tuple(with_upstream(derive, list(named.value))), named.problems)
+
+
+def _named(derive: Derivation, component: Component, path: Path) -> Derived[tuple[Relation, ...]]:
     problems: list[Diagnostic] = []
     outputs: dict[str, tuple[ModelRef, Path, FactState]] = {}
     for index, source in enumerate(component.lineage.trained_on_outputs_of):
@@ -59,6 +66,30 @@ def relations(
     for ref, entry_path, state in outputs.values():
         found.append(Relation(ref, entry_path, _outputs_only(derive), state))
     return Derived(tuple(found), tuple(problems))
+
+
+def with_upstream(derive: Derivation, found: list[Relation]) -> list[Relation]:
+    """The relations with each named model's upstream models after it: a component built on
+    (or trained on the outputs of) Llama-3.1-Nemotron-Nano-8B is so related to Llama 3.1 8B, with
+    the same evidence, the same `obtained` date and in the same candidate group.  A model the
+    lineage already names, or already brought in, is not added again."""
+    named = {_key(derive, r.ref, r.path) for r in found}
+    result: list[Relation] = []
+    for relation in found:
+        result.append(relation)
+        model = derive.library.model(relation.ref.model)
+        if model is None:
+            continue
+        todo = list(model.upstream)
+        while todo:
+            upstream = derive.library.model(todo.pop(0))
+            if upstream is None or upstream.id in named:
+                continue
+            named.add(upstream.id)
+            ref = relation.ref.model_copy(update={"model": upstream.id})
+            result.append(replace(relation, ref=ref, via=model.id))
+            todo += upstream.upstream
+    return result
 
 
 def _key(derive: Derivation, ref: ModelRef, path: Path) -> str:

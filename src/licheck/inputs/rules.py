@@ -430,12 +430,35 @@ class ModelKind(StrEnum):
     AUDIO = "audio"  # audio or music generation
 
 
+class ClaimSource(StrEnum):
+    """How a catalog claim (copies of this model are under this license) is known."""
+
+    LICENSOR = "licensor"  # the licensor's own license file, repository page or model card
+    SECONDARY = "secondary"  # secondary sources only: the license is likely, not established
+
+    @property
+    def established(self) -> bool:
+        return self is ClaimSource.LICENSOR
+
+
 class DatedLicense(Strict):
     """A license that applied to copies obtained in a date range (both ends included)."""
 
     license: Identifier
     from_: Date | None = Field(None, alias="from")
     until: Date | None = None
+    source: Text | None = Field(
+        None,
+        description="where the claim that copies obtained in the range are under this "
+        "license comes from (the licensor's file and commit, a model card, a secondary source)",
+    )
+    claim: ClaimSource = Field(
+        ClaimSource.LICENSOR,
+        description="licensor: the licensor's own license file, repository page or model card "
+        "says so; "
+        "secondary: secondary sources only, so the license is likely, not established (a "
+        "governance risk names it, and no finding under it is a violation on that claim alone)",
+    )
 
 
 class CatalogModel(Strict):
@@ -447,8 +470,21 @@ class CatalogModel(Strict):
     license: Identifier | None = Field(
         None, description="the license id; absent when the license is not in the library"
     )
+    license_claim: ClaimSource = Field(
+        ClaimSource.LICENSOR,
+        description="how the claim that the model is under `license` is known (its `source`): "
+        "licensor, or secondary (secondary sources only: likely, not established)",
+    )
     license_history: list[DatedLicense] = Field(default_factory=list)
     license_note: Text | None = None
+    upstream: list[Identifier] = Field(
+        default_factory=list,
+        description="catalog models this model is itself built on whose licenses bind it too "
+        "(a model published under its own license that remains a derivative of another "
+        "licensed model, e.g. a Llama 3.1 fine-tune under NVIDIA's license): a lineage naming "
+        "it is judged under its own license and under each upstream model's, with the same "
+        "relation and evidence",
+    )
     text_provenance: Provenance | None = Field(
         None,
         description="where this model's own license file is not the rule file's text: "

@@ -437,9 +437,11 @@ def catalog_entries(
     catalog: Catalog,
     document: yamlsafe.Document,
     licenses: Mapping[str, LicenseEntry],
+    below: Mapping[str, CatalogModel] | None = None,
 ) -> tuple[tuple[CatalogModel, ...], dict[str, CatalogModel]]:
     """A checked catalog against the licenses it names; problems located in its `document`.
-    Each model's kind is filled in from its family's (`Catalog.with_kinds`)."""
+    Each model's kind is filled in from its family's (`Catalog.with_kinds`).  `below`: the index of
+    the models a layer's catalog sits over (its upstream models may be theirs)."""
     catalog = catalog.with_kinds()
     problems: list[Diagnostic] = []
     index: dict[str, CatalogModel] = {}
@@ -468,9 +470,44 @@ def catalog_entries(
             if key in index and index[key] is not model:
                 problems.append(document.error(("models", number), clash(name, index[key], model)))
             index[key] = model
+    problems += _upstream_problems(catalog.models, document, {**(below or {}), **index})
     if problems:
         raise InputError(problems)
     return tuple(catalog.models), index
+
+
+def _upstream_problems(
+    models: list[CatalogModel], document: yamlsafe.Document, index: Mapping[str, CatalogModel]
+) -> list[Diagnostic]:
+    """An upstream model must be a catalog id, not the model itself, and the upstream chain must
+    end (a model built on itself would be judged without end)."""
+    problems: list[Diagnostic] = []
+    for number, model in enumerate(models):
+        for position, name in enumerate(model.upstream):
+            where = ("models", number, "upstream", position)
+            found = index.get(model_key(name))
+            if found is None or found.id != name:
+                hint = f" (did you mean {found.id!r}?)" if found is not None else ""
+                message = f"model {model.id!r}: upstream {name!r} is not a catalog id{hint}"
+                problems.append(document.error(where, message))
+            elif _upstream_cycle(found, model.id, index):
+                message = f"model {model.id!r}: upstream {name!r} leads back to {model.id!r}"
+                problems.append(document.error(where, message))
+    return problems
+
+
+def _upstream_cycle(model: CatalogModel, start: str, index: Mapping[str, CatalogModel]) -> bool:
+    seen: set[str] = set()
+    todo = [model]
+    while todo:
+        current = todo.pop()
+        if current.id == start:
+            return True
+        if current.id in seen:
+            continue
+        seen.add(current.id)
+        todo += [m for n in current.upstream if (m := index.get(model_key(n))) is not None]
+    return False
 
 
 def clash(name: str, first: CatalogModel, second: CatalogModel) -> str:

@@ -265,7 +265,7 @@ def _layer_catalog(
     present replaces it (its aliases with it); a new id or alias that names another model of the
     library is a located problem."""
     document = yamlsafe.load(path)
-    layer, _ = catalog_entries(validate(document, Catalog), document, licenses)
+    layer, _ = catalog_entries(validate(document, Catalog), document, licenses, _index_of(below))
     by_id = {model_key(model.id): model for model in below.models}
     replaced = [
         Replacement(

@@ -40,7 +40,7 @@ def lookup(library: Library, name: str) -> Lookup:
     """The license `name` is, or else the licenses of the catalog model it names."""
     entry = library.licenses.get(name)
     model = library.model(name)
-    shown = [name] if entry is not None else license_ids(model) if model else []
+    shown = [name] if entry is not None else _with_upstream(library, model) if model else []
     notes = replacement_notes(library, "model", [model.id] if model and not entry else [])
     notes += replacement_notes(library, "license", shown)
     if entry is not None:
@@ -52,6 +52,20 @@ def lookup(library: Library, name: str) -> Lookup:
         problem = f"model {model.id!r} is in the catalog, but its license is not in the library"
         return Lookup(name, (), model, True, tuple(notes), problem + note)
     return Lookup(name, tuple(library.licenses[n] for n in shown), model, True, tuple(notes))
+
+
+def _with_upstream(library: Library, model: CatalogModel) -> list[str]:
+    """A model's licenses, then those of the models it is built on (`upstream`), each once."""
+    shown = license_ids(model)
+    todo, seen = list(model.upstream), {model.id}
+    while todo:
+        upstream = library.model(todo.pop(0))
+        if upstream is None or upstream.id in seen:
+            continue
+        seen.add(upstream.id)
+        shown += [lid for lid in license_ids(upstream) if lid not in shown]
+        todo += upstream.upstream
+    return shown
 
 
 def license_ids(model: CatalogModel) -> list[str]:

@@ -44,12 +44,19 @@ class Candidate:
 
 
 def license_words(model: CatalogModel) -> str:
-    """The model's license(s) in words, always with the license ids."""
+    """The model's license(s) in words, always with the license ids (and the models it is built
+    on whose licenses bind it too: `upstream`)."""
+    also = (
+        f"; and those of {', '.join(model.upstream)}, which it is built on"
+        if model.upstream
+        else ""
+    )
     if model.license_history:
         spans = ", ".join(f"{d.license} ({_span(d.from_, d.until)})" for d in model.license_history)
-        return f"licenses by the date a copy was obtained: {spans}"
+        return f"licenses by the date a copy was obtained: {spans}{also}"
     if model.license:
-        return f"license {model.license}"
+        likely = "" if model.license_claim.established else " (secondary sources only: likely)"
+        return f"license {model.license}{likely}{also}"
     return "license unknown: not in the library"
 
 

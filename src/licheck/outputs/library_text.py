@@ -40,7 +40,13 @@ def models_text(models: Sequence[CatalogModel], width: int) -> str:
         lines.append(fit(row, width, " " * (column - 1)))  # continued under the license
         for dated in model.license_history:
             history = f"{'':<{column}}copies obtained {span(dated.from_, dated.until)}: "
-            lines.append(fit(history + dated.license, width, " " * (column + 4)))
+            claimed = " (secondary sources only: likely)" if not dated.claim.established else ""
+            lines.append(fit(history + dated.license + claimed, width, " " * (column + 4)))
+        if model.license and not model.license_history and not model.license_claim.established:
+            lines.append(fit(f"{'':<{column}}secondary sources only: likely", width, ""))
+        for upstream in model.upstream:
+            also = f"{'':<{column}}and the license(s) of {upstream}, which it is built on"
+            lines.append(fit(also, width, " " * (column + 4)))
     return "".join(line + "\n" for line in lines)
 
 

@@ -23,13 +23,19 @@ def _facts(*defs: FactDef) -> dict[str, FactDef]:
 
 FACTS: Final = _facts(
     FactDef(
-        "mau", FactType.QUANTITY, "monthly active users of the product or service", Dimension.COUNT
+        "mau",
+        FactType.QUANTITY,
+        "monthly active users of the product or service: the whole commercial product or "
+        "service the model is used for (a share apportioned to the model only as at_least)",
+        Dimension.COUNT,
     ),
     FactDef(
         "monthly_revenue",
         FactType.QUANTITY,
-        "the product's own revenue per month; a manifest may state annual revenue or ARR "
-        "(e.g. 2B USD/year) or another currency with its rate",
+        "the revenue per month of the product or service: the whole commercial product or "
+        "service the model is used for, not a share apportioned to the model (such a share "
+        "only as at_least); a manifest may state annual revenue or ARR (e.g. 2B USD ARR) or "
+        "another currency with its rate",
         Dimension.MONEY,
         1,
     ),
@@ -143,6 +149,19 @@ FACTS: Final = _facts(
         Dimension.COUNT,
     ),
     FactDef(
+        "licensee_dau",
+        FactType.QUANTITY,
+        "daily active users of the busiest service or product of the licensee or an "
+        'affiliate (Baichuan 2: "your or your affiliate\'s service or product")',
+        Dimension.COUNT,
+    ),
+    FactDef(
+        "service_provider",
+        FactType.BOOLEAN,
+        "the licensee or an affiliate is a software service provider or a cloud service "
+        "provider (Baichuan 2)",
+    ),
+    FactDef(
         "licensee_domicile",
         FactType.SET,
         "where the licensee is domiciled (an individual) or has its principal place of "
@@ -154,6 +173,30 @@ FACTS: Final = _facts(
         "the component, or a product or service containing it, is distributed or made "
         "available to third parties (derived from the component's delivery when not "
         "stated: any delivery means yes)",
+    ),
+    FactDef(
+        "outputs_reach_third_parties",
+        FactType.BOOLEAN,
+        "the model's outputs or its capabilities reach third parties (customers, users, "
+        "clients, the public): answers or content shown to them, code it wrote shipped in "
+        "products they get, deliverables drafted with it; false only where everything it "
+        "produces stays in-house",
+    ),
+    FactDef(
+        "readings_settled",
+        FactType.SET,
+        "clauses whose open reading (the text leaves it to interpretation, so licheck gives a "
+        "governance risk) a legal review has settled for the licensee, as license/clause ids; "
+        "stated without a clause, the review found the cautious reading stands",
+        library_ids="clause",
+    ),
+    FactDef(
+        "further_terms_kept",
+        FactType.SET,
+        "the licenses whose further terms outside the encoded text (a commercial license "
+        "agreement the licensor signs, an updated version it has published) a review has read "
+        "and found kept, as license ids",
+        library_ids="license",
     ),
     FactDef(
         "model_made_available",
