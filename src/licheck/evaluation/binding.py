@@ -2,11 +2,11 @@
 may be under where a model's license changed over time, and the findings where the license cannot
 be known (an undisclosed base, a license not in the library, an unconfirmed lineage).
 
-A clause binds a component through the relations its `applies_to` names (its reach): built on
-the model's weights and still a derivative of it in the license's sense (`lineage` ∧
-`derivative`, the default), built on its weights at all (`lineage`: "if you use the Materials to
-..."), or trained on its outputs (`outputs_lineage`).  The implicit `lineage` and
-`outputs_lineage` facts carry the manifest's evidence for the lineage entry.  The scope is
+A clause binds a component through the relations its `applies_to` names (its reach), in its
+license's own defined terms (`library.reach`): the model and its Derivatives (`derivatives`, the
+default), any use of it (`use`), its outputs (`outputs`), each as the relations the lineage has
+(`relations`: served, fine-tuned, distilled, ...).  The implicit `lineage` and `outputs_lineage`
+facts carry the manifest's evidence for the lineage entry.  The scope is
 conjoined to the clause's trigger, so a weakly evidenced relation or an unknown derivative status
 makes a finding a governance risk, never a violation.
 """
@@ -17,7 +17,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 
 from licheck.core.verdicts import Settlement, Verdict, union
-from licheck.engine.conditions import All, Any_, Node, Test
+from licheck.engine.conditions import Node, Test
 from licheck.engine.domains import Booleans, Strings
 from licheck.engine.exact import Branch, Rule
 from licheck.engine.tables import Compiled, compile_rule
@@ -25,33 +25,44 @@ from licheck.evaluation.alternatives import merged_guidance
 from licheck.evaluation.findings import Finding, MissingFact
 from licheck.facts.resolution import FactState, Status
 from licheck.inputs.manifest import Component, ModelRef
-from licheck.inputs.rules import DEFAULT_REACH, CatalogModel, DatedLicense, License, Reach, earliest
+from licheck.inputs.rules import (
+    DEFAULT_REACH,
+    CatalogModel,
+    DatedLicense,
+    Definitions,
+    License,
+    Reach,
+    earliest,
+)
+from licheck.library.reach import scope_node as reach_scope
 from licheck.vocabulary.names import FactDef, FactType
 
 _WEIGHTS = Test("lineage", "is", True)
-# Each relation a clause may reach, as a condition on the implicit lineage facts.
+# Each word a clause may name its reach with, as a condition on the implicit lineage facts, for a
+# license that defines no terms (`library.reach.scope_node` reads a license's definitions).
 REACHES: dict[Reach, Node] = {
-    Reach.DERIVATIVES: All((_WEIGHTS, Test("derivative", "is", True))),
-    Reach.USE: _WEIGHTS,
-    Reach.OUTPUTS: Test("outputs_lineage", "is", True),
+    word: reach_scope(None, (word,)) for word in (Reach.DERIVATIVES, Reach.USE, Reach.OUTPUTS)
 }
 # Not a fact of the vocabulary: a lineage entry's `obtained` date, shown as a missing fact where
 # the license changed over time and the verdict depends on which text applies.
 _OBTAINED = FactDef("obtained", FactType.STRING, "when the weights were obtained")
 
 
-def scope_for(reach: tuple[Reach, ...] = DEFAULT_REACH) -> Node:
-    """The relations a clause reaches, as one condition: any of them binds the component.
-    `use` (the weights, derivative or not) already covers `derivatives`."""
-    kept = sorted(set(reach) - ({Reach.DERIVATIVES} if Reach.USE in reach else set()))
-    nodes = tuple(REACHES[r] for r in kept)
-    return nodes[0] if len(nodes) == 1 else Any_(nodes)
+def scope_for(
+    reach: tuple[Reach, ...] = DEFAULT_REACH, definitions: Definitions | None = None
+) -> Node:
+    """The relations a clause reaches, as one condition: any of them binds the component, in
+    the license's own defined terms (`library.reach`)."""
+    return reach_scope(definitions, reach)
 
 
-def bind(rule: Rule, reach: tuple[Reach, ...] = DEFAULT_REACH) -> Compiled:
-    """A clause's rule within the scope of its reach, compiled: the library does it once a
-    clause."""
-    return compile_rule(Rule(rule.trigger, rule.requirement, rule.exceptions, scope_for(reach)))
+def bind(
+    rule: Rule, reach: tuple[Reach, ...] = DEFAULT_REACH, definitions: Definitions | None = None
+) -> Compiled:
+    """A clause's rule within the scope of its reach under its license's definitions, compiled:
+    the library does it once a clause."""
+    scope = scope_for(reach, definitions)
+    return compile_rule(Rule(rule.trigger, rule.requirement, rule.exceptions, scope))
 
 
 def licenses_for(

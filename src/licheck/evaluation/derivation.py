@@ -165,6 +165,22 @@ class Derivation:
         )
         return facts
 
+    def relations_fact(self, kinds: frozenset[str]) -> FactState:
+        """The implicit `relations` fact: how the component is related to one model of its
+        lineage (`relating.lineage_relations`), declared by the lineage (the `lineage` and
+        `outputs_lineage` facts carry its evidence)."""
+        context = self.context
+        key = ("relations", tuple(sorted(kinds)), context.policy)
+        table = context.memo.defaults
+        state = table.get(key)
+        if state is None:
+            source = "derived from the lineage and the delivery"
+            evidence = [Evidence(source=source, kind=DECLARED)]
+            spec = FactSpec(value=sorted(kinds), evidence=evidence)
+            state = resolve("relations", spec, context)
+            state = context.memo.keep(table, key, share(state))
+        return state
+
     def owner_is_licensor(self, owner: Owner, licensor: str | None) -> FactState | None:
         """That the owner (or an affiliate) is `licensor`, with the manifest's evidence for it;
         None where no organisation of the owner's is that licensor.  Only the exact id counts:

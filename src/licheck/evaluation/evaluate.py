@@ -14,6 +14,7 @@ from licheck.checks.consistency import check_manifest
 from licheck.core.context import EvaluationContext
 from licheck.core.diagnostics import InputError
 from licheck.core.verdicts import worst
+from licheck.engine.domains import Booleans
 from licheck.evaluation.binding import (
     Candidate,
     UnknownLicense,
@@ -37,13 +38,16 @@ from licheck.evaluation.findings import (
 from licheck.evaluation.judging import Place, Readings, judge_clause
 from licheck.evaluation.lineageview import component_lineage
 from licheck.evaluation.policyjudging import judge_policies
+from licheck.evaluation.relating import derivative_by_definition
 from licheck.evaluation.scoping import Relation, Scopes, relations, scopes
 from licheck.facts.measurement import Occasion
-from licheck.facts.resolution import FactState
+from licheck.facts.resolution import FactState, Status
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Component, Manifest, ModelRef, Owner
 from licheck.inputs.rules import CatalogModel, model_key
+from licheck.inputs.rules import Relation as Kind
 from licheck.library.compiled import Library, incorporated
+from licheck.vocabulary.names import FACTS
 
 __all__ = [
     "HYPOTHETICAL",
@@ -166,7 +170,9 @@ def _findings_for(
     by_license: dict[str, list[Finding]] = {}
     for candidate in known:
         if candidate.license is not None:
-            own = _judge_license(candidate.license, derive, owner, place, readings, stated)
+            own = _judge_license(
+                candidate.license, derive, owner, place, readings, stated, relation.kinds
+            )
             if every_known:
                 own += judge_policies(library, candidate.license, own, derive, place, readings)
             by_license[candidate.license] = own
@@ -177,6 +183,19 @@ def _findings_for(
     else:
         found.extend(across_versions(known, by_license, model, ref_path))
     return found + unknown.unconfirmed(model)
+
+
+# Where a license's definition leaves open whether it covers a relation (`library.reach`): not
+# known, so a clause reaching only through it is a governance risk.
+_OPEN_READING = FactState(
+    "definition_covers",
+    FACTS["definition_covers"],
+    Status.UNKNOWN,
+    Booleans(frozenset({True, False})),
+    "unknown",
+    note="the license's definition leaves open whether it covers this use of the model (the "
+    "rule's definitions say which words decide it; `licheck licenses reach`)",
+)
 
 
 def _undisclosed() -> CatalogModel:
@@ -198,6 +217,8 @@ def _readings(
     """The facts one model of a component's lineage is judged on."""
     model_facts = derive.model_facts(facts, relation.lineage, model)
     model_facts["outputs_lineage"] = relation.outputs
+    model_facts["relations"] = derive.relations_fact(frozenset(k.value for k in relation.kinds))
+    model_facts["definition_covers"] = _OPEN_READING
     model_facts.update(stated.by_model.get(model.id, {}))
     model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
     return Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
@@ -241,6 +262,7 @@ def _judge_license(
     place: Place,
     readings: Readings,
     stated: Scopes,
+    kinds: frozenset[Kind] = frozenset(),
 ) -> list[Finding]:
     """A finding for every clause of one license and of the rule files it incorporates, each
     reading the facts the component states for that license; where the owner may be a rule
@@ -255,6 +277,10 @@ def _judge_license(
         else:
             read_as = readings
         bound = licenses[bound_id]
+        defined = derivative_by_definition(bound.license, kinds, read_as.facts["derivative"])
+        if defined is not None:
+            facts = {**read_as.facts, "derivative": defined, **derive.supposed}
+            read_as = Readings(facts, readings.occasion, readings.memo)
         judged = [judge_clause(c, place, read_as) for c in bound.clauses]
         licensor = derive.owner_is_licensor(owner, licensor_of(place.model, bound.license))
         found.extend(judged if licensor is None else as_licensor(judged, licensor))
