@@ -99,14 +99,24 @@ def decide(defs: Definitions, clause: Clause | None, word: Reach, relation: Rela
 def _use(defs: Definitions, own: str | None, relation: Relation) -> Decided:
     if not relation.by_outputs:
         return Decided(Cell.REACHES, own, "built on the weights: the component uses the model")
-    found = _listed(defs.use, relation)
-    if found is not None:
-        return found
+    use = defs.use
+    if use is not None and not use.copyright_law and relation in use.open:
+        return Decided(
+            Cell.OPEN, use.quote, f"its definition of {use.term} leaves it open: a governance risk"
+        )
+    # Who ran the model is a fact of its own, even where the text names the activity as a use:
+    # outputs taken from a third party's dataset are not the licensee's use of the model.
+    named = use is not None and not use.copyright_law and relation in use.includes
     return Decided(
         Cell.LICENSEE,
-        own,
-        "running the model to make the outputs is use of it, where the product's owner ran it "
-        "(outputs_generated_by_licensee)",
+        use.quote if named and use is not None else own,
+        (
+            f"its definition of {use.term} names it a use"
+            if named and use is not None
+            else "running the model to make the outputs is use of it"
+        )
+        + ", where the product's owner ran the model (outputs_generated_by_licensee; unknown: "
+        "a governance risk)",
     )
 
 
