@@ -318,10 +318,15 @@ ALWAYS = Always.model_construct(always=True)  # constructing builds no validator
 
 
 class Reach(StrEnum):
-    """How a component must be related to a licensed model for a clause to bind it."""
+    """The words a clause names the relations it binds with, read in the license's own defined
+    terms (`definitions`; `library.reach` gives each relation's cell)."""
 
-    DERIVATIVES = "derivatives"  # built on its weights, still a derivative in the license's sense
-    USE = "use"  # built on its weights, derivative or not ("if you use the Materials to ...")
+    # the model itself, and what the license's definition of its Derivatives includes (where it
+    # leaves the term to copyright law, a modified model unless `derivative: false`)
+    DERIVATIVES = "derivatives"
+    # any use: every relation to the weights, derivative or not, and running the model to make
+    # the outputs a component was trained on ("if you use the Materials to ...")
+    USE = "use"
     OUTPUTS = "outputs"  # trained on its outputs (teacher, synthetic data, judge)
 
 
@@ -449,9 +454,10 @@ class Clause(Strict):
     applies_to: tuple[Reach, ...] = Field(
         DEFAULT_REACH,
         min_length=1,
-        description="the relations to the licensed model that the clause binds: derivatives "
-        "(built on its weights, still a derivative in the license's sense: the default), use "
-        "(built on its weights, derivative or not), outputs (trained on its outputs)",
+        description="the relations to the licensed model that the clause binds, in the "
+        "license's defined terms (definitions): derivatives (the model and its Derivatives as "
+        "the license defines them: the default), use (any use of the model, derivative or not, "
+        "running it to make training data included), outputs (trained on its outputs)",
     )
     note: Text | None = None
 
