@@ -110,7 +110,11 @@ FACTS: Final = _facts(
     FactDef(
         "derivative",
         FactType.BOOLEAN,
-        "the shipped model is still a derivative work of the base in the license's sense",
+        "a modified model (trained, merged or quantized from the base) is still a derivative "
+        "work of it: an opinion that decides only where the license leaves the term to "
+        "copyright law; where the license defines its Derivatives, the definition decides and a "
+        "contradicting value is a governance risk; the unmodified model is the licensed model "
+        "itself whatever it says (licheck licenses reach)",
     ),
     FactDef(
         "license_granted",
