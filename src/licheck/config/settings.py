@@ -42,6 +42,7 @@ LIBRARY_COMMANDS = (
     ("facts",),
     ("licenses", "list"),
     ("licenses", "show"),
+    ("licenses", "reach"),
     ("licenses", "models"),
     ("licenses", "verify"),
     ("licenses", "coverage"),
