@@ -1,4 +1,4 @@
-"""The long fuzz run: the mutations of tests/test_fuzz.py, many more of them.
+"""The long fuzz run: the mutations of tests/regression/test_fuzz.py, many more of them.
 
     PYTHONPATH=src:. python bench/fuzz_long.py            # 20,000 manifests, 10,000 rule files...
     PYTHONPATH=src:. python bench/fuzz_long.py --scale 5  # five times as many

@@ -7,7 +7,7 @@ month), cited by the facts the display clause reads: MAU and revenue estimates t
 fall around the thresholds (MAU rises with every estimate, so the facts change on most days),
 observations of what the interface shows, a few retracted posts and rumours.  The script
 prints, for each N, the timeline's entries and its wall-clock time; the figures are for
-reading, no test asserts them (tests/test_timeline_work.py counts the work).
+reading, no test asserts them (tests/timeline/test_daily.py counts the work).
 """
 
 from __future__ import annotations

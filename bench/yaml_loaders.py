@@ -19,7 +19,7 @@ The composer alone is no drop-in for licheck's reader: it shares an aliased node
 position is lost, alias bombs are not counted), it cannot tell an explicit tag once resolved, it
 keeps duplicate keys, and it recurses in C.  `yamlfast` therefore declines, before composing,
 any text with anchors, aliases, tags or merge keys or that could nest too deeply, and checks the
-rest of the event reader's limits on the tree; tests/test_yamlfast.py holds it to the event
+rest of the event reader's limits on the tree; tests/files/test_yamlfast.py holds it to the event
 reader.
 """
 

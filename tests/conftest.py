@@ -47,7 +47,7 @@ def needs_reference() -> pytest.MarkDecorator:
 @pytest.fixture
 def unwrapped(monkeypatch: pytest.MonkeyPatch) -> None:
     """COLUMNS=1000, for a test that reads a long message on stderr (or a long line) whole:
-    at the default 100 columns it would be wrapped (tests/test_terminal_fits.py checks that
+    at the default 100 columns it would be wrapped (tests/outputs/test_terminal_fits.py checks that
     it is)."""
     monkeypatch.setenv("COLUMNS", "1000")
 

@@ -241,7 +241,7 @@ def test_attestations_are_read_as_the_command_line_reads_them(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from licheck.report.view import to_json as report_json
-    from tests.test_attestations import MINI, attestation, file_of
+    from tests.report.test_attestations import MINI, attestation, file_of
 
     monkeypatch.chdir(tmp_path)
     manifest, attested = tmp_path / "mini.yaml", tmp_path / "att.yaml"

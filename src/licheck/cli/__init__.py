@@ -29,7 +29,7 @@ from licheck.cli.state import run_state
 # name -> a function that imports the command: each runs only when its command runs or `--help`
 # lists it.  To add a command, write its loader below and add one line to COMMANDS.  Imports are
 # written out (no import by name: nothing here turns a string into code), and command modules stay
-# light at the top, importing the core inside the command function (tests/test_lazy_cli.py checks
+# light at the top, importing the core inside the command function (tests/cli/test_lazy.py checks
 # that `--help` imports no core).
 
 

@@ -32,7 +32,7 @@ TOML_TABLE = "tool.licheck"
 MAX_CONFIG_BYTES = 1024 * 1024
 
 # The commands that read a rule library (`--licenses`, `--no-builtin-licenses`), by their path
-# (tests/test_config.py checks that every command with the options is listed).
+# (tests/config/test_settings.py checks that every command with the options is listed).
 LIBRARY_COMMANDS = (
     ("evaluate",),
     ("check",),

@@ -3,8 +3,8 @@
 Products repeat the same few facts, domains and clauses, so a run remembers what it has judged,
 resolved and parsed.  Everything remembered is a pure function of immutable values, and each key
 is the whole of the value its answer depends on (a key that is less lets one product's answer
-stand for another's: tests/test_isolation.py), so a table may be emptied at any time (each is
-bounded) and two contexts give the same results; only speed differs.
+stand for another's: tests/evaluation/test_isolation.py), so a table may be emptied at any
+time (each is bounded) and two contexts give the same results; only speed differs.
 
 The module that computes an answer owns its table: it declares a `Table[K, V]` (its name, the
 type of its keys and of its answers) and reads it from the run's context with

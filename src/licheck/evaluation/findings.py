@@ -41,7 +41,7 @@ class Finding:
     output shows.  The report's finding (`report.view.FindingOut`, the JSON report's) has these
     fields under the same names, in the same order, the facts and guidance as the report writes
     them, plus what only a report adds (the explanation, the risk kind, waiver and baseline);
-    only `NOT_REPORTED` stays here.  tests/test_finding_model.py holds the two alike."""
+    only `NOT_REPORTED` stays here.  tests/report/test_finding_model.py holds the two alike."""
 
     component: str
     component_name: str

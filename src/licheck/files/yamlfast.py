@@ -81,7 +81,7 @@ def _nesting_bound(text: str) -> int:
     c the deepest block collection's column.  That collection's first entry starts its line
     after nothing but indentation and the indicators `-`, `?`, `:` (a block collection cannot
     start after other content on a line; a BOM may lead), so c <= the longest such line
-    prefix, P.  Hence depth <= 2 * (P + 1) + F.  (tests/test_yamlfast.py checks it on random
+    prefix, P.  Hence depth <= 2 * (P + 1) + F.  (tests/files/test_yamlfast.py checks it on random
     texts against libyaml's events.)
     """
     first = len(text) - len(text.lstrip(_PREFIX_CHARS))

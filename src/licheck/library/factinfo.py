@@ -2,7 +2,7 @@
 may state it, what licheck assumes when it is not stated, and which clauses read it.
 
 Everything is drawn from `vocabulary` (the one list of facts) and, for the clauses, from the rule
-library; only the words for licheck's defaults live here, and `tests/test_facts_command.py`
+library; only the words for licheck's defaults live here, and `tests/cli/test_facts.py`
 checks them against what an evaluation actually supplies.
 """
 

@@ -22,7 +22,7 @@ from licheck.core.verdicts import Verdict
 from licheck.outputs.document import Piece, Plain
 from licheck.outputs.sarif import repository_path
 from licheck.outputs.summary import fingerprint, is_problem, rule_id
-from licheck.outputs.unread import message
+from licheck.outputs.unread import message, where
 from licheck.report.view import ErrorOut, FindingOut, ProductOut, Report
 
 
@@ -69,7 +69,7 @@ class CodeQualityDocument(Plain):
     def unread_entry(self, error: ErrorOut) -> dict[str, Any]:
         key = "\0".join((error.file, str(error.line), str(error.column), error.message))
         return {
-            "description": f"licheck: manifest not read: {message(error)}",
+            "description": f"licheck: manifest not read: {where(error)}: {message(error)}",
             "check_name": "licheck/manifest-not-read",
             "fingerprint": hashlib.sha256(key.encode("utf-8")).hexdigest()[:32],
             "severity": "blocker",

@@ -10,7 +10,7 @@ pass over all.
 
 A fact resolved here is the one `facts.resolve` gives that day, except for what only the report
 of one evaluation shows (each piece's evidence and the readings of its figures): the timeline
-shows verdicts and the facts they hang on, never the evidence.  `tests/test_timeline_work.py`
+shows verdicts and the facts they hang on, never the evidence.  `tests/timeline/test_daily.py`
 checks both: the same timeline as evaluating every day afresh, and work that grows with the
 evidence, not its square.
 """
