@@ -43,7 +43,6 @@ LIBRARY_COMMANDS = (
     ("facts",),
     ("licenses", "list"),
     ("licenses", "show"),
-    ("licenses", "reach"),
     ("licenses", "models"),
     ("licenses", "verify"),
     ("licenses", "coverage"),
