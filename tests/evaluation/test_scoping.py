@@ -19,13 +19,14 @@ from hypothesis import strategies as st
 from licheck.core.verdicts import Verdict
 from licheck.engine.cells import Rule
 from licheck.engine.conditions import TRUE
-from licheck.engine.domains import Booleans
+from licheck.engine.domains import Booleans, Domain, StringSet
 from licheck.engine.exact import judge
 from licheck.evaluation.evaluate import Options, evaluate_manifest
 from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.inputs.rules import Reach
+from licheck.inputs.rules import Relation as Kind
 from licheck.library.compiled import load_library
 from licheck.library.reach import bind
 from tests.engine.test_exact_properties import (
@@ -40,17 +41,26 @@ from tests.engine.test_exact_properties import (
     verdict_from,
 )
 
-RELATION = ("lineage", "derivative", "outputs_lineage")
+RELATION = ("lineage", "derivative", "outputs_lineage", "outputs_generated_by_licensee")
 BOOLEAN_STATES = st.sampled_from([frozenset({True}), frozenset({False}), frozenset({True, False})])
+KINDS = st.frozensets(st.sampled_from(list(Kind)), max_size=3)
 
 
-def binds(reach: frozenset[Reach], values: Mapping[str, object]) -> bool:
-    weights, derivative, outputs = (bool(values[n]) for n in RELATION)
-    return (
-        (Reach.DERIVATIVES in reach and weights and derivative)
-        or (Reach.USE in reach and weights)
-        or (Reach.OUTPUTS in reach and outputs)
-    )
+def binds(reach: frozenset[Reach], values: Mapping[str, object], kinds: frozenset[Kind]) -> bool:
+    """The reach of a license that defines no terms (`docs/reach.md`), relation by relation:
+    the unmodified model through derivatives or use; a modified one through use, or through
+    derivatives where `derivative` holds; the outputs through outputs, or through use where the
+    owner ran the model."""
+    weights, derivative, outputs, ran = (bool(values[n]) for n in RELATION)
+    for kind in kinds:
+        if kind.by_outputs:
+            if (weights or outputs) and (Reach.OUTPUTS in reach or (Reach.USE in reach and ran)):
+                return True
+        elif weights and (
+            Reach.USE in reach or (Reach.DERIVATIVES in reach and (kind.unmodified or derivative))
+        ):
+            return True
+    return False
 
 
 def expected_verdict(
@@ -58,6 +68,7 @@ def expected_verdict(
     reach: frozenset[Reach],
     knowns: Mapping[str, Known],
     relation: Mapping[str, frozenset[bool]],
+    kinds: frozenset[Kind],
 ) -> Verdict:
     tests: dict[str, list[Any]] = {}
     for node in (rule.trigger, rule.requirement, *rule.exceptions):
@@ -72,7 +83,7 @@ def expected_verdict(
                 **dict(zip(RELATION, scoped, strict=True)),
                 **dict(zip(names, combo, strict=True)),
             }
-            if not (binds(reach, values) and true_in(rule.trigger, values)):
+            if not (binds(reach, values, kinds) and true_in(rule.trigger, values)):
                 outcomes.add("not triggered")
             elif any(true_in(e, values) for e in rule.exceptions):
                 outcomes.add("lifted")
@@ -88,17 +99,25 @@ def expected_verdict(
     knowledge(),
     st.frozensets(st.sampled_from(list(Reach)), min_size=1),
     st.fixed_dictionaries(dict.fromkeys(RELATION, BOOLEAN_STATES)),
+    KINDS,
 )
 def test_reach_against_the_relation_equals_brute_force(
     rule: Rule,
     knowns: dict[str, Known],
     reach: frozenset[Reach],
     relation: dict[str, frozenset[bool]],
+    kinds: frozenset[Kind],
 ) -> None:
     plain = Rule(rule.trigger, rule.requirement, rule.exceptions, TRUE)
     bound = bind(plain, tuple(sorted(reach))).rule
-    domains = {**domains_of(knowns), **{n: Booleans(v) for n, v in relation.items()}}
-    assert judge(bound, domains).verdict is expected_verdict(plain, reach, knowns, relation)
+    domains: dict[str, Domain] = {
+        **domains_of(knowns),
+        **{n: Booleans(v) for n, v in relation.items()},
+        "relations": StringSet(frozenset(k.value for k in kinds), frozenset(), True),
+        "definition_covers": Booleans(frozenset({True, False})),
+    }
+    expected = expected_verdict(plain, reach, knowns, relation, kinds)
+    assert judge(bound, domains).verdict is expected
 
 
 # -- scoped facts, end to end ------------------------------------------------------------------

@@ -41,7 +41,8 @@ WHY = (
     "Why: In every completion of the facts the clause binds and is triggered, its requirement "
     "fails, and no exception lifts it: agreement_waives is [] (declared); commercial is true "
     "(declared); lineage is true (declared); mau is ≥ 150M (declared); monthly_revenue is 1M "
-    "USD/month (declared); outputs_lineage is false (declared); ui_attribution is [] (declared)."
+    "USD/month (declared); outputs_lineage is false (declared); relations is [served] "
+    "(declared); ui_attribution is [] (declared)."
 )
 TITLE = "Display &quot;Kimi K2.5&quot; on the user interface at scale"
 

@@ -62,6 +62,7 @@ CASES: dict[str, list[tuple[str, ...]]] = {
     "licenses list": [()],
     "licenses models": [()],
     "licenses show": [("kimi-k2.5-modified-mit",), ("moonshotai/Kimi-K2.5",), ("llama3.1",)],
+    "licenses reach": [("gemma-terms-of-use",), ("meta-llama/Llama-3.1-8B",)],
     "licenses verify": [("--texts", TEXTS)],
     "notices": [],  # Markdown by default, else JSON: documents
     "schema": [],  # JSON Schemas

@@ -1,4 +1,4 @@
-"""`licheck licenses list | show ID | models | verify --texts DIR`: the rule library."""
+"""`licheck licenses list | show ID | reach ID | models | verify --texts DIR`: the rule library."""
 
 from __future__ import annotations
 
@@ -151,6 +151,46 @@ def show(license_id: str, fmt: str, color: str, licenses_dir: LibrarySource) -> 
     )
     click.echo()
     _print_licenses(entries, fmt, color, library)
+
+
+@licenses.command()
+@click.argument("license_id", metavar="LICENSE_OR_MODEL")
+@format_option(["text", "json"])
+@library_option
+def reach(license_id: str, fmt: str, licenses_dir: LibrarySource) -> None:
+    """Show which relations to the model each clause reaches: unmodified copy served,
+    redistributed, fine-tuned, quantized, merged, distilled or trained on outputs, synthetic
+    data, judge/evaluator, internal-only use, in the license's own defined terms, with the quote
+    that decides each cell (docs/reach.md).  The clauses of the files the license incorporates
+    follow its own.
+
+    \b
+    Example:
+      licheck licenses reach llama-3.1-community
+      licheck licenses reach gemma-terms-of-use --format json
+    """
+    from licheck.core.diagnostics import LicheckError
+    from licheck.library.compiled import incorporated
+    from licheck.library.layers import load as load_library
+    from licheck.library.lookup import lookup
+    from licheck.outputs.reach import reach_document, reach_text
+    from licheck.text.escape import line
+
+    library = load_library(licenses_dir)
+    found = lookup(library, license_id)
+    for note in found.notes:
+        click.echo(line(note), err=True)
+    if found.problem is not None:
+        raise LicheckError(found.problem)
+    for index, entry in enumerate(found.licenses):
+        bound = incorporated(library.licenses, entry.license.id)
+        licenses_ = [library.licenses[b].license for b in bound]
+        if fmt == "json":
+            click.echo(json_output(reach_document(licenses_)))
+            continue
+        if index:
+            click.echo()
+        click.echo(reach_text(licenses_, terminal_width()), nl=False)
 
 
 def _document(entry: LicenseEntry) -> object:

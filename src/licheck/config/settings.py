@@ -43,6 +43,7 @@ LIBRARY_COMMANDS = (
     ("facts",),
     ("licenses", "list"),
     ("licenses", "show"),
+    ("licenses", "reach"),
     ("licenses", "models"),
     ("licenses", "verify"),
     ("licenses", "coverage"),

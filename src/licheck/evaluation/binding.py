@@ -2,11 +2,11 @@
 may be under where a model's license changed over time, and the findings where the license cannot
 be known (an undisclosed base, a license not in the library, an unconfirmed lineage).
 
-A clause binds a component through the relations its `applies_to` names (its reach): built on
-the model's weights and still a derivative of it in the license's sense (`lineage` ∧
-`derivative`, the default), built on its weights at all (`lineage`: "if you use the Materials to
-..."), or trained on its outputs (`outputs_lineage`).  The implicit `lineage` and
-`outputs_lineage` facts carry the manifest's evidence for the lineage entry.  The scope is
+A clause binds a component through the relations its `applies_to` names (its reach), in its
+license's own defined terms (`library.reach`): the model and its Derivatives (`derivatives`, the
+default), any use of it (`use`), its outputs (`outputs`), each as the relations the lineage has
+(`relations`: served, fine-tuned, distilled, ...).  The implicit `lineage` and `outputs_lineage`
+facts carry the manifest's evidence for the lineage entry.  The scope is
 conjoined to the clause's trigger, so a weakly evidenced relation or an unknown derivative status
 makes a finding a governance risk, never a violation.
 """

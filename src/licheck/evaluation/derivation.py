@@ -76,6 +76,8 @@ class Derived(Generic[T]):
 # The facts licheck supplies (`Derivation.default`): (name, value, source, evidence policy) ->
 # the state.  Only those whose source no manifest cites are kept, so the key is their whole input.
 DEFAULTS: Table[tuple[str, bool | str, str | None, EvidencePolicy], FactState] = Table("defaults")
+# The implicit `relations` fact of a set of relations (`Derivation.relations_fact`), per policy.
+RELATIONS: Table[tuple[str, tuple[str, ...], EvidencePolicy], FactState] = Table("relations")
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +252,21 @@ class Derivation:
             return resolve(name, spec, self.context, path=path)
         except FactError:  # the lineage entry's evidence: reported where the entry is judged
             return resolve(name, None, self.context, path=path)
+
+    def relations_fact(self, kinds: frozenset[str]) -> FactState:
+        """The implicit `relations` fact: how the component is related to one model of its
+        lineage (`relating.lineage_relations`), declared by the lineage (the `lineage` and
+        `outputs_lineage` facts carry its evidence)."""
+        context = self.context
+        key = ("relations", tuple(sorted(kinds)), context.policy)
+        table = context.memo.table(RELATIONS)
+        state = table.get(key)
+        if state is None:
+            source = "derived from the lineage and the delivery"
+            evidence = [Evidence(source=source, kind=DECLARED)]
+            spec = FactSpec(value=sorted(kinds), evidence=evidence)
+            state = table.keep(key, share(resolve("relations", spec, context)))
+        return state
 
     def owner_is_licensor(self, owner: Owner, licensor: str | None) -> Derived[FactState | None]:
         """That the owner (or an affiliate) is `licensor`, with the manifest's evidence for it;

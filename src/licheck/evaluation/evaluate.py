@@ -17,6 +17,7 @@ from licheck.checks.consistency import check_manifest
 from licheck.core.context import EvaluationContext
 from licheck.core.diagnostics import Diagnostic, InputError, Location
 from licheck.core.verdicts import worst
+from licheck.engine.domains import Booleans
 from licheck.evaluation.binding import (
     Candidate,
     UnknownLicense,
@@ -42,12 +43,16 @@ from licheck.evaluation.findings import (
 from licheck.evaluation.judging import Place, Readings, judge_clause
 from licheck.evaluation.lineageview import component_lineage
 from licheck.evaluation.policyjudging import judge_policies
+from licheck.evaluation.relating import derivative_by_definition
 from licheck.evaluation.scoping import Relation, Scopes, relations, scopes
 from licheck.facts.measurement import Occasion
+from licheck.facts.resolution import FactState, Status
 from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Component, Manifest, ModelRef, Owner
 from licheck.inputs.rules import CatalogModel, ClaimSource, model_key
+from licheck.inputs.rules import Relation as Kind
 from licheck.library.compiled import Library, incorporated
+from licheck.vocabulary.names import FACTS
 
 __all__ = [
     "HYPOTHETICAL",
@@ -232,7 +237,9 @@ def _findings_for(
     by_license: dict[str, list[Finding]] = {}
     for candidate in known:
         if candidate.license is not None:
-            judging = _judge_license(candidate.license, derive, owner, place, readings, stated)
+            judging = _judge_license(
+                candidate.license, derive, owner, place, readings, stated, relation.kinds
+            )
             own = judging.into(problems)
             if candidate.claim(model) is ClaimSource.SECONDARY:
                 own = as_claimed(own, claim_state(model, candidate.license, ref_path))
@@ -246,6 +253,19 @@ def _findings_for(
     elif known:
         found.extend(across_versions(known, by_license, model, ref_path))
     return Derived(found + unknown.unconfirmed(model), tuple(problems))
+
+
+# Where a license's definition leaves open whether it covers a relation (`library.reach`): not
+# known, so a clause reaching only through it is a governance risk.
+_OPEN_READING = FactState(
+    "definition_covers",
+    FACTS["definition_covers"],
+    Status.UNKNOWN,
+    Booleans(frozenset({True, False})),
+    "unknown",
+    note="the license's definition leaves open whether it covers this use of the model (the "
+    "rule's definitions say which words decide it; `licheck licenses reach`)",
+)
 
 
 def _undisclosed() -> CatalogModel:
@@ -271,6 +291,8 @@ def _readings(
     model_facts["outputs_lineage"] = relation.outputs
     if relation.via is not None:  # what is stated for the model named holds for its upstream
         model_facts.update(stated.by_model.get(relation.via, {}))
+    model_facts["relations"] = derive.relations_fact(frozenset(k.value for k in relation.kinds))
+    model_facts["definition_covers"] = _OPEN_READING
     model_facts.update(stated.by_model.get(model.id, {}))
     model_facts.update(derive.supposed)  # a what-if fact replaces every scope's
     return Readings(model_facts, Occasion(model.name, model.release_date), derive.context.memo)
@@ -314,6 +336,7 @@ def _judge_license(
     place: Place,
     readings: Readings,
     stated: Scopes,
+    kinds: frozenset[Kind] = frozenset(),
 ) -> Derived[list[Finding]]:
     """A finding for every clause of one license and of the rule files it incorporates, each
     reading the facts the component states for that license; where the owner may be a rule
@@ -329,6 +352,10 @@ def _judge_license(
         else:
             read_as = readings
         bound = licenses[bound_id]
+        defined = derivative_by_definition(bound.license, kinds, read_as.facts["derivative"])
+        if defined is not None:
+            facts = {**read_as.facts, "derivative": defined, **derive.supposed}
+            read_as = Readings(facts, readings.occasion, readings.memo)
         judged = [judge_clause(c, place, read_as) for c in bound.clauses]
         licensor_id = licensor_of(place.model, bound.license)
         licensor = derive.owner_is_licensor(owner, licensor_id).into(problems)

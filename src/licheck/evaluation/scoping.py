@@ -17,9 +17,18 @@ from dataclasses import dataclass, field, replace
 
 from licheck.core.diagnostics import Diagnostic
 from licheck.evaluation.derivation import Derivation, Derived, Facts, Path, lineage_models
+from licheck.evaluation.relating import lineage_relations
 from licheck.facts.resolution import FactState
-from licheck.inputs.manifest import CandidateBases, Component, FactSpec, ModelRef, entry_models
+from licheck.inputs.manifest import (
+    CandidateBases,
+    Component,
+    FactSpec,
+    ModelRef,
+    OutputsRole,
+    entry_models,
+)
 from licheck.inputs.rules import CatalogModel, model_key
+from licheck.inputs.rules import Relation as Kind
 from licheck.library.compiled import incorporated
 from licheck.loading.factchecks import may_state
 from licheck.vocabulary.factdefs import suggest
@@ -35,6 +44,8 @@ class Relation:
     outputs: FactState  # trained on its outputs
     candidates_of: Path | None = None  # the lineage entry, where this is one of its candidates
     via: str | None = None  # the catalog model this one is upstream of (`CatalogModel.upstream`)
+    # how: served, fine-tuned, distilled, ... (`relating.lineage_relations`)
+    kinds: frozenset[Kind] = frozenset()
 
 
 def relations(
@@ -50,21 +61,28 @@ def relations(
 def _named(derive: Derivation, component: Component, path: Path) -> Derived[tuple[Relation, ...]]:
     problems: list[Diagnostic] = []
     outputs: dict[str, tuple[ModelRef, Path, FactState]] = {}
+    roles: dict[str, list[OutputsRole]] = {}
     for index, source in enumerate(component.lineage.trained_on_outputs_of):
         entry_path = (*path, "lineage", "trained_on_outputs_of", index)
         ref, state = derive.lineage(source, entry_path, "outputs_lineage").into(problems)
-        outputs.setdefault(_key(derive, ref, entry_path), (ref, entry_path, state))
+        key = _key(derive, ref, entry_path)
+        outputs.setdefault(key, (ref, entry_path, state))
+        roles.setdefault(key, []).append(source.role)
     found: list[Relation] = []
+    within = len(path) + 1  # an entry's path within the lineage starts after this
     for entry, entry_path in lineage_models(component, path):
         group = entry_path if isinstance(entry, CandidateBases) else None
         for index, model in enumerate(entry_models(entry)):
             model_path = entry_path if group is None else (*entry_path, "candidates", index)
             ref, state = derive.lineage(model, model_path).into(problems)
-            both = outputs.pop(_key(derive, ref, model_path), None)
+            key = _key(derive, ref, model_path)
+            both = outputs.pop(key, None)
             outputs_state = both[2] if both else _no_outputs(derive)
-            found.append(Relation(ref, model_path, state, outputs_state, group))
-    for ref, entry_path, state in outputs.values():
-        found.append(Relation(ref, entry_path, _outputs_only(derive), state))
+            kinds = lineage_relations(component, [entry_path[within:]], roles.get(key, []))
+            found.append(Relation(ref, model_path, state, outputs_state, group, kinds=kinds))
+    for key, (ref, entry_path, state) in outputs.items():
+        kinds = lineage_relations(component, [], roles[key])
+        found.append(Relation(ref, entry_path, _outputs_only(derive), state, None, kinds=kinds))
     return Derived(tuple(found), tuple(problems))
 
 

@@ -256,7 +256,8 @@ class Lineage(Strict):
     ] = Field(
         default_factory=list,
         description="models whose outputs (generated data, a teacher's answers, a judge's "
-        "scores) the component was trained on: clauses reaching outputs bind it",
+        "scores) the component was trained on: clauses reaching outputs bind it, and those on "
+        "Derivatives where the license's definition includes the role (licenses reach)",
     )
 
     def entries(self) -> list[tuple[ModelRef | CandidateBases, tuple[str | int, ...]]]:

@@ -318,10 +318,15 @@ ALWAYS = Always.model_construct(always=True)  # constructing builds no validator
 
 
 class Reach(StrEnum):
-    """How a component must be related to a licensed model for a clause to bind it."""
+    """The words a clause names the relations it binds with, read in the license's own defined
+    terms (`definitions`; `library.reach` gives each relation's cell)."""
 
-    DERIVATIVES = "derivatives"  # built on its weights, still a derivative in the license's sense
-    USE = "use"  # built on its weights, derivative or not ("if you use the Materials to ...")
+    # the model itself, and what the license's definition of its Derivatives includes (where it
+    # leaves the term to copyright law, a modified model unless `derivative: false`)
+    DERIVATIVES = "derivatives"
+    # any use: every relation to the weights, derivative or not, and running the model to make
+    # the outputs a component was trained on ("if you use the Materials to ...")
+    USE = "use"
     OUTPUTS = "outputs"  # trained on its outputs (teacher, synthetic data, judge)
 
 
@@ -335,6 +340,106 @@ class Standard(StrEnum):
     LAW = "law"  # applicable laws and regulations (trade and export laws among them)
     POLICY = "policy"  # a use policy the license incorporates, names or is
     ETHICS = "ethics"  # ethical, moral or social standards
+
+
+class Relation(StrEnum):
+    """How one component is related to one model of its lineage, as licheck derives it from the
+    lineage and the delivery (`evaluation.relating`): the columns of the reach matrix
+    (`licheck licenses reach`).  A license's definitions say which of them its defined terms
+    cover."""
+
+    SERVED = "served"  # the unmodified model, served (API or hosted service)
+    REDISTRIBUTED = "redistributed"  # copies of the unmodified weights distributed
+    FINE_TUNED = "fine_tuned"  # fine-tuning, continued pretraining or RL on its weights
+    QUANTIZED = "quantized"  # its weights quantized
+    MERGED = "merged"  # its weights merged into another model
+    DISTILLED = "distilled"  # distilled from it, or trained on its outputs (teacher, other)
+    SYNTHETIC_DATA = "synthetic_data"  # trained on training data it generated
+    JUDGE = "judge"  # trained with its judgements or rewards (judge, evaluator)
+    INTERNAL_USE = "internal_use"  # the unmodified model, used only in-house (no delivery)
+
+    @property
+    def label(self) -> str:
+        return _RELATION_LABELS[self]
+
+    @property
+    def by_outputs(self) -> bool:
+        """The relation is through the model's outputs, not its weights."""
+        return self in OUTPUTS_RELATIONS
+
+    @property
+    def unmodified(self) -> bool:
+        """The component is the model itself, as released."""
+        return self in UNMODIFIED_RELATIONS
+
+
+_RELATION_LABELS = {
+    Relation.SERVED: "unmodified copy served",
+    Relation.REDISTRIBUTED: "redistributed",
+    Relation.FINE_TUNED: "fine-tuned",
+    Relation.QUANTIZED: "quantized",
+    Relation.MERGED: "merged",
+    Relation.DISTILLED: "distilled or trained on outputs",
+    Relation.SYNTHETIC_DATA: "synthetic data",
+    Relation.JUDGE: "judge/evaluator",
+    Relation.INTERNAL_USE: "internal-only use",
+}
+OUTPUTS_RELATIONS = frozenset({Relation.DISTILLED, Relation.SYNTHETIC_DATA, Relation.JUDGE})
+UNMODIFIED_RELATIONS = frozenset({Relation.SERVED, Relation.REDISTRIBUTED, Relation.INTERNAL_USE})
+
+
+class Definition(Strict):
+    """One of the license's own defined terms, with its verbatim quote, as the relations it
+    covers; or (`copyright_law: true`) the statement that the license leaves the term to
+    copyright law, where a manifest's `derivative` decides."""
+
+    term: Text | None = Field(
+        None, description="the license's own word for it, e.g. Model Derivatives"
+    )
+    quote: Text | None = Field(
+        None,
+        description="the definition, verbatim (white space may differ): checked to occur in "
+        "the canonical text",
+    )
+    copyright_law: StrictBool = Field(
+        False,
+        description="the license does not define the term (or defines it as copyright law "
+        "does): a stated `derivative` decides whether a modified model is one",
+    )
+    includes: list[Relation] = Field(
+        default_factory=list, description="the relations the definition covers"
+    )
+    open: list[Relation] = Field(
+        default_factory=list,
+        description="relations the text leaves open (read cautiously: a governance risk)",
+    )
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Definition":
+        if self.copyright_law and (self.includes or self.open):
+            raise ValueError("a term left to copyright law lists no relations (includes, open)")
+        if not self.copyright_law and (self.term is None or self.quote is None):
+            raise ValueError("a defined term needs its term and its verbatim quote")
+        both = set(self.includes) & set(self.open)
+        if both:
+            raise ValueError(f"{sorted(both)[0]!r} is both included and open")
+        return self
+
+
+class Definitions(Strict):
+    """What the license's own defined terms cover (`licenses reach`).  `derivative`: what its
+    "Derivatives" / "Model Derivatives" / "Modifications" include; `use`: what its "use" covers
+    beyond running the weights; `distribute`: what "Distribute" / "make available" covers.  A
+    term the license does not define is absent (or, for `derivative`, `copyright_law: true`)."""
+
+    derivative: Definition | None = None
+    use: Definition | None = None
+    distribute: Definition | None = None
+    note: Text | None = None
+
+
+NO_DEFINITIONS = Definitions.model_construct(derivative=None, use=None, distribute=None, note=None)
 
 
 class Clause(Strict):
@@ -358,9 +463,10 @@ class Clause(Strict):
     applies_to: tuple[Reach, ...] = Field(
         DEFAULT_REACH,
         min_length=1,
-        description="the relations to the licensed model that the clause binds: derivatives "
-        "(built on its weights, still a derivative in the license's sense: the default), use "
-        "(built on its weights, derivative or not), outputs (trained on its outputs)",
+        description="the relations to the licensed model that the clause binds, in the "
+        "license's defined terms (definitions): derivatives (the model and its Derivatives as "
+        "the license defines them: the default), use (any use of the model, derivative or not, "
+        "running it to make training data included), outputs (trained on its outputs)",
     )
     complies_with: tuple[Standard, ...] = Field(
         (),
@@ -404,6 +510,11 @@ class License(Strict):
         default_factory=list,
         description="rule files incorporated by reference (e.g. an "
         "acceptable use policy): their clauses bind wherever this license does",
+    )
+    definitions: Definitions = Field(
+        NO_DEFINITIONS,
+        description="the license's own defined terms (Derivatives, use, Distribute) as the "
+        "relations to the model they cover: the reach of its clauses",
     )
     not_encoded: list[NotEncoded] = Field(
         default_factory=list,
@@ -572,6 +683,8 @@ def build_validators() -> None:
         NotOf,
         TextSource,
         Clause,
+        Definition,
+        Definitions,
         NotEncoded,
         License,
         DatedLicense,

@@ -418,7 +418,14 @@ def license_entry(license_: License, document: yamlsafe.Document, file: str) -> 
             continue
         line = document.locate(base)[0]
         compiled.append(
-            CompiledClause(license_, clause, rule, file, line, bind(rule, clause.applies_to))
+            CompiledClause(
+                license_,
+                clause,
+                rule,
+                file,
+                line,
+                bind(rule, clause.applies_to, license_.definitions),
+            )
         )
     if problems:
         raise InputError(problems)

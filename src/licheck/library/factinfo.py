@@ -68,6 +68,16 @@ DEFAULTS: dict[str, tuple[str, str]] = {
         "lineage",
         "from the lineage's trained_on_outputs_of and its evidence (false where not listed)",
     ),
+    "relations": (
+        "lineage",
+        "from the lineage and the delivery: served, redistributed or internal_use (no step), "
+        "fine_tuned, quantized, merged (its steps), distilled, synthetic_data, judge (the roles "
+        "of trained_on_outputs_of)",
+    ),
+    "definition_covers": (
+        "unknown",
+        "unknown: where the license's definition leaves a relation open, a governance risk",
+    ),
     "multimodal": ("catalog", "from the model catalog (unknown where it does not say)"),
     "owner_is_licensor": (
         "owner",

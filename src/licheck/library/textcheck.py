@@ -262,4 +262,31 @@ def _text_and_clauses(license_id: str, entry: LicenseEntry, body_text: str) -> l
         for compiled in entry.clauses
         if normalise(compiled.clause.quote) not in body
     )
+    problems.extend(_definition_quotes(license_id, entry, body))
+    return problems
+
+
+def _definition_quotes(license_id: str, entry: LicenseEntry, body: str) -> list[VerifyProblem]:
+    """Every definition quote (`definitions:`) against the (normalised) text, located."""
+    definitions = entry.license.definitions
+    found = [
+        (name, definition)
+        for name in ("derivative", "use", "distribute")
+        if (definition := getattr(definitions, name)) is not None
+        and definition.quote is not None
+        and normalise(definition.quote) not in body
+    ]
+    if not found:
+        return []
+    document = yamlsafe.load(Path(entry.file))
+    problems = []
+    for name, definition in found:
+        line, column = document.locate(("definitions", name, "quote"))
+        message = (
+            f"the quote of the definition of {definition.term or name!r} does not occur in "
+            f"{entry.license.text.file}"
+        )
+        problems.append(
+            VerifyProblem(license_id, f"definitions.{name}", message, entry.file, line, column)
+        )
     return problems

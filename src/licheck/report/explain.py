@@ -49,6 +49,8 @@ def fact_phrase(state: FactState) -> str:
         case Status.LIKELY:
             return f"{state.name} is likely {_value(state.likely)}{written}{basis}, not established"
         case Status.DISPUTED:
+            if state.note and state.note.startswith("conflict: "):  # against a definition
+                return f"{state.name} is disputed ({state.note})"
             return f"{state.name} is disputed: the counting evidence contradicts itself"
         case Status.UNKNOWN:
             return f"{state.name} is unknown"

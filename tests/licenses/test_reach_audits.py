@@ -1,0 +1,296 @@
+"""The audits' critical findings on reach (issue 23; audit A C1-C4, M3, M5; audit B C-1 to C-4,
+C-6), each as a manifest of the kind the reviewers probed with, and the verdict the text asks for:
+never satisfied or not applicable where the license's own terms reach the component."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from licheck.core.verdicts import Verdict
+from licheck.evaluation.evaluate import Options, evaluate_manifest
+from licheck.facts.evidencepolicy import POLICIES
+from licheck.files.yamlsafe import Document
+from licheck.inputs.manifest import Manifest
+from licheck.library.compiled import Library, load_library
+
+V, R, NA, S = (
+    Verdict.VIOLATION,
+    Verdict.GOVERNANCE_RISK,
+    Verdict.NOT_APPLICABLE,
+    Verdict.SATISFIED,
+)
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    return load_library()
+
+
+def _verdicts(
+    library: Library, lineage: dict[str, Any], delivery: list[str], facts: dict[str, Any]
+) -> dict[str, Verdict]:
+    manifest = Manifest.model_validate(
+        {
+            "product": "probe",
+            "owner": "probe-owner",
+            "release_date": "2026-06-01",
+            "components": [
+                {"id": "c", "name": "C", "lineage": lineage, "delivery": delivery, "facts": facts}
+            ],
+        }
+    )
+    result = evaluate_manifest(
+        manifest, Document("p.yaml", {}, {}), library, Options(POLICIES["default"])
+    )
+    return {f"{f.license}/{f.clause}": f.verdict for f in result.findings}
+
+
+def test_unmodified_llama_served_without_its_agreement_is_a_violation_whatever_derivative_says(
+    library: Library,
+) -> None:
+    """Audit A C4 (probe D3)."""
+    found = _verdicts(
+        library,
+        {"base": "llama-3.1-8b"},
+        ["weights", "api"],
+        {
+            "derivative": False,
+            "license_copy_included": False,
+            "notice_included": False,
+            "ui_attribution": [],
+            "attribution_elsewhere": [],
+        },
+    )
+    for clause in ("agreement-copy", "built-with-llama", "notice-file"):
+        assert found[f"llama-3.1-community/{clause}"] is V, clause
+
+
+def test_derivative_false_against_deepseeks_definition_is_a_risk_not_an_override(
+    library: Library,
+) -> None:
+    """Audit B C-2 (probe d1): a continued-pretrained DeepSeek-V3 is a Derivative by definition."""
+    facts = {"use_restrictions_passed_on": False, "license_copy_included": False}
+    lineage = {"base": "deepseek-v3", "steps": ["continued_pretraining", "rl"]}
+    stated_false = _verdicts(library, lineage, ["hosted_service"], {**facts, "derivative": False})
+    unstated = _verdicts(library, lineage, ["hosted_service"], facts)
+    for clause in ("license-copy", "pass-through-restrictions"):
+        assert stated_false[f"deepseek-license-v1.0/{clause}"] is R, clause
+        assert unstated[f"deepseek-license-v1.0/{clause}"] is V, clause
+
+
+def test_a_judge_is_left_open_by_gemmas_definition(library: Library) -> None:
+    """Audit A M3 (probe G1): a false violation before; a teacher is a Model Derivative."""
+    facts = {"license_copy_included": False, "notice_included": False}
+    judged = {
+        "base": "qwen3",
+        "steps": ["rl"],
+        "trained_on_outputs_of": [{"model": "gemma-3", "role": "judge", "obtained": "2025-06-01"}],
+    }
+    taught = {
+        "base": "qwen3",
+        "steps": ["rl"],
+        "trained_on_outputs_of": [
+            {"model": "gemma-3", "role": "teacher", "obtained": "2025-06-01"}
+        ],
+    }
+    assert _verdicts(library, judged, ["weights"], facts)["gemma-terms-of-use/agreement-copy"] is R
+    assert _verdicts(library, taught, ["weights"], facts)["gemma-terms-of-use/agreement-copy"] is V
+
+
+def test_gates_reach_a_model_trained_on_the_outputs(library: Library) -> None:
+    """Audit A C2 (probe L8): a 3B-MAU licensee distilling Llama 3.1 and DBRX."""
+    lineage = {
+        "base": "qwen3",
+        "steps": ["fine_tuning"],
+        "trained_on_outputs_of": [
+            {"model": "llama-3.1-405b", "role": "teacher"},
+            {"model": "dbrx-instruct", "role": "teacher"},
+        ],
+    }
+    facts: dict[str, Any] = {
+        "licensee_mau": {
+            "value": "3000M",
+            "series": {"2024-06": "3000M", "2024-02": "3000M", "2024-03": "3000M"},
+        },
+        "license_granted": [],
+    }
+    unknown = _verdicts(library, lineage, ["api"], facts)
+    ran = _verdicts(library, lineage, ["api"], {**facts, "outputs_generated_by_licensee": True})
+    bought = _verdicts(library, lineage, ["api"], {**facts, "outputs_generated_by_licensee": False})
+    gate = "llama-3.1-community/additional-commercial-terms"
+    assert unknown[gate] is R
+    assert ran[gate] is V
+    assert bought[gate] is NA
+    assert unknown["databricks-open-model-license/additional-commercial-terms"] in (R, V)
+
+
+def test_stabilitys_definition_makes_a_distilled_model_a_derivative_work(library: Library) -> None:
+    """Audit A C2 (probe S1): a 10B-revenue group distilling SD 3.5 Large."""
+    lineage = {
+        "base": "qwen3",
+        "steps": ["fine_tuning"],
+        "trained_on_outputs_of": [{"model": "stable-diffusion-3.5-large", "role": "teacher"}],
+    }
+    found = _verdicts(
+        library,
+        lineage,
+        ["api"],
+        {
+            "licensee_annual_revenue": "10B USD/year",
+            "license_granted": [],
+            "commercial": True,
+            "registered_with": [],
+        },
+    )
+    assert found["stability-ai-community/revenue-gate"] is V
+    assert found["stability-ai-community/registration"] is V
+
+
+def test_flux_outputs_used_for_military_purposes_breach_its_restrictions(library: Library) -> None:
+    """Audit A C3 (probe F2), and C1: commercial use of a model trained on FLUX outputs."""
+    lineage = {
+        "base": "qwen3",
+        "steps": ["fine_tuning"],
+        "trained_on_outputs_of": [
+            {"model": "flux.1-dev", "role": "synthetic_data", "obtained": "2025-07-01"}
+        ],
+    }
+    found = _verdicts(
+        library,
+        lineage,
+        ["api"],
+        {
+            "restricted_uses": ["military"],
+            "commercial": True,
+            "use_purpose": ["commercial_product"],
+            "license_granted": [],
+        },
+    )
+    assert found["flux-1-dev-non-commercial-v1.1.1/use-restrictions"] is V
+    assert found["flux-1-dev-non-commercial-v1.1.1/commercial-license"] in (R, V)
+
+
+def test_a_fine_tuned_flux_stated_not_derivative_is_still_bound(library: Library) -> None:
+    """Audit A C3 (probe F3): FLUX defines a fine-tuned version as a Derivative."""
+    lineage = {"base": {"model": "flux.1-dev", "obtained": "2025-07-01"}, "steps": ["fine_tuning"]}
+    found = _verdicts(
+        library,
+        lineage,
+        ["api"],
+        {
+            "derivative": False,
+            "restricted_uses": ["military"],
+            "export_laws_complied": False,
+            "guardrails_circumvented": True,
+        },
+    )
+    for clause in ("use-restrictions", "export-laws", "no-circumvention"):
+        assert found[f"flux-1-dev-non-commercial-v1.1.1/{clause}"] in (R, V), clause
+    assert found["flux-1-dev-non-commercial-v1.1.1/use-restrictions"] is V
+
+
+def test_glm4_bans_use_for_military_purposes_whatever_derivative_says(library: Library) -> None:
+    """Audit B C-3 (probe f1)."""
+    lineage = {"base": "glm-4-9b", "steps": ["continued_pretraining"]}
+    found = _verdicts(
+        library,
+        lineage,
+        ["api"],
+        {
+            "derivative": False,
+            "restricted_uses": ["military"],
+            "model_name": "acme-defense-9b",
+            "registered_with": ["glm-4"],
+        },
+    )
+    assert found["glm-4/no-military-or-illegal-use"] is V
+    assert found["glm-4/model-name-prefix"] is V
+
+
+def test_minimax_m2_display_reaches_as_kimis_identical_words_do(library: Library) -> None:
+    """Audit B C-1 (probes b1, b1k): the same facts give the same verdict."""
+    facts = {
+        "derivative": False,
+        "commercial": True,
+        "annual_recurring_revenue": "50M USD/year",
+        "ui_attribution": [],
+        "agreement_waives": [],
+    }
+    m2 = _verdicts(
+        library,
+        {
+            "base": {"model": "minimax-m2", "obtained": "2025-12-01"},
+            "steps": ["continued_pretraining", "rl"],
+        },
+        ["api"],
+        facts,
+    )
+    assert m2["minimax-m2-modified-mit/ui-attribution"] is V
+
+
+def test_yis_derivatives_reach_a_distilled_model_for_military_use(library: Library) -> None:
+    """Audit B C-4 (probe e1b)."""
+    lineage = {
+        "base": "qwen3",
+        "steps": ["fine_tuning"],
+        "trained_on_outputs_of": [
+            {"model": "yi", "role": "synthetic_data", "obtained": "2024-01-10"}
+        ],
+    }
+    found = _verdicts(
+        library,
+        lineage,
+        ["api"],
+        {
+            "commercial": True,
+            "registered_with": [],
+            "restricted_uses": ["military"],
+            "license_copy_included": True,
+            "source_attributed": True,
+            "license_granted": [],
+        },
+    )
+    assert found["yi-community-license-v2.1/no-military-or-unlawful-use"] is V
+    assert found["yi-community-license-v2.1/commercial-registration"] is V
+
+
+def test_hunyuans_gate_reaches_a_distilled_model(library: Library) -> None:
+    """Audit B C-4 (probe g1)."""
+    lineage = {
+        "base": "qwen3",
+        "steps": ["fine_tuning"],
+        "trained_on_outputs_of": [{"model": "hunyuan-a13b", "role": "teacher"}],
+    }
+    found = _verdicts(
+        library,
+        lineage,
+        ["api"],
+        {
+            "licensee_own_mau": {"value": "300M", "series": {"2025-05": "300M", "2025-06": "300M"}},
+            "license_granted": [],
+        },
+    )
+    assert found["tencent-hunyuan-community-a13b/licensee-mau-gate"] is V
+
+
+def test_kimi_k3s_gate_reaches_a_student_trained_on_its_outputs(library: Library) -> None:
+    """Audit B C-6 (probe c7): interpretive, a governance risk at least."""
+    lineage = {
+        "base": "qwen3",
+        "steps": ["fine_tuning"],
+        "trained_on_outputs_of": [{"model": "kimi-k3", "role": "teacher"}],
+    }
+    found = _verdicts(
+        library,
+        lineage,
+        ["api"],
+        {
+            "commercial": True,
+            "maas_business": True,
+            "licensee_peak_12_month_revenue": "30M USD/year",
+            "license_granted": [],
+        },
+    )
+    assert found["kimi-k3/maas-gate"] in (R, V)
