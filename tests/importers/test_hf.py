@@ -347,6 +347,12 @@ def test_the_declared_license_as_the_card_states_it(tmp_path: Path) -> None:
     # a body that names the base's license beside another `license:` leaves it open
     both = _declared(tmp_path, "license: mit\n", "Base weights: Llama 3.1 Community License.")
     assert both["includes"] == ["mit"] and "Llama 3.1 Community License" in both["note"]
+    # as DeepSeek's Llama distills word it
+    worded = _declared(tmp_path, "license: mit\n", "originally licensed under llama3.1 license.")
+    assert worded["includes"] == ["mit"]
+    # another version's name is not this one's
+    other = _declared(tmp_path, "license: mit\n", "see the Llama 3.2 license")
+    assert other["value"] == ["mit"]
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "markdown", "github", "compact",

@@ -197,7 +197,16 @@ def _named_in_body(
             continue
         title = library.licenses[license_id].license.name
         short = _PARENTHESIS.sub("", title).removesuffix(" Agreement").removeprefix("Meta ")
-        words = r"\s+".join(re.escape(word) for word in short.split())
-        if re.search(words, body, re.IGNORECASE):
+        # its name ("Llama 3.3 Community License"), or its version's with "license"
+        # ("Llama 3.1 license", "llama3.1 license", as DeepSeek's distills word it)
+        names = [short, short.removesuffix(" Community License") + " license"]
+        names += [f"{hub} license" for hub, known in HUB_LICENSES.items() if known == license_id]
+        if any(_mentions(name, body) for name in names):
             named.append(short)
     return list(dict.fromkeys(named))
+
+
+def _mentions(name: str, body: str) -> bool:
+    """Whether the text names `name`, in any case and spacing, as whole words."""
+    words = r"\s+".join(re.escape(word) for word in name.split())
+    return re.search(rf"(?<!\w){words}(?!\w)", body, re.IGNORECASE) is not None

@@ -145,7 +145,9 @@ def to_manifest(
         "delivery": ["weights"],
         "lineage": made.lineage,
     }
-    offered = declared_license(card, _base_licenses(bases, library), library, evidence)
+    # the card's own model too, where the catalog has it (a distill under its base's license)
+    named = [model_id, *bases] if model_id else bases
+    offered = declared_license(card, _base_licenses(named, library), library, evidence)
     component["facts"] = {**made.facts, "declared_license": offered}
     component["note"] = "; ".join(notes)
     manifest["components"] = [component]
@@ -371,7 +373,7 @@ def _attribution(card: Card, library: Library, evidence: dict[str, Any]) -> dict
 
 
 def _base_licenses(bases: list[str], library: Library) -> list[str]:
-    """The licenses of the card's catalogued bases (every dated one too)."""
+    """The licenses of the catalogued models named (every dated one too)."""
     found: list[str] = []
     for base in bases:
         model = library.model(base)
