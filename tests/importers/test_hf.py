@@ -370,3 +370,16 @@ def test_a_relicensed_derivative_in_every_format(
     assert "relicensed-derivative" in out
     if fmt not in ("github", "compact", "codequality"):  # one line a finding: no quote
         assert "provide a copy of this Agreement" in " ".join(out.split())
+
+
+def test_declaring_the_base_license_too_settles_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fix a reviewer would suggest: offer the model under the base's license as well."""
+    text, _ = _import(CARDS / "llama-3.1-apache.md", None)
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(text, encoding="utf-8")
+    fixed = "declared_license=[llama3.1, apache-2.0]"
+    code, out, err = run(capsys, "whatif", str(manifest), "--set", fixed)
+    assert code in (0, 1), err
+    assert "relicensed-derivative: VIOLATION → SATISFIED" in " ".join(out.split())
