@@ -66,7 +66,11 @@ def test_card(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixtur
     assert facts["added_terms_conflict"].get("includes") == case.get("conflicts")
     stated = {k for k, v in facts.items() if v.get("value") != "unknown"}
     assert stated <= {"model_name", "attribution_elsewhere", "added_terms_conflict"}
-    assert sorted(component.get("facts", {})) == sorted(case.get("unknown_facts", []))
+    # the card's own license is its model's, the component's: never the product's
+    assert "declared_license" not in facts
+    own = dict(component["facts"])
+    _check_declared(own.pop("declared_license"), case)
+    assert sorted(own) == sorted(case.get("unknown_facts", []))
     notes = component["note"] + " " + name.get("note", "")
     for expected in case.get("note", []):
         assert expected in notes
@@ -80,6 +84,20 @@ def test_card(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixtur
     found = {f"{f['license']}/{f['clause']}": f["verdict"] for f in product["findings"]}
     for clause, verdict in case.get("clauses", {}).items():
         assert found.get(clause) == verdict, clause
+
+
+def _check_declared(declared: dict[str, Any], case: dict[str, Any]) -> None:
+    """`declared_license` as the card states it: its `license:` ids (a list: all of them; a
+    mapping: known in part), with the card as the evidence."""
+    assert declared["evidence"][0]["source"].startswith("Hugging Face model card")
+    for words in case.get("declared_note", []):
+        assert words in declared["note"]
+    expected = case.get("declared")
+    if isinstance(expected, dict):
+        assert "value" not in declared
+        assert declared["includes"] == expected["includes"]
+    elif expected is not None:
+        assert declared["value"] == expected
 
 
 ALIASES = sorted({(name, m.id) for m in LIBRARY.models for name in (m.id, *m.aliases)})
@@ -241,3 +259,127 @@ def test_skipping_unread_keys_keeps_the_read_ones(
     card = hfcard.parse(("---\n" + body + "---\n").replace("\n", end), "README.md")
     read = {k: v for k, v in card.document.data.items() if k in hfcard.READ}
     assert read == {k: v for k, v in data.items() if k in hfcard.READ}
+
+
+# The official Hub ids real cards name as base_model (issue 28): each resolves to its family's
+# catalog model, so a card naming one is never "base undisclosed" nor another family's.
+OFFICIAL_IDS = {
+    **{
+        f"meta-llama/{p}Llama-3.1-{s}{i}": f"llama-3.1-{s.lower()}"
+        for p in ("Meta-", "")
+        for s in ("8B", "70B", "405B")
+        for i in ("", "-Instruct")
+    },
+    **{f"mistralai/Mistral-7B-Instruct-v0.{v}": "mistral-7b" for v in (1, 2, 3)},
+    **{f"google/gemma-2-{s}{i}": "gemma-2" for s in ("2b", "9b", "27b") for i in ("", "-it")},
+    **{
+        f"Qwen/Qwen2.5-{s}{i}": "qwen2.5"
+        for s in ("0.5B", "1.5B", "7B", "14B", "32B")
+        for i in ("", "-Instruct")
+    },
+    "Qwen/Qwen2.5-3B-Instruct": "qwen2.5-3b",
+    "Qwen/Qwen2.5-72B-Instruct": "qwen2.5-72b",
+    **{
+        f"Qwen/Qwen3-{s}{i}": "qwen3"
+        for s in ("0.6B", "1.7B", "4B", "8B", "14B", "30B-A3B")
+        for i in ("", "-Base")
+    },
+    "Qwen/Qwen3-32B": "qwen3",
+    "Qwen/Qwen3-235B-A22B": "qwen3",
+    **{
+        f"deepseek-ai/DeepSeek-Coder-V2-{s}": "deepseek-coder-v2"
+        for s in ("Base", "Instruct", "Lite-Base", "Lite-Instruct")
+    },
+    "mistral-community/Mixtral-8x22B-v0.1": "mixtral",
+    "mistralai/Mixtral-8x22B-Instruct-v0.1": "mixtral",
+    "meta-llama/Llama-2-7b": "llama-2-7b",
+    "meta-llama/Llama-2-7b-chat-hf": "llama-2-7b",
+    "codellama/CodeLlama-34b-Instruct-hf": "code-llama",
+    "Qwen/Qwen1.5-7B-Chat": "qwen1.5",
+    "Qwen/Qwen2-7B-Instruct": "qwen2",
+    "Qwen/Qwen2-72B-Instruct": "qwen2-72b",
+    "tiiuae/falcon-180B-chat": "falcon-180b",
+    "mistralai/Mistral-Nemo-Instruct-2407": "mistral-nemo",
+    "mistralai/Mistral-Small-Instruct-2409": "mistral-small-2409",
+}
+
+
+@pytest.mark.parametrize("hub_id", sorted(OFFICIAL_IDS))
+def test_an_official_hub_id_resolves(hub_id: str) -> None:
+    for name in (hub_id, hub_id.lower(), hub_id.upper()):
+        found = LIBRARY.model(name)
+        assert found is not None and found.id == OFFICIAL_IDS[hub_id], name
+
+
+def test_code_llama_is_under_llama_2s_license_and_the_others_are_unknown_with_a_reason() -> None:
+    code_llama = LIBRARY.model("code-llama")
+    assert code_llama is not None and code_llama.license == "llama-2-community"
+    for model_id in ("qwen1.5", "qwen2", "qwen2-72b", "falcon-180b", "mistral-nemo"):
+        model = LIBRARY.model(model_id)
+        assert model is not None and model.license is None
+        assert model.license_note, model_id
+    small = LIBRARY.model("mistral-small-2409")
+    assert small is not None and small.license is None
+    assert "Research License" in (small.license_note or "")
+
+
+def _declared(tmp_path: Path, front: str, body: str = "") -> dict[str, Any]:
+    card = tmp_path / "README.md"
+    card.write_text(f"---\n{front}base_model: meta-llama/Llama-3.1-8B\n---\n{body}", "utf-8")
+    _, data = _import(card, "someone/derived")
+    declared: dict[str, Any] = data["components"][0]["facts"]["declared_license"]
+    return declared
+
+
+def test_the_declared_license_as_the_card_states_it(tmp_path: Path) -> None:
+    assert _declared(tmp_path, "")["value"] == []  # no license: none of its own
+    assert _declared(tmp_path, "license: [Apache-2.0, llama3.1]\n")["value"] == [
+        "apache-2.0",
+        "llama3.1",
+    ]
+    # `other` with a name licheck knows counts as that license ...
+    named = _declared(tmp_path, "license: other\nlicense_name: llama3.1\n")
+    assert named["value"] == ["llama3.1"]
+    # ... and with any other name, or none, is known only in part: never satisfied
+    free = _declared(tmp_path, "license: other\nlicense_name: my-license\n")
+    assert free["includes"] == ["other", "my-license"] and "value" not in free
+    assert _declared(tmp_path, "license: other\n")["includes"] == ["other"]
+    # a body that names the base's license beside another `license:` leaves it open
+    both = _declared(tmp_path, "license: mit\n", "Base weights: Llama 3.1 Community License.")
+    assert both["includes"] == ["mit"] and "Llama 3.1 Community License" in both["note"]
+    # as DeepSeek's Llama distills word it
+    worded = _declared(tmp_path, "license: mit\n", "originally licensed under llama3.1 license.")
+    assert worded["includes"] == ["mit"]
+    # another version's name is not this one's
+    other = _declared(tmp_path, "license: mit\n", "see the Llama 3.2 license")
+    assert other["value"] == ["mit"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "markdown", "github", "compact",
+                                 "html", "codequality"])  # fmt: skip
+def test_a_relicensed_derivative_in_every_format(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """apache-2.0 on a Llama 3.1 fine-tune: the relicensed-derivative violation, with the
+    base license's §1.b.i quote wherever the format carries quotes."""
+    text, _ = _import(CARDS / "llama-3.1-apache.md", None)
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(manifest), "--format", fmt)
+    assert code == 1, err
+    assert "relicensed-derivative" in out
+    if fmt not in ("github", "compact", "codequality"):  # one line a finding: no quote
+        assert "provide a copy of this Agreement" in " ".join(out.split())
+
+
+def test_declaring_the_base_license_too_settles_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fix a reviewer would suggest: offer the model under the base's license as well."""
+    text, _ = _import(CARDS / "llama-3.1-apache.md", None)
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(text, encoding="utf-8")
+    fixed = "declared_license=[llama3.1, apache-2.0]"
+    code, out, err = run(capsys, "whatif", str(manifest), "--set", fixed)
+    assert code in (0, 1), err
+    assert "relicensed-derivative: VIOLATION → SATISFIED" in " ".join(out.split())

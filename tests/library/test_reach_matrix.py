@@ -46,6 +46,25 @@ NOT_STATED = frozenset(
     | {"derivative", "outputs_generated_by_licensee", "multimodal"}
 )
 
+# Implicit facts licheck derives from a stated one: a completion is a breach a manifest can state
+# only where the stated value gives the implicit one.  `license_declared` (the card declares
+# some license) comes from `declared_license`; the engine's cell for "none of the licenses a
+# clause names" is the empty set, so where the completion has a license declared, a license no
+# clause names stands in for it (the same test results: `_consistent` re-checks the outcome).
+STAND_IN_LICENSE = "acme-open-license-v1"
+
+
+def _consistent(rule: Rule, values: dict[str, Any]) -> dict[str, Any] | None:
+    declared = values.get("license_declared")
+    if declared is None or "declared_license" not in values:
+        return values
+    if declared is bool(values["declared_license"]):
+        return values
+    if declared is False:
+        return None
+    repaired = {**values, "declared_license": frozenset({STAND_IN_LICENSE})}
+    return repaired if rule.outcome(repaired) is Outcome.FAILS else None
+
 
 def _model_for(license_id: str) -> tuple[CatalogModel, str | None] | None:
     """A catalog model whose copy is under `license_id` (or a license incorporating it), and the
@@ -174,6 +193,10 @@ def _breaches(rule: Rule, fixed: dict[str, Domain]) -> Iterator[dict[str, Any]]:
         values = {k: _plain(c.value, c.region) for k, c in zip(keys, combo, strict=True)}
         if rule.outcome(values) is not Outcome.FAILS:
             continue
+        consistent = _consistent(rule, values)
+        if consistent is None:
+            continue
+        values = consistent
         stated: dict[str, Any] = {}
         ok = True
         for key, value in values.items():

@@ -28,6 +28,7 @@ from licheck.checks.settled import TRAINING_STEPS, steps_taken, trains
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import exchange_rates
+from licheck.engine.domains import StringSet
 from licheck.evaluation.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.facts import agreements
 from licheck.facts.evidencepolicy import EvidencePolicy
@@ -73,9 +74,11 @@ class Derived(Generic[T]):
         return self.value
 
 
+# A supplied fact's value: a boolean, a string, or a set's members (a tuple, so it can be a key).
+Default = bool | str | tuple[str, ...]
 # The facts licheck supplies (`Derivation.default`): (name, value, source, evidence policy) ->
 # the state.  Only those whose source no manifest cites are kept, so the key is their whole input.
-DEFAULTS: Table[tuple[str, bool | str, str | None, EvidencePolicy], FactState] = Table("defaults")
+DEFAULTS: Table[tuple[str, Default, str | None, EvidencePolicy], FactState] = Table("defaults")
 # The implicit `relations` fact of a set of relations (`Derivation.relations_fact`), per policy.
 RELATIONS: Table[tuple[str, tuple[str, ...], EvidencePolicy], FactState] = Table("relations")
 
@@ -164,7 +167,30 @@ class Derivation:
                 "another licensee's end user product",
             ),
         )
+        facts.setdefault(
+            "declared_license",
+            self.default(
+                "declared_license",
+                (),
+                "licheck's default: the manifest names no license of the licensee's own for "
+                "the model, so it is offered under the licenses it came with",
+            ),
+        )
+        facts["license_declared"] = self._license_declared(facts["declared_license"])
         return Derived(facts, tuple(problems))
+
+    def _license_declared(self, declared: FactState) -> FactState:
+        """Whether `declared_license` names any license: a clause's trigger reads it, so that
+        naming another license than its own is tested on a few strings, not the whole list."""
+        domain = declared.domain
+        source = f"from declared_license ({declared.shown})"
+        if not isinstance(domain, StringSet) or declared.status is not Status.ESTABLISHED:
+            return self.default("license_declared", "unknown", None)
+        if domain.includes:
+            return self.default("license_declared", True, source)
+        if domain.exact:
+            return self.default("license_declared", False, source)
+        return self.default("license_declared", "unknown", None)
 
     def lineage(
         self, ref: ModelRef, path: Path, fact: str = "lineage"
@@ -355,7 +381,7 @@ class Derivation:
             problem = self.document.error((*path, *exc.path), str(exc))
             return resolve(name, None, self.context, path=path), problem
 
-    def default(self, name: str, value: bool | str, source: str | None) -> FactState:
+    def default(self, name: str, value: Default, source: str | None) -> FactState:
         """A fact licheck supplies: `value` declared by `source` (None: no evidence).  It depends
         only on the evidence policy (declared evidence has no date), unless the manifest's
         sources happen to cite that text, so each is resolved once per policy over a run.
@@ -368,7 +394,8 @@ class Derivation:
         state = table.get(key) if kept else None
         if state is None:
             evidence = [] if source is None else [Evidence(source=source, kind=DECLARED)]
-            state = resolve(name, FactSpec(value=value, evidence=evidence), context)
+            raw = list(value) if isinstance(value, tuple) else value
+            state = resolve(name, FactSpec(value=raw, evidence=evidence), context)
             if kept:
                 state = table.keep(key, share(state))
         return state

@@ -305,7 +305,9 @@ def to_manifest(source: Bom, library: Library) -> str:
             )
             + "; fill them in."
         )
-    manifest["facts"] = unknown_facts(product_facts, "BOM")
+    # a BOM says what the product contains, not a license of its own it offers a model under:
+    # declared_license is left to licheck's default ([]), as in a manifest written by hand
+    manifest["facts"] = unknown_facts(product_facts, "BOM", frozenset({"declared_license"}))
     manifest["components"] = components
     header = [
         f"Manifest skeleton imported by `licheck import cyclonedx` from {label}.",

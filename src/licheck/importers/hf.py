@@ -21,9 +21,11 @@ publisher's own statement, but undated; `official_statement` needs a date), and 
 - `attribution_elsewhere`: each attribution text a clause in the library asks for ("Built with
   Llama", "Built with Qwen", ...) that the card's body contains (the card is the model's
   documentation), as the card writes it.
-- `license`, `license_name`, `license_link` (a list of licenses too) are recorded in a note and
-  never mapped to a rule: `license: other` with `license_name: modified-mit` is used by
-  different licensors for different licenses (Kimi's and MiniMax's modified MIT).
+- the card's own license (`licheck.importers.cardlicense`): `declared_license` on the
+  component, as the card writes it, judged by its bases' licenses' `relicensed-derivative`
+  clauses; never mapped to the model's own license, which the catalog gives (`license: other`
+  with `license_name: modified-mit` is used by different licensors for different licenses:
+  Kimi's and MiniMax's modified MIT).
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from licheck.core.diagnostics import fail
 from licheck.files import yamlsafe
-from licheck.importers.hfcard import Card, _read, read
+from licheck.importers.cardlicense import declared_license, declared_terms, license_statement
+from licheck.importers.hfcard import Card, _read, document_error, read, string, strings
 from licheck.importers.skeleton import ModelIdentity, dump, slug, unknown_facts
 from licheck.inputs.rules import model_key
 from licheck.library.compiled import Library
@@ -69,37 +71,6 @@ TRAINING_TAGS = frozenset(
     }
 )
 MERGE_TAGS = frozenset({"merge", "mergekit"})
-# Hub license ids that grant use for any purpose (or any non-commercial one) with none of a
-# model license's use restrictions: offered alone for a derivative of a model whose license
-# forbids added terms that conflict with it (Gemma, DBRX, FLUX.1 [dev]), they are such terms.
-OPEN_GRANTS = frozenset(
-    {
-        "apache-2.0",
-        "mit",
-        "bsd-2-clause",
-        "bsd-3-clause",
-        "cc0-1.0",
-        "cc-by-4.0",
-        "cc-by-sa-4.0",
-        "cc-by-nc-4.0",
-        "cc-by-nc-sa-4.0",
-        "gpl-3.0",
-        "agpl-3.0",
-        "lgpl-3.0",
-        "mpl-2.0",
-        "unlicense",
-    }
-)
-# Hub license ids that name a license of the library's (where the id identifies it).
-HUB_LICENSES = {
-    "llama2": "llama-2-community",
-    "llama3": "llama-3-community",
-    "llama3.1": "llama-3.1-community",
-    "llama3.2": "llama-3.2-community",
-    "llama3.3": "llama-3.3-community",
-    "llama4": "llama-4-community",
-    "gemma": "gemma-terms-of-use",
-}
 # The facts the weights delivery and the lineage settle: a skeleton leaves them to licheck.
 DELIVERY_DERIVED = frozenset({"made_available", "model_offered", "model_made_available"})
 _SPACE = re.compile(r"\s+")
@@ -110,31 +81,6 @@ _HUB_URL = re.compile(r"\Ahttps?://(?:www\.)?(?:huggingface\.co|hf\.co)/", re.I)
 def front_matter(path: Path, display: str) -> yamlsafe.Document:
     """The card's front matter (the keys the importer reads) as a located document."""
     return read(path, display).document
-
-
-def _string(document: yamlsafe.Document, key: str) -> str | None:
-    value = document.data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str | int | float) or isinstance(value, bool):
-        raise document_error(document, key, f"{key} should be a string")
-    return str(value)
-
-
-def _strings(document: yamlsafe.Document, key: str) -> list[str]:
-    """A key that may be one string or a list of them (`license`, `tags`)."""
-    raw = document.data.get(key)
-    if raw is None:
-        return []
-    items = raw if isinstance(raw, list) else [raw]
-    if not all(isinstance(i, str | int | float) and not isinstance(i, bool) for i in items):
-        raise document_error(document, key, f"{key} should be a string or a list of strings")
-    return [str(i).strip() for i in items if str(i).strip()]
-
-
-def document_error(document: yamlsafe.Document, key: str, message: str) -> Exception:
-    diagnostic = document.error((key,), message)
-    return fail(diagnostic.file, diagnostic.line, diagnostic.column, diagnostic.message)
 
 
 def base_models(document: yamlsafe.Document) -> list[str]:
@@ -150,28 +96,6 @@ def base_models(document: yamlsafe.Document) -> list[str]:
     return list(dict.fromkeys(_HUB_URL.sub("", i.strip()).strip("/") for i in items))
 
 
-def _license_statement(document: yamlsafe.Document) -> str:
-    licenses = _strings(document, "license")
-    parts = []
-    if licenses:
-        parts.append(f"license: {', '.join(licenses)}")
-    for key in ("license_name", "license_link"):
-        value = _string(document, key)
-        if value is not None:
-            parts.append(f"{key}: {value}")
-    if not parts:
-        return "the card states no license"
-    text = "the card declares " + ", ".join(parts)
-    if len(licenses) > 1:
-        text += " (several licenses: which one covers which part, the card does not say)"
-    if "other" in licenses:
-        text += (
-            " (license: other with a free license_name identifies no license by itself: "
-            "the same name is used for different licenses)"
-        )
-    return text
-
-
 def to_manifest(
     card: Card | yamlsafe.Document, library: Library, display: str, model_id: str | None = None
 ) -> str:
@@ -180,7 +104,7 @@ def to_manifest(
         card = Card(card, [], "")
     document = card.document
     bases = base_models(document)
-    relation = _string(document, "base_model_relation")
+    relation = string(document, "base_model_relation")
     if relation is not None and relation not in RELATIONS:
         raise document_error(
             document,
@@ -193,7 +117,7 @@ def to_manifest(
         evidence["url"] = f"https://huggingface.co/{model_id}"
     own = ModelIdentity([model_id] if model_id else [], repr(model_id or "this card's model"))
     license_note = (
-        _license_statement(document)
+        license_statement(document)
         + "; licheck takes the license of each model in the lineage from its catalog"
     )
     made = _lineage(card, own, bases, relation, library, evidence, model_id)
@@ -213,15 +137,18 @@ def to_manifest(
         + ("" if model_id else " and no product (pass --model-id, or fill them in)")
         + "."
     )
-    manifest["facts"] = unknown_facts(known, "model card", DELIVERY_DERIVED)
+    # the card's own license is the component's (declared_license), not the product's
+    manifest["facts"] = unknown_facts(known, "model card", DELIVERY_DERIVED | {"declared_license"})
     component: dict[str, Any] = {
         "id": slug(model_id.split("/")[-1]) if model_id else "model",
         "name": model_id or "unknown",
         "delivery": ["weights"],
         "lineage": made.lineage,
     }
-    if made.facts:
-        component["facts"] = made.facts
+    # the card's own model too, where the catalog has it (a distill under its base's license)
+    named = [model_id, *bases] if model_id else bases
+    offered = declared_license(card, _base_licenses(named, library), library, evidence)
+    component["facts"] = {**made.facts, "declared_license": offered}
     component["note"] = "; ".join(notes)
     manifest["components"] = [component]
     header = [
@@ -285,10 +212,10 @@ def _from_bases(
     """The lineage from the card's base models: the first as the base, the steps after it."""
     identities = [ModelIdentity([b], repr(b)).resolve(library) for b in bases]
     lineage: dict[str, Any] = {"base": identities[0].ref(evidence, "base_model")}
-    declared, notes = _declared_terms(document, identities, library, evidence)
-    tags = {t.lower() for t in _strings(document, "tags")}
-    library_name = (_string(document, "library_name") or "").lower()
-    quantizer = _string(document, "quantized_by")
+    declared, notes = declared_terms(document, identities, library, evidence)
+    tags = {t.lower() for t in strings(document, "tags")}
+    library_name = (string(document, "library_name") or "").lower()
+    quantizer = string(document, "quantized_by")
     steps, how = _steps(identities, relation, tags, library_name, evidence, quantizer)
     notes.append(how)
     facts: dict[str, Any] = {}
@@ -378,59 +305,6 @@ def _steps(
     return steps, how + "; correct them if you know more"
 
 
-def _declared_terms(
-    document: yamlsafe.Document,
-    identities: list[ModelIdentity],
-    library: Library,
-    evidence: dict[str, Any],
-) -> tuple[dict[str, Any], list[str]]:
-    """What the card's own license says against its bases' licenses: `added_terms_conflict`
-    where it offers the model under an open grant alone and a base's license forbids added
-    terms that conflict with it (that clause's own quote decides), and notes where it names
-    another license than a base's."""
-    declared = [name.lower() for name in _strings(document, "license")]
-    readers = library.operands.get("added_terms_conflict", frozenset())
-    conflicts: list[str] = []
-    notes: list[str] = []
-    for identity in identities:
-        model = identity.model
-        if model is None:
-            continue
-        licenses = [model.license] if model.license else []
-        licenses += [dated.license for dated in model.license_history]
-        licenses = list(dict.fromkeys(licenses))
-        named = {HUB_LICENSES[d] for d in declared if d in HUB_LICENSES}
-        if (
-            named
-            and not named & set(licenses)
-            and not any(lic.startswith(n) for n in named for lic in licenses)
-        ):
-            notes.append(
-                f"the card declares license {', '.join(declared)}, but {model.name}'s license "
-                f"is {', '.join(licenses) or 'not in the library'}: licheck evaluates the base's"
-            )
-        grants = [d for d in declared if d in OPEN_GRANTS]
-        if not grants or named:
-            continue
-        bound = [lic for lic in licenses if lic in readers]
-        conflicts += bound
-        if not bound and licenses and set(licenses).isdisjoint(OPEN_GRANTS):
-            notes.append(
-                f"the card offers the model under {', '.join(grants)}, not under "
-                f"{model.name}'s {', '.join(licenses)}, which has no clause on the terms a "
-                "derivative is offered under: its own duties still bind"
-            )
-    if not conflicts:
-        return {}, notes
-    note = (
-        f"the card offers the model under {', '.join(declared)} alone: a grant with none of "
-        "the use restrictions of the base's license, so terms that conflict with it; if the "
-        "model is also offered subject to that license, correct this"
-    )
-    fact = {"includes": list(dict.fromkeys(conflicts)), "evidence": [dict(evidence)], "note": note}
-    return {"added_terms_conflict": fact}, notes
-
-
 def _step(kind: str, said: str, evidence: dict[str, Any]) -> dict[str, Any]:
     return {"kind": kind, "evidence": [dict(evidence)], "note": said}
 
@@ -440,7 +314,7 @@ def _model_name(
 ) -> dict[str, Any]:
     """`model_name` by the documented rule, with the other names the card gives noted."""
     document = card.document
-    stated = _string(document, "model_name")
+    stated = string(document, "model_name")
     named = [(stated, "model_name")] if stated else []
     named += [(name, "model-index") for name, _, _ in card.index_names[:1] if name.strip()]
     base_names = {_folded(b.split("/")[-1]) for b in bases} | {_folded(b) for b in bases}
@@ -496,3 +370,14 @@ def _attribution(card: Card, library: Library, evidence: dict[str, Any]) -> dict
             "note": note,
         }
     }
+
+
+def _base_licenses(bases: list[str], library: Library) -> list[str]:
+    """The licenses of the catalogued models named (every dated one too)."""
+    found: list[str] = []
+    for base in bases:
+        model = library.model(base)
+        if model is not None:
+            found += [model.license] if model.license else []
+            found += [dated.license for dated in model.license_history]
+    return list(dict.fromkeys(found))

@@ -224,3 +224,29 @@ class _Walk:
         return (
             len(place) == 3 and place[0] == "model-index" and place[2] == "name"
         ) and not self.frames[1].mapping
+
+
+def string(document: yamlsafe.Document, key: str) -> str | None:
+    """A key that holds one value (`model_name`, `license_name`), as text; None when absent."""
+    value = document.data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise document_error(document, key, f"{key} should be a string")
+    return str(value)
+
+
+def strings(document: yamlsafe.Document, key: str) -> list[str]:
+    """A key that may be one string or a list of them (`license`, `tags`)."""
+    raw = document.data.get(key)
+    if raw is None:
+        return []
+    items = raw if isinstance(raw, list) else [raw]
+    if not all(isinstance(i, str | int | float) and not isinstance(i, bool) for i in items):
+        raise document_error(document, key, f"{key} should be a string or a list of strings")
+    return [str(i).strip() for i in items if str(i).strip()]
+
+
+def document_error(document: yamlsafe.Document, key: str, message: str) -> Exception:
+    diagnostic = document.error((key,), message)
+    return fail(diagnostic.file, diagnostic.line, diagnostic.column, diagnostic.message)

@@ -32,6 +32,16 @@ DEFAULTS: dict[str, tuple[str, str]] = {
         "false: the product's owner obtained the model itself, not inside another licensee's "
         "end user product",
     ),
+    "declared_license": (
+        "[]",
+        "[]: the manifest names no license of the licensee's own for the model, so it is "
+        "offered under the licenses it came with",
+    ),
+    "license_declared": (
+        "declared_license",
+        "from declared_license: true where it names any license, false for [], unknown where "
+        "it is unknown",
+    ),
     "distributes_weights": (
         "delivery",
         "from the component's delivery: weights means true, any other delivery false, none unknown",
@@ -97,6 +107,7 @@ EXAMPLE_VALUES: dict[str, str] = {
     "license_granted": "[llama-3.1-community]",
     "registered_with": "[yi-community-license-v2.1]",
     "model_name": "Llama-3.1-Acme-Coder",
+    "declared_license": "[llama3.1]",
     "use_purpose": "[commercial_product]",
 }
 

@@ -56,6 +56,23 @@ FACTS: Final = _facts(
         "the name under which a derived model is distributed or made available",
     ),
     FactDef(
+        "declared_license",
+        FactType.SET,
+        "the licenses under which the licensee itself offers the model it distributes or makes "
+        "available, as it declares them (a model card's `license:`: Hugging Face license ids "
+        "such as apache-2.0, mit, llama3.1, gemma, or `other` with its license_name; library "
+        "license ids are read too); [] where it declares none of its own (licheck's default: "
+        "the model is then offered under the licenses it came with, which the clauses on a "
+        "copy of the license still judge)",
+    ),
+    FactDef(
+        "license_declared",
+        FactType.BOOLEAN,
+        "the licensee declares a license of its own for the model (from declared_license: "
+        "true where it names any, false for [], unknown where it is unknown)",
+        implicit=True,
+    ),
+    FactDef(
         "distributes_weights",
         FactType.BOOLEAN,
         "copies of the model weights are distributed (derived from the component's delivery "
