@@ -24,6 +24,11 @@ def test_shipped_schema_matches_the_models(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_schema_identifier_names_no_domain_the_project_does_not_own(name: str) -> None:
+    assert json.loads(shipped(name))["$id"] == f"urn:licheck:schema:{name}"
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_schema_is_valid_draft_2020_12(name: str) -> None:
     jsonschema.Draft202012Validator.check_schema(json.loads(shipped(name)))
 

@@ -14,7 +14,9 @@ from typing import Any
 from pydantic import BaseModel
 
 HERE = Path(__file__).resolve().parent
-BASE_ID = "https://licheck.dev/schemas/"
+# A URN, not an address: the project owns no domain to serve its schemas from (issue "Ship it"),
+# and no schema refers to another, so nothing needs to resolve the identifier.
+BASE_ID = "urn:licheck:schema:"
 
 
 def _models() -> dict[str, Callable[[], type[BaseModel]]]:
@@ -103,7 +105,7 @@ def generate(name: str) -> dict[str, Any]:
     schema = model.model_json_schema(mode="serialization" if name in OUTPUTS else "validation")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"{BASE_ID}{name}.schema.json",
+        "$id": f"{BASE_ID}{name}",
         **schema,
     }
 
