@@ -1,7 +1,21 @@
-"""The runner of the data-driven regression cases (tests/data/<class>/*.yaml): each case writes
-its `files` into a temporary folder, runs each of its `commands` through the CLI (`{tmp}` is that
-folder) and checks what the case expects. COLUMNS is 1000 for every run, so no message wraps
-and no case depends on the terminal's width or the temporary path's length."""
+"""The runner of the data-driven regression cases (tests/data/<class>/*.yaml).
+
+A case writes its `files` into a temporary folder (a name ending in `/` is a folder; a value
+`{from: PATH, replace: [[OLD, NEW], ...]}` copies the project's file PATH with each OLD, which
+must be there, replaced), changes into `cwd` (in that folder) when it names one, unsets the
+environment variables `unset` names, and runs each of its `commands` through the CLI. In every
+argument and expected fragment `{tmp}` is the temporary folder and `{root}` the project's.
+
+A command is an argument list, checked against the case's expectations, or a mapping with
+`argv` and expectations of its own. Expectations: `exit` (a code, or a list of the codes
+allowed), `stdout_is` (the whole of stdout), `stdout` and `stderr` (fragments, as written),
+`stderr_words` (fragments found in stderr with its whitespace unwrapped), `stderr_counts` (how
+often a fragment appears), `json` (dotted paths into the JSON on stdout, and their values) and
+`verdicts` (license-id/clause-id of the JSON report's findings, and their verdicts). No run may
+show a traceback.
+
+COLUMNS is 1000 for every run, so no message wraps and no case depends on the terminal's width
+or the temporary path's length."""
 
 from __future__ import annotations
 
@@ -14,8 +28,9 @@ import pytest
 import yaml
 
 from tests.clirun import run
+from tests.conftest import ROOT
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = ROOT / "tests" / "data"
 
 
 def load(kind: str) -> list[dict[str, Any]]:
@@ -36,37 +51,80 @@ def _unwrapped(text: str) -> str:
     return " ".join(text.split())
 
 
+def _content(value: str | dict[str, Any]) -> str:
+    if isinstance(value, str):
+        return value
+    text: str = (ROOT / value["from"]).read_text(encoding="utf-8")
+    for old, new in value.get("replace", []):
+        assert old in text, f"{value['from']} no longer holds {old!r}"
+        text = text.replace(old, new, 1)
+    return text
+
+
+def _write(tmp_path: Path, files: dict[str, Any]) -> None:
+    for name, value in files.items():
+        path = tmp_path / name
+        if name.endswith("/"):
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_content(value), encoding="utf-8")
+
+
 def runs(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     case: dict[str, Any],
-) -> Iterator[tuple[int, str, str]]:
-    """(exit code, stdout, stderr) of each of the case's commands, run on its files."""
+) -> Iterator[tuple[dict[str, Any], int, str, str]]:
+    """For each of the case's commands: its expectations, and (exit code, stdout, stderr)."""
     monkeypatch.setenv("COLUMNS", "1000")
-    for name, text in case["files"].items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    for variable in case.get("unset", []):
+        monkeypatch.delenv(variable, raising=False)
+    _write(tmp_path, case["files"])
+    if "cwd" in case:
+        monkeypatch.chdir(tmp_path / case["cwd"])
     for command in case["commands"]:
-        yield run(capsys, *(arg.replace("{tmp}", str(tmp_path)) for arg in command))
+        expected = command if isinstance(command, dict) else case
+        argv = command["argv"] if isinstance(command, dict) else command
+        yield (expected, *run(capsys, *(_placed(arg, tmp_path) for arg in argv)))
 
 
-def check(case: dict[str, Any], code: int, out: str, err: str) -> None:
-    """What the case expects of one run."""
-    allowed = case["exit"] if isinstance(case["exit"], list) else [case["exit"]]
+def _placed(text: str, tmp_path: Path) -> str:
+    return text.replace("{tmp}", str(tmp_path)).replace("{root}", str(ROOT))
+
+
+def _at(data: Any, path: str) -> Any:
+    for step in path.split("."):
+        data = data[int(step)] if isinstance(data, list) else data[step]
+    return data
+
+
+def _verdicts(out: str) -> dict[str, str]:
+    return {
+        f"{f['license']}/{f['clause']}": f["verdict"]
+        for product in json.loads(out)["products"]
+        for f in product["findings"]
+    }
+
+
+def check(expected: dict[str, Any], tmp_path: Path, code: int, out: str, err: str) -> None:
+    """What `expected` says of one run."""
+    allowed = expected["exit"] if isinstance(expected["exit"], list) else [expected["exit"]]
     assert code in allowed, out + err
     assert "Traceback" not in err
-    for fragment in case.get("stderr", []):
-        assert fragment in err, err
-    for fragment in case.get("stderr_words", []):
-        assert _unwrapped(fragment) in _unwrapped(err), err
-    for fragment, count in case.get("stderr_counts", {}).items():
+    if "stdout_is" in expected:
+        assert out == expected["stdout_is"], err
+    for fragment in expected.get("stdout", []):
+        assert _placed(fragment, tmp_path) in out, out
+    for fragment in expected.get("stderr", []):
+        assert _placed(fragment, tmp_path) in err, err
+    for fragment in expected.get("stderr_words", []):
+        assert _unwrapped(_placed(fragment, tmp_path)) in _unwrapped(err), err
+    for fragment, count in expected.get("stderr_counts", {}).items():
         assert err.count(fragment) == count, err
-    for fragment in case.get("stdout", []):
-        assert fragment in out, out
-    if "verdicts" in case:
-        found = {
-            f"{f['license']}/{f['clause']}": f["verdict"]
-            for product in json.loads(out)["products"]
-            for f in product["findings"]
-        }
-        assert {key: found.get(key) for key in case["verdicts"]} == case["verdicts"]
+    for path, value in expected.get("json", {}).items():
+        assert _at(json.loads(out), path) == value, path
+    if "verdicts" in expected:
+        found = _verdicts(out)
+        assert {key: found.get(key) for key in expected["verdicts"]} == expected["verdicts"]

@@ -20,5 +20,5 @@ def test_the_input_is_read(
     tmp_path: Path,
     case: dict[str, Any],
 ) -> None:
-    for code, out, err in runs(capsys, monkeypatch, tmp_path, case):
-        check(case, code, out, err)
+    for expected, code, out, err in runs(capsys, monkeypatch, tmp_path, case):
+        check(expected, tmp_path, code, out, err)

@@ -20,6 +20,7 @@ def test_the_input_is_a_located_error(
     tmp_path: Path,
     case: dict[str, Any],
 ) -> None:
-    assert case["exit"] == 2, "a located error exits 2"
-    for code, out, err in runs(capsys, monkeypatch, tmp_path, case):
-        check(case, code, out, err)
+    first = case["commands"][0]
+    assert (first if isinstance(first, dict) else case)["exit"] == 2, "the input is refused first"
+    for expected, code, out, err in runs(capsys, monkeypatch, tmp_path, case):
+        check(expected, tmp_path, code, out, err)
