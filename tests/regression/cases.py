@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import yaml
@@ -31,6 +31,7 @@ from tests.clirun import run
 from tests.conftest import ROOT
 
 DATA = ROOT / "tests" / "data"
+T = TypeVar("T")
 
 
 def load(kind: str) -> list[dict[str, Any]]:
@@ -41,6 +42,28 @@ def load(kind: str) -> list[dict[str, Any]]:
     names = [case["name"] for case in cases]
     assert len(names) == len(set(names)), "two cases share a name"
     return cases
+
+
+def rooted(value: Any) -> Any:
+    """`value` with `{root}` in its strings (keys too) the project's folder; lists as tuples (a
+    table's dataclass fields are tuples)."""
+    if isinstance(value, str):
+        return value.replace("{root}", str(ROOT))
+    if isinstance(value, list):
+        return tuple(rooted(item) for item in value)
+    if isinstance(value, dict):
+        return {rooted(key): rooted(item) for key, item in value.items()}
+    return value
+
+
+def as_case(kind: type[T], row: dict[str, Any]) -> T:
+    """The dataclass case a data row describes (its fields, `{root}` placed, lists as tuples)."""
+    return kind(**{key: rooted(value) for key, value in row.items()})
+
+
+def table(kind: type[T], name: str) -> list[T]:
+    """The cases of tests/data/`name`/, as `kind` dataclasses."""
+    return [as_case(kind, row) for row in load(name)]
 
 
 def ids(cases: list[dict[str, Any]]) -> list[str]:
