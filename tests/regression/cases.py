@@ -44,26 +44,33 @@ def load(kind: str) -> list[dict[str, Any]]:
     return cases
 
 
-def rooted(value: Any) -> Any:
-    """`value` with `{root}` in its strings (keys too) the project's folder; lists as tuples (a
-    table's dataclass fields are tuples)."""
+def rooted(value: Any, types: dict[str, type] | None = None) -> Any:
+    """`value` with `{root}` in its strings (keys too) the project's folder, and a mapping with a
+    `type` that `types` names as that dataclass (a file that is a symlink, a FIFO...)."""
     if isinstance(value, str):
         return value.replace("{root}", str(ROOT))
     if isinstance(value, list):
-        return tuple(rooted(item) for item in value)
+        return [rooted(item, types) for item in value]
     if isinstance(value, dict):
-        return {rooted(key): rooted(item) for key, item in value.items()}
+        if types and value.get("type") in types:
+            fields = {k: rooted(v, types) for k, v in value.items() if k != "type"}
+            return types[value["type"]](**fields)
+        return {rooted(key): rooted(item, types) for key, item in value.items()}
     return value
 
 
-def as_case(kind: type[T], row: dict[str, Any]) -> T:
-    """The dataclass case a data row describes (its fields, `{root}` placed, lists as tuples)."""
-    return kind(**{key: rooted(value) for key, value in row.items()})
+def as_case(kind: type[T], row: dict[str, Any], *types: type) -> T:
+    """The dataclass case a data row describes: its fields, `{root}` placed, a field's list as a
+    tuple (a table's fields are tuples; lists inside them stay lists), mappings with a `type`
+    among `types` as those dataclasses."""
+    named = {t.__name__: t for t in types}
+    fields = {key: rooted(value, named) for key, value in row.items()}
+    return kind(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
 
 
-def table(kind: type[T], name: str) -> list[T]:
+def table(kind: type[T], name: str, *types: type) -> list[T]:
     """The cases of tests/data/`name`/, as `kind` dataclasses."""
-    return [as_case(kind, row) for row in load(name)]
+    return [as_case(kind, row, *types) for row in load(name)]
 
 
 def ids(cases: list[dict[str, Any]]) -> list[str]:
