@@ -45,12 +45,15 @@ def load(kind: str) -> list[dict[str, Any]]:
 
 
 def rooted(value: Any, types: dict[str, type] | None = None) -> Any:
-    """`value` with `{root}` in its strings (keys too) the project's folder, and a mapping with a
-    `type` that `types` names as that dataclass (a file that is a symlink, a FIFO...)."""
+    """`value` with `{root}` in its strings (keys too) the project's folder, a mapping with a
+    `type` that `types` names as that dataclass (a file that is a symlink, a FIFO...), and
+    `{join: [TEXT or [TEXT, TIMES], ...]}` as the text those pieces make (a huge input)."""
     if isinstance(value, str):
         return value.replace("{root}", str(ROOT))
     if isinstance(value, list):
         return [rooted(item, types) for item in value]
+    if isinstance(value, dict) and value.keys() == {"join"}:  # a long text, written short
+        return "".join(rooted(p) if isinstance(p, str) else p[0] * p[1] for p in value["join"])
     if isinstance(value, dict):
         if types and value.get("type") in types:
             fields = {k: rooted(v, types) for k, v in value.items() if k != "type"}
