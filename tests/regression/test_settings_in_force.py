@@ -94,6 +94,7 @@ def test_a_setting_is_in_force_and_named_or_the_file_is_refused(
     pwd.mkdir(parents=True, exist_ok=True)
     monkeypatch.setenv("PWD", str(pwd))  # as the shell keeps it, links and all
     monkeypatch.delenv("LICHECK_CONFIG", raising=False)
+    monkeypatch.setenv("COLUMNS", "1000")  # no message wraps, however long the folder's path
     for name, text in case.files.items():
         if isinstance(text, Baseline):
             written = run(capsys, "--no-config", "check", "m.yaml", "-f", "json")[1]
