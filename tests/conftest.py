@@ -57,4 +57,4 @@ def _no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)  # set when CI runs the tests
-    os.environ.setdefault("COLUMNS", "100")
+    monkeypatch.setenv("COLUMNS", "100")  # whatever the width of the terminal running the tests

@@ -28,7 +28,7 @@ from licheck.files.discovery import discover, survey
 from licheck.loading.documents import load_manifest
 from tests.clirun import run
 from tests.conftest import PRODUCTS
-from tests.regression.test_gate_discovery import (
+from tests.regression.test_manifest_discovery import (
     VIOLATION,  # the one violating manifest both tests write
 )
 

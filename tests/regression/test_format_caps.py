@@ -1,4 +1,4 @@
-"""Red-team pass over what the formats show: a finding the JSON report holds must not be dropped,
+"""What the formats show under their caps: a finding the JSON report holds must not be dropped,
 hidden or shown with another weight by a format's cap."""
 
 from __future__ import annotations

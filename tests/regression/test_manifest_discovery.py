@@ -1,4 +1,5 @@
-"""Adversarial cases for manifest discovery (issue 21, "every manifest found"), kept as data.
+"""Adversarial cases for manifest discovery (issue 21, "every manifest found"), kept as data
+(tests/data/manifest_discovery/cases.yaml).
 
 Each case is a file (its path in a scanned folder, and its bytes) beside a clean manifest, and
 what `check DIR`, `notices DIR` and `discover DIR` must all make of it (docs/check.md, "Which
@@ -15,11 +16,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from tests.clirun import run
 from tests.conftest import ROOT
+from tests.regression.cases import rooted
 
 VIOLATION = """\
 product: Open Bound
@@ -39,132 +43,20 @@ components:
       base: {model: kimi-k2.5}
 """
 CLEAN = VIOLATION.replace("Open Bound", "Small Clean").replace("200M", "1M")
-HEADED = "# the product's manifest\nformat: 2\n" + VIOLATION  # `product` is not on line 1
-FLOW = (
-    '{"product": "Open Bound", "owner": "Test Co", "release_date": "2026-03-19", '
-    '"facts": {"commercial": true, "mau": "200M", "monthly_revenue": "1M USD/month", '
-    '"ui_attribution": [], "agreement_waives": []}, "components": [{"id": "chat", '
-    '"name": "Chat", "delivery": ["hosted_service"], "lineage": {"base": {"model": '
-    '"kimi-k2.5"}}}]}'
-)
+DATA = ROOT / "tests" / "data" / "manifest_discovery" / "cases.yaml"
 
 
-def _lines(text: str, end: str) -> bytes:
-    return text.replace("\n", end).encode()
+def _case(row: dict[str, Any]) -> tuple[str, str, bytes, str]:
+    """(name, path in the scanned folder, bytes, expected) of a data row."""
+    where = rooted(row["path"])
+    if "from" in row:
+        data = (ROOT / row["from"]).read_bytes()
+    else:
+        data = row["bytes"] if "bytes" in row else row["text"].encode("utf-8")
+    return row["name"], where, data, row["expected"]
 
 
-def _indented(text: str, by: str = "  ") -> bytes:
-    return "".join(by + line + "\n" for line in text.splitlines()).encode()
-
-
-def _quoted(text: str, quote: str) -> bytes:
-    top = ("product", "owner", "release_date", "facts", "components")
-    lines = [
-        f"{quote}{line.split(':', 1)[0]}{quote}:{line.split(':', 1)[1]}"
-        if line.split(":", 1)[0] in top
-        else line
-        for line in text.splitlines()
-    ]
-    return ("\n".join(lines) + "\n").encode()
-
-
-RULE_FILE = (ROOT / "licenses" / "mit.yaml").read_bytes()
-POLICY_FILE = (ROOT / "docs" / "policy-example.yaml").read_bytes()
-CATALOG_HEAD = b"models:\n  - id: acme\n    name: Acme\n    license: mit\n"
-WAIVERS = b"waivers:\n  - id: w\n    product: Open Bound\n    clause: x\n"
-KUBERNETES = (
-    b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {product: shop}\n---\n"
-    b"apiVersion: v1\nkind: Service\nmetadata:\n  labels:\n    product: shop\n"
-)
-GITHUB_CI = b"on: [push]\njobs:\n  gate:\n    steps:\n      - run: licheck check products/\n"
-
-# (name, path in the scanned folder, bytes, expected)
-CASES: list[tuple[str, str, bytes, str]] = [
-    # found, whatever way YAML allows it to be written
-    ("plain", "m.yaml", VIOLATION.encode(), "violation"),
-    ("suffix-upper", "m.YAML", VIOLATION.encode(), "violation"),
-    ("suffix-mixed-yml", "m.Yml", VIOLATION.encode(), "violation"),
-    ("crlf", "m.yaml", _lines(HEADED, "\r\n"), "violation"),
-    ("cr", "m.yaml", _lines(HEADED, "\r"), "violation"),
-    ("nel", "m.yaml", _lines(HEADED, "\x85"), "violation"),
-    ("line-separator", "m.yaml", _lines(HEADED, "\u2028"), "violation"),
-    ("paragraph-separator", "m.yaml", _lines(HEADED, "\u2029"), "violation"),
-    ("indented-mapping", "m.yaml", _indented(VIOLATION), "violation"),
-    ("indented-four-after-comment", "m.yaml", b"# x\n" + _indented(HEADED, "    "), "violation"),
-    ("bom", "m.yaml", b"\xef\xbb\xbf" + HEADED.encode(), "violation"),
-    ("double-quoted-keys", "m.yaml", _quoted(VIOLATION, '"'), "violation"),
-    ("single-quoted-keys", "m.yaml", _quoted(VIOLATION, "'"), "violation"),
-    (
-        "escaped-key",
-        "m.yaml",
-        VIOLATION.replace("product:", '"prod\\x75ct":').encode(),
-        "violation",
-    ),
-    ("flow-json", "m.json.yaml", FLOW.encode(), "violation"),
-    ("flow-over-lines", "m.yml", FLOW.replace(", ", ",\r\n  ").encode(), "violation"),
-    ("directive-and-marker", "m.yaml", b"%YAML 1.1\n---\n" + VIOLATION.encode(), "violation"),
-    ("marker-and-comment", "m.yaml", b"--- # manifest\n" + HEADED.encode(), "violation"),
-    (
-        "product-last",
-        "m.yaml",
-        ("owner: Test Co\n" + VIOLATION.split("\n", 2)[2] + "product: Open Bound\n").encode(),
-        "violation",
-    ),
-    (
-        "str-tagged-key",
-        "m.yaml",
-        VIOLATION.replace("product:", "!!str product:").encode(),
-        "violation",
-    ),
-    ("deep-folder", "a/b/c/d/e/m.yaml", VIOLATION.encode(), "violation"),
-    # deeper than Python's recursion limit (the search was recursive: exit 2, nothing judged)
-    ("deeper-than-recursion", "d/" * 1100 + "m.yaml", VIOLATION.encode(), "violation"),
-    # emptied: no data left, so it is reported, never passed
-    ("zero-bytes", "m.yaml", b"", "unread"),
-    ("white-space", "m.yaml", b"  \n\t\n\r\n", "unread"),
-    (
-        "comments-only",
-        "m.yaml",
-        b"".join(b"# " + ln.encode() + b"\n" for ln in VIOLATION.split("\n")),
-        "unread",
-    ),
-    ("marker-only", "m.yaml", b"---\n", "unread"),
-    ("markers-and-directive", "m.yaml", b"%YAML 1.1\n---\n...\n", "unread"),
-    ("null", "m.yaml", b"~\n", "unread"),
-    ("empty-mapping", "m.yml", b"{}\n", "unread"),
-    # could be a manifest, cannot be read
-    ("tab-indented", "m.yaml", VIOLATION.replace("product", "\tproduct", 1).encode(), "unread"),
-    ("truncated", "m.yaml", VIOLATION[:200].encode() + b"\n  - [", "unread"),
-    ("not-utf8", "m.yaml", VIOLATION.encode().replace(b"Open", b"Op\xe9n"), "unread"),
-    ("utf16", "m.yaml", VIOLATION.encode("utf-16"), "unread"),
-    ("misspelt-product", "m.yaml", VIOLATION.replace("product:", "Product:").encode(), "unread"),
-    ("two-documents", "m.yaml", (VIOLATION + "---\n" + CLEAN).encode(), "unread"),
-    ("merge-key", "m.yaml", b"base: &b {product: X}\n<<: *b\nowner: Y\n", "unread"),
-    ("alias-key", "m.yaml", b"name: &k product\n*k : X\nowner: Y\n", "unread"),
-    ("tagged-key", "m.yaml", VIOLATION.replace("product:", "!custom product:").encode(), "unread"),
-    ("nul-byte", "m.yaml", VIOLATION.encode() + b"\x00", "unread"),
-    # not manifests
-    ("ci-config", "ci.yml", GITHUB_CI, "ignored"),
-    ("rule-file", "rules/mit.yaml", RULE_FILE, "ignored"),
-    ("policy-file", "policy.yaml", POLICY_FILE, "ignored"),
-    ("catalog", "catalog.yaml", CATALOG_HEAD, "ignored"),
-    ("waiver-file", "waivers.yaml", WAIVERS, "ignored"),
-    ("kubernetes-documents", "k8s.yaml", KUBERNETES, "ignored"),
-    ("nested-product", "release.yaml", b"release:\n  product: X\n  owner: Y\n", "ignored"),
-    ("list-of-products", "list.yaml", b"- product: X\n  owner: Y\n  components: []\n", "ignored"),
-    ("product-in-a-value", "v.yaml", b"name: my product\nkind: product\n", "ignored"),
-    (
-        "helm-template",
-        "chart/t.yaml",
-        b"{{- if .Values.product }}\nkind: [\n{{- end }}\n",
-        "ignored",
-    ),
-    ("empty-list", "l.yaml", b"[]\n", "ignored"),
-    ("hidden-folder", ".drafts/m.yaml", VIOLATION.encode(), "ignored"),
-    ("hidden-file", ".m.yaml", VIOLATION.encode(), "ignored"),
-    ("not-a-yaml-name", "m.yaml.bak", VIOLATION.encode(), "ignored"),
-    ("text-file", "m.txt", VIOLATION.encode(), "ignored"),
-]
+CASES = [_case(row) for row in yaml.safe_load(DATA.read_text(encoding="utf-8"))["cases"]]
 
 
 @pytest.fixture(autouse=True)
@@ -255,8 +147,6 @@ def _hook_argv(args: list[str] | None = None) -> list[str]:
     """The command line the pre-commit hook runs (`.pre-commit-hooks.yaml`), without `licheck`."""
     import shlex
 
-    import yaml
-
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
     entry = shlex.split(hook["entry"])
     assert entry[:2] == ["licheck", "check"]
@@ -286,8 +176,6 @@ def test_the_pre_commit_hook_fails_when_the_only_manifest_is_emptied(
 
 def test_the_pre_commit_hook_runs_for_any_yaml_name() -> None:
     import re
-
-    import yaml
 
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
     files = re.compile(hook["files"])  # pre-commit: re.search on each staged path

@@ -5,8 +5,9 @@ actions/runner `ActionCommand.cs`); no `-o` writes over an input or a file the c
 names; the step summary is appended only to a regular file that is no input; `licenses verify`
 reads no text outside `--texts`; a read-only report is not replaced; TERM=dumb gets no colour.
 
-`CASES` is the table, `test_case` the one test over it; `test_generated_text_*` checks the
-command rule over generated strings in every format (hypothesis)."""
+`CASES` is the table (data: tests/data/workflow_injection/cases.yaml), `test_case` the one test
+over it; `test_generated_text_*` checks the command rule over generated strings in every format
+(hypothesis)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.clirun import run
+from tests.regression.cases import table
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSER = ROOT / "products" / "composer2.yaml"
@@ -117,111 +119,7 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
 
 
-H = "Q7 ##[add-mask]S ::error::E \u2028::warning::U \x85##[group]G x\r::notice::R"
-STOP = "##[stop-commands]T0K3N"
-CASES = [
-    # -------------------------------------------------- hostile text x format -> no command
-    *(
-        Case(f"product-{fmt}", "inject", ("check", "{m}", "--no-waivers", "-v", "-f", fmt), H)
-        for fmt in CHECK_FORMATS
-    ),
-    Case("product-text-brief", "inject", ("check", "{m}", "--no-waivers"), H, seen="Q7"),
-    Case("owner-json", "inject", ("evaluate", "{m}", "-f", "json"), H, "owner", "Q7"),
-    Case("product-compact-wrapped", "inject", ("check", "{m}", "-f", "compact"), H, seen="Q7"),
-    Case("product-sarif-brief", "inject", ("check", "{m}", "-f", "sarif"), H, seen="Q7"),
-    Case(
-        "stop-fact-note-json",
-        "inject",
-        ("evaluate", "{m}", "-f", "json"),
-        STOP,
-        "fact-note",
-        "T0K3N",
-    ),
-    Case("source-title-html", "inject", ("evaluate", "{m}", "-f", "html"), H, "source-title", "Q7"),
-    Case("source-title-text", "inject", ("evaluate", "{m}", "-v"), STOP, "source-title", "T0K3N"),
-    Case("owner-junit", "inject", ("evaluate", "{m}", "-f", "junit"), H, "owner", "Q7"),
-    Case("notices-markdown", "inject", ("notices", "{m}"), H, "component", "Q7"),
-    Case("notices-json", "inject", ("notices", "{m}", "-f", "json"), H, "component", "Q7"),
-    Case("timeline-text", "inject", ("timeline", "{m}"), H, "product", "Q7"),
-    Case("timeline-json", "inject", ("timeline", "{m}", "-f", "json"), H, "product", "Q7"),
-    Case("whatif-text", "inject", ("whatif", "{m}", "--set", "mau=150M"), H, "product", "Q7"),
-    Case("whatif-html", "inject", ("whatif", "{m}", "-f", "html"), H, "product", "Q7"),
-    Case("whatif-json", "inject", ("whatif", "{m}", "-f", "json"), H, "product", "Q7"),
-    Case("stderr-fact-name", "inject", ("validate", "{m}"), "##[error]Q8 ::x", "fact-name", "Q8"),
-    Case("stderr-enum", "inject", ("check", "{m}"), "##[warning]Q8", "evidence-kind", "Q8"),
-    Case("stderr-file-name", "inject", ("check", "{m}"), "##[error]Q9 ::error::f", "file", "Q9"),
-    Case("discover-file-name", "inject", ("discover", "."), "##[error]Q9 ::e", "file", "Q9"),
-    Case("stderr-argument", "inject", ("whatif", "{m}", "--set", "##[error]Q8 ::x=1"), seen="Q8"),
-    Case("stderr-choice", "inject", ("check", "{m}", "-f", "##[group]Q8"), seen="Q8"),
-    Case("stderr-facts", "inject", ("facts", "::error::Q8 ##[error]x"), seen="Q8"),
-    Case("import-hf-yaml", "inject", ("import", "hf", "{card}"), H, "card", "Q7"),
-    Case("import-cyclonedx-yaml", "inject", ("import", "cyclonedx", "{bom}"), H, "bom", "Q7"),
-    Case(
-        "waiver-github",
-        "inject",
-        ("check", "{m}", "--waivers", "{w}", "--today", "2026-07-01", "-f", "github"),
-        H,
-        "waiver",
-        "Q7",
-    ),
-    Case(
-        "waiver-text",
-        "inject",
-        ("check", "{m}", "--waivers", "{w}", "--today", "2026-07-01"),
-        STOP,
-        "waiver",
-        "T0K3N",
-    ),
-    # -------------------------------- -o of every command x config-named file -> exit 2
-    Case("notices-over-waivers", "refuse", ("notices", "{m}"), target="w.yaml"),
-    Case("notices-over-policy", "refuse", ("notices", "{m}"), target="p.yaml"),
-    Case("timeline-over-waivers", "refuse", ("timeline", "{m}"), target="w.yaml"),
-    Case("timeline-over-policy", "refuse", ("timeline", "{m}"), target="p.yaml"),
-    Case("timeline-over-config", "refuse", ("timeline", "{m}"), target=".licheck.yaml"),
-    Case("check-over-policy", "refuse", ("check", "{m}"), target="p.yaml"),
-    Case("check-also-over-waivers", "refuse", ("check", "{m}", "--also", "json=w.yaml")),
-    Case("evaluate-over-waivers", "refuse", ("evaluate", "{m}"), target="w.yaml"),
-    Case("whatif-over-policy", "refuse", ("whatif", "{m}"), target="p.yaml"),
-    Case(
-        "whatif-plot-over-waivers",
-        "refuse",
-        ("whatif", "{m}", "--sweep", "mau=1M..1000M", "--plot", "w.yaml"),
-    ),
-    Case("discover-over-policy", "refuse", ("discover", "src"), target="p.yaml"),
-    Case("import-over-waivers", "refuse", ("import", "hf", "card.md"), target="w.yaml"),
-    Case("import-over-policy", "refuse", ("import", "hf", "card.md"), target="p.yaml"),
-    Case("check-over-read-only", "refuse", ("check", "{m}", "-f", "json"), target="ro.json"),
-    Case("timeline-over-read-only", "refuse", ("timeline", "{m}"), target="ro.json"),
-    # ------------------------------------------ GITHUB_STEP_SUMMARY -> warned, not written
-    Case("summary-manifest", "summary", target="{m}", code=0),
-    Case("summary-waivers", "summary", target="w.yaml", code=0),
-    Case("summary-config", "summary", target=".licheck.yaml", code=0),
-    Case("summary-policy", "summary", target="p.yaml", code=0),
-    Case("summary-fifo", "summary", target="{fifo}", code=0),
-    Case("summary-folder", "summary", target="{dir}", code=0),
-    Case("summary-read-only", "summary", target="ro.json", code=0),
-    Case("summary-fails-gate", "summary", ("--fail-on", "risk"), target="{fifo}", code=1),
-    # ------------------------------------------ licenses verify text.file -> exit 2, located
-    Case("verify-absolute", "verify", ("verify",), target="/etc/hostname"),
-    Case("verify-dotdot", "verify", ("verify",), target="../lay/apache-2.0.yaml"),
-    Case("verify-nested-dotdot", "verify", ("verify",), target="x/../../outside.txt"),
-    Case("verify-symlink-out", "verify", ("verify",), target="{link}"),
-    Case("coverage-absolute", "verify", ("coverage",), target="/etc/hostname"),
-    # ----------------------------------------------------------- colour on a terminal
-    Case("term-dumb", "colour", ("licenses", "list"), env={"TERM": "dumb"}, code=0),
-    Case("term-unknown", "colour", ("licenses", "list"), env={"TERM": "unknown"}, code=0),
-    Case(
-        "term-dumb-force", "colour", ("licenses", "list"), env={"TERM": "dumb", "FORCE_COLOR": "1"}
-    ),
-    Case("term-xterm", "colour", ("licenses", "list"), env={"TERM": "xterm"}, code=1),
-    Case(
-        "term-dumb-always",
-        "colour",
-        ("licenses", "list", "--color", "always"),
-        env={"TERM": "dumb"},
-        code=1,
-    ),
-]
+CASES = table(Case, "workflow_injection")
 
 
 def _workspace(tmp_path: Path, case: Case) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""The gate's isolation cases, kept as data (`tests/data/gate/isolation.yaml`): products checked
+"""The gate's isolation cases, kept as data (`tests/data/isolation/cases.yaml`): products checked
 alone and together, in both orders, get the same findings, and the gate's exit code is the one
 the products alone give (issue 21, deliverables 1 and 9)."""
 
@@ -13,7 +13,7 @@ import yaml
 
 from tests.clirun import run
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "gate" / "isolation.yaml"
+DATA = Path(__file__).resolve().parents[1] / "data" / "isolation" / "cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(DATA.read_text(encoding="utf-8"))["cases"]
 
 

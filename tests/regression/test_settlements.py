@@ -2,7 +2,8 @@
 names, as it names them, gives the verdict it promises (boolean facts, and a set fact's
 `contains 'X'` / `does not contain 'X'` as includes / excludes).  Products whose findings are
 judged under several alternatives — dated license texts, candidate bases, an owner who may be
-the licensor — are where one alternative's guidance used to be shown for all of them."""
+the licensor — are where one alternative's guidance used to be shown for all of them; they are
+kept as data, in tests/data/settlements/products.yaml (the check itself is an oracle, code)."""
 
 from __future__ import annotations
 
@@ -12,33 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from licheck.evaluation.evaluate import Finding
 from licheck.vocabulary.factdefs import FactType
 from licheck.vocabulary.names import FACTS
-from tests.regression.test_red_semantics import findings_of
+from tests.conftest import ROOT
+from tests.regression.test_no_firmer_verdicts import findings_of
 
-PRESS = {"source": "press", "kind": "press_report", "date": "2025-01-01"}
-CASES: dict[str, dict[str, Any]] = {
-    "flux-texts": {
-        "base": "flux.1-dev",
-        "facts": {"commercial": False, "use_purpose": ["research"]},
-    },
-    "gemma-texts": {"base": "gemma-2"},
-    "minimax-texts": {"base": "minimax-m2"},
-    "llama-candidates": {
-        "base": {"candidates": [{"model": "llama-3.1-8b"}, {"model": "llama-3.1-70b"}]},
-        "component_facts": {"license_copy_included": {"by_model": {"llama-3.1-8b": False}}},
-    },
-    "owner-may-be-licensor": {
-        "base": "kimi-k2.5",
-        "owner": {
-            "name": "O",
-            "id": "o",
-            "affiliates": [{"id": "moonshot-ai", "name": "M", "evidence": [PRESS]}],
-        },
-    },
-}
+DATA = ROOT / "tests" / "data" / "settlements" / "products.yaml"
+CASES: list[dict[str, Any]] = yaml.safe_load(DATA.read_text(encoding="utf-8"))["cases"]
 WORDS = re.compile(r"^(contains|does not contain) '([^']*)'$")
 
 
@@ -85,9 +69,11 @@ def _statement(fact: str, words: str) -> dict[str, Any] | bool | None:
     return None
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_each_settlement_gives_the_verdict_it_promises(name: str, tmp_path: Path) -> None:
-    data = _manifest(CASES[name])
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_each_settlement_gives_the_verdict_it_promises(
+    case: dict[str, Any], tmp_path: Path
+) -> None:
+    data = _manifest(case)
     checked = 0
     for key, finding in _findings(tmp_path, data).items():
         for settlement in finding.settled_by:

@@ -1,5 +1,6 @@
-"""Red-team pass over the semantics: places where a verdict (a timeline day, a what-if cell) was
-firmer than some completion of the unknown facts or some reading of the evidence allows."""
+"""No verdict firmer than the unknowns allow: places where a verdict (a timeline day, a what-if
+cell) was firmer than some completion of the unknown facts or some reading of the evidence
+allows."""
 
 from __future__ import annotations
 
