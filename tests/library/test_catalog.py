@@ -34,7 +34,6 @@ def test_every_family_the_reference_names_is_in_the_catalog() -> None:
     "model_id",
     [
         "kimi-k2-thinking",
-        "kimi-k2.6",
         "kimi-dev-72b",
         "qwen2.5-72b",
         "devstral-2",

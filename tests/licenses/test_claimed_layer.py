@@ -42,12 +42,17 @@ def _catalog(licenses: list[str]) -> str:
     return "models:\n" + entries
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    layer = tmp_path_factory.mktemp("claimed-layer")
+def catalog_layer(layer: Path) -> Path:
+    """`layer` (an empty folder) made a catalog layer with one licensor-claimed model per
+    license of the claimed scenario files."""
     licenses = sorted({s.license for s in SCENARIOS})
     (layer / "catalog.yaml").write_text(_catalog(licenses), encoding="utf-8")
-    return load(LibrarySource((layer,)))
+    return layer
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    return load(LibrarySource((catalog_layer(tmp_path_factory.mktemp("claimed-layer")),)))
 
 
 def test_each_file_runs_on_its_own_claimed_model() -> None:
