@@ -34,7 +34,6 @@ def test_every_family_the_reference_names_is_in_the_catalog() -> None:
     "model_id",
     [
         "kimi-k2-thinking",
-        "kimi-k2.6",
         "kimi-dev-72b",
         "qwen2.5-72b",
         "devstral-2",
@@ -62,7 +61,8 @@ def test_models_whose_text_was_not_found_have_no_license_and_say_why(model_id: s
         ("microsoft/phi-4", "mit"),
         ("MiniMaxAI/MiniMax-Text-01", "minimax-model-license-01"),
         ("MiniMaxAI/MiniMax-M1-80k", "minimax-m1-apache-2.0"),
-        ("THUDM/glm-4-9b", "glm-4"),
+        ("THUDM/glm-4-9b", "glm-4-9b-license"),
+        ("THUDM/glm-4-voice-9b", "glm-4"),
         ("zai-org/GLM-4.7", "mit"),
         ("mistralai/Mixtral-8x7B-v0.1", "apache-2.0"),
         ("moonshotai/Kimi-K3", "kimi-k3"),

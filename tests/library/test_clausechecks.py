@@ -71,6 +71,26 @@ PLAINLY_NOT_COVERED: dict[tuple[str, str, str], str] = {
         )
         for tag in set(MEMBERS) - {"unlawful", "minors_harm"}
     },
+    # issue 26: the glm-4-9b text is word for word glm-4-voice's (the glm-4 rule)
+    **{
+        ("glm-4-9b-license", "comply-with-laws-and-ethics", tag): (
+            "as glm-4's: the laws, policies and ethical standards of the place of use, which is "
+            "not a fact, decide it (§3's own restrictions judge the uses they name)"
+        )
+        for tag in set(MEMBERS) - {"unlawful", "minors_harm"}
+    },
+    **{
+        ("exaone-ai-model-license-1.1-nc", "ethical-use", tag): (
+            "§3.4's guidelines name disinformation, discrimination, infringement and harm; an "
+            "unlawful use is §3.3's (clause unlawful-use), and this use is not named: whether it "
+            "causes the harm d. forbids is the review's conclusion (use_policy_followed)"
+        )
+        for tag in ("military", "unlawful", "national_security_harm", "automated_legal_decisions")
+    },
+    ("minicpm-model-community-license-1.0", "usage-restrictions", "national_security_harm"): (
+        "Appendix A names no national-security use; an unlawful one is the tag unlawful, and the "
+        "rest is the review's (use_policy_followed)"
+    ),
 }
 
 # (license, clause) -> the tags still to map or allow-list, and why they are open.

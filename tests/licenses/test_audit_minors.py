@@ -116,6 +116,11 @@ def test_every_stand_in_mapping_is_a_model_whose_file_was_not_read() -> None:
         "phi-3-mini",
         "phi-3",
         "phi-4",
+        # issue 26: the notes-only families, whose own license files were not read
+        "snowflake-arctic",
+        "granite-3.1",
+        "olmo",
+        "ernie-4.5",
     }
 
 
@@ -154,8 +159,6 @@ def test_sd3_medium_obtained_under_the_community_license_is_judged_by_it() -> No
         "deepseek-ai/DeepSeek-V3-0324",
         "deepseek-ai/DeepSeek-R1-0528",
         "Qwen/Qwen2.5-Coder-7B-Instruct",
-        "glm-5.3",
-        "MiniMaxAI/MiniMax-M2.1",
     ],
 )
 def test_a_listed_successor_is_an_unknown_license_not_its_predecessors(name: str) -> None:

@@ -193,7 +193,7 @@ def test_a_fine_tuned_flux_stated_not_derivative_is_still_bound(library: Library
 
 def test_glm4_bans_use_for_military_purposes_whatever_derivative_says(library: Library) -> None:
     """Audit B C-3 (probe f1)."""
-    lineage = {"base": "glm-4-9b", "steps": ["continued_pretraining"]}
+    lineage = {"base": "glm-4-voice-9b", "steps": ["continued_pretraining"]}
     found = _verdicts(
         library,
         lineage,

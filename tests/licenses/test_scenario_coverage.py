@@ -6,7 +6,9 @@ must expect `governance_risk` for it (a deciding fact is missing).  A rule that 
 gives false comfort, so it is a defect, never something to allow-list quietly.
 
 This test only counts what the scenarios *expect*; `tests/licenses/test_scenarios.py` checks
-that the engine actually gives those verdicts.
+that the engine actually gives those verdicts.  The scenarios of `tests/licenses/claimed/` count
+too: they run on a catalog layer that names a model under a license whose built-in models rest on
+secondary claims (`tests/licenses/test_claimed_layer.py` checks their verdicts).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ PROVED_ELSEWHERE: dict[tuple[str, str, str], str] = {
 }
 
 LIBRARY = load_library()
-SCENARIOS = load_scenarios()
+CLAIMED_DIR = Path(__file__).resolve().parent / "claimed"
+SCENARIOS = load_scenarios() + load_scenarios(CLAIMED_DIR)
 
 
 def _expected() -> dict[tuple[str, str], set[str]]:

@@ -324,6 +324,15 @@ FACTS: Final = _facts(
         "nor mere relaying to models hosted by others)",
     ),
     FactDef(
+        "ai_work_assistant_business",
+        FactType.BOOLEAN,
+        "the licensee or an affiliate conducts an AI Work Assistant business: an independent "
+        "AI-powered product primarily designed for AI-assisted coding or office productivity "
+        "(Qwen Community License 1.0; not a single-purpose AI tool, an assistant primarily "
+        "for another domain, or an assistant that is a feature of a product whose primary "
+        "purpose is not AI-assisted coding or office productivity)",
+    ),
+    FactDef(
         "via_licensor_channel",
         FactType.BOOLEAN,
         "the model is used only as accessed through its licensor's official products or "
