@@ -50,7 +50,10 @@ def test_the_cohere_policies_bring_in_the_cc_by_nc_legal_code() -> None:
         assert LIBRARY.licenses[policy].license.incorporates == ["cc-by-nc-4.0-legalcode"]
 
 
-def _findings(model: str, obtained: str | None, facts: dict[str, Any]) -> dict[tuple[str, str], str]:
+Verdicts = dict[tuple[str, str], str]
+
+
+def _findings(model: str, obtained: str | None, facts: dict[str, Any]) -> Verdicts:
     base: dict[str, Any] = {"model": model, **({"obtained": obtained} if obtained else {})}
     manifest = Manifest.model_validate(
         {
