@@ -100,8 +100,16 @@ def test_every_claim_has_a_source(
 
 def test_the_secondary_claims_are_the_ones_the_notes_call_secondary() -> None:
     """GLM-4-0414's and GLM-5's MIT, GLM-5.3-Flash's MIT and Gemma 4's Apache-2.0 rest on
-    secondary sources only (notes 2.10, 2.11): the same position, the same rule."""
-    assert SECONDARY == ["gemma-4", "glm-4-0414", "glm-5", "glm-5.3-flash"]
+    secondary sources only (notes 2.10, 2.11): the same position, the same rule. So do Devstral
+    2's Modified MIT and Mistral Large 2's MRL (issue 26, group A)."""
+    assert SECONDARY == [
+        "devstral-2",
+        "gemma-4",
+        "glm-4-0414",
+        "glm-5",
+        "glm-5.3-flash",
+        "mistral-large-2",
+    ]
     for model_id in SECONDARY:
         model = LIBRARY.model(model_id)
         assert model is not None and "secondary" in model.source.lower() + (
