@@ -158,6 +158,34 @@ def test_settlements_are_minimal_and_firm() -> None:
     assert not any(a < b for a in keys for b in keys)
 
 
+def test_a_bounded_settlements_search_keeps_the_smaller_sizes_it_could_afford() -> None:
+    """Past `max_tries` combinations of one size the search stops: the pairs (2 x 2 x 3 = 12
+    tries for "derivative", "mau", "rev") are found, the larger sizes are not searched, and
+    every settlement found is one the unbounded search finds too."""
+    from licheck.engine.exact import settlements
+
+    rule = Rule(
+        Any_((more_than("mau", 100 * M), more_than("rev", 20 * M))),
+        is_("shown"),
+        scope=is_("derivative"),
+    )
+    domains: dict[str, Domain] = {
+        "mau": UNKNOWN_COUNT,
+        "rev": UNKNOWN_COUNT,
+        "shown": Booleans(frozenset({False})),
+        "derivative": BOTH,
+    }
+    by_fact = fact_cells(rule, domains)
+    facts = ["derivative", "mau", "rev"]
+    everything = settlements(rule, by_fact, facts)
+    singles = settlements(rule, by_fact, facts, max_tries=6)
+    pairs = settlements(rule, by_fact, facts, max_tries=16)
+    assert {len(s.when) for s in everything} == {1, 2}
+    assert {len(s.when) for s in singles} == {1}
+    assert set(singles) < set(everything)
+    assert pairs == everything
+
+
 def test_union_of_verdicts_is_the_verdict_of_the_union_of_outcomes() -> None:
     """Alternatives (candidate bases, dated texts) each judged exactly combine exactly: for every
     pair of non-empty outcome sets, `union` of their verdicts is the verdict of their union."""

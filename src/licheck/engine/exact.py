@@ -27,6 +27,9 @@ from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSe
 from licheck.engine.tables import Compiled, Signature, Table, tabulate
 from licheck.text import nearmatch
 
+# Settlements are advice: past this many combinations of one size the search stops (a clause
+# whose open facts make that many is rare; the reach's relations once made millions).
+MAX_SETTLEMENT_TRIES = 100_000
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
 
 
@@ -359,19 +362,26 @@ def settlements(
     open_facts: Sequence[str],
     limit: int = 4,
     table: Table | None = None,
+    max_tries: int | None = None,
 ) -> list[Settlement]:
     """The minimal combinations of open-fact values that turn a governance risk firm.
 
     Facts are tried in growing combinations (up to `limit` of them); a combination is kept when
     it yields a verdict other than governance risk and no smaller kept combination is part of it.
     Quantity cells that every test treats alike are merged first ("≤ 20M" rather than "< 20M"
-    and "20M").
+    and "20M").  The search stops before a size that would try more than `max_tries`
+    (default `MAX_SETTLEMENT_TRIES`) combinations: what it found is still true (each settles
+    the finding), fewer sizes are searched, and the bound depends on the rule and the facts
+    alone, never on the run.
     """
     table = table or tabulate(rule, by_fact)
     coarse = _coarse_groups(table, by_fact, open_facts)
     outcomes = list(table.outcomes.items())
     found: list[tuple[int, Settlement]] = []
+    tries = _tries_by_size([len(coarse[n]) for n in open_facts], limit)
     for size in range(1, min(limit, len(open_facts)) + 1):
+        if tries[size] > (MAX_SETTLEMENT_TRIES if max_tries is None else max_tries):
+            break
         for chosen in itertools.combinations(open_facts, size):
             for picked in itertools.product(*(coarse[n] for n in chosen)):
                 key = 0
@@ -395,6 +405,16 @@ def settlements(
         (s for _, s in found),
         key=lambda s: (order.get(s.verdict, 3), len(s.when), s.when),
     )
+
+
+def _tries_by_size(groups: Sequence[int], limit: int) -> list[int]:
+    """How many combinations of groups each size of settlement tries: the elementary symmetric
+    sums of the facts' group counts (index 0 unused)."""
+    sums = [1] + [0] * limit
+    for count in groups:
+        for size in range(limit, 0, -1):
+            sums[size] += sums[size - 1] * count
+    return sums
 
 
 def _coarse_groups(

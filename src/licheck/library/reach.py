@@ -27,6 +27,7 @@ table `licheck licenses reach` shows.  Both are pure functions of the rule file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -200,9 +201,11 @@ _COVERS = Test("definition_covers", "is", True)
 _LICENSEE = Test("outputs_generated_by_licensee", "is", True)
 
 
-def _has(relation: Relation) -> All:
-    evidence = _OUTPUTS if relation.by_outputs else _WEIGHTS
-    return All((evidence, Test("relations", "contains", relation.value)))
+def _has(relations: Sequence[Relation]) -> All:
+    """The component has any of `relations` (all of one evidence: weights or outputs)."""
+    evidence = _OUTPUTS if relations[0].by_outputs else _WEIGHTS
+    names = frozenset(r.value for r in relations)
+    return All((evidence, Test("relations", "contains_any", names)))
 
 
 _CELL_NODE: dict[Cell, Node] = {
@@ -214,30 +217,43 @@ _CELL_NODE: dict[Cell, Node] = {
 }
 
 
+def _extras(defs: Definitions, reach: tuple[Reach, ...], relation: Relation) -> tuple[Node, ...]:
+    """What else must hold for the clause to bind through `relation`: () when it does not
+    reach it at all, (Const(True),) when it reaches it outright."""
+    extras: list[Node] = []
+    for word in reach:
+        cell = decide(defs, None, word, relation).cell
+        if cell is Cell.NO:
+            continue
+        extra = _CELL_NODE[cell]
+        if isinstance(extra, Const):
+            return (extra,)
+        if extra not in extras:
+            extras.append(extra)
+    return tuple(extras)
+
+
 def scope_node(definitions: Definitions | None, reach: tuple[Reach, ...] = DEFAULT_REACH) -> Node:
     """A clause's reach as one condition on the implicit facts: any relation it reaches binds
-    the component (`definitions`: the license's; None for a file that states none)."""
+    the component (`definitions`: the license's; None for a file that states none).
+
+    Relations that bind under the same extra condition and rest on the same evidence are tested
+    together (`relations contains_any [...]`): the condition is the same, and the relations fact
+    then makes a handful of cells instead of one per subset of nine relations, which the
+    settlements search ("what would make it firm") would have to walk through."""
     defs = definitions or NO_DEFINITIONS
-    items: list[Node] = []
+    groups: dict[tuple[bool, tuple[Node, ...]], list[Relation]] = {}
     for relation in Relation:
-        has = _has(relation)
-        extras: list[Node] = []
-        for word in reach:
-            cell = decide(defs, None, word, relation).cell
-            if cell is Cell.NO:
-                continue
-            extra = _CELL_NODE[cell]
-            if isinstance(extra, Const):
-                extras = [extra]
-                break
-            if extra not in extras:
-                extras.append(extra)
-        if not extras:
-            continue
+        extras = _extras(defs, reach, relation)
+        if extras:
+            groups.setdefault((relation.by_outputs, extras), []).append(relation)
+    items: list[Node] = []
+    for (_, extras), relations in groups.items():
+        has = _has(relations)
         if isinstance(extras[0], Const):
             items.append(has)
         else:
-            last: Node = extras[0] if len(extras) == 1 else Any_(tuple(extras))
+            last: Node = extras[0] if len(extras) == 1 else Any_(extras)
             items.append(All((*has.items, last)))
     return Any_(tuple(items)) if items else Const(False)
 
