@@ -318,8 +318,8 @@ def test_code_llama_is_under_llama_2s_license_and_the_others_are_unknown_with_a_
         model = LIBRARY.model(model_id)
         assert model is not None and model.license is None
         assert model.license_note, model_id
-    small = LIBRARY.model("mistral-small-2409")
-    assert small is not None and small.license is None
+    small = LIBRARY.model("mistral-small-2409")  # the MRL, encoded since (issue 26, group A)
+    assert small is not None and small.license == "mistral-ai-research-license-mrl-0.1"
     assert "Research License" in (small.license_note or "")
 
 

@@ -100,10 +100,12 @@ def test_every_claim_has_a_source(
 
 def test_the_secondary_claims_are_the_ones_the_notes_call_secondary() -> None:
     """GLM-4-0414's and GLM-5's MIT, GLM-5.3-Flash's MIT and Gemma 4's Apache-2.0 rest on
-    secondary sources only (notes 2.10, 2.11): the same position, the same rule."""
+    secondary sources only (notes 2.10, 2.11): the same position, the same rule. So do Devstral
+    2's Modified MIT and Mistral Large 2's MRL (issue 26, group A)."""
     assert SECONDARY == [
-        # issue 26 group C: overlay ebuild mappings, corpus notes and secondary statements
+        # issue 26 groups A and C: overlay ebuild mappings, corpus notes, secondary statements
         "codegeex4",
+        "devstral-2",
         "ernie-4.5",
         "exaone-3.5",
         "exaone-deep",
@@ -112,6 +114,7 @@ def test_the_secondary_claims_are_the_ones_the_notes_call_secondary() -> None:
         "glm-5",
         "glm-5.3-flash",
         "lfm2",
+        "mistral-large-2",
         "olmo",
         "poolside-laguna",
         "qwen3.8-flash-next",

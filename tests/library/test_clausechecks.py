@@ -47,6 +47,18 @@ _JUSTICE_NOT_COVERED = frozenset(MEMBERS) - {
 
 # (license, clause, tag) -> why the policy plainly does not cover the use.
 PLAINLY_NOT_COVERED: dict[tuple[str, str, str], str] = {
+    # Issue 26: the Cohere policies' law sentence; their prohibited-uses clause maps every tag.
+    **{
+        (lid, "comply-with-laws", tag): (
+            'the sentence is "comply with all applicable local and international laws": the use '
+            "is lawful in some places and unlawful in others (an unlawful one is the tag "
+            "unlawful); every use the policy names is the clause prohibited-uses', which maps "
+            "each tag"
+        )
+        for lid in ("cohere-c4ai-acceptable-use-policy", "cohere-labs-acceptable-use-policy")
+        for tag in MEMBERS
+        if tag != "unlawful"
+    },
     **{(lid, "medical-advice", tag): _MEDICAL for lid in _CREATIVEML for tag in MEMBERS},
     **{(lid, "justice-uses", tag): _JUSTICE for lid in _CREATIVEML for tag in _JUSTICE_NOT_COVERED},
     ("gpt-oss-usage-policy", "comply-with-law", "military"): (

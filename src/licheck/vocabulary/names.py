@@ -112,6 +112,15 @@ FACTS: Final = _facts(
         Dimension.MONEY,
         12,
     ),
+    # -- added for Mistral's Modified MIT (issue 26): the cut-off is on one month's revenue
+    FactDef(
+        "licensee_monthly_revenue",
+        FactType.QUANTITY,
+        "the global consolidated revenue of the licensee's company (or, where the licensee is "
+        "an individual, of its employer), from any source, in the preceding month (Mistral "
+        "Medium 3.5's Modified MIT); a year's total gives only the average month",
+        Dimension.MONEY,
+    ),
     FactDef(
         "territories",
         FactType.SET,
