@@ -10,6 +10,7 @@ cannot leave a review fact unread unnoticed.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from licheck.files.yamlsafe import Document
 from licheck.inputs.manifest import Manifest
 from licheck.inputs.rules import Standard
 from licheck.library.compiled import CompiledClause, Library, load_library
+from licheck.library.layers import load as load_layers
+from licheck.library.source import LibrarySource
 from licheck.vocabulary.names import FACTS
 from tests.scenarios import SCENARIO_DIR
 
@@ -116,18 +119,38 @@ def _verdict(entry: CompiledClause, facts: dict[str, Any], library: Library) -> 
     return verdicts.pop()
 
 
+_LAYERED: dict[str, Library] = {}
+
+
+def _library_for(license_id: str, tmp_path_factory: pytest.TempPathFactory) -> Library:
+    """The built-in library, or with the scenario file's `catalog_layer` over it (a license
+    whose scenarios run on a stand-in model, `tests/scenarios.py`)."""
+    data = yamlsafe.load(SCENARIO_DIR / f"{license_id}.yaml").data
+    models = data.get("catalog_layer") if isinstance(data, dict) else None
+    if not models:
+        return LIBRARY
+    if license_id not in _LAYERED:
+        folder = tmp_path_factory.mktemp("layer")
+        (folder / "catalog.yaml").write_text(json.dumps({"models": models}), "utf-8")
+        _LAYERED[license_id] = load_layers(LibrarySource(folders=(folder,)))
+    return _LAYERED[license_id]
+
+
 @pytest.mark.parametrize("entry", DECLARING, ids=lambda e: f"{e.license.id}/{e.clause.id}")
-def test_each_clause_reads_every_review_fact_of_its_kind(entry: CompiledClause) -> None:
+def test_each_clause_reads_every_review_fact_of_its_kind(
+    entry: CompiledClause, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     read = {test.fact for test in entry.rule.tests()}
     clean = {name: CLEAN[name] for name in CLEAN if name in read}
-    assert _verdict(entry, clean, LIBRARY) == "satisfied"
+    library = _library_for(entry.license.id, tmp_path_factory)
+    assert _verdict(entry, clean, library) == "satisfied"
     for standard in entry.clause.complies_with:
         for fact in sorted(TABLE[standard]):
             assert fact in read, f"{fact} is not read, though the clause complies_with {standard}"
             breached = {**clean, fact: _breach(fact, standard, entry.license.id)}
-            assert _verdict(entry, breached, LIBRARY) == "violation", (standard, fact)
+            assert _verdict(entry, breached, library) == "violation", (standard, fact)
             unstated = {k: v for k, v in clean.items() if k != fact}
-            assert _verdict(entry, unstated, LIBRARY) == "governance_risk", (standard, fact)
+            assert _verdict(entry, unstated, library) == "governance_risk", (standard, fact)
 
 
 # What a quote says that makes it a duty of each kind.
