@@ -12,6 +12,7 @@ from licheck.facts.evidencepolicy import POLICIES
 from licheck.files import yamlsafe
 from licheck.files.safeio import STDIN, STDIN_NAME
 from licheck.inputs.manifest import Manifest
+from licheck.library import setaside
 from licheck.library.compiled import Library, load_catalog_file, load_license_file
 from licheck.library.source import LibrarySource
 from licheck.loading.documents import fact_problems, validate
@@ -30,6 +31,8 @@ def detect_kind(data: object) -> str:
         return "waivers"
     if isinstance(data, dict) and "attestations" in data and "components" not in data:
         return "attestations"
+    if isinstance(data, dict) and set(data) == {"texts"}:
+        return "set-aside"
     return "manifest"
 
 
@@ -55,16 +58,8 @@ def validate_files(
             file_kind = detect_kind(document.data) if kind == "auto" else kind
             if path == STDIN and file_kind != "manifest":  # its loader reads the file again
                 raise InputError([Diagnostic(shown, 0, 0, _STDIN_KIND.format(file_kind))])
-            if file_kind == "license":
-                load_license_file(path, shown)
-            elif file_kind == "policy":
-                from licheck.library.orgpolicy import load_policy
-
-                load_policy(path)
-            elif file_kind == "waivers":
-                from licheck.report import waivers
-
-                waivers.load(path, shown)
+            if _checked_alone(path, shown, file_kind):
+                pass
             elif file_kind == "attestations":
                 from licheck.report import attestations
 
@@ -86,3 +81,23 @@ def validate_files(
     if problems:
         raise InputError(problems)
     return lines
+
+
+def _checked_alone(path: Path, shown: str, file_kind: str) -> bool:
+    """Check a file that needs no library (a rule file, a policy, waivers, a set-aside list);
+    False for the other kinds."""
+    if file_kind == "license":
+        load_license_file(path, shown)
+    elif file_kind == "policy":
+        from licheck.library.orgpolicy import load_policy
+
+        load_policy(path)
+    elif file_kind == "waivers":
+        from licheck.report import waivers
+
+        waivers.load(path, shown)
+    elif file_kind == "set-aside":
+        setaside.load_file(path, shown)
+    else:
+        return False
+    return True

@@ -101,23 +101,30 @@ def test_every_claim_has_a_source(
 def test_the_secondary_claims_are_the_ones_the_notes_call_secondary() -> None:
     """GLM-4-0414's and GLM-5's MIT, GLM-5.3-Flash's MIT and Gemma 4's Apache-2.0 rest on
     secondary sources only (notes 2.10, 2.11): the same position, the same rule. So do Devstral
-    2's Modified MIT and Mistral Large 2's MRL (issue 26, group A)."""
+    2's Modified MIT and Mistral Large 2's MRL (issue 26, group A), and group B's
+    models known from an overlay's ebuild mapping or third-party documents only."""
     assert SECONDARY == [
-        # issue 26 groups A and C: overlay ebuild mappings, corpus notes, secondary statements
+        # issue 26: overlay ebuild mappings, corpus notes, secondary statements
         "codegeex4",
         "devstral-2",
         "ernie-4.5",
         "exaone-3.5",
         "exaone-deep",
+        "fastvlm",
         "gemma-4",
         "glm-4-0414",
         "glm-5",
         "glm-5.3-flash",
         "lfm2",
+        "medgemma",
         "mistral-large-2",
+        "nemotron-3-nano-omni",
+        "nemotron-mini-4b",
         "olmo",
         "poolside-laguna",
         "qwen3.8-flash-next",
+        "starcoder2",
+        "supertonic-3",
     ]
     for model_id in SECONDARY:
         model = LIBRARY.model(model_id)

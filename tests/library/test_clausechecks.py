@@ -38,7 +38,26 @@ _JUSTICE = (
     'processes, such as predicting an individual will commit fraud/crime"; this tag is none of '
     "those (automated_legal_decisions, discrimination and pii_misuse, which may be, breach it)"
 )
-_CREATIVEML = ("creativeml-openrail-m", "creativeml-openrail-plus-plus-m")
+_CREATIVEML = (
+    "creativeml-openrail-m",
+    "creativeml-openrail-plus-plus-m",
+    # issue 26: the BigScience RAIL texts CreativeML's adapts have the same two items
+    "bigscience-bloom-rail-1.0",
+    "bigscience-openrail-m-2022-08-18",
+)
+_IMPERSONATION = (
+    'the item reads "To impersonate or attempt to impersonate others"; no tag names '
+    "impersonation, and the Attachment A items the tags name are use-restrictions'"
+)
+_BIGCODE_UNTAGGED = (
+    "the clause holds Attachment A's items (c) malware, (h) impersonation, (m) medical advice and "
+    "(n) automated justice decisions, which no tag names (automated_legal_decisions, which may "
+    "be (n), breaches it); the items the tags name are use-restrictions'"
+)
+_SEXUAL = (
+    'item 4 reads "Generate sexually explicit content"; no tag names it, and the heads the tags '
+    "name are prohibited-uses'"
+)
 _JUSTICE_NOT_COVERED = frozenset(MEMBERS) - {
     "automated_legal_decisions",
     "discrimination",
@@ -61,6 +80,26 @@ PLAINLY_NOT_COVERED: dict[tuple[str, str, str], str] = {
     },
     **{(lid, "medical-advice", tag): _MEDICAL for lid in _CREATIVEML for tag in MEMBERS},
     **{(lid, "justice-uses", tag): _JUSTICE for lid in _CREATIVEML for tag in _JUSTICE_NOT_COVERED},
+    **{
+        (lid, "impersonation", tag): _IMPERSONATION
+        for lid in ("bigscience-bloom-rail-1.0", "bigscience-openrail-m-2022-08-18")
+        for tag in MEMBERS
+    },
+    **{
+        ("bigcode-openrail-m-v1", "untagged-restricted-uses", tag): _BIGCODE_UNTAGGED
+        for tag in set(MEMBERS) - {"automated_legal_decisions"}
+    },
+    **{
+        ("gemma-prohibited-use-policy-2024-02-21", "sexually-explicit-content", tag): _SEXUAL
+        for tag in MEMBERS
+    },
+    **{
+        ("gemma-prohibited-use-policy-2024-02-21", "no-circumventing-safety-filters", tag): (
+            "item 2.d is circumventing safety filters (guardrails_circumvented) and driving the "
+            "model against the policy; the heads the tags name are prohibited-uses'"
+        )
+        for tag in MEMBERS
+    },
     ("gpt-oss-usage-policy", "comply-with-law", "military"): (
         'the policy\'s one term is "comply with all applicable law" and it names no use; a '
         "military use is not unlawful as such (an unlawful one is the tag unlawful)"

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from licheck.library.compiled import Library, LicenseEntry
     from licheck.library.coverage import LibraryCoverage, Totals
+    from licheck.library.setaside import SetAside
     from licheck.library.source import LibrarySource
 
 
@@ -323,7 +324,7 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
             "../shared/reference/licenses); nothing was measured"
         )
         raise click.exceptions.Exit(2)
-    measured = measure(load_library(licenses_dir), texts)
+    measured = measure(load_library(licenses_dir), texts, _set_aside(licenses_dir))
     if fmt == "json":
         click.echo(json_output(_coverage_document(measured)))
     else:
@@ -332,13 +333,30 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
         rows = [(r.license, t) for r, t in measured.each()]
         named = "overall" + ("" if measured.complete else " (partial)")
         overall = (named, measured.overall)
-        click.echo(coverage_text(rows, measured.missing, overall, terminal_width()), nl=False)
+        others = (measured.unaccounted_texts, measured.set_aside)
+        text = coverage_text(rows, measured.missing, overall, terminal_width(), others)
+        click.echo(text, nl=False)
+    if measured.unaccounted_texts:
+        say(
+            f"licheck: {len(measured.unaccounted_texts)} text(s) in {texts} that no rule file "
+            "encodes or set-aside.yaml sets aside: "
+            + ", ".join(t.text for t in measured.unaccounted_texts)
+        )
     if not measured.complete:
         say(
             f"licheck: {len(measured.missing)} text(s) missing from {texts}: "
             + ", ".join(f for _, f in measured.missing)
         )
         raise click.exceptions.Exit(2)
+
+
+def _set_aside(source: LibrarySource) -> tuple[SetAside, ...]:
+    """The texts each library folder read sets aside (the built-in one's, unless it is off)."""
+    from licheck.files.safeio import default_directory
+    from licheck.library.setaside import load
+
+    builtin = (default_directory(),) if source.builtin else ()
+    return load((*builtin, *source.folders))
 
 
 def _coverage_document(measured: LibraryCoverage) -> dict[str, object]:
@@ -350,6 +368,10 @@ def _coverage_document(measured: LibraryCoverage) -> dict[str, object]:
         **_counts(overall),
         "complete": measured.complete,
         "missing_texts": [{"id": i, "text": f} for i, f in measured.missing],
+        "unaccounted_texts": [
+            {"text": t.text, "counted": t.counted} for t in measured.unaccounted_texts
+        ],
+        "set_aside": [{"text": f, "reason": r} for f, r in measured.set_aside],
         "licenses": [
             {
                 "id": r.license,

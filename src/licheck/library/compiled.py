@@ -31,11 +31,15 @@ from licheck.files.safeio import default_directory
 from licheck.inputs.rules import Catalog, CatalogModel, Clause, License, model_key
 from licheck.library.clausechecks import requirement_of, too_complex
 from licheck.library.reach import bind
+from licheck.library.setaside import SET_ASIDE_FILE
 from licheck.library.source import Origin
 from licheck.loading.documents import validate
 from licheck.vocabulary.factdefs import suggest
 
 CATALOG_FILE = "catalog.yaml"
+# The YAML files of a library folder that are not rule files: the catalog, and the texts set
+# aside for `licenses coverage` (`library.setaside`).
+NOT_RULE_FILES = frozenset({CATALOG_FILE, SET_ASIDE_FILE})
 SHIPPED = Path(__file__).resolve().parent / "library.json"
 
 
@@ -173,7 +177,7 @@ def _load_folder(root: Path) -> Library:
     """The library from the YAML files in `root`."""
     if not root.is_dir():
         raise InputError([Diagnostic(str(root), 0, 0, "the license library folder is missing")])
-    paths = sorted(p for p in root.glob("*.yaml") if p.name != CATALOG_FILE)
+    paths = sorted(p for p in root.glob("*.yaml") if p.name not in NOT_RULE_FILES)
     entries, problems = load_each(paths, load_license_file, _defined_twice)
     licenses = CompiledLicenses({entry.license.id: entry for entry in entries})
     problems.extend(check_incorporated(licenses))

@@ -26,6 +26,7 @@ Pure functions over a license (`model.License`) and its canonical text; no I/O.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -347,12 +348,29 @@ def totals(results: Sequence[Coverage]) -> Totals:
 
 
 @dataclass(frozen=True, slots=True)
+class UnaccountedText:
+    """A text of the folder that no rule file encodes and no set-aside entry names."""
+
+    text: str  # its name inside the texts folder
+    counted: int  # its duty sentences, at least 1: the text itself is unaccounted for
+
+    @staticmethod
+    def of(name: str, text: str) -> UnaccountedText:
+        return UnaccountedText(name, max(1, sum(s.is_duty for s in sentences(text))))
+
+
+@dataclass(frozen=True, slots=True)
 class LibraryCoverage:
-    """The coverage of each license of a library whose text was read (in id order), and the
-    licenses whose text was absent: those are not measured, and the figures are partial."""
+    """The coverage of each license of a library whose text was read (in id order), the
+    licenses whose text was absent (not measured: the figures are partial), the texts of the
+    folder no rule file encodes nor sets aside (`unaccounted_texts`: their duty sentences count
+    against the overall figure, so it is 100% only when every text is accounted for), and the
+    texts set aside (name, reason)."""
 
     results: tuple[Coverage, ...]
     missing: tuple[tuple[str, str], ...]  # (license id, text file) of each absent text
+    unaccounted_texts: tuple[UnaccountedText, ...] = ()
+    set_aside: tuple[tuple[str, str], ...] = ()  # (text file, reason) of each text set aside
 
     @property
     def complete(self) -> bool:
@@ -360,7 +378,9 @@ class LibraryCoverage:
 
     @property
     def overall(self) -> Totals:
-        return totals(self.results)
+        encoded = totals(self.results)
+        extra = sum(t.counted for t in self.unaccounted_texts)
+        return dataclasses.replace(encoded, total=encoded.total + extra)
 
     def each(self) -> list[tuple[Coverage, Totals]]:
         """Each license's coverage with its own figures."""

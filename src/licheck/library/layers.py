@@ -20,6 +20,7 @@ from licheck.files.safeio import default_directory
 from licheck.inputs.rules import Catalog, CatalogModel, model_key
 from licheck.library.compiled import (
     CATALOG_FILE,
+    NOT_RULE_FILES,
     CompiledLicenses,
     Library,
     LicenseEntry,
@@ -239,7 +240,7 @@ def overlay(
 
 def _layer_licenses(folder: Path, problems: list[Diagnostic]) -> list[LicenseEntry]:
     """The layer's rule files, checked and compiled; two with one id are a problem."""
-    files = sorted(p for p in folder.glob("*.yaml") if p.name != CATALOG_FILE)
+    files = sorted(p for p in folder.glob("*.yaml") if p.name not in NOT_RULE_FILES)
     entries, found = load_each(files, load_license_file, _same_license)
     problems += found
     return entries

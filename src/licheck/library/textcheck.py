@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
@@ -20,7 +21,8 @@ from typing import TYPE_CHECKING
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.files import yamlsafe
 from licheck.files.safeio import read_bytes
-from licheck.library.coverage import Coverage, LibraryCoverage, coverage
+from licheck.library.coverage import Coverage, LibraryCoverage, UnaccountedText, coverage
+from licheck.library.setaside import SetAside
 from licheck.text.spacing import fold_space
 
 if TYPE_CHECKING:  # a type only: reading a text does not load the library
@@ -196,10 +198,11 @@ def shorten(text: str, limit: int = SHORTENED) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def measure(library: Library, texts: Path) -> LibraryCoverage:
-    """The coverage of every license whose text is in `texts`, and the licenses whose text is
-    absent (not measured).  A text that cannot be read, or a `text.file` outside `texts`, is an
-    `InputError`."""
+def measure(library: Library, texts: Path, set_aside: Sequence[SetAside] = ()) -> LibraryCoverage:
+    """The coverage of every license whose text is in `texts`, the licenses whose text is
+    absent (not measured), and every other text of the folder: set aside (an entry of
+    `set_aside`) or unaccounted.  A text that cannot be read, a `text.file` outside `texts`, or
+    a set-aside entry naming a text a rule file encodes, is an `InputError`."""
     results: list[Coverage] = []
     missing: list[tuple[str, str]] = []
     paths = text_paths(library, texts)
@@ -209,7 +212,54 @@ def measure(library: Library, texts: Path) -> LibraryCoverage:
             missing.append((license_id, entry.license.text.file))
             continue
         results.append(coverage(entry.license, read_canonical(text_path)))
-    return LibraryCoverage(tuple(results), tuple(missing))
+    encoded = {_name(path, texts) for path in paths.values()}
+    _refuse_encoded_set_aside(set_aside, encoded)
+    reasons = {entry.text: entry.reason for entry in set_aside}
+    others = [name for name in folder_texts(texts) if name not in encoded]
+    unaccounted = tuple(_unaccounted(texts, name) for name in others if name not in reasons)
+    aside = tuple((name, reasons[name]) for name in others if name in reasons)
+    return LibraryCoverage(tuple(results), tuple(missing), unaccounted, aside)
+
+
+def _unaccounted(texts: Path, name: str) -> UnaccountedText:
+    """A text no rule accounts for, its duty sentences counted; one that leads out of the
+    folder (a symlink) is not read, and counts as one unaccounted sentence."""
+    path = texts / name
+    if Path(os.path.realpath(texts)) not in Path(os.path.realpath(path)).parents:
+        return UnaccountedText(name, 1)
+    return UnaccountedText.of(name, read_canonical(path))
+
+
+def folder_texts(texts: Path) -> list[str]:
+    """The name (inside `texts`, `/`-separated) of every file in the folder, at any depth;
+    hidden files (a name starting with `.`) are not texts."""
+    return sorted(
+        _name(path, texts)
+        for path in texts.rglob("*")
+        if path.is_file() and not any(p.startswith(".") for p in path.relative_to(texts).parts)
+    )
+
+
+def _name(path: Path, texts: Path) -> str:
+    return PurePath(os.path.relpath(path, texts)).as_posix()
+
+
+def _refuse_encoded_set_aside(set_aside: Sequence[SetAside], encoded: set[str]) -> None:
+    """A text is encoded or set aside, never both: the set-aside entry would hide nothing and
+    say something false."""
+    if clashes := [entry for entry in set_aside if entry.text in encoded]:
+        raise InputError(
+            [
+                Diagnostic(
+                    entry.file,
+                    entry.line,
+                    1,
+                    f"{entry.text} is set aside, but a rule file encodes it",
+                    "remove the set-aside entry (an encoded text is accounted for by its rules)",
+                )
+                for entry in clashes
+            ]
+        )
 
 
 def _read_text(

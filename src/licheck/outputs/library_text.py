@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from licheck.engine.conditions import All, Any_, Const, Not, Test
 from licheck.inputs.rules import CatalogModel
-from licheck.library.coverage import Totals
+from licheck.library.coverage import Totals, UnaccountedText
 from licheck.library.textcheck import normalise
 from licheck.text.escape import markup as escape
 from licheck.text.readable import fit
@@ -55,15 +55,23 @@ def coverage_text(
     missing: Sequence[tuple[str, str]],
     overall: tuple[str, Totals],
     width: int,
+    others: tuple[Sequence[UnaccountedText], Sequence[tuple[str, str]]] = ((), ()),
 ) -> str:
-    """The coverage table: a row per license, the texts not measured, the overall row, and
-    what the columns mean."""
+    """The coverage table: a row per license, the texts not measured, the texts of the folder
+    no rule file encodes (unaccounted) and those set aside, the overall row, and what the
+    columns mean."""
     column = max(min(NAME_COLUMN, width - COUNTS_WIDTH), 0)
     lines = _row("license", COUNTS.format(*HEADER), column, width)
     for name, totals in results:
         lines += _row(name, _counts(totals), column, width)
     for license_id, text_file in missing:
         lines.append(fit(f"{license_id:<{column}} text {text_file} missing: not measured", width))
+    unaccounted, set_aside = others
+    for text in unaccounted:
+        said = f"{text.text}: no rule file encodes it, none sets it aside"
+        lines.append(fit(f"{said}: {text.counted} unaccounted", width))
+    for text_file, reason in set_aside:
+        lines.append(fit(f"{text_file}: set aside: {reason}", width))
     lines += _row(overall[0], _counts(overall[1]), column, width)
     lines.append(fit(COVERAGE_NOTE, width))
     return "".join(line + "\n" for line in lines)
