@@ -359,3 +359,20 @@ def test_a_commercial_model_trained_on_flux_outputs_is_not_comforted(library: Li
         {"commercial": True, "outputs_generated_by_licensee": True},
     )
     assert found["flux-1-dev-non-commercial-v1.1.1/commercial-license"] in (V, R)
+
+
+def test_a_monthly_revenue_written_as_arr_gives_the_arr(library: Library) -> None:
+    """Audit B m-3 (probe b6): `monthly_revenue: 36M USD ARR` states an ARR over MiniMax M2's
+    30M USD threshold; `annual_recurring_revenue` was left unknown (a false governance risk)."""
+    facts = {"mau": 1000, "ui_attribution": [], "commercial": True, "agreement_waives": []}
+    # the figure bounds the ARR from below (a range's upper end is not kept): under the
+    # threshold it stays open, never satisfied or not applicable on that bound alone
+    written_as = {"36M USD ARR": V, "20M USD ARR": R}
+    for revenue, verdict in written_as.items():
+        found = _verdicts(
+            library,
+            {"base": {"model": "minimax-m2", "obtained": "2025-12-01"}},
+            ["api"],
+            {**facts, "monthly_revenue": revenue},
+        )
+        assert found["minimax-m2-modified-mit/ui-attribution"] is verdict, revenue
