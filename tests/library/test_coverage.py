@@ -212,10 +212,20 @@ def test_coverage_json_has_the_fractions_and_every_license(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, err = run(
-        capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), "--format", "json"
+        capsys,
+        "licenses",
+        "coverage",
+        "--texts",
+        str(REFERENCE_TEXTS),
+        "--format",
+        "json",
+        "--no-reach",
     )
     assert code == 0, err
     report = json.loads(out)
+    # the reach is not measured, and says so: never a silent zero
+    assert report["reach"] is None and all(r["reach"] is None for r in report["licenses"])
+    assert "reach matrix was not measured" in err
     assert 0 <= report["encoded"] <= 1 and 0 <= report["accounted"] <= 1
     assert report["complete"] is True and report["missing_texts"] == []
     assert [r["id"] for r in report["licenses"]] == sorted(load_library().licenses)
@@ -309,13 +319,91 @@ def test_a_set_aside_entry_naming_an_encoded_text_is_refused_at_its_line(
 def test_coverage_text_shows_each_license_and_the_overall_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, err = run(capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS))
+    code, out, err = run(
+        capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), "--no-reach"
+    )
     assert code == 0
+    assert "reach: not measured (--no-reach)" in out
     assert out.splitlines()[0].split()[:3] == ["license", "counted", "encoded"]
     assert any(line.startswith("apache-2.0 ") for line in out.splitlines())
     overall = next(line for line in out.splitlines() if line.startswith("overall "))
     # 100% accounted only when no text of the folder is left without a rule file
     assert overall.endswith("100%") == ("no rule file encodes" not in " ".join(err.split()))
+
+
+@needs_reference()
+def test_coverage_reports_each_licenses_reach_matrix_beside_its_sentences(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 23 (7): the matrix's cells, those a breach manifest exercises, their verdicts, and
+    the contradictions (none), per license and overall."""
+    chosen = ("gpt-oss-usage-policy", "llama-3.1-community", "mit")
+    argv = [a for i in chosen for a in ("--only", i)]
+    code, out, err = run(
+        capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), "-f", "json", *argv
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    library = load_library()
+    assert [r["id"] for r in report["licenses"]] == list(chosen)
+    verdicts = ("violation", "governance_risk", "satisfied", "not_applicable")
+    for entry in report["licenses"]:
+        reach = entry["reach"]
+        assert reach["cells"] == len(library.licenses[entry["id"]].clauses) * 9 * 3
+        assert 0 < reach["tested"] <= reach["cells"]
+        assert sum(reach[v] for v in verdicts) == reach["tested"]
+        assert reach["contradictions"] == 0 and reach["contradicting_cells"] == []
+    llama = next(r["reach"] for r in report["licenses"] if r["id"] == "llama-3.1-community")
+    assert llama["violation"] > 0  # a breach the clause reaches is a violation
+    assert llama["satisfied"] == 0  # a breach manifest is never satisfied
+    overall = report["reach"]
+    assert overall["tested"] == sum(r["reach"]["tested"] for r in report["licenses"])
+    code, text, _ = run(capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), *argv)
+    assert code == 0
+    lines = text.splitlines()
+    header = next(
+        n for n, line in enumerate(lines) if line.split()[:3] == ["reach", "cells", "tested"]
+    )
+    row = next(line for line in lines[header:] if line.startswith("mit "))
+    mit = next(r["reach"] for r in report["licenses"] if r["id"] == "mit")
+    assert row.split()[1:3] == [str(mit["cells"]), str(mit["tested"])]
+    assert any(line.startswith("overall (--only: 3)") for line in lines)
+
+
+@needs_reference()
+def test_coverage_exits_1_on_a_cell_that_contradicts_the_matrix(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from licheck.core.verdicts import Verdict
+    from licheck.evaluation import reachcells
+    from licheck.inputs.rules import Relation
+
+    def judged(library: object, license_id: str, context: object = None) -> object:
+        cells = (
+            reachcells.JudgedCell(
+                license_id, "notice", Relation.SERVED, False, Verdict.SATISFIED, True, {}
+            ),
+        )
+        return reachcells.LicenseReach(license_id, 27, cells, ())
+
+    monkeypatch.setattr(reachcells, "license_reach", judged)
+    code, out, err = run(
+        capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), "--only", "mit", "-fjson"
+    )
+    assert code == 1
+    report = json.loads(out)
+    assert report["reach"]["contradictions"] == 1
+    assert report["reach"]["contradicting_cells"][0]["verdict"] == "satisfied"
+    said = "mit/notice × served × derivative=False: satisfied where the matrix says it reaches"
+    assert said in " ".join(err.split())
+
+
+def test_coverage_only_an_unknown_license_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), "--only", "nope"
+    )
+    assert code == 2 and out == ""
+    assert "no license nope" in err
 
 
 def test_coverage_without_texts_exits_2_and_reports_nothing(

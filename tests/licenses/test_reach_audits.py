@@ -294,3 +294,85 @@ def test_kimi_k3s_gate_reaches_a_student_trained_on_its_outputs(library: Library
         },
     )
     assert found["kimi-k3/maas-gate"] in (R, V)
+
+
+# -- issue 23 (8): the other findings of both audits, probed on this branch --------------------
+
+
+@pytest.mark.parametrize("integrated", [True, False])
+def test_hunyuans_modified_files_notice_has_the_section_3_integrated_product_exception(
+    library: Library, integrated: bool
+) -> None:
+    """Audit B m-1: "If You receive Tencent Hunyuan Works from a Licensee as part of an
+    integrated end user product, then this Section 3 of this Agreement will not apply to You"
+    lifts 3(b) as it lifts 3(a) and 3(c)."""
+    found = _verdicts(
+        library,
+        {"base": "hunyuan-large", "steps": ["fine_tuning"]},
+        ["weights"],
+        {"received_in_integrated_product": integrated, "modification_notices": False},
+    )
+    verdict = found["tencent-hunyuan-community-large/modified-files-notice"]
+    assert verdict is (S if integrated else V)
+
+
+def test_hunyuans_marks_covenant_is_not_lifted_by_derivative_false(library: Library) -> None:
+    """Audit B m-7: "Licensee may not use any name or mark owned by or associated with Tencent"
+    binds any use, not only Model Derivatives."""
+    found = _verdicts(
+        library,
+        {"base": "hunyuan-large", "steps": ["fine_tuning"]},
+        ["api"],
+        {"derivative": False, "licensor_marks_used": ["tencent-hunyuan-community-large"]},
+    )
+    assert found["tencent-hunyuan-community-large/no-licensor-marks"] is V
+
+
+@pytest.mark.parametrize(
+    ("model", "clause"),
+    [
+        ("gpt-oss-20b", "gpt-oss-usage-policy/comply-with-law"),  # audit A C7 (probe O1)
+        ("kimi-k3", "kimi-k3/comply-with-laws"),  # audit B M-5 (probe c9)
+        ("deepseek-v3", "deepseek-license-v1.0/use-restrictions"),  # audit B M-5 (probe d3)
+    ],
+)
+def test_a_stated_export_law_breach_breaches_the_duty_to_comply_with_law(
+    library: Library, model: str, clause: str
+) -> None:
+    found = _verdicts(library, {"base": model}, ["api"], {"export_laws_complied": False})
+    assert found[clause] is V
+
+
+def test_a_commercial_model_trained_on_flux_outputs_is_not_comforted(library: Library) -> None:
+    """Audit A C1 (probe F1s): FLUX §1.c, training other models for commercial use is not a
+    Non-Commercial Purpose; never not applicable or satisfied."""
+    found = _verdicts(
+        library,
+        {
+            "base": "qwen3",
+            "steps": ["fine_tuning"],
+            "trained_on_outputs_of": [
+                {"model": "flux.1-dev", "role": "synthetic_data", "obtained": "2025-07-01"}
+            ],
+        },
+        ["api"],
+        {"commercial": True, "outputs_generated_by_licensee": True},
+    )
+    assert found["flux-1-dev-non-commercial-v1.1.1/commercial-license"] in (V, R)
+
+
+def test_a_monthly_revenue_written_as_arr_gives_the_arr(library: Library) -> None:
+    """Audit B m-3 (probe b6): `monthly_revenue: 36M USD ARR` states an ARR over MiniMax M2's
+    30M USD threshold; `annual_recurring_revenue` was left unknown (a false governance risk)."""
+    facts = {"mau": 1000, "ui_attribution": [], "commercial": True, "agreement_waives": []}
+    # the figure bounds the ARR from below (a range's upper end is not kept): under the
+    # threshold it stays open, never satisfied or not applicable on that bound alone
+    written_as = {"36M USD ARR": V, "20M USD ARR": R}
+    for revenue, verdict in written_as.items():
+        found = _verdicts(
+            library,
+            {"base": {"model": "minimax-m2", "obtained": "2025-12-01"}},
+            ["api"],
+            {**facts, "monthly_revenue": revenue},
+        )
+        assert found["minimax-m2-modified-mit/ui-attribution"] is verdict, revenue

@@ -58,7 +58,11 @@ CASES: dict[str, list[tuple[str, ...]]] = {
     "import cyclonedx": [],  # writes a manifest (a YAML document)
     "import hf": [],
     "licenses": [],
-    "licenses coverage": [("--texts", TEXTS), ()],
+    "licenses coverage": [
+        ("--texts", TEXTS, "--no-reach"),
+        ("--texts", TEXTS, "--only", "mit", "--only", "creativeml-openrail-plus-plus-m"),
+        (),
+    ],
     "licenses list": [()],
     "licenses models": [()],
     "licenses show": [("kimi-k2.5-modified-mit",), ("moonshotai/Kimi-K2.5",), ("llama3.1",)],

@@ -18,13 +18,16 @@ from licheck.cli.common import (
     say,
     terminal_width,
 )
+from licheck.core.context import EvaluationContext
 from licheck.core.diagnostics import LicheckError
+from licheck.core.verdicts import Verdict
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rich.console import Console
 
+    from licheck.evaluation.reachcells import LicenseReach
     from licheck.library.compiled import Library, LicenseEntry
     from licheck.library.coverage import LibraryCoverage, Totals
     from licheck.library.setaside import SetAside
@@ -297,15 +300,34 @@ def verify(texts: Path, licenses_dir: LibrarySource) -> None:
     default=None,
     help="Folder of canonical license texts (e.g. ../shared/reference/licenses).",
 )
+@click.option(
+    "--reach/--no-reach",
+    default=True,
+    show_default=True,
+    help="Judge each license's reach matrix (clause x relation x derivative); --no-reach "
+    "reports the sentence counts alone, and says the reach was not measured.",
+)
+@click.option(
+    "--only",
+    "only",
+    multiple=True,
+    metavar="ID",
+    help="Measure only this license (repeatable).",
+)
 @format_option(["text", "json"])
 @library_option
-def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None:
-    """How much of each license text the rule files account for.
+def coverage_(
+    texts: Path | None, reach: bool, only: tuple[str, ...], fmt: str, licenses_dir: LibrarySource
+) -> None:
+    """How much of each license text the rule files account for, and what their clauses reach.
 
     Counts the sentences of each text that impose a duty, a condition, a prohibition or an
     exception (those with a duty word, and those an entry quotes): encoded by a clause, or
-    accounted for by a `not_encoded` entry (with "to encode" apart). Exits 2 when texts are
-    missing: coverage is never reported for a text that was not read.
+    accounted for by a `not_encoded` entry (with "to encode" apart). Beside them, each
+    license's reach matrix: its clause x relation x derivative cells, how many a breach
+    manifest exercises, the verdicts they gave, and the cells whose verdict contradicts the
+    matrix. Exits 2 when texts are missing: coverage is never reported for a text that was not
+    read; exits 1 when a cell contradicts the matrix.
 
     \b
     Example:
@@ -324,30 +346,87 @@ def coverage_(texts: Path | None, fmt: str, licenses_dir: LibrarySource) -> None
             "../shared/reference/licenses); nothing was measured"
         )
         raise click.exceptions.Exit(2)
-    measured = measure(load_library(licenses_dir), texts, _set_aside(licenses_dir))
+    library = load_library(licenses_dir)
+    _known(library, only)
+    measured = _selected(measure(library, texts, _set_aside(licenses_dir)), only)
+    reaches = _reaches(library, measured, only) if reach else None
     if fmt == "json":
-        click.echo(json_output(_coverage_document(measured)))
+        click.echo(json_output(_coverage_document(measured, reaches)))
     else:
-        from licheck.outputs.library_text import coverage_text
+        from licheck.outputs.library_text import coverage_text, reach_text
 
         rows = [(r.license, t) for r, t in measured.each()]
         named = "overall" + ("" if measured.complete else " (partial)")
+        named += f" (--only: {len(only)})" if only else ""
         overall = (named, measured.overall)
         others = (measured.unaccounted_texts, measured.set_aside)
-        text = coverage_text(rows, measured.missing, overall, terminal_width(), others)
-        click.echo(text, nl=False)
+        width = terminal_width()
+        click.echo(coverage_text(rows, measured.missing, overall, width, others), nl=False)
+        click.echo(reach_text(reaches, width), nl=False)
     if measured.unaccounted_texts:
         say(
             f"licheck: {len(measured.unaccounted_texts)} text(s) in {texts} that no rule file "
             "encodes or set-aside.yaml sets aside: "
             + ", ".join(t.text for t in measured.unaccounted_texts)
         )
+    _coverage_exit(measured, reaches, texts)
+
+
+def _known(library: Library, only: tuple[str, ...]) -> None:
+    """Every --only names a license of the library (else exit 2)."""
+    unknown = [i for i in only if i not in library.licenses]
+    if unknown:
+        say(f"licheck: --only: no license {', '.join(unknown)} in the library; nothing measured")
+        raise click.exceptions.Exit(2)
+
+
+def _selected(measured: LibraryCoverage, only: tuple[str, ...]) -> LibraryCoverage:
+    """The coverage of the licenses --only names (all of them without it)."""
+    if not only:
+        return measured
+    from licheck.library.coverage import LibraryCoverage
+
+    # the folder's other texts are not about the licenses named: left out with them
+    return LibraryCoverage(
+        tuple(r for r in measured.results if r.license in only),
+        tuple(m for m in measured.missing if m[0] in only),
+    )
+
+
+def _reaches(
+    library: Library, measured: LibraryCoverage, only: tuple[str, ...]
+) -> list[LicenseReach]:
+    """Each measured license's reach matrix, judged (one run's memo, keyed by value)."""
+    from licheck.evaluation.reachcells import license_reach
+
+    context = EvaluationContext()
+    ids = sorted({r.license for r in measured.results} | {m[0] for m in measured.missing})
+    if not only:
+        ids = sorted(library.licenses)
+    return [license_reach(library, i, context) for i in ids]
+
+
+def _coverage_exit(
+    measured: LibraryCoverage, reaches: list[LicenseReach] | None, texts: Path
+) -> None:
+    """Exit 2 for missing texts, 1 for a cell that contradicts the matrix; a note when the
+    reach was not measured."""
+    from licheck.text.escape import line
+
+    if reaches is None:
+        say("licheck: --no-reach: the reach matrix was not measured")
     if not measured.complete:
         say(
             f"licheck: {len(measured.missing)} text(s) missing from {texts}: "
             + ", ".join(f for _, f in measured.missing)
         )
         raise click.exceptions.Exit(2)
+    wrong = [cell for r in reaches or () for cell in r.contradictions]
+    if wrong:
+        for cell in wrong:
+            say(line(f"licheck: reach contradicted: {cell.describe()}"))
+        say(f"licheck: {len(wrong)} cell(s) of the reach matrix contradict it")
+        raise click.exceptions.Exit(1)
 
 
 def _set_aside(source: LibrarySource) -> tuple[SetAside, ...]:
@@ -359,9 +438,13 @@ def _set_aside(source: LibrarySource) -> tuple[SetAside, ...]:
     return load((*builtin, *source.folders))
 
 
-def _coverage_document(measured: LibraryCoverage) -> dict[str, object]:
-    """`licenses coverage --format json`: the overall figures, then each license's."""
+def _coverage_document(
+    measured: LibraryCoverage, reaches: list[LicenseReach] | None
+) -> dict[str, object]:
+    """`licenses coverage --format json`: the overall figures, then each license's, each with
+    its reach matrix (null where it was not measured)."""
     overall = measured.overall
+    by_id = {r.license: r for r in reaches} if reaches is not None else {}
     return {
         "accounted": round(overall.accounted_fraction, 4),
         "encoded": round(overall.encoded_fraction, 4),
@@ -372,6 +455,7 @@ def _coverage_document(measured: LibraryCoverage) -> dict[str, object]:
             {"text": t.text, "counted": t.counted} for t in measured.unaccounted_texts
         ],
         "set_aside": [{"text": f, "reason": r} for f, r in measured.set_aside],
+        "reach": _reach_counts(reaches) if reaches is not None else None,
         "licenses": [
             {
                 "id": r.license,
@@ -380,9 +464,33 @@ def _coverage_document(measured: LibraryCoverage) -> dict[str, object]:
                 "encoded": round(t.encoded_fraction, 4),
                 **_counts(t),
                 "unaccounted_sentences": [s.text for s in r.unaccounted],
+                "reach": _reach_counts([by_id[r.license]]) if r.license in by_id else None,
             }
             for r, t in measured.each()
         ],
+    }
+
+
+def _reach_counts(reaches: list[LicenseReach]) -> dict[str, object]:
+    """The matrix's cells, those exercised, their verdicts and the contradictions."""
+    wrong = [cell for r in reaches for cell in r.contradictions]
+    return {
+        "cells": sum(r.cells for r in reaches),
+        "tested": sum(r.tested for r in reaches),
+        **{v.value: sum(r.count(v) for r in reaches) for v in Verdict},
+        "contradictions": len(wrong),
+        "contradicting_cells": [
+            {
+                "license": c.license,
+                "clause": c.clause,
+                "relation": c.relation.value,
+                "derivative": c.derivative,
+                "verdict": c.verdict.value,
+                "reaches": c.reaches,
+            }
+            for c in wrong
+        ],
+        "unexercised_clauses": [f"{r.license}/{c}" for r in reaches for c in r.unjudged_clauses],
     }
 
 

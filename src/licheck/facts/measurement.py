@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -51,7 +52,43 @@ def read(
     state = _measured(name, facts, measured, occasion, memo)
     if name not in _RELATED:
         return state
+    if name == "annual_recurring_revenue":
+        state = _arr_from_monthly(state, facts, measured, occasion)
     return _bounded(state, key, facts, measured, occasion)
+
+
+_ARR_WRITTEN = re.compile(r"\bARR\b")
+
+
+def _arr_from_monthly(
+    state: FactState, facts: Mapping[str, FactState], measured: Measured, occasion: Occasion
+) -> FactState:
+    """An unstated `annual_recurring_revenue` where `monthly_revenue` is written as ARR ("36M
+    USD ARR"): that figure is the ARR, so the ARR is at least its lowest figure (audit s3-B
+    m-3: it was left unknown, a false governance risk)."""
+    if state.status is not Status.UNKNOWN:
+        return state
+    monthly = _measured("monthly_revenue", facts, measured, occasion)
+    written = monthly.written or ""
+    domain = monthly.domain
+    if monthly.status is Status.UNKNOWN or not _ARR_WRITTEN.search(written):
+        return state
+    if not isinstance(domain, Interval) or domain.lo <= 0:
+        return state
+    floor = Interval(domain.lo, domain.lo_closed, None, False, domain.dimension)
+    likely = monthly.likely
+    return dataclasses.replace(
+        state,
+        status=monthly.status,
+        domain=floor,
+        likely=None if likely is None or not isinstance(likely, Interval) else floor,
+        evidence=monthly.evidence,
+        reading=_join(
+            state.reading,
+            f"annual_recurring_revenue is at least the ARR monthly_revenue is written as "
+            f"({written}).",
+        ),
+    )
 
 
 def _measured(

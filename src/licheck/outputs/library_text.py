@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from licheck.core.verdicts import Verdict
 from licheck.engine.conditions import All, Any_, Const, Not, Test
 from licheck.inputs.rules import CatalogModel
 from licheck.library.coverage import Totals, UnaccountedText
@@ -16,6 +17,7 @@ from licheck.text.escape import markup as escape
 from licheck.text.readable import fit
 
 if TYPE_CHECKING:
+    from licheck.evaluation.reachcells import LicenseReach
     from licheck.library.compiled import Library, LicenseEntry
 
 ID_COLUMN = 32  # `licenses models`: where the license starts, on a wide terminal
@@ -74,6 +76,39 @@ def coverage_text(
         lines.append(fit(f"{text_file}: set aside: {reason}", width))
     lines += _row(overall[0], _counts(overall[1]), column, width)
     lines.append(fit(COVERAGE_NOTE, width))
+    return "".join(line + "\n" for line in lines)
+
+
+REACH_COUNTS = " {:>6} {:>6} {:>9} {:>5} {:>9} {:>5} {:>7}"  # the reach figures
+REACH_HEADER = ("cells", "tested", "violation", "risk", "satisfied", "n/a", "contra.")
+REACH_NOTE = (
+    "reach: the clause x relation x derivative cells of each license's matrix; tested: those a "
+    "breach manifest exercises, by verdict; contra.: verdicts that contradict the matrix (a "
+    "reached breach satisfied or not applicable, or a violation where it does not reach): "
+    "must be 0"
+)
+
+
+def reach_text(reaches: Sequence[LicenseReach] | None, width: int) -> str:
+    """The reach table: a row per license, the overall row, and what the columns mean; a line
+    saying it was not measured where it was not."""
+    if reaches is None:
+        return fit("reach: not measured (--no-reach)", width) + "\n"
+    column = max(min(NAME_COLUMN, width - COUNTS_WIDTH), 0)
+    lines = ["", *_row("reach", REACH_COUNTS.format(*REACH_HEADER), column, width)]
+
+    def figures(group: Sequence[LicenseReach]) -> str:
+        return REACH_COUNTS.format(
+            sum(r.cells for r in group),
+            sum(r.tested for r in group),
+            *(sum(r.count(v) for r in group) for v in Verdict),
+            sum(len(r.contradictions) for r in group),
+        )
+
+    for reach in reaches:
+        lines += _row(reach.license, figures([reach]), column, width)
+    lines += _row("overall", figures(reaches), column, width)
+    lines.append(fit(REACH_NOTE, width))
     return "".join(line + "\n" for line in lines)
 
 
