@@ -59,7 +59,8 @@ def test_every_card_is_judged_as_import_then_check_judges_it(
     assert audited == alone
     data = json.loads(summary.read_text())
     assert data["judged"] == len(NAMES) and data["not_read"] == []
-    assert sum(data["by_verdict"].values()) == len(NAMES)
+    assert sum(row["cards"] for row in data["by_verdict"]) == len(NAMES)
+    assert data == json.loads(out)["cards"]  # the report's own summary, written alone
     assert sorted(p.name for p in kept.iterdir()) == sorted(f"org__{n}.yaml" for n in NAMES)
     assert "audit-cards: 8 cards, 8 judged, 0 not read" in " ".join(err.split())
 
