@@ -113,7 +113,9 @@ def audit_cards(
         folder = manifests_dir or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         written, unread = _import_all(cards, library, folder)
-        report, inputs = _judged(folder, written, unread, len(cards), request, paths)
+        outputs = [("--output", request.output), ("--summary", summary_file)]
+        read = (*paths, *(card for card, _ in cards))  # every card: never written over
+        report, inputs = _judged(folder, written, unread, len(cards), request, read, outputs)
         if summary_file is not None:
             assert report.cards is not None  # (set by _judged)
             summary_file.write_text(report.cards.model_dump_json(indent=2) + "\n")
@@ -172,7 +174,8 @@ def _judged(
     unread: list[ErrorOut],
     found: int,
     request: ReportRequest,
-    paths: tuple[Path, ...],
+    paths: tuple[Path, ...],  # the run's inputs: the folders given and every card
+    outputs: list[tuple[str, Path | None]],
 ) -> tuple[Report, tuple[Path | None, ...]]:
     """The report of `check` over the manifests (one evaluation, held: the summary is counted
     from it), the cards not read among its errors, and the summary as its `cards`."""
@@ -183,7 +186,7 @@ def _judged(
 
     waivers = request.waivers()
     inputs = request.inputs(paths, waivers)
-    refuse_outputs([("--output", request.output)], inputs)
+    refuse_outputs(outputs, inputs)  # before any evaluation: no input is written over
     baseline = load_baseline(request.baseline_file)
     if written:
         report = check_report(
