@@ -59,7 +59,8 @@ def test_every_card_is_judged_as_import_then_check_judges_it(
     assert audited == alone
     data = json.loads(summary.read_text())
     assert data["judged"] == len(NAMES) and data["not_read"] == []
-    assert sum(data["by_verdict"].values()) == len(NAMES)
+    assert sum(row["cards"] for row in data["by_verdict"]) == len(NAMES)
+    assert data == json.loads(out)["cards"]  # the report's own summary, written alone
     assert sorted(p.name for p in kept.iterdir()) == sorted(f"org__{n}.yaml" for n in NAMES)
     assert "audit-cards: 8 cards, 8 judged, 0 not read" in " ".join(err.split())
 
@@ -83,3 +84,14 @@ def test_no_card_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: 
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
     code, _, err = run(capsys, "audit-cards", str(tmp_path))
     assert code == 2 and "no model cards" in err
+
+
+def test_the_summary_file_never_overwrites_a_card(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    hub = _hub(tmp_path, NAMES[:1])
+    card = hub / "org" / NAMES[0] / "README.md"
+    before = card.read_bytes()
+    code, _, err = run(capsys, "audit-cards", str(hub), "--summary", str(card))
+    assert code == 2 and "--summary" in err
+    assert card.read_bytes() == before

@@ -114,3 +114,47 @@ def test_golden_portfolio(
 
         validator = Draft4Validator(json.loads(schema.read_text("utf-8")))
         assert list(validator.iter_errors(json.loads(out))) == []
+
+
+# `licheck audit-cards`: three real cards and one that cannot be read, laid out as the Hub's
+# ORG/NAME folders; the summary table (cards by base family, by verdict, the most common
+# findings, the card not read) in every format, the manifests kept at a relative path so that
+# the report names them the same on every machine.
+AUDITED = ("hermes-3-llama-3.1-8b", "llama-3.1-apache", "gemma-2-9b-it-simpo")
+
+
+def _audit(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str) -> tuple[int, str]:
+    for name in AUDITED:
+        (tmp_path / "hub" / "org" / name).mkdir(parents=True)
+        shutil.copy(CARDS / f"{name}.md", tmp_path / "hub" / "org" / name / "README.md")
+    (tmp_path / "hub" / "org" / "broken").mkdir()
+    (tmp_path / "hub" / "org" / "broken" / "README.md").write_text("# no front matter\n")
+    code, out, err = run(capsys, "audit-cards", "hub", "--manifests", "manifests", *args)
+    assert "hub/org/broken/README.md:1:1: error: card not read" in " ".join(err.split())
+    return code, out
+
+
+CARDS = ROOT / "tests" / "data" / "import" / "cards"
+
+
+@pytest.mark.parametrize("fmt", FORMAT_CHOICES)
+def test_golden_audit_cards(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    update_golden: bool,
+    fmt: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out = _audit(capsys, tmp_path, "-f", fmt, *DETAILED.get(fmt, ()))
+    assert code == 2  # a card not read: never passes, never stops the others
+    assert_golden(f"audit-cards.{fmt}", out, update_golden)
+    if fmt == "text":
+        code, out = _audit_again(capsys, tmp_path)
+        assert code == 2
+        assert_golden("audit-cards.brief", out, update_golden)
+
+
+def _audit_again(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> tuple[int, str]:
+    code, out, _ = run(capsys, "audit-cards", "hub", "--manifests", "manifests")
+    return code, out

@@ -7,23 +7,27 @@ default); the card's repository id is its folder's path under the folder searche
 `ORG/NAME` (the Hub's own layout, `huggingface-cli download --local-dir ORG/NAME`), and is then
 the derived model's name.  A card that cannot be read is listed with the reason, located, and
 never stops the run (the run exits 2 at the end, as `check` does for a manifest not read).  The
-manifests are then judged by `check`, with every report format and option of it; a summary —
-cards by base family, by verdict, the most common findings — goes to stderr (and
-`--summary FILE` as JSON).
+manifests are then judged by `check` (one evaluation), with every report format and option of
+it; the cards not read are among the report's errors, and the summary — cards by base family,
+by verdict, the most common findings, the cards not read — is in the report itself (its
+`cards`, `licheck.report.cards`), in every format that draws tables (docs/import.md), and
+`--summary FILE` writes it alone as JSON.
 """
 
 from __future__ import annotations
 
-import json
 import tempfile
-from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from licheck.cli.common import PathParam, say
-from licheck.cli.request import ReportRequest, request_options
+from licheck.cli.common import PathParam, refuse_outputs, say
+from licheck.cli.request import ReportRequest, compare_baseline, load_baseline, request_options
+
+if TYPE_CHECKING:
+    from licheck.core.diagnostics import Diagnostic
+    from licheck.report.view import ErrorOut, Report
 
 CARD_NAME = "readme.md"
 
@@ -90,7 +94,8 @@ def audit_cards(
     A card is a README.md below the folders given (ORG/NAME/README.md gives the repository
     id ORG/NAME, the derived model's name), or a .md file named itself.  A card that cannot
     be read is listed with the reason and the others are judged (exit 2 at the end).  Every
-    option and format of `check` applies; a summary goes to stderr.
+    option and format of `check` applies; the report holds the summary (cards by base
+    family, by verdict, the most common findings, the cards not read).
 
     \b
     Example:
@@ -108,27 +113,29 @@ def audit_cards(
         folder = manifests_dir or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         written, unread = _import_all(cards, library, folder)
-        for where, reason in unread:
-            say(f"{where}: error: card not read: {reason}", located_first=True)
-        report = Path(scratch) / "audit-report.json"
-        code = _judge(folder, request, report) if written else 2
-        summary = _summary(written, unread, report)
-        _say_summary(summary)
+        outputs = [("--output", request.output), ("--summary", summary_file)]
+        read = (*paths, *(card for card, _ in cards))  # every card: never written over
+        report, inputs = _judged(folder, written, unread, len(cards), request, read, outputs)
         if summary_file is not None:
-            summary_file.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
-    raise click.exceptions.Exit(2 if unread else code)
+            assert report.cards is not None  # (set by _judged)
+            summary_file.write_text(report.cards.model_dump_json(indent=2) + "\n")
+        say(
+            f"licheck: audit-cards: {len(cards)} cards, {len(written)} judged, "
+            f"{len(cards) - len(written)} not read"
+        )
+        request.emit(report, inputs, summary=True)
 
 
 def _import_all(
     cards: list[tuple[Path, Path]], library: Any, folder: Path
-) -> tuple[dict[str, str], list[tuple[str, str]]]:
-    """Each card imported into a manifest in `folder`: {manifest file: card}, and the cards
-    not read with the located reason."""
-    from licheck.core.diagnostics import InputError, path_text
+) -> tuple[dict[str, str], list[ErrorOut]]:
+    """Each card imported into a manifest in `folder`: {manifest file: card}, and the
+    problems of the cards not read, located."""
+    from licheck.core.diagnostics import Diagnostic, InputError, path_text
     from licheck.importers import hf as importer
 
     written: dict[str, str] = {}
-    unread: list[tuple[str, str]] = []
+    unread: list[ErrorOut] = []
     taken: set[str] = set()
     for card, root in cards:
         name = path_text(str(card))
@@ -137,10 +144,10 @@ def _import_all(
                 importer.read(card, name), library, name, repo_id(card, root)
             )
         except InputError as exc:
-            unread.extend((f"{d.file}:{d.line}:{d.column}", d.message) for d in exc.diagnostics)
+            unread += [_not_read(d) for d in exc.diagnostics]
             continue
         except (OSError, UnicodeError, ValueError) as exc:
-            unread.append((name, str(exc)))
+            unread.append(_not_read(Diagnostic(name, 0, 0, str(exc))))
             continue
         target = folder / _manifest_name(card, root, taken)
         target.write_text(text, encoding="utf-8")
@@ -148,56 +155,53 @@ def _import_all(
     return written, unread
 
 
-def _judge(folder: Path, request: ReportRequest, report: Path) -> int:
-    """`check` over the manifests, the JSON report written beside from the same evaluation
-    (for the summary); its exit code."""
-    from licheck.cli.check import check
+def _not_read(d: Diagnostic) -> ErrorOut:
+    """A card's problem as the report lists it."""
+    from licheck.report.view import ErrorOut
 
-    judge = check.callback.__wrapped__  # type: ignore[union-attr]  # the options gathered already
-    try:
-        judge(paths=(folder,), request=request, also=[("json", report)], allow_no_manifests=False)
-    except click.exceptions.Exit as exit_:
-        return int(exit_.exit_code)
-    return 0
-
-
-def _summary(
-    written: dict[str, str], unread: list[tuple[str, str]], report: Path
-) -> dict[str, Any]:
-    """Cards by the licenses their findings are under, by verdict, and the most common
-    findings: read from the run's JSON report (the verdicts the report shows)."""
-    data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else {}
-    by_license: Counter[str] = Counter()
-    by_verdict: Counter[str] = Counter()
-    findings: Counter[str] = Counter()
-    for product in data.get("products", []):
-        by_verdict[product["verdict"]] += 1
-        for license_id in sorted({f["license"] for f in product["findings"]}) or ["none"]:
-            by_license[license_id] += 1
-        for f in product["findings"]:
-            if f["verdict"] in ("violation", "governance_risk"):
-                findings[f"{f['verdict']}: {f['license']}/{f['clause']}"] += 1
-    return {
-        "cards": len(written) + len({where.split(":", 1)[0] for where, _ in unread}),
-        "judged": len(written),
-        "not_read": [{"where": w, "reason": r} for w, r in unread],
-        "by_license": dict(sorted(by_license.items())),
-        "by_verdict": dict(sorted(by_verdict.items())),
-        "most_common_findings": [{"finding": k, "cards": n} for k, n in findings.most_common(10)],
-        "manifests": dict(sorted(written.items())),
-    }
-
-
-def _say_summary(summary: dict[str, Any]) -> None:
-    from licheck.text.escape import line
-
-    say(
-        f"licheck: audit-cards: {summary['cards']} cards, {summary['judged']} judged, "
-        f"{len(summary['not_read'])} not read"
+    return ErrorOut(
+        file=d.file,
+        line=d.line,
+        column=d.column,
+        message=f"card not read: {d.message}",
+        hint=d.hint or None,
     )
-    verdicts = ", ".join(f"{v.replace('_', ' ')} {n}" for v, n in summary["by_verdict"].items())
-    say(f"licheck: cards by verdict: {verdicts or 'none'}")
-    licenses = ", ".join(f"{k} {n}" for k, n in summary["by_license"].items())
-    say(line(f"licheck: cards by license of their base: {licenses or 'none'}"))
-    for item in summary["most_common_findings"]:
-        say(line(f"licheck:   {item['cards']:>5}  {item['finding']}"))
+
+
+def _judged(
+    folder: Path,
+    written: dict[str, str],
+    unread: list[ErrorOut],
+    found: int,
+    request: ReportRequest,
+    paths: tuple[Path, ...],  # the run's inputs: the folders given and every card
+    outputs: list[tuple[str, Path | None]],
+) -> tuple[Report, tuple[Path | None, ...]]:
+    """The report of `check` over the manifests (one evaluation, held: the summary is counted
+    from it), the cards not read among its errors, and the summary as its `cards`."""
+    from licheck.cli.configuring import with_config
+    from licheck.portfolio.runs import check_report
+    from licheck.report.cards import cards_summary
+    from licheck.report.view import assemble
+
+    waivers = request.waivers()
+    inputs = request.inputs(paths, waivers)
+    refuse_outputs(outputs, inputs)  # before any evaluation: no input is written over
+    baseline = load_baseline(request.baseline_file)
+    if written:
+        report = check_report(
+            [folder],
+            request.policy(),
+            as_of=request.as_of,
+            library=request.licenses_dir,
+            waivers=waivers,
+            today=request.today,
+            attestations=request.attestations(),
+        )
+    else:
+        report = assemble([], request.policy().name, request.as_of)
+    errors = sorted([*report.errors, *unread], key=lambda e: (e.file, e.line, e.column))
+    report = report.model_copy(
+        update={"errors": errors, "cards": cards_summary(report, found, unread)}
+    )
+    return with_config(compare_baseline(report, baseline)), inputs

@@ -10,6 +10,7 @@ start a line with `::`, a CI runner's workflow command).
 from __future__ import annotations
 
 from licheck.core.verdicts import RiskKind, Verdict
+from licheck.outputs.cards import text_lines
 from licheck.outputs.document import Piece, Plain, RenderOptions
 from licheck.outputs.summary import (
     baseline_lines,
@@ -25,7 +26,7 @@ from licheck.outputs.unread import error_lines
 from licheck.report.view import FindingOut, ProductOut, Report
 from licheck.text.escape import rich as escape
 from licheck.text.escape import terminal
-from licheck.text.readable import encodable
+from licheck.text.readable import encodable, fit
 
 INDENT = "    "  # before a continued line
 STYLES = {Verdict.VIOLATION: "1;31", Verdict.GOVERNANCE_RISK: "1;33", Verdict.SATISFIED: "32"}
@@ -131,4 +132,5 @@ class BriefDocument(Plain):
             lines.append(HINT)
         encoding = self.options.encoding
         text = "\n".join(draw([(line, "")], width, color, encoding) for line in lines)
-        return ("\n\n" if pieces else "") + text + "\n"
+        table = "".join(f"{fit(terminal(t), width)}\n" for t in text_lines(top))  # as laid out
+        return ("\n\n" if pieces else "") + (table + "\n" if table else "") + text + "\n"

@@ -13,6 +13,7 @@ import hashlib
 from typing import Any
 
 from licheck.core.verdicts import Verdict
+from licheck.outputs.cards import TITLE, table_rows
 from licheck.outputs.document import Piece, Plain
 from licheck.outputs.html_style import CSS
 from licheck.outputs.html_svg import evidence_of, lineage_svg, timeline_svg
@@ -121,7 +122,20 @@ class HtmlDocument(Plain):
         return "\n".join(out)
 
     def tail(self, top: Report, pieces: int) -> str:
-        return "</main>\n</body>\n</html>\n"
+        return "</main>\n" + _cards_section(top) + "</body>\n</html>\n"
+
+
+def _cards_section(top: Report) -> str:
+    """audit-cards' summary table, after the products ('' in other reports)."""
+    rows = table_rows(top)
+    if not rows:
+        return ""
+    body = "".join(f"<tr><th>{esc(t)}</th><td>{esc(n)}</td><td>{c}</td></tr>" for t, n, c in rows)
+    head = "<tr><th>Table</th><th>Name</th><th>Cards</th></tr>"
+    return (
+        f'<section class="cards"><h2>{esc(TITLE)}</h2>'
+        f"<table><thead>{head}</thead><tbody>{body}</tbody></table></section>\n"
+    )
 
 
 def _unread_and_baseline(top: Report) -> list[str]:

@@ -34,6 +34,7 @@ from licheck.core.verdicts import RiskKind, Verdict
 from licheck.outputs.document import Piece, Plain, written
 from licheck.outputs.summary import baseline_tag, is_problem, replacement_line
 from licheck.outputs.unread import message, where
+from licheck.report.cards import summary_rows
 from licheck.report.gatesettings import shown_value
 from licheck.report.view import FailOn, FindingOut, ProductOut, Report, counts_toward_gate, fails
 from licheck.text.escape import no_workflow_command, xml_chars
@@ -238,13 +239,18 @@ class JunitDocument(Plain):
             or top.errors
             or (top.library is not None and top.library.replaced)
             or top.gate_settings
+            or top.cards is not None
         )
         before = self._root_of(top, pieces)[0]
         return before + self.separator if opened else before + "\n"
 
     def tail(self, top: Report, pieces: int) -> str:
         unread = self.separator.join(
-            self._cut_suite() + _unread_suites(top) + _library_suite(top) + _settings_suite(top)
+            self._cut_suite()
+            + _unread_suites(top)
+            + _library_suite(top)
+            + _settings_suite(top)
+            + _cards_suite(top)
         )
         if not (pieces or unread):
             return ""
@@ -294,6 +300,22 @@ def _settings_suite(top: Report) -> list[str]:
         value = str(raw).lower() if isinstance(raw, bool) else shown_value(setting)
         for name, text in ((setting.key, value), (f"{setting.key}.source", setting.source)):
             ET.SubElement(properties, "property", {"name": name, "value": text})
+    ET.indent(suite, space="  ", level=1)
+    return [_serialized(suite)]
+
+
+def _cards_suite(top: Report) -> list[str]:
+    """audit-cards' summary as the properties of a suite of no tests (`table.name`: cards);
+    the cards not read are also suites in error, as every unread input."""
+    if top.cards is None:
+        return []
+    suite = ET.Element(
+        "testsuite", {"name": "cards audited", "tests": "0", "failures": "0", "errors": "0"}
+    )
+    suite.attrib.update({"skipped": "0", "time": "0"})
+    properties = ET.SubElement(suite, "properties")
+    for table, name, count in summary_rows(top.cards):
+        ET.SubElement(properties, "property", {"name": f"{table}.{name}", "value": str(count)})
     ET.indent(suite, space="  ", level=1)
     return [_serialized(suite)]
 

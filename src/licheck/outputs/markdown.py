@@ -9,6 +9,7 @@ from bisect import insort
 from dataclasses import dataclass
 
 from licheck.core.verdicts import Verdict
+from licheck.outputs.cards import TITLE, table_rows
 from licheck.outputs.document import Piece, Plain, written
 from licheck.outputs.summary import (
     baseline_lines,
@@ -194,6 +195,7 @@ class MarkdownDocument(Plain):
                 f" and {self._clean_count - 10} more" if self._clean_count > 10 else ""
             )
             out += [f"✅ No violations or risks: {cell(shown)}.", ""]
+        out += _cards_table(top)
         notes = [s for s in top.waivers if s.status != "applied"]
         if notes:
             out.append("**Waivers that need attention:**")
@@ -237,6 +239,16 @@ def _unread_section(top: Report) -> list[str]:
         return []
     out = [f"**❌ {cell(unread(top))}** (the others were evaluated):"]
     out += [f"- `{code(where(e))}` {cell(message(e))}" for e in top.errors]
+    return [*out, ""]
+
+
+def _cards_table(top: Report) -> list[str]:
+    """audit-cards' summary, after the findings ([] in other reports)."""
+    rows = table_rows(top)
+    if not rows:
+        return []
+    out = [f"**{TITLE}:**", "", "| Table | Name | Cards |", "|---|---|---:|"]
+    out += [f"| {cell(t)} | {cell(n)} | {c} |" for t, n, c in rows]
     return [*out, ""]
 
 

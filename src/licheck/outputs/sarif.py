@@ -293,6 +293,24 @@ UNREAD_RULE: dict[str, Any] = {
 }
 
 
+def _verdict_properties(top: Report) -> dict[str, Any]:
+    """The run's first properties: the policy, the verdicts, the waived and to-attest counts,
+    the baseline compared."""
+    properties: dict[str, Any] = {
+        "evidencePolicy": top.evidence_policy,
+        "asOf": top.as_of,
+        "verdict": top.verdict.value,
+        "gateVerdict": top.summary.gate_verdict.value,
+    }
+    if top.summary.counts.waived:
+        properties["waivedResults"] = top.summary.counts.waived
+    if top.summary.counts.to_attest:
+        properties["toAttestResults"] = top.summary.counts.to_attest
+    if top.baseline is not None:
+        properties["baseline"] = {"file": top.baseline.file, **top.baseline.counts.model_dump()}
+    return properties
+
+
 def _unread_result(error: ErrorOut, index: int, options: RenderOptions) -> dict[str, Any]:
     """A manifest that could not be read, as an error result at its file:line:column."""
     location = _location(error.file, error.line, error.column, options.root, options.cwd)
@@ -404,22 +422,8 @@ class SarifDocument(Plain):
             "automationDetails": {"id": "licheck/"},
             "columnKind": "unicodeCodePoints",
             "results": Hole("results"),
-            "properties": {
-                "evidencePolicy": top.evidence_policy,
-                "asOf": top.as_of,
-                "verdict": top.verdict.value,
-                "gateVerdict": top.summary.gate_verdict.value,
-            },
+            "properties": _verdict_properties(top),
         }
-        if top.summary.counts.waived:
-            run["properties"]["waivedResults"] = top.summary.counts.waived
-        if top.summary.counts.to_attest:
-            run["properties"]["toAttestResults"] = top.summary.counts.to_attest
-        if top.baseline is not None:
-            run["properties"]["baseline"] = {
-                "file": top.baseline.file,
-                **top.baseline.counts.model_dump(),
-            }
         invocation: dict[str, Any] = {"executionSuccessful": True}
         omitted = self.results - self.written
         if omitted:
@@ -448,6 +452,8 @@ class SarifDocument(Plain):
                 _unread_notification(e, self.options) for e in top.errors
             )
         notes = [_notification(s, self.options) for s in top.waivers if s.status != "applied"]
+        if top.cards is not None:  # audit-cards: the summary of the cards audited
+            run["properties"]["cards"] = top.cards.model_dump(mode="json")
         if top.config is not None:  # the settings a configuration file gave this run
             run["properties"]["config"] = top.config.model_dump(mode="json")
         if top.gate_settings:  # every setting that decided the verdicts and the gate

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from licheck.core.verdicts import RiskKind, Verdict
 from licheck.inputs.rules import Provenance
+from licheck.outputs.cards import text_lines
 from licheck.outputs.document import Context, Format, Piece, Plain, RenderOptions
 from licheck.outputs.summary import (
     baseline_tag,
@@ -115,7 +116,12 @@ class TextDocument(Plain):
     def tail(self, top: Report, pieces: int) -> str:
         from licheck.outputs.unread import block
 
-        text = self.overall(top.verdict, top.summary.products) + block(top) + library_text(top)
+        text = (
+            self.overall(top.verdict, top.summary.products)
+            + _cards_block(top, self.width)
+            + block(top)
+        )
+        text += library_text(top)
         if self.context.options.summary or top.waivers or top.baseline:
             summary = summary_text(top, self.context.options.fail_on)
             summary = encodable(summary, self.context.options.encoding)
@@ -371,3 +377,9 @@ def _facts_table(facts: list[FactOut]) -> Table:
             evidence,
         )
     return table
+
+
+def _cards_block(top: Report, width: int) -> str:
+    """audit-cards' summary table, after the products ('' in other reports)."""
+    lines = text_lines(top)
+    return "\n" + "".join(f"{fit(terminal(t), width)}\n" for t in lines) if lines else ""

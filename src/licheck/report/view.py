@@ -263,6 +263,28 @@ def errors_out(diagnostics: Sequence[Diagnostic]) -> list[ErrorOut]:
     ]
 
 
+class CountOut(_Model):
+    """A row of a count table: a name and how many cards it holds."""
+
+    name: str
+    cards: int
+
+
+class CardsOut(_Model):
+    """`licheck audit-cards`: the summary of the cards audited (only its reports carry it).
+    A card's base family is the license its findings are under (a card may be in several,
+    "none" when no license applies); the most common findings count the cards with each
+    violation or governance risk, waived or not; a card not read is listed, located, with the
+    reason (also in the report's `errors`)."""
+
+    cards: int  # every card found, read or not
+    judged: int
+    not_read: list[ErrorOut]
+    by_base_family: list[CountOut]
+    by_verdict: list[CountOut]
+    most_common_findings: list[CountOut]
+
+
 class ReplacementOut(_Model):
     """A library entry a layer replaced: the layer's file now defines the id."""
 
@@ -341,6 +363,8 @@ class Report(_Model):
     # every setting that decides a verdict or the gate, and where it came from (the command line
     # fills it; a report a program builds has none)
     gate_settings: list[GateSettingOut] = Field([], exclude_if=lambda value: not value)
+    # present only in `licheck audit-cards` reports: the cards audited, counted
+    cards: CardsOut | None = Field(None, exclude_if=lambda value: value is None)
     # SHA-256 over what a baseline comparison reads (`licheck.report.digest`): every JSON report
     # licheck writes carries it, last, and `--baseline` refuses a report it does not match
     digest: str | None = Field(
