@@ -206,3 +206,112 @@ def test_rate_text_keeps_every_digit(rate: Fraction, shown: str) -> None:
 
 def test_rate_text_marks_a_rate_it_cannot_write_exactly() -> None:
     assert rate_text(Fraction(1, 3)) == "≈0.333333333333"
+
+
+# -- near-matches: every clause that compares names names the near-match -----------------------
+
+NEAR = """\
+format: 2
+product: Near
+owner: Acme
+release_date: 2025-03-19
+agreements: none
+facts:
+  commercial: true
+  mau: 200M
+  monthly_revenue: 50M USD
+{facts}
+components:
+  - id: app
+    name: App
+    delivery: [weights]
+    lineage:
+      base: {{model: {model}}}
+    facts:
+      derivative: true
+      model_made_available: true
+      model_name: {name}
+"""
+
+
+def near_finding(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    model: str,
+    facts: str,
+    name: str,
+    clause: str,
+) -> tuple[dict[str, Any], str]:
+    """One clause's JSON finding, and the default text output, for a product stating `facts`."""
+    path = tmp_path / "near.yaml"
+    path.write_text(NEAR.format(model=model, facts=facts, name=name), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == clause)
+    code, text, err = run(capsys, "evaluate", str(path))
+    assert code in (0, 1), err
+    return found, " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("model", "facts", "name", "clause", "fact", "written", "asked"),
+    [
+        (  # a display string, the set stated whole
+            "kimi-k2.5",
+            "  ui_attribution: [KIMI K2.5]",
+            "Acme",
+            "ui-attribution",
+            "ui_attribution",
+            "KIMI K2.5",
+            "'Kimi K2.5'",
+        ),
+        (  # a display string beside the excluded name
+            "kimi-k2.5",
+            "  ui_attribution: {includes: [KIMI K2.5], excludes: [Kimi K2.5]}",
+            "Acme",
+            "ui-attribution",
+            "ui_attribution",
+            "KIMI K2.5",
+            "'Kimi K2.5'",
+        ),
+        (  # an attribution elsewhere (Llama's "Built with Llama")
+            "llama-3.1-8b",
+            "  ui_attribution: []\n  attribution_elsewhere: [built with Llama]",
+            "Llama-acme",
+            "built-with-llama",
+            "attribution_elsewhere",
+            "built with Llama",
+            "'Built with Llama'",
+        ),
+        (  # a name prefix
+            "llama-3.1-8b",
+            "",
+            "llama-3.1-acme",
+            "model-name-prefix",
+            "model_name",
+            "llama-3.1-acme",
+            "starting with 'Llama'",
+        ),
+    ],
+)
+def test_a_near_match_is_named_in_the_finding(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    model: str,
+    facts: str,
+    name: str,
+    clause: str,
+    fact: str,
+    written: str,
+    asked: str,
+) -> None:
+    found, text = near_finding(capsys, tmp_path, model, facts, name, clause)
+    assert found["verdict"] == "governance_risk"
+    said = f"{fact} holds a near-match of a name the clause asks for: '{written}' read as {asked}"
+    assert said in found["explanation"]
+    assert "Whether it counts as that name is for a person to judge." in found["explanation"]
+    assert said in text  # the default text output says it too, not only the branches
+    # the facts shown keep the near-matching member the reading is about
+    shown = next(f for f in found["facts"] if f["name"] == fact)
+    assert written in shown["value"]

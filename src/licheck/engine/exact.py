@@ -108,7 +108,13 @@ def _known_string_cells(value: str, domain: Strings, tests: Sequence[Test]) -> l
     if not readings:
         return [Cell(value, domain)]
     written = Cell(value, domain, f"{value!r} as written")
-    return [written, *(Cell(v, domain, f"{value!r} {words}") for v, words in readings.items())]
+    return [
+        written,
+        *(
+            Cell(v, domain, f"{value!r} {words}", f"{value!r} {words}")
+            for v, words in readings.items()
+        ),
+    ]
 
 
 def _known_set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
@@ -129,7 +135,7 @@ def _known_set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
             words = "; ".join(
                 f"{near[n]!r} read as {n!r} ({nearmatch.difference(near[n], n)})" for n in chosen
             )
-            result.append(Cell(domain.includes | frozenset(chosen), domain, words))
+            result.append(Cell(domain.includes | frozenset(chosen), domain, words, words))
     return result
 
 
@@ -158,17 +164,19 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
                 domain.includes | frozenset(chosen), domain.excludes - frozenset(chosen), False
             )
             result += [
-                Cell(c.value, c.region, f"{c.label}, {words}") for c in _open_set_cells(read, tests)
+                Cell(c.value, c.region, f"{c.label}, {words}", words)
+                for c in _open_set_cells(read, tests)
             ]
     return result
 
 
 def _near_excluded(domain: StringSet, tests: Sequence[Test]) -> dict[str, str]:
-    """The excluded names a test asks for that an included member matches only up to case, white
-    space or typography: name -> that member."""
+    """The names a test asks for, excluded or not known to be included, that an included member
+    matches only up to case, white space or typography: name -> that member.  (`includes: [KIMI
+    K2.5]` leaves open whether `Kimi K2.5` is shown too; read as the name, it is.)"""
     return {
         name: member
-        for name in sorted(strings_read(tests) & domain.excludes)
+        for name in sorted(strings_read(tests) - domain.includes)
         for member in sorted(domain.includes)
         if nearmatch.near(member, name)
     }
@@ -311,6 +319,7 @@ class Branch:
     when: str
     verdict: Verdict
     region: Domain | None = None  # for a quantity: the interval
+    near: str | None = None  # the near-match this branch reads as the name (`Cell.near`)
 
 
 def branches(
@@ -331,7 +340,12 @@ def branches(
         choices[position] = [signature]
         verdict = verdict_of(table.over(choices))
         result.append(
-            Branch(cell.label, verdict, cell.region if isinstance(cell.region, Interval) else None)
+            Branch(
+                cell.label,
+                verdict,
+                cell.region if isinstance(cell.region, Interval) else None,
+                cell.near,
+            )
         )
     if len({b.verdict for b in result}) == 1:
         return result
@@ -347,7 +361,12 @@ def branches(
                 merged[-1] = Branch(str(region), branch.verdict, region)
                 continue
             if previous.region is None and branch.region is None:
-                merged[-1] = Branch(f"{previous.when} or {branch.when}", branch.verdict)
+                nears = [n for n in (previous.near, branch.near) if n]
+                merged[-1] = Branch(
+                    f"{previous.when} or {branch.when}",
+                    branch.verdict,
+                    near="; ".join(nears) if nears else None,
+                )
                 continue
         merged.append(branch)
     return merged

@@ -116,11 +116,15 @@ def _item(duty: Duty) -> str:
     where = f"`{code(duty.license)}/{code(duty.clause)}`"
     if duty.status is Status.REQUIRED:
         state = "required" + {"yes": ", met", "no": ", **not met**"}.get(duty.met, "")
-        if duty.met == "unknown":
+        if duty.met == "unknown" and duty.near_matches:
+            state += ", not known to be met — judge the near-match stated"
+        elif duty.met == "unknown":
             state += ", not known to be met — state " + _facts(duty)
     else:
         state = f"may be required — settle {_facts(duty)}"
     item = f"- {box} **{cell(duty.what)}** — {state} ({where})"
+    for near in duty.near_matches:
+        item += f"\n  - stated as a near-match, for a person to judge: {cell(near)}"
     return item + (f"\n  - ⚠️ {cell(duty.caveat)}" if duty.caveat else "")
 
 

@@ -144,6 +144,7 @@ def _risk(finding: Finding) -> str:
         "Governance risk, not a violation: the verdict depends on facts that are missing or "
         "only weakly evidenced — " + "; ".join(reasons) + "."
     ]
+    sentences += near_matches(finding)
     if finding.requirement is Requirement.FAILS:
         sentences.append("Where the clause is triggered and not lifted, its requirement fails.")
     likely = [s for s in finding.facts if s.status is Status.LIKELY]
@@ -156,6 +157,38 @@ def _risk(finding: Finding) -> str:
             + "."
         )
     return " ".join(sentences)
+
+
+def near_readings(finding: Finding) -> list[tuple[str, str]]:
+    """(fact, reading) for each stated value that near-matches a name the clause asks for (up
+    to case, white space or typography) and so keeps the verdict open: "'KIMI K2.5' read as
+    'Kimi K2.5' (differs only in case: …)"."""
+    return [
+        (missing.fact.name, branch.near)
+        for missing in finding.missing_facts
+        for branch in missing.outcomes
+        if branch.near
+    ]
+
+
+def near_matches(finding: Finding) -> list[str]:
+    """One sentence per fact whose stated value near-matches a name the clause asks for: the
+    reading, what each reading makes the verdict, and that a person must judge
+    ("ui_attribution holds a near-match …: 'KIMI K2.5' read as 'Kimi K2.5' (differs only in
+    case: …) → satisfied; as written → violation. …")."""
+    sentences = []
+    for missing in finding.missing_facts:
+        near = [b for b in missing.outcomes if b.near]
+        if not near:
+            continue
+        written = sorted({b.verdict.label for b in missing.outcomes if not b.near})
+        readings = "; ".join(f"{b.near} → {b.verdict.label}" for b in near)
+        as_written = f"; as written → {' or '.join(written)}" if written else ""
+        sentences.append(
+            f"{missing.fact.name} holds a near-match of a name the clause asks for: {readings}"
+            f"{as_written}. Whether it counts as that name is for a person to judge."
+        )
+    return sentences
 
 
 def _still(finding: Finding) -> str:

@@ -22,7 +22,7 @@ from licheck.core.verdicts import Answer, Requirement, Verdict
 from licheck.evaluation.findings import Finding, ProductResult
 from licheck.inputs.rules import AllOf, AnyOf, Condition, FactTest, License, Provenance
 from licheck.library.compiled import Library
-from licheck.report.explain import explain
+from licheck.report.explain import explain, near_readings
 from licheck.vocabulary.names import FACTS
 
 # Where a display duty's string must appear, by the fact a requirement tests.
@@ -89,6 +89,9 @@ class Duty:
     # where the rule file's text is not the model's own license file (a third-party copy, a
     # stand-in): the quote, notice text and SHA-256 are of that text, not of the model's file
     caveat: str | None = None
+    # what the product states that only near-matches a name asked for ("'KIMI K2.5' read as
+    # 'Kimi K2.5' (differs only in case: …)"): a person must judge whether it counts
+    near_matches: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +162,7 @@ def finding_duties(finding: Finding, library: Library) -> list[Duty]:
         return []
     met = {Requirement.HOLDS: "yes", Requirement.FAILS: "no"}.get(finding.requirement, "unknown")
     settle = () if status is Status.REQUIRED and met != "unknown" else _settle(finding)
+    near = tuple(dict.fromkeys(f"{fact}: {reading}" for fact, reading in near_readings(finding)))
     return [
         Duty(
             kind=part.kind,
@@ -176,6 +180,7 @@ def finding_duties(finding: Finding, library: Library) -> list[Duty]:
             text=part.text,
             copy=part.copy,
             caveat=_caveat(finding.provenance),
+            near_matches=near,
         )
         for part in _parts(clause.requirement, entry.license, clause.quote)
     ]
