@@ -315,3 +315,79 @@ def test_a_near_match_is_named_in_the_finding(
     # the facts shown keep the near-matching member the reading is about
     shown = next(f for f in found["facts"] if f["name"] == fact)
     assert written in shown["value"]
+
+
+# -- figures in the clause's own period --------------------------------------------------------
+
+MINIMAX = """\
+format: 2
+product: MM
+owner: Acme
+release_date: 2026-03-19
+agreements: none
+sources:
+  press: {{title: "Press estimate", kind: press_report, date: 2026-03-01}}
+facts:
+  commercial: true
+  mau: 5M
+  annual_recurring_revenue: {arr}
+  ui_attribution: []
+components:
+  - id: app
+    name: App
+    delivery: [hosted_service]
+    lineage:
+      base: {{model: minimax-m2, obtained: 2026-01-05}}
+"""
+
+
+def test_a_yearly_clause_shows_the_year(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """MiniMax's 30M USD of ARR: the figure, the threshold and the branches are per year, as the
+    clause and the user state them, never a twelfth of them per month."""
+    path = tmp_path / "mm.yaml"
+    arr = "{value: 40M USD ARR, evidence: [{source: press}]}"
+    path.write_text(MINIMAX.format(arr=arr), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
+    assert found["verdict"] == "governance_risk"
+    explanation = found["explanation"]
+    assert "annual_recurring_revenue is likely 40M USD/year" in explanation
+    assert "USD/month" not in explanation
+    fact = next(f for f in found["facts"] if f["name"] == "annual_recurring_revenue")
+    assert (fact["stated"], fact["likely"]) == ("40M USD/year", "40M USD/year")
+    (missing,) = [m for m in found["missing_facts"] if m["fact"] == "annual_recurring_revenue"]
+    assert [o["when"] for o in missing["outcomes"]] == ["≤ 30M USD/year", "> 30M USD/year"]
+    assert {c["value"] for s in found["settled_by"] for c in s["when"]} == {
+        "≤ 30M USD/year",
+        "> 30M USD/year",
+    }
+    code, text, _ = run(capsys, "evaluate", str(path))
+    assert "USD/month" not in text  # no figure of this product is per month
+
+
+def test_a_twelve_month_gate_shows_the_year(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Stability's USD 1M a year: the range and the threshold inside it per year."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "format: 2\nproduct: S\nowner: Acme\nrelease_date: 2025-03-19\nagreements: none\n"
+        "facts:\n  commercial: true\n"
+        "  licensee_peak_12_month_revenue: {at_least: 500K USD/year, at_most: 2M USD/year}\n"
+        "components:\n  - id: app\n    name: App\n    delivery: [hosted_service]\n"
+        "    lineage:\n      base: {model: stable-diffusion-3.5-large}\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == "revenue-gate")
+    assert (
+        "licensee_peak_12_month_revenue is between 500K and 2M USD/year: the threshold 1M "
+        "USD/year lies inside, so it is unsettled" in found["explanation"]
+    )
+    fact = next(f for f in found["facts"] if f["name"] == "licensee_peak_12_month_revenue")
+    assert fact["value"] == "[500K USD/year, 2M USD/year]"
+    assert fact["written"] is None  # as written is as shown: not said twice

@@ -26,6 +26,7 @@ from licheck.engine.conditions import Test, Value, strings_read
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine.tables import Compiled, Signature, Table, tabulate
 from licheck.text import nearmatch
+from licheck.vocabulary.names import period_of
 
 MAX_SET_MEMBERS = 12  # 2**12 cells for one set fact is already far beyond any real clause
 
@@ -48,6 +49,8 @@ def cells(domain: Domain, tests: Sequence[Test]) -> list[Cell]:
 
 
 def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
+    # a money fact of another period (ARR: a year) is labelled in it; others on demand
+    months = period_of(tests[0].fact) if tests and domain.dimension is Dimension.MONEY else 1
     thresholds = sorted({t.operand for t in tests if isinstance(t.operand, Fraction)})
     pieces: list[Interval] = []
     below = Fraction(-1)
@@ -67,6 +70,8 @@ def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
             whole = region.whole_sample()
             if whole is not None:
                 result.append(Cell(whole, region))
+        elif months != 1:
+            result.append(Cell(region.sample(), region, region.shown(months)))
         else:
             result.append(Cell(region.sample(), region))
     return result
@@ -358,7 +363,7 @@ def branches(
                 region = Interval(
                     left.lo, left.lo_closed, right.hi, right.hi_closed, left.dimension
                 )
-                merged[-1] = Branch(str(region), branch.verdict, region)
+                merged[-1] = Branch(region.shown(period_of(fact)), branch.verdict, region)
                 continue
             if previous.region is None and branch.region is None:
                 nears = [n for n in (previous.near, branch.near) if n]
@@ -427,7 +432,7 @@ def _coarse_groups(
     for name in open_facts:
         p = position[name]
         groups = []
-        for label, signatures in _coarse(by_fact[name], table.signatures[p]):
+        for label, signatures in _coarse(by_fact[name], table.signatures[p], period_of(name)):
             where = 0
             for signature in signatures:
                 where |= table.digit[p][table.choices[p].index(signature)]
@@ -438,10 +443,10 @@ def _coarse_groups(
 
 
 def _coarse(
-    cells_: Sequence[Cell], signatures: Sequence[Signature]
+    cells_: Sequence[Cell], signatures: Sequence[Signature], months: int = 1
 ) -> list[tuple[str, list[Signature]]]:
     """Neighbouring quantity cells with the same test results, merged: (label, the distinct
-    signatures of its cells)."""
+    signatures of its cells; money shown per `months`, the fact's own period)."""
     groups: list[tuple[Signature, list[Cell]]] = []
     for cell, signature in zip(cells_, signatures, strict=True):
         if groups and groups[-1][0] == signature and isinstance(cell.region, Interval):
@@ -452,9 +457,9 @@ def _coarse(
     for signature, members in groups:
         first, last = members[0].region, members[-1].region
         if len(members) > 1 and isinstance(first, Interval) and isinstance(last, Interval):
-            label = str(
-                Interval(first.lo, first.lo_closed, last.hi, last.hi_closed, first.dimension)
-            )
+            label = Interval(
+                first.lo, first.lo_closed, last.hi, last.hi_closed, first.dimension
+            ).shown(months)
         else:
             label = members[0].label
         result.append((label, [signature]))

@@ -67,8 +67,11 @@ def _product(product: ProductDuties, replaced: Sequence[ReplacementOut]) -> list
 
 
 def _component(component: ComponentDuties, replaced: Sequence[ReplacementOut] = ()) -> list[str]:
-    built_on = ", ".join(cell(m) for m in component.models)
-    lines = [f"### {cell(component.name)} (`{code(component.component)}`), built on {built_on}"]
+    built = ", ".join(cell(m) for m in component.models if m not in component.outputs_of)
+    outputs = ", ".join(cell(m) for m in component.outputs_of)
+    related = [f"built on {built}"] if built else []
+    related += [f"trained on the outputs of {outputs}"] if outputs else []
+    lines = [f"### {cell(component.name)} (`{code(component.component)}`), {'; '.join(related)}"]
     lines.append("")
     lines += [f"- ⚠️ **Incomplete:** {cell(gap)}" for gap in component.gaps]
     ids = {"license": component.licenses, "model": component.model_ids}

@@ -22,7 +22,7 @@ from licheck.core.verdicts import Answer, Requirement, Verdict
 from licheck.evaluation.findings import Finding, ProductResult
 from licheck.inputs.rules import AllOf, AnyOf, Condition, FactTest, License, Provenance
 from licheck.library.compiled import Library
-from licheck.report.explain import explain, near_readings
+from licheck.report.explain import explain, near_readings, outputs_only
 from licheck.vocabulary.names import FACTS
 
 # Where a display duty's string must appear, by the fact a requirement tests.
@@ -105,6 +105,8 @@ class ComponentDuties:
     # the license and model ids its findings are about: a layer that replaced one is named
     licenses: tuple[str, ...] = ()
     model_ids: tuple[str, ...] = ()
+    # of `models`, those the component was only trained on the outputs of (not built on)
+    outputs_of: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +129,8 @@ def product_duties(result: ProductResult, library: Library) -> ProductDuties:
         gaps = tuple(dict.fromkeys(_gap(f) for f in findings if _unlisted(f, library)))
         licenses = tuple(dict.fromkeys(f.license for f in findings))
         model_ids = tuple(dict.fromkeys(f.model for f in findings))
+        built = {f.model_name for f in findings if not outputs_only(f.facts)}
+        outputs_of = tuple(m for m in models if m not in built)
         components.append(
             ComponentDuties(
                 component,
@@ -136,6 +140,7 @@ def product_duties(result: ProductResult, library: Library) -> ProductDuties:
                 gaps,
                 licenses,
                 model_ids,
+                outputs_of,
             )
         )
     return ProductDuties(result.product, result.owner, result.file, tuple(components))
