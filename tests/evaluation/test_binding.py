@@ -263,3 +263,52 @@ def test_as_of_after_a_text_ended_with_no_later_one_in_force_is_an_unknown_licen
     assert "unknown" in licenses
     assert "flux-1-dev-non-commercial-original" in licenses
     assert "flux-1-dev-non-commercial-v1.1.1" not in licenses  # not in force yet
+
+
+# -- candidate bases ---------------------------------------------------------------------------
+
+
+def _candidates(*models: str) -> list[Finding]:
+    manifest = Manifest.model_validate(
+        {
+            "product": "candidates",
+            "owner": "test",
+            "release_date": "2025-03-19",
+            "agreements": "none",
+            "facts": {"commercial": True, "licensee_mau": "2M"},
+            "components": [
+                {
+                    "id": "c",
+                    "name": "C",
+                    "delivery": ["hosted_service"],
+                    "lineage": {"base": {"candidates": [{"model": m} for m in models]}},
+                }
+            ],
+        }
+    )
+    result = evaluate_manifest(
+        manifest, Document("c.yaml", {}, {}), load_library(), Options(POLICIES["default"])
+    )
+    return list(result.findings)
+
+
+def test_candidates_under_one_license_add_no_base_missing_fact() -> None:
+    """Two sizes of Llama 3.1: which one it is changes no finding, so `base` settles nothing and
+    is not listed; what keeps each risk open still is."""
+    findings = _candidates("llama-3.1-8b", "llama-3.1-70b")
+    risks = [f for f in findings if f.verdict is Verdict.GOVERNANCE_RISK]
+    assert risks
+    for finding in risks:
+        assert "base" not in {m.fact.name for m in finding.missing_facts}, finding.clause
+        assert finding.missing_facts, finding.clause  # its own open facts are still named
+        assert finding.model_name == "Llama 3.1 8B or Llama 3.1 70B"
+    copy = next(f for f in risks if f.clause == "agreement-copy")
+    assert [m.fact.name for m in copy.missing_facts] == ["license_copy_included"]
+
+
+def test_candidates_under_different_licenses_keep_base() -> None:
+    """Under different licenses the base picks the license: it stays the first missing fact."""
+    findings = _candidates("llama-3.1-8b", "glm-4.6")
+    risks = [f for f in findings if f.verdict is Verdict.GOVERNANCE_RISK]
+    assert risks
+    assert all(f.missing_facts[0].fact.name == "base" for f in risks)

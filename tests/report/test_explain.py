@@ -206,3 +206,188 @@ def test_rate_text_keeps_every_digit(rate: Fraction, shown: str) -> None:
 
 def test_rate_text_marks_a_rate_it_cannot_write_exactly() -> None:
     assert rate_text(Fraction(1, 3)) == "≈0.333333333333"
+
+
+# -- near-matches: every clause that compares names names the near-match -----------------------
+
+NEAR = """\
+format: 2
+product: Near
+owner: Acme
+release_date: 2025-03-19
+agreements: none
+facts:
+  commercial: true
+  mau: 200M
+  monthly_revenue: 50M USD
+{facts}
+components:
+  - id: app
+    name: App
+    delivery: [weights]
+    lineage:
+      base: {{model: {model}}}
+    facts:
+      derivative: true
+      model_made_available: true
+      model_name: {name}
+"""
+
+
+def near_finding(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    model: str,
+    facts: str,
+    name: str,
+    clause: str,
+) -> tuple[dict[str, Any], str]:
+    """One clause's JSON finding, and the default text output, for a product stating `facts`."""
+    path = tmp_path / "near.yaml"
+    path.write_text(NEAR.format(model=model, facts=facts, name=name), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == clause)
+    code, text, err = run(capsys, "evaluate", str(path))
+    assert code in (0, 1), err
+    return found, " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("model", "facts", "name", "clause", "fact", "written", "asked"),
+    [
+        (  # a display string, the set stated whole
+            "kimi-k2.5",
+            "  ui_attribution: [KIMI K2.5]",
+            "Acme",
+            "ui-attribution",
+            "ui_attribution",
+            "KIMI K2.5",
+            "'Kimi K2.5'",
+        ),
+        (  # a display string beside the excluded name
+            "kimi-k2.5",
+            "  ui_attribution: {includes: [KIMI K2.5], excludes: [Kimi K2.5]}",
+            "Acme",
+            "ui-attribution",
+            "ui_attribution",
+            "KIMI K2.5",
+            "'Kimi K2.5'",
+        ),
+        (  # an attribution elsewhere (Llama's "Built with Llama")
+            "llama-3.1-8b",
+            "  ui_attribution: []\n  attribution_elsewhere: [built with Llama]",
+            "Llama-acme",
+            "built-with-llama",
+            "attribution_elsewhere",
+            "built with Llama",
+            "'Built with Llama'",
+        ),
+        (  # a name prefix
+            "llama-3.1-8b",
+            "",
+            "llama-3.1-acme",
+            "model-name-prefix",
+            "model_name",
+            "llama-3.1-acme",
+            "starting with 'Llama'",
+        ),
+    ],
+)
+def test_a_near_match_is_named_in_the_finding(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    model: str,
+    facts: str,
+    name: str,
+    clause: str,
+    fact: str,
+    written: str,
+    asked: str,
+) -> None:
+    found, text = near_finding(capsys, tmp_path, model, facts, name, clause)
+    assert found["verdict"] == "governance_risk"
+    said = f"{fact} holds a near-match of a name the clause asks for: '{written}' read as {asked}"
+    assert said in found["explanation"]
+    assert "Whether it counts as that name is for a person to judge." in found["explanation"]
+    assert said in text  # the default text output says it too, not only the branches
+    # the facts shown keep the near-matching member the reading is about
+    shown = next(f for f in found["facts"] if f["name"] == fact)
+    assert written in shown["value"]
+
+
+# -- figures in the clause's own period --------------------------------------------------------
+
+MINIMAX = """\
+format: 2
+product: MM
+owner: Acme
+release_date: 2026-03-19
+agreements: none
+sources:
+  press: {{title: "Press estimate", kind: press_report, date: 2026-03-01}}
+facts:
+  commercial: true
+  mau: 5M
+  annual_recurring_revenue: {arr}
+  ui_attribution: []
+components:
+  - id: app
+    name: App
+    delivery: [hosted_service]
+    lineage:
+      base: {{model: minimax-m2, obtained: 2026-01-05}}
+"""
+
+
+def test_a_yearly_clause_shows_the_year(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """MiniMax's 30M USD of ARR: the figure, the threshold and the branches are per year, as the
+    clause and the user state them, never a twelfth of them per month."""
+    path = tmp_path / "mm.yaml"
+    arr = "{value: 40M USD ARR, evidence: [{source: press}]}"
+    path.write_text(MINIMAX.format(arr=arr), encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
+    assert found["verdict"] == "governance_risk"
+    explanation = found["explanation"]
+    assert "annual_recurring_revenue is likely 40M USD/year" in explanation
+    assert "USD/month" not in explanation
+    fact = next(f for f in found["facts"] if f["name"] == "annual_recurring_revenue")
+    assert (fact["stated"], fact["likely"]) == ("40M USD/year", "40M USD/year")
+    (missing,) = [m for m in found["missing_facts"] if m["fact"] == "annual_recurring_revenue"]
+    assert [o["when"] for o in missing["outcomes"]] == ["≤ 30M USD/year", "> 30M USD/year"]
+    assert {c["value"] for s in found["settled_by"] for c in s["when"]} == {
+        "≤ 30M USD/year",
+        "> 30M USD/year",
+    }
+    code, text, _ = run(capsys, "evaluate", str(path))
+    assert "USD/month" not in text  # no figure of this product is per month
+
+
+def test_a_twelve_month_gate_shows_the_year(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Stability's USD 1M a year: the range and the threshold inside it per year."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "format: 2\nproduct: S\nowner: Acme\nrelease_date: 2025-03-19\nagreements: none\n"
+        "facts:\n  commercial: true\n"
+        "  licensee_peak_12_month_revenue: {at_least: 500K USD/year, at_most: 2M USD/year}\n"
+        "components:\n  - id: app\n    name: App\n    delivery: [hosted_service]\n"
+        "    lineage:\n      base: {model: stable-diffusion-3.5-large}\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
+    assert code in (0, 1), err
+    (product,) = json.loads(out)["products"]
+    found = next(f for f in product["findings"] if f["clause"] == "revenue-gate")
+    assert (
+        "licensee_peak_12_month_revenue is between 500K and 2M USD/year: the threshold 1M "
+        "USD/year lies inside, so it is unsettled" in found["explanation"]
+    )
+    fact = next(f for f in found["facts"] if f["name"] == "licensee_peak_12_month_revenue")
+    assert fact["value"] == "[500K USD/year, 2M USD/year]"
+    assert fact["written"] is None  # as written is as shown: not said twice

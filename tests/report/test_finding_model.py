@@ -87,11 +87,12 @@ def test_each_plain_field_has_one_type_in_both_layers() -> None:
 def test_the_finding_s_parts_keep_their_names_in_the_report() -> None:
     """A settlement, a missing fact and its outcomes are named alike in both layers; the report
     writes a missing fact's state by its name (and status, likely value), an outcome without
-    the interval the engine merges by."""
+    the interval the engine merges by, and without its near-match reading (`near`: the outcome's
+    `when` says it, and the explanation names it)."""
     assert [f.name for f in dataclasses.fields(Settlement)] == list(SettlementOut.model_fields)
     assert [f.name for f in dataclasses.fields(MissingFact)] == ["fact", "outcomes"]
     assert {"fact", "outcomes"} <= set(MissingFactOut.model_fields)
-    branch = [f.name for f in dataclasses.fields(Branch) if f.name != "region"]
+    branch = [f.name for f in dataclasses.fields(Branch) if f.name not in ("region", "near")]
     assert branch == list(OutcomeOut.model_fields)
 
 

@@ -114,6 +114,25 @@ def test_kimi_over_the_thresholds_displays_kimi_k25(
     )
 
 
+def test_a_near_match_displayed_is_named_for_a_person_to_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`KIMI K2.5` on the UI is neither met nor unmet: the duty names the near-match, and does
+    not ask to state a fact the manifest states."""
+    caps = KIMI_AT_SCALE.replace("includes: [Kimi K2.5]", "includes: [KIMI K2.5]")
+    path = _manifest(tmp_path, "k.yaml", "Kimi App", caps)
+    duty = _by_clause(_duties(capsys, path))["kimi-k2.5-modified-mit/ui-attribution"]
+    assert (duty["status"], duty["met"]) == ("required", "unknown")
+    assert duty["near_matches"] == [
+        "ui_attribution: 'KIMI K2.5' read as 'Kimi K2.5' (differs only in case: 'KIMI K2.5' vs "
+        "'Kimi K2.5')"
+    ]
+    code, out, _ = run(capsys, "notices", str(path))
+    assert code == 0
+    assert "not known to be met — judge the near-match stated" in out
+    assert "stated as a near-match, for a person to judge: ui\\_attribution: 'KIMI K2.5'" in out
+
+
 def test_below_the_thresholds_kimi_asks_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -325,10 +325,18 @@ def exchange_rates(written: Mapping[str, object]) -> tuple[dict[str, Fraction], 
     return rates, problems
 
 
-def format_amount(amount: Fraction, dimension: Dimension) -> str:
-    """Show an amount as a person writes it: 20M, 1.5B, ≈166.67M USD/month."""
-    text = format_number(amount)
-    return text + " USD/month" if dimension is Dimension.MONEY else text
+def format_amount(amount: Fraction, dimension: Dimension, months: int = 1) -> str:
+    """Show an amount as a person writes it: 20M, 1.5B, ≈166.67M USD/month.  Money is held per
+    month; `months`: the period to show it for, a fact's own (12: 30M USD/year, not 2.5M
+    USD/month)."""
+    if dimension is not Dimension.MONEY:
+        return format_number(amount)
+    return format_number(amount * months) + " USD/" + period_word(months)
+
+
+def period_word(months: int) -> str:
+    """'month', 'year', or 'N months'."""
+    return {1: "month", 12: "year"}.get(months, f"{months} months")
 
 
 def format_number(amount: Fraction) -> str:

@@ -48,6 +48,9 @@ class Cell:
     value: Value
     region: Domain  # the values of the domain in this cell
     words: str | None = None  # its label where it is not `str(region)`
+    # where the cell reads a near-match as the name a test asks for: that reading in words
+    # ("'KIMI K2.5' read as 'Kimi K2.5' (differs only in case: …)"), for the reports to name
+    near: str | None = None
 
     @property
     def label(self) -> str:

@@ -71,7 +71,8 @@ class Test:
         definition = FACTS[self.fact]
         operand = self.operand
         if isinstance(operand, Fraction):
-            shown = format_amount(operand, definition.dimension or Dimension.COUNT)
+            dimension = definition.dimension or Dimension.COUNT
+            shown = format_amount(operand, dimension, definition.period_months)
             return f"{self.key} {_SYMBOLS[self.operator]} {shown}"
         if isinstance(operand, frozenset):
             shown = "[" + ", ".join(repr(s) for s in sorted(operand)) + "]"

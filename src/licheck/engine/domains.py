@@ -78,8 +78,13 @@ class Interval:
         return Fraction(low + (high - low) // 2) if low <= high else None
 
     def __str__(self) -> str:
+        return self.shown()
+
+    def shown(self, months: int = 1) -> str:
+        """The interval in words, money shown per `months` (a fact's own period: ARR per year)."""
+
         def show(value: Fraction) -> str:
-            return format_amount(value, self.dimension)
+            return format_amount(value, self.dimension, months)
 
         if self.is_point():
             return show(self.lo)

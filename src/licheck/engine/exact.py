@@ -26,6 +26,7 @@ from licheck.engine.conditions import Test, Value, strings_read
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine.tables import Compiled, Signature, Table, tabulate
 from licheck.text import nearmatch
+from licheck.vocabulary.names import period_of
 
 # Settlements are advice: past this many combinations of one size the search stops (a clause
 # whose open facts make that many is rare; the reach's relations once made millions).
@@ -51,6 +52,8 @@ def cells(domain: Domain, tests: Sequence[Test]) -> list[Cell]:
 
 
 def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
+    # a money fact of another period (ARR: a year) is labelled in it; others on demand
+    months = period_of(tests[0].fact) if tests and domain.dimension is Dimension.MONEY else 1
     thresholds = sorted({t.operand for t in tests if isinstance(t.operand, Fraction)})
     pieces: list[Interval] = []
     below = Fraction(-1)
@@ -70,6 +73,8 @@ def _quantity_cells(domain: Interval, tests: Sequence[Test]) -> list[Cell]:
             whole = region.whole_sample()
             if whole is not None:
                 result.append(Cell(whole, region))
+        elif months != 1:
+            result.append(Cell(region.sample(), region, region.shown(months)))
         else:
             result.append(Cell(region.sample(), region))
     return result
@@ -111,7 +116,13 @@ def _known_string_cells(value: str, domain: Strings, tests: Sequence[Test]) -> l
     if not readings:
         return [Cell(value, domain)]
     written = Cell(value, domain, f"{value!r} as written")
-    return [written, *(Cell(v, domain, f"{value!r} {words}") for v, words in readings.items())]
+    return [
+        written,
+        *(
+            Cell(v, domain, f"{value!r} {words}", f"{value!r} {words}")
+            for v, words in readings.items()
+        ),
+    ]
 
 
 def _known_set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
@@ -132,7 +143,7 @@ def _known_set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
             words = "; ".join(
                 f"{near[n]!r} read as {n!r} ({nearmatch.difference(near[n], n)})" for n in chosen
             )
-            result.append(Cell(domain.includes | frozenset(chosen), domain, words))
+            result.append(Cell(domain.includes | frozenset(chosen), domain, words, words))
     return result
 
 
@@ -161,17 +172,19 @@ def _set_cells(domain: StringSet, tests: Sequence[Test]) -> list[Cell]:
                 domain.includes | frozenset(chosen), domain.excludes - frozenset(chosen), False
             )
             result += [
-                Cell(c.value, c.region, f"{c.label}, {words}") for c in _open_set_cells(read, tests)
+                Cell(c.value, c.region, f"{c.label}, {words}", words)
+                for c in _open_set_cells(read, tests)
             ]
     return result
 
 
 def _near_excluded(domain: StringSet, tests: Sequence[Test]) -> dict[str, str]:
-    """The excluded names a test asks for that an included member matches only up to case, white
-    space or typography: name -> that member."""
+    """The names a test asks for, excluded or not known to be included, that an included member
+    matches only up to case, white space or typography: name -> that member.  (`includes: [KIMI
+    K2.5]` leaves open whether `Kimi K2.5` is shown too; read as the name, it is.)"""
     return {
         name: member
-        for name in sorted(strings_read(tests) & domain.excludes)
+        for name in sorted(strings_read(tests) - domain.includes)
         for member in sorted(domain.includes)
         if nearmatch.near(member, name)
     }
@@ -314,6 +327,7 @@ class Branch:
     when: str
     verdict: Verdict
     region: Domain | None = None  # for a quantity: the interval
+    near: str | None = None  # the near-match this branch reads as the name (`Cell.near`)
 
 
 def branches(
@@ -334,7 +348,12 @@ def branches(
         choices[position] = [signature]
         verdict = verdict_of(table.over(choices))
         result.append(
-            Branch(cell.label, verdict, cell.region if isinstance(cell.region, Interval) else None)
+            Branch(
+                cell.label,
+                verdict,
+                cell.region if isinstance(cell.region, Interval) else None,
+                cell.near,
+            )
         )
     if len({b.verdict for b in result}) == 1:
         return result
@@ -347,10 +366,15 @@ def branches(
                 region = Interval(
                     left.lo, left.lo_closed, right.hi, right.hi_closed, left.dimension
                 )
-                merged[-1] = Branch(str(region), branch.verdict, region)
+                merged[-1] = Branch(region.shown(period_of(fact)), branch.verdict, region)
                 continue
             if previous.region is None and branch.region is None:
-                merged[-1] = Branch(f"{previous.when} or {branch.when}", branch.verdict)
+                nears = [n for n in (previous.near, branch.near) if n]
+                merged[-1] = Branch(
+                    f"{previous.when} or {branch.when}",
+                    branch.verdict,
+                    near="; ".join(nears) if nears else None,
+                )
                 continue
         merged.append(branch)
     return merged
@@ -428,7 +452,7 @@ def _coarse_groups(
     for name in open_facts:
         p = position[name]
         groups = []
-        for label, signatures in _coarse(by_fact[name], table.signatures[p]):
+        for label, signatures in _coarse(by_fact[name], table.signatures[p], period_of(name)):
             where = 0
             for signature in signatures:
                 where |= table.digit[p][table.choices[p].index(signature)]
@@ -439,10 +463,10 @@ def _coarse_groups(
 
 
 def _coarse(
-    cells_: Sequence[Cell], signatures: Sequence[Signature]
+    cells_: Sequence[Cell], signatures: Sequence[Signature], months: int = 1
 ) -> list[tuple[str, list[Signature]]]:
     """Neighbouring quantity cells with the same test results, merged: (label, the distinct
-    signatures of its cells)."""
+    signatures of its cells; money shown per `months`, the fact's own period)."""
     groups: list[tuple[Signature, list[Cell]]] = []
     for cell, signature in zip(cells_, signatures, strict=True):
         if groups and groups[-1][0] == signature and isinstance(cell.region, Interval):
@@ -453,9 +477,9 @@ def _coarse(
     for signature, members in groups:
         first, last = members[0].region, members[-1].region
         if len(members) > 1 and isinstance(first, Interval) and isinstance(last, Interval):
-            label = str(
-                Interval(first.lo, first.lo_closed, last.hi, last.hi_closed, first.dimension)
-            )
+            label = Interval(
+                first.lo, first.lo_closed, last.hi, last.hi_closed, first.dimension
+            ).shown(months)
         else:
             label = members[0].label
         result.append((label, [signature]))

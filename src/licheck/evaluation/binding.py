@@ -490,8 +490,22 @@ def across_candidates(
             by_key.get(key, _NA) for i, by_key in enumerate(verdicts) if i != own
         ]
         pin = ("base", by_candidate[own][0])
+        if len(present) == len(by_candidate) and all(v is Verdict.GOVERNANCE_RISK for v in under):
+            # every candidate under this license (the clause is one key), and a governance risk
+            # under each: which one it is changes nothing, so `base` is no missing fact
+            result.append(_shared(finding, union(likely), others, pin))
+            continue
         result.append(_depending(finding, MissingFact(which, branches), union(likely), others, pin))
     return result
+
+
+def _shared(
+    finding: Finding, likely: Verdict, others: list[Finding | Verdict], pin: tuple[str, str]
+) -> Finding:
+    """A clause that is a governance risk under every candidate base, all under its license:
+    the guidance that holds over every candidate, without a `base` to settle."""
+    missing, settlements = merged_guidance(finding, others, pin)
+    return replace(finding, likely_verdict=likely, missing_facts=missing, settled_by=settlements)
 
 
 _NA = Verdict.NOT_APPLICABLE

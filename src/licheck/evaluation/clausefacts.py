@@ -4,7 +4,9 @@
   members the clause reads: `agreement_waives` that excludes MiniMax's clauses says nothing about
   Kimi's, so a Kimi clause shows "unknown whether it includes 'kimi-…/ui-attribution'", with the
   status it has for that clause.  The narrowed domain cuts the clause's tests into the same
-  cells, so nothing the verdict depends on changes.  Unstated and exact sets are shown as they are.
+  cells, so nothing the verdict depends on changes.  An included member that near-matches a
+  member read (`KIMI K2.5` for `Kimi K2.5`) stays shown: the finding's near-match reading is
+  about it.  Unstated and exact sets are shown as they are.
 - A review that says the use policy is followed (`use_policy_followed: true`) beside a declared
   use the clause forbids (`restricted_uses`) cannot both be true: where the verdict turns on the
   declared use, the finding says so and which statement decided.
@@ -20,6 +22,7 @@ from licheck.engine.conditions import Test, strings_read
 from licheck.engine.domains import Booleans, Domain, StringSet
 from licheck.engine.exact import cells
 from licheck.facts.resolution import FactState, Status
+from licheck.text import nearmatch
 
 REVIEW, DECLARED = "use_policy_followed", "restricted_uses"
 
@@ -33,6 +36,9 @@ def as_read(state: FactState, tests: Sequence[Test]) -> FactState:
     if not (domain.includes or domain.excludes):
         return state  # unstated: "not stated" says it
     read = strings_read(tests)
+    # a member that near-matches a name read (`KIMI K2.5` beside `excludes: [Kimi K2.5]`) stays
+    # shown: it is what the finding's near-match reading is about
+    near = frozenset(m for m in domain.includes if any(nearmatch.near(m, r) for r in read))
     narrowed = _narrow(domain, read)
     likely = state.likely
     likely_narrowed = _narrow(likely, read) if isinstance(likely, StringSet) else None
@@ -42,6 +48,7 @@ def as_read(state: FactState, tests: Sequence[Test]) -> FactState:
         status = Status.LIKELY
     else:
         status, likely_narrowed = Status.UNKNOWN, None
+    narrowed = StringSet(narrowed.includes | near, narrowed.excludes, False)
     return dataclasses.replace(
         state,
         status=status,

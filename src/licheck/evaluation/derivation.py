@@ -28,7 +28,7 @@ from licheck.checks.settled import TRAINING_STEPS, steps_taken, trains
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import exchange_rates
-from licheck.engine.domains import StringSet
+from licheck.engine.domains import Booleans, StringSet
 from licheck.evaluation.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.facts import agreements
 from licheck.facts.evidencepolicy import EvidencePolicy
@@ -216,15 +216,8 @@ class Derivation:
             facts["multimodal"] = self.default(
                 "multimodal", model.multimodal, f"licheck's catalog entry for {model.name}"
             )
-        facts.setdefault(
-            "derivative",
-            self.default(
-                "derivative",
-                True,
-                f"licheck's default: a model trained from {model.name} "
-                "is a derivative work unless the manifest says otherwise",
-            ),
-        )
+        why = _derivative_default(lineage, model)
+        facts.setdefault("derivative", self.default("derivative", True, why))
         return facts
 
     def implied_facts(
@@ -530,3 +523,19 @@ def lineage_models(
 ) -> list[tuple[ModelRef | CandidateBases, Path]]:
     """Every entry of a component's lineage (its base, each step's parents), located."""
     return [(entry, (*base_path, "lineage", *p)) for entry, p in component.lineage.entries()]
+
+
+def _derivative_default(lineage: FactState, model: CatalogModel) -> str:
+    """Why `derivative` is true by default, in the words of the relation: a model built on
+    `model`'s weights, or (`lineage` established false) one only trained on its outputs, which
+    is a derivative only where the license counts training on outputs as one."""
+    if lineage.status is Status.ESTABLISHED and lineage.domain == Booleans(frozenset({False})):
+        return (
+            f"licheck's default: trained on {model.name}'s outputs, not built on its weights; a "
+            "derivative work where its license counts such training as one, unless the manifest "
+            "says otherwise"
+        )
+    return (
+        f"licheck's default: a model trained from {model.name} is a derivative work unless the "
+        "manifest says otherwise"
+    )

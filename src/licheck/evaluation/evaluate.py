@@ -11,12 +11,12 @@ problems it found (`Derived`); the manifest's problems, all of them, are raised 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from licheck.checks.consistency import check_manifest
 from licheck.core.context import EvaluationContext
 from licheck.core.diagnostics import Diagnostic, InputError, Location
-from licheck.core.verdicts import worst
+from licheck.core.verdicts import Verdict, worst
 from licheck.engine.domains import Booleans
 from licheck.evaluation.binding import (
     Candidate,
@@ -116,7 +116,7 @@ def evaluate_manifest(
     if problems:
         raise InputError(problems)
     findings = sorted(
-        (f for each in judged for f in each.value),
+        (_decided(f) for each in judged for f in each.value),
         key=lambda f: (f.component, f.model, f.license, f.clause),
     )
     return ProductResult(
@@ -130,6 +130,15 @@ def evaluate_manifest(
             component_lineage(library, c.component, c.relations) for c in derived.value.components
         ),
     )
+
+
+def _decided(finding: Finding) -> Finding:
+    """A finding as reported: a decided one (satisfied, violated, not applicable) lists no
+    missing facts, since none of them would change its verdict.  (They are kept until here:
+    the alternatives, candidate bases and texts, combine each one's guidance.)"""
+    if finding.verdict is Verdict.GOVERNANCE_RISK or not finding.missing_facts:
+        return finding
+    return replace(finding, missing_facts=(), settled_by=())
 
 
 def derive_facts(

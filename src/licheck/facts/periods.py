@@ -18,6 +18,10 @@ from licheck.engine.domains import Domain, Interval
 from licheck.vocabulary.factdefs import FactDef
 
 
+def _in_period(domain: Domain, months: int) -> str:
+    return domain.shown(months) if isinstance(domain, Interval) else str(domain)
+
+
 class FactError(ValueError):
     """A fact's value cannot be read: `path` is relative to the fact."""
 
@@ -36,15 +40,23 @@ class QuantityReading:
     average: Domain | None = None
     stated: tuple[Stated, ...] = ()
     longer: bool = False  # stated for a longer period than the (monthly) fact's own
+    months: int = 1  # the fact's own period: money is shown per it (ARR per year)
 
     def shown(self) -> str:
-        """The claim, normalised, as the report states it (and a waiver pins it)."""
-        return str(self.domain) if self.average is None else f"{self.average} on average"
+        """The claim, normalised, as the report states it (and a waiver pins it), money in the
+        fact's own period."""
+        if self.average is None:
+            return _in_period(self.domain, self.months)
+        return f"{_in_period(self.average, self.months)} on average"
 
     def written(self) -> str | None:
         """The figures in the currency and period they were stated in, where that differs from
-        the normalised claim (`units.Stated.as_written`); None where it does not."""
+        the normalised claim as shown (`units.Stated.as_written`); None where it does not (ARR
+        stated for an ARR fact, shown per year)."""
         if not any(s.converted() for s in self.stated):
+            return None
+        own = all(s.rate is None and s.months == self.months for s in self.stated)
+        if own and self.months != 1:
             return None
         rates = {s.rate_words() for s in self.stated}
         if len(rates) > 1:  # two currencies: each with its own rate
@@ -144,7 +156,7 @@ def _period_reading(
     conventional = Interval(lo, True, hi, hi is not None, dimension)
     longer = [s for s in stated if s.months > definition.period_months]
     if definition.period_months != 1 or not longer:
-        return QuantityReading(conventional, None, stated)
+        return QuantityReading(conventional, None, stated, months=definition.period_months)
     # The recurring part of a month is at most all of it; a year's total may fall in any month.
     floor = lo if low is not None and (low.months == 1 or low.recurring) else Fraction(0)
     ceiling = hi if high is not None and high.months == 1 else None

@@ -67,8 +67,11 @@ def _product(product: ProductDuties, replaced: Sequence[ReplacementOut]) -> list
 
 
 def _component(component: ComponentDuties, replaced: Sequence[ReplacementOut] = ()) -> list[str]:
-    built_on = ", ".join(cell(m) for m in component.models)
-    lines = [f"### {cell(component.name)} (`{code(component.component)}`), built on {built_on}"]
+    built = ", ".join(cell(m) for m in component.models if m not in component.outputs_of)
+    outputs = ", ".join(cell(m) for m in component.outputs_of)
+    related = [f"built on {built}"] if built else []
+    related += [f"trained on the outputs of {outputs}"] if outputs else []
+    lines = [f"### {cell(component.name)} (`{code(component.component)}`), {'; '.join(related)}"]
     lines.append("")
     lines += [f"- ⚠️ **Incomplete:** {cell(gap)}" for gap in component.gaps]
     ids = {"license": component.licenses, "model": component.model_ids}
@@ -116,11 +119,15 @@ def _item(duty: Duty) -> str:
     where = f"`{code(duty.license)}/{code(duty.clause)}`"
     if duty.status is Status.REQUIRED:
         state = "required" + {"yes": ", met", "no": ", **not met**"}.get(duty.met, "")
-        if duty.met == "unknown":
+        if duty.met == "unknown" and duty.near_matches:
+            state += ", not known to be met — judge the near-match stated"
+        elif duty.met == "unknown":
             state += ", not known to be met — state " + _facts(duty)
     else:
         state = f"may be required — settle {_facts(duty)}"
     item = f"- {box} **{cell(duty.what)}** — {state} ({where})"
+    for near in duty.near_matches:
+        item += f"\n  - stated as a near-match, for a person to judge: {cell(near)}"
     return item + (f"\n  - ⚠️ {cell(duty.caveat)}" if duty.caveat else "")
 
 

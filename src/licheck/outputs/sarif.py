@@ -42,6 +42,7 @@ from licheck.outputs.summary import (
     UNKNOWN_RULES,
     fingerprint,
     is_problem,
+    relation_words,
     replacement_line,
     rule_id,
 )
@@ -191,7 +192,7 @@ def _rule(finding: FindingOut) -> dict[str, Any]:
 def _message(product: ProductOut, f: FindingOut) -> str:
     text = (
         f"{f.verdict.label.capitalize()}: {f.license}/{f.clause} ({f.title}) for "
-        f"{f.component} of {product.product}, built on {f.model_name}. {f.explanation}"
+        f"{f.component} of {product.product}, {relation_words(f)}. {f.explanation}"
     )
     if f.missing_facts:
         text += " Would settle it: " + ", ".join(m.fact for m in f.missing_facts) + "."

@@ -57,6 +57,17 @@ def blocks(finding: FindingOut, fail_on: FailOn) -> bool:
     return counts_toward_gate(finding) and fails(finding.verdict, fail_on, finding.risk_kind)
 
 
+def relation_words(finding: FindingOut) -> str:
+    """How the component is related to the finding's model, in words: 'built on Llama 3.1 8B',
+    or, for a model it was only trained on the outputs of (`lineage` established false),
+    'trained on the outputs of Llama 3.1 70B' — never 'built on' a model whose weights it does
+    not use."""
+    for fact in finding.facts:
+        if fact.name == "lineage" and fact.status == "established" and fact.value == "false":
+            return f"trained on the outputs of {finding.model_name}"
+    return f"built on {finding.model_name}"
+
+
 def written_figures(finding: FindingOut) -> dict[str, str]:
     """Each fact's figure as the user wrote it, by fact name, where it reads unlike the
     normalised value (`fact.written`): shown beside a likely figure in 'what would settle it'."""

@@ -23,6 +23,7 @@ from licheck.outputs.summary import (
     baseline_tag,
     layer_lines,
     library_lines,
+    relation_words,
     settings_lines,
     summary_text,
     written_figures,
@@ -229,13 +230,12 @@ def _product(
     quiet = [f for f in product.findings if f not in shown]
     if quiet:
         console.print()
-        console.print(
-            Text(
-                f"{len(quiet)} not applicable (use {more} for details): "
-                + plain(", ".join(f"{f.license}/{f.clause}" for f in quiet)),
-                style="dim",
+        console.print(Text(f"{len(quiet)} not applicable (use {more} for details):", style="dim"))
+        for f in quiet:  # each with its reason, in a line
+            reason = f" — {f.reason}" if f.reason else ""
+            console.print(
+                Padding(Text(plain(f"{f.license}/{f.clause}{reason}"), style="dim"), (0, 0, 0, 2))
             )
-        )
 
 
 def _verdict_cell(f: FindingOut) -> Text:
@@ -258,9 +258,7 @@ def _finding(f: FindingOut) -> Group:
         Padding(Text(plain(f"{f.title} — {f.kind}")), (0, 0, 0, 2)),
         Padding(
             Text(
-                plain(
-                    f"{loc.file}:{loc.line}:{loc.column} · {f.component} built on {f.model_name}"
-                ),
+                plain(f"{loc.file}:{loc.line}:{loc.column} · {f.component} {relation_words(f)}"),
                 style="dim",
             ),
             (0, 0, 0, 2),

@@ -279,7 +279,8 @@ def _check_density(text: str, name: str) -> None:
 # What a comparison never reads and a report holds most of: dropped as soon as it is parsed
 # (a key named twice in it is still refused), so that memory holds little more than the text.
 _UNREAD = frozenset(
-    {"facts", "missing_facts", "settled_by", "explanation", "components", "waiver", "errors"}
+    {"facts", "missing_facts", "settled_by", "explanation", "reason", "components", "waiver"}
+    | {"errors"}
     | {"waivers", "config", "gone", "location", "title", "license_name", "model_name"}
 )
 

@@ -16,7 +16,7 @@ from licheck.core.verdicts import RiskKind, Settlement, Verdict
 from licheck.evaluation.evaluate import ComponentLineage, Finding, MissingFact, ProductResult
 from licheck.facts.resolution import FactState, Status, shared
 from licheck.files.jsontext import Lasting
-from licheck.report.explain import explain, fact_scope
+from licheck.report.explain import explain, fact_scope, not_applicable_reason, value_text
 from licheck.report.view import ProductOut, Report, assemble
 from licheck.vocabulary.names import CONDUCT
 
@@ -79,9 +79,10 @@ def _fact(state: FactState, memo: ReportMemo, local: Local) -> Data:
     fact = local[id(state)] = {
         "name": state.name,
         "status": state.status.value,
-        "value": str(state.domain),
+        # money in the fact's own period: ARR per year, not a twelfth of it per month
+        "value": value_text(state, state.domain),
         "stated": state.shown,
-        "likely": str(state.likely) if state.likely is not None else None,
+        "likely": value_text(state, state.likely) if state.likely is not None else None,
         "note": state.note,
         "written": state.written,
         "scope": fact_scope(state),
@@ -114,7 +115,7 @@ def _missing(missing: MissingFact, local: Local) -> Data:
     out = local[key] = {
         "fact": fact.name,
         "status": fact.status.value,
-        "likely": str(fact.likely) if fact.likely is not None else None,
+        "likely": value_text(fact, fact.likely) if fact.likely is not None else None,
         "decides_alone": len({b.verdict for b in missing.outcomes}) > 1,
         "outcomes": [{"when": b.when, "verdict": b.verdict.value} for b in missing.outcomes],
     }
@@ -168,6 +169,7 @@ def _finding(finding: Finding, memo: ReportMemo, local: Local) -> Data:
         "missing_facts": [_missing(m, local) for m in finding.missing_facts],
         "settled_by": memo.settled(finding.settled_by) if finding.settled_by else [],
         "risk_kind": _value(risk_kind(finding)),
+        "reason": not_applicable_reason(finding),
         "waived": False,
         "waiver": None,
         "baseline": None,

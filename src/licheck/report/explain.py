@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from licheck.core.units import format_amount, format_number
+from licheck.core.units import Dimension, format_amount, format_number
 from licheck.core.verdicts import Answer, Requirement, Verdict
-from licheck.engine.domains import Interval
+from licheck.engine.domains import Booleans, Interval
 from licheck.engine.exact import Branch
 from licheck.evaluation.findings import Finding
 from licheck.facts.resolution import FactState, Status
@@ -29,6 +29,17 @@ def fact_scope(state: FactState) -> str:
     return "licheck"
 
 
+def outputs_only(facts: Sequence[FactState]) -> bool:
+    """Whether the finding's model is one the component was only trained on the outputs of
+    (`trained_on_outputs_of`): its `lineage` fact, not built on the weights, is established."""
+    return any(
+        s.name == "lineage"
+        and s.status is Status.ESTABLISHED
+        and s.domain == Booleans(frozenset({False}))
+        for s in facts
+    )
+
+
 def fact_phrase(state: FactState) -> str:
     """'monthly_revenue is likely ≈166.67M USD/month (press report)'."""
     kinds = sorted(
@@ -45,9 +56,10 @@ def fact_phrase(state: FactState) -> str:
     written = f" (as written: {state.written})" if state.written else ""
     match state.status:
         case Status.ESTABLISHED:
-            return f"{state.name} is {_value(state.domain)}{written}{basis}"
+            return f"{state.name} is {value_words(state, state.domain)}{written}{basis}"
         case Status.LIKELY:
-            return f"{state.name} is likely {_value(state.likely)}{written}{basis}, not established"
+            likely = value_words(state, state.likely)
+            return f"{state.name} is likely {likely}{written}{basis}, not established"
         case Status.DISPUTED:
             if state.note and state.note.startswith("conflict: "):  # against a definition
                 return f"{state.name} is disputed ({state.note})"
@@ -57,9 +69,19 @@ def fact_phrase(state: FactState) -> str:
     raise AssertionError(state.status)  # pragma: no cover
 
 
-def _value(domain: object) -> str:
-    """A value in words: a quantity's range as 'between 15M and 30M USD/month'."""
-    return range_words(domain) if isinstance(domain, Interval) else str(domain)
+def value_words(state: FactState, domain: object) -> str:
+    """A value of `state`'s fact in words: a quantity's range as 'between 15M and 30M
+    USD/month', money in the fact's own period (ARR per year)."""
+    if isinstance(domain, Interval):
+        return range_words(domain, state.definition.period_months)
+    return str(domain)
+
+
+def value_text(state: FactState, domain: object) -> str:
+    """A value as the facts table shows it: the domain, money in the fact's own period."""
+    if isinstance(domain, Interval):
+        return domain.shown(state.definition.period_months)
+    return str(domain)
 
 
 def explain(finding: Finding) -> str:
@@ -80,6 +102,11 @@ def _explain(finding: Finding) -> str:
             "this clause does not bind the product."
         )
     if verdict is Verdict.NOT_APPLICABLE:
+        if finding.binds is Answer.NO and outputs_only(finding.facts):
+            return (
+                f"The component was only trained on {finding.model_name}'s outputs, not built on "
+                "its weights, and this clause does not reach a model so trained."
+            )
         if finding.binds is Answer.NO:
             return (
                 "The license does not bind this component (not built on the model, or no "
@@ -110,6 +137,37 @@ def _explain(finding: Finding) -> str:
             "requirement fails, and no exception lifts it: " + _used(finding) + "."
         )
     return _risk(finding)
+
+
+# facts every clause reads that say nothing of why a clause is not triggered
+_BINDING = ("lineage", "derivative", "outputs_lineage", "owner_is_licensor", "multimodal")
+
+
+def not_applicable_reason(finding: Finding) -> str | None:
+    """A not-applicable finding's reason in one line, for the lists that show no details
+    ("the owner is the licensor", "not triggered: commercial is false"); None for any other
+    verdict."""
+    if finding.verdict is not Verdict.NOT_APPLICABLE:
+        return None
+    if _owner_licensor(finding) is not None:
+        return "the owner is the licensor"
+    if finding.binds is Answer.NO:
+        if outputs_only(finding.facts):
+            return (
+                f"only trained on {finding.model_name}'s outputs, which this clause does not reach"
+            )
+        derivative = next((s for s in finding.facts if s.name == "derivative"), None)
+        if derivative is not None and derivative.domain == Booleans(frozenset({False})):
+            return f"not a derivative of {finding.model_name}"
+        return "the license does not bind this component"
+    if finding.exception is Answer.YES:
+        return "an exception lifts it"
+    said = [
+        f"{s.name} is {value_words(s, s.domain)}"
+        for s in finding.facts
+        if s.name not in _BINDING and s.status is Status.ESTABLISHED
+    ]
+    return "not triggered" + (f": {'; '.join(said)}" if said else "")
 
 
 def _owner_licensor(finding: Finding) -> FactState | None:
@@ -146,6 +204,7 @@ def _risk(finding: Finding) -> str:
         "Governance risk, not a violation: the verdict depends on facts that are missing or "
         "only weakly evidenced — " + "; ".join(reasons) + "."
     ]
+    sentences += near_matches(finding)
     if finding.requirement is Requirement.FAILS:
         sentences.append("Where the clause is triggered and not lifted, its requirement fails.")
     likely = [s for s in finding.facts if s.status is Status.LIKELY]
@@ -158,6 +217,38 @@ def _risk(finding: Finding) -> str:
             + "."
         )
     return " ".join(sentences)
+
+
+def near_readings(finding: Finding) -> list[tuple[str, str]]:
+    """(fact, reading) for each stated value that near-matches a name the clause asks for (up
+    to case, white space or typography) and so keeps the verdict open: "'KIMI K2.5' read as
+    'Kimi K2.5' (differs only in case: …)"."""
+    return [
+        (missing.fact.name, branch.near)
+        for missing in finding.missing_facts
+        for branch in missing.outcomes
+        if branch.near
+    ]
+
+
+def near_matches(finding: Finding) -> list[str]:
+    """One sentence per fact whose stated value near-matches a name the clause asks for: the
+    reading, what each reading makes the verdict, and that a person must judge
+    ("ui_attribution holds a near-match …: 'KIMI K2.5' read as 'Kimi K2.5' (differs only in
+    case: …) → satisfied; as written → violation. …")."""
+    sentences = []
+    for missing in finding.missing_facts:
+        near = [b for b in missing.outcomes if b.near]
+        if not near:
+            continue
+        written = sorted({b.verdict.label for b in missing.outcomes if not b.near})
+        readings = "; ".join(f"{b.near} → {b.verdict.label}" for b in near)
+        as_written = f"; as written → {' or '.join(written)}" if written else ""
+        sentences.append(
+            f"{missing.fact.name} holds a near-match of a name the clause asks for: {readings}"
+            f"{as_written}. Whether it counts as that name is for a person to judge."
+        )
+    return sentences
 
 
 def _still(finding: Finding) -> str:
@@ -196,27 +287,28 @@ def _against(state: FactState, domain: Interval, branches: Sequence[Branch], lik
     inside = thresholds(domain, branches)
     verb = "is likely" if likely else "is"
     written = f" (as written: {state.written})" if state.written else ""
+    months = state.definition.period_months
+    shown = range_words(domain, months)
     if inside:
-        named = " and ".join(format_amount(t, domain.dimension) for t in inside)
+        named = " and ".join(format_amount(t, domain.dimension, months) for t in inside)
         which = f"thresholds {named} lie" if len(inside) > 1 else f"threshold {named} lies"
-        return (
-            f"{state.name} {verb} {range_words(domain)}{written}: the {which} inside, so it is "
-            "unsettled"
-        )
+        return f"{state.name} {verb} {shown}{written}: the {which} inside, so it is unsettled"
     for branch in branches:
         region = branch.region
         if isinstance(region, Interval) and not region.intersect(domain).is_empty():
             where = "which is" if branch.when[:1] in "<≤>≥" else "within"
-            return f"{state.name} {verb} {range_words(domain)}{written}, {where} {branch.when}"
+            return f"{state.name} {verb} {shown}{written}, {where} {branch.when}"
     return ""
 
 
-def range_words(domain: Interval) -> str:
-    """'between 15M and 30M USD/month'; a point or an open range as the domain shows it."""
+def range_words(domain: Interval, months: int = 1) -> str:
+    """'between 15M and 30M USD/month'; a point or an open range as the domain shows it; money
+    per `months` (a fact's own period: 30M USD/year)."""
     closed = domain.lo_closed and domain.hi_closed  # "between" would hide an open end
     if domain.hi is None or domain.lo == domain.hi or domain.lo == 0 or not closed:
-        return str(domain)
-    return f"between {format_number(domain.lo)} and {format_amount(domain.hi, domain.dimension)}"
+        return domain.shown(months)
+    low = format_number(domain.lo * months if domain.dimension is Dimension.MONEY else domain.lo)
+    return f"between {low} and {format_amount(domain.hi, domain.dimension, months)}"
 
 
 def _open(finding: Finding, names: tuple[str, ...]) -> str:

@@ -22,7 +22,7 @@ from licheck.core.verdicts import Answer, Requirement, Verdict
 from licheck.evaluation.findings import Finding, ProductResult
 from licheck.inputs.rules import AllOf, AnyOf, Condition, FactTest, License, Provenance
 from licheck.library.compiled import Library
-from licheck.report.explain import explain
+from licheck.report.explain import explain, near_readings, outputs_only
 from licheck.vocabulary.names import FACTS
 
 # Where a display duty's string must appear, by the fact a requirement tests.
@@ -89,6 +89,9 @@ class Duty:
     # where the rule file's text is not the model's own license file (a third-party copy, a
     # stand-in): the quote, notice text and SHA-256 are of that text, not of the model's file
     caveat: str | None = None
+    # what the product states that only near-matches a name asked for ("'KIMI K2.5' read as
+    # 'Kimi K2.5' (differs only in case: …)"): a person must judge whether it counts
+    near_matches: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,8 @@ class ComponentDuties:
     # the license and model ids its findings are about: a layer that replaced one is named
     licenses: tuple[str, ...] = ()
     model_ids: tuple[str, ...] = ()
+    # of `models`, those the component was only trained on the outputs of (not built on)
+    outputs_of: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +129,8 @@ def product_duties(result: ProductResult, library: Library) -> ProductDuties:
         gaps = tuple(dict.fromkeys(_gap(f) for f in findings if _unlisted(f, library)))
         licenses = tuple(dict.fromkeys(f.license for f in findings))
         model_ids = tuple(dict.fromkeys(f.model for f in findings))
+        built = {f.model_name for f in findings if not outputs_only(f.facts)}
+        outputs_of = tuple(m for m in models if m not in built)
         components.append(
             ComponentDuties(
                 component,
@@ -133,6 +140,7 @@ def product_duties(result: ProductResult, library: Library) -> ProductDuties:
                 gaps,
                 licenses,
                 model_ids,
+                outputs_of,
             )
         )
     return ProductDuties(result.product, result.owner, result.file, tuple(components))
@@ -159,6 +167,7 @@ def finding_duties(finding: Finding, library: Library) -> list[Duty]:
         return []
     met = {Requirement.HOLDS: "yes", Requirement.FAILS: "no"}.get(finding.requirement, "unknown")
     settle = () if status is Status.REQUIRED and met != "unknown" else _settle(finding)
+    near = tuple(dict.fromkeys(f"{fact}: {reading}" for fact, reading in near_readings(finding)))
     return [
         Duty(
             kind=part.kind,
@@ -176,6 +185,7 @@ def finding_duties(finding: Finding, library: Library) -> list[Duty]:
             text=part.text,
             copy=part.copy,
             caveat=_caveat(finding.provenance),
+            near_matches=near,
         )
         for part in _parts(clause.requirement, entry.license, clause.quote)
     ]

@@ -116,14 +116,16 @@ class FindingOut(_Model):
     # a governance risk's: open on the product's record (evidence), or only on conduct facts
     # to attest (attestation); None for every other verdict
     risk_kind: RiskKind | None = None
+    # a not-applicable finding's reason, in one line ("the owner is the licensor"); None else
+    reason: str | None = None
     waived: bool = False  # an applying waiver accepts it: it does not count toward --fail-on
     waiver: WaiverRef | None = None  # the waiver that names it (applied, or why it no longer is)
     baseline: BaselineRef | None = None  # with --baseline: how it compares with the baseline's
 
 
 # What a report's finding adds to the evaluation's: each is computed from the finding (the
-# explanation, the risk kind) or by the run (waivers, baseline).
-REPORTED_ONLY = ("explanation", "risk_kind", "waived", "waiver", "baseline")
+# explanation, the risk kind, a not-applicable finding's reason) or by the run (waivers, baseline).
+REPORTED_ONLY = ("explanation", "risk_kind", "reason", "waived", "waiver", "baseline")
 
 BaselineStatus = Literal["new", "worse", "unchanged", "improved", "fixed"]
 GATING = frozenset({"new", "worse"})  # the statuses that count toward --fail-on with a baseline

@@ -705,3 +705,10 @@ CONDUCT: Final = frozenset(
         "ai_disclosure_included",
     }
 )
+
+
+def period_of(key: str) -> int:
+    """The period, in months, a fact's money amounts are shown for: its own (ARR and a 12-month
+    revenue per year, 12), else a month (1).  `key` may be measured (`fact@2024-06`)."""
+    definition = FACTS.get(key.split("@", 1)[0])
+    return definition.period_months if definition is not None else 1

@@ -63,7 +63,10 @@ def hypothesis(fact: str, region: Domain) -> FactState:
     view = EvidenceView(
         "what-if sweep", EvidenceKind.DECLARED, None, None, None, None, None, "establishes"
     )
-    return FactState(fact, FACTS[fact], Status.ESTABLISHED, region, str(region), evidence=(view,))
+    definition = FACTS[fact]
+    # money in the fact's own period (ARR per year)
+    shown = region.shown(definition.period_months) if isinstance(region, Interval) else str(region)
+    return FactState(fact, definition, Status.ESTABLISHED, region, shown, evidence=(view,))
 
 
 def analyse(subject: Subject, scenario: Scenario, sweeps: Sequence[SweepSpec] = ()) -> Analysis:

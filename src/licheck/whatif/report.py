@@ -228,6 +228,8 @@ def _means(fact: str, spec: FactSpec, rates: dict[str, Fraction]) -> str:
         domain = claim_domain(FACTS[fact], spec, rates)
     except FactError:  # pragma: no cover - the scenario was checked before
         return "unreadable"
+    if isinstance(domain, Interval):  # money in the fact's own period (ARR per year)
+        return domain.shown(FACTS[fact].period_months)
     return "unknown" if domain is None else str(domain)
 
 
