@@ -227,6 +227,11 @@ def _stated_licenses(
 
 # -- the months of a series ------------------------------------------------------------------
 
+# Figures that are a rate at a moment, not a month's total: ARR is the recurring revenue as of a
+# day, annualised.  Dated within its month (an announcement "ARR passed 500M USD" on the 15th),
+# it is that month's figure as of that day: `--as-of` and the timeline count it from then on.
+RUNNING_FIGURES = frozenset({"annual_recurring_revenue"})
+
 
 def _months(
     manifest: Manifest,
@@ -271,18 +276,23 @@ def _early_evidence(
     own = bool(part.evidence)
     pieces = part.evidence if own else spec.evidence
     last = parse_date(month)  # a month is read as its last day
+    first = earliest(last)
     for piece in pieces:
         date = _date_of(piece, manifest.sources)
         # a month or a year written is read as its last day: the latest it may be
         if date is None or date >= last:
             continue
+        if name in RUNNING_FIGURES and date >= first:
+            continue  # a running figure as of a day of its month: the month's, from that day
+
         where = "its evidence" if own else f"the evidence of {name}"
         yield document.error(
             (*path, "series", month),
             f"the month {month} of {name}: {where} {piece.source!r} is dated {date}, "
             f"before the month was over ({last.isoformat()}), so it cannot report it",
             "date the evidence when the month's figure was published, or give the "
-            "month its own evidence",
+            "month its own evidence; a running figure as of a day of the month (ARR "
+            "announced on the 15th) is annual_recurring_revenue, which that date fits",
             at_key=True,
         )
 

@@ -49,13 +49,25 @@ def positive(name: str, spec: FactSpec, rates: Mapping[str, Fraction]) -> bool:
     return domain.lo > 0 or (domain.lo == 0 and not domain.lo_closed)
 
 
+def earns(name: str, spec: FactSpec, rates: Mapping[str, Fraction]) -> bool:
+    """The stated revenue is above zero: its own value (or range); else, where it states none,
+    what every piece of its evidence claims, or every month of its series."""
+    if any(getattr(spec, key) is not None for key in ("value", "at_least", "at_most")):
+        return positive(name, spec, rates)
+    claiming = [piece for piece in spec.evidence if piece.claims]
+    if claiming:
+        return all(_claims_it(name, piece, rates) for piece in claiming)
+    months = list((spec.series or {}).values())
+    return bool(months) and all(earns(name, month, rates) for month in months)
+
+
 def implied_commercial(
     specs: Mapping[str, FactSpec], rates: Mapping[str, Fraction]
 ) -> Implied | None:
     """`commercial: true` as the first fact of `specs` that implies it does (None: none does)."""
     for name in REVENUE:
         spec = specs.get(name)
-        if spec is not None and not spec.scoped_only and positive(name, spec, rates):
+        if spec is not None and not spec.scoped_only and earns(name, spec, rates):
             shown = _shown(spec)
             why = f"derived from {name} ({shown}): a product that earns revenue is commercial"
             return Implied(name, _true(spec, why, rates, name), why)
