@@ -168,8 +168,12 @@ def manifest(  # noqa: C901
     revenue = (
         {"value": rng.choice(REVENUE)} if rng.random() < 0.8 else dict(rng.choice(REVENUE_RANGES))
     )
+    commercial = fact(rng, keys, {"value": rng.random() < 0.85})
+    stated = commercial.get("value") if isinstance(commercial, dict) else commercial
+    if stated is False:
+        revenue = {"value": "0 USD/month"}  # revenue above zero would make it commercial
     facts: dict[str, object] = {
-        "commercial": fact(rng, keys, {"value": rng.random() < 0.85}),
+        "commercial": commercial,
         "mau": fact(rng, keys, mau),
         "monthly_revenue": fact(rng, keys, revenue),
         "ui_attribution": fact(rng, keys, set_value(rng)),
@@ -230,6 +234,7 @@ def manifest(  # noqa: C901
             component["facts"] = own
         components.append(component)
     document: dict[str, object] = {
+        "format": 2,
         "product": f"Product {number:05d}",
         "owner": f"Owner {number % 97}",
         "release_date": date(rng, 2025),
