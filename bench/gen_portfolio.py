@@ -145,12 +145,8 @@ def set_value(rng: random.Random) -> dict[str, object]:
     return {"excludes": ["Kimi K2.5"]}
 
 
-def manifest(  # noqa: C901
-    number: int,
-    rng: random.Random,
-    models: list[tuple[str, list[str]]],
-    kimi: tuple[str, list[str]],
-) -> str:
+def _sources(number: int, rng: random.Random) -> dict[str, dict[str, object]]:
+    """The manifest's sources: two to five kinds, some retracted, half with a URL."""
     sources: dict[str, dict[str, object]] = {}
     for key, kind, title in rng.sample(SOURCE_KINDS, rng.randint(2, 5)):
         source: dict[str, object] = {
@@ -163,13 +159,27 @@ def manifest(  # noqa: C901
         if rng.random() < 0.5:
             source["url"] = f"https://example.com/{number}/{key}"
         sources[key] = source
+    return sources
+
+
+def manifest(  # noqa: C901
+    number: int,
+    rng: random.Random,
+    models: list[tuple[str, list[str]]],
+    kimi: tuple[str, list[str]],
+) -> str:
+    sources = _sources(number, rng)
     keys = list(sources)
     mau = {"value": rng.choice(MAU)} if rng.random() < 0.8 else dict(rng.choice(MAU_RANGES))
     revenue = (
         {"value": rng.choice(REVENUE)} if rng.random() < 0.8 else dict(rng.choice(REVENUE_RANGES))
     )
+    commercial = fact(rng, keys, {"value": rng.random() < 0.85})
+    stated = commercial.get("value") if isinstance(commercial, dict) else commercial
+    if stated is False:
+        revenue = {"value": "0 USD/month"}  # revenue above zero would make it commercial
     facts: dict[str, object] = {
-        "commercial": fact(rng, keys, {"value": rng.random() < 0.85}),
+        "commercial": commercial,
         "mau": fact(rng, keys, mau),
         "monthly_revenue": fact(rng, keys, revenue),
         "ui_attribution": fact(rng, keys, set_value(rng)),
@@ -230,6 +240,7 @@ def manifest(  # noqa: C901
             component["facts"] = own
         components.append(component)
     document: dict[str, object] = {
+        "format": 2,
         "product": f"Product {number:05d}",
         "owner": f"Owner {number % 97}",
         "release_date": date(rng, 2025),

@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from licheck.core.verdicts import Verdict
 from licheck.engine.cells import Rule
@@ -24,7 +26,7 @@ from licheck.engine.exact import judge
 from licheck.evaluation.evaluate import Options, evaluate_manifest
 from licheck.facts.evidencepolicy import POLICIES
 from licheck.files.yamlsafe import Document
-from licheck.inputs.manifest import Manifest
+from licheck.inputs.manifest import Lineage, Manifest
 from licheck.inputs.rules import Reach
 from licheck.inputs.rules import Relation as Kind
 from licheck.library.compiled import load_library
@@ -196,3 +198,63 @@ def test_a_fact_stated_at_several_scopes_resolves_to_the_most_specific(
         assert str(derivative.domain) == str(expected).lower()
         assert finding.binds == ("yes" if expected else "no")
         assert (finding.verdict is Verdict.NOT_APPLICABLE) is (not expected)
+
+
+# -- trained from scratch on another model's outputs (issue 24, deliverable 3) ------------------
+
+SCRATCH = """format: 2
+product: Scratch
+owner: Acme
+components:
+  - id: scratch
+    name: Scratch model
+    delivery: [api]
+    lineage:
+      base: {base}
+      trained_on_outputs_of:
+        - {model: llama-3.1-405b, role: synthetic_data}
+"""
+
+
+def _scratch_findings(base: str) -> dict[tuple[str, str], str]:
+    manifest = Manifest.model_validate(yaml.safe_load(SCRATCH.replace("{base}", base)))
+    result = evaluate_manifest(
+        manifest, Document("scratch.yaml", {}, {}), LIBRARY, Options(POLICIES["default"])
+    )
+    return {(f.license, f.clause): f.verdict.value for f in result.findings}
+
+
+def test_base_none_adds_no_undisclosed_base_and_the_outputs_licensor_still_binds() -> None:
+    found = _scratch_findings("none")
+    assert not [key for key in found if key[1] == "base-undisclosed"]
+    # Llama 3.1's clauses reaching outputs bind through trained_on_outputs_of
+    assert found[("llama-3.1-community", "model-name-prefix")] == "governance_risk"
+    # where the base is written `unknown`, the undisclosed base is a risk of its own
+    assert [key for key in _scratch_findings("unknown") if key[1] == "base-undisclosed"]
+
+
+def test_base_none_is_no_lineage_entry() -> None:
+    data = yaml.safe_load(SCRATCH.replace("{base}", "none"))
+    lineage = Manifest.model_validate(data).components[0].lineage
+    assert lineage.from_scratch and lineage.entries() == []
+    assert [ref.model for ref in lineage.trained_on_outputs_of] == ["llama-3.1-405b"]
+
+
+@pytest.mark.parametrize(
+    ("lineage", "message"),
+    [
+        ({"base": "none"}, "names no model whose license could bind"),
+        ({"base": "none", "steps": ["fine_tuning"]}, "names no model whose license could bind"),
+        (
+            {"base": "mistral-7b", "trained_on_outputs_of": ["none"]},
+            "`none` is only a base",
+        ),
+        (
+            {"base": {"candidates": ["none", "mistral-7b"]}, "trained_on_outputs_of": ["qwen3"]},
+            "`none` is only a base",
+        ),
+    ],
+)
+def test_base_none_in_a_wrong_place_is_refused(lineage: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        Lineage.model_validate(lineage)

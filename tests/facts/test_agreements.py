@@ -111,6 +111,10 @@ def _verdict(capsys: pytest.CaptureFixture[str], path: Path, clause: tuple[str, 
             },
             "violation",
         ),
+        # issue 24: no agreement, and what shows it: as certain as that evidence
+        ({"agreements": {"none": True, "evidence": SEEN}}, "violation"),
+        ({"agreements": {"none": True, "evidence": PRESS}}, "governance_risk"),
+        ({"agreements": {"none": True}}, "violation"),  # the manifest's own declaration
     ],
 )
 def test_kimi_display_duty_follows_the_agreements(
@@ -240,3 +244,35 @@ def test_a_what_if_waiver_without_its_agreement_is_refused(
     sets = ("--set", "agreement=[]", "--set", "agreement_waives=[kimi-k2.5-modified-mit/*]")
     code, _, err = run(capsys, "whatif", str(path), *sets)
     assert code == 2 and "says there is no agreement with moonshot-ai" in err
+
+
+def test_no_agreement_carries_its_evidence_into_the_findings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    statement = [{**SEEN[0], "source": "Moonshot: no agreement with O"}]
+    path = _manifest(tmp_path, "kimi-k2.5", agreements={"none": True, "evidence": statement})
+    code, out, err = run(capsys, "evaluate", str(path), "--format", "json")
+    assert code == 1, err
+    (product,) = json.loads(out)["products"]
+    (finding,) = [f for f in product["findings"] if (f["license"], f["clause"]) == KIMI]
+    (waives,) = [f for f in finding["facts"] if f["name"] == "agreement_waives"]
+    assert waives["status"] == "established"
+    assert [e["source"] for e in waives["evidence"]] == ["Moonshot: no agreement with O"]
+
+
+@pytest.mark.parametrize(
+    ("agreements", "message"),
+    [
+        ({"none": True, "evidence": [{**SEEN[0], "value": False}]}, "claims no value"),
+        ({"none": False}, "agreements.none"),
+        ({"none": True, "grants": []}, "key 'grants' does not belong here"),
+        ("non", "did you mean 'none'?"),
+    ],
+)
+def test_no_agreement_in_a_wrong_form_is_a_located_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, agreements: Any, message: str
+) -> None:
+    path = _manifest(tmp_path, "kimi-k2.5", agreements=agreements)
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 2
+    assert message in err and f"{path}:" in err

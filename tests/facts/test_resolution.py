@@ -198,3 +198,45 @@ def test_weaker_evidence_against_an_established_value_leaves_it_disputed() -> No
     fact = spec(value=True, evidence=[ev("observed"), ev("declared", value=False)])
     assert resolve("commercial", fact, ctx()).status is Status.DISPUTED
     assert resolve("commercial", fact, ctx("strict")).status is Status.DISPUTED
+
+
+# -- a part of the period beside the whole (issue 24, deliverable 3) ----------------------------
+
+YEAR = "360M USD/year"  # 30M USD a month on average
+
+
+@pytest.mark.parametrize("name", ["licensee_annual_revenue", "licensee_peak_12_month_revenue"])
+@pytest.mark.parametrize("month", ["30M USD/month", "35M USD/month", "360M USD/month"])
+def test_a_months_figure_beside_the_years_filing_that_agrees_is_no_dispute(
+    name: str, month: str
+) -> None:
+    """The year holds the month: a month of up to the whole year's total agrees with it."""
+    state = resolve(
+        name,
+        spec(
+            value=YEAR, evidence=[ev("official_statement"), ev("official_statement", value=month)]
+        ),
+        ctx(),
+    )
+    assert state.status is Status.ESTABLISHED
+    assert isinstance(state.domain, Interval)
+    assert state.domain == Interval.point(Fraction(30_000_000), state.domain.dimension)
+
+
+def test_a_month_above_the_whole_year_is_still_a_dispute() -> None:
+    evidence = [ev("official_statement"), ev("official_statement", value="361M USD/month")]
+    state = resolve("licensee_annual_revenue", spec(value=YEAR, evidence=evidence), ctx())
+    assert state.status is Status.DISPUTED
+
+
+def test_a_months_figure_alone_keeps_its_reading_as_twelve_such_months() -> None:
+    state = resolve("licensee_annual_revenue", spec(value="35M USD/month"), ctx())
+    assert isinstance(state.domain, Interval)
+    assert state.domain == Interval.point(Fraction(35_000_000), state.domain.dimension)
+
+
+def test_a_monthly_arr_figure_is_arr_itself_not_a_part() -> None:
+    """ARR is twelve times a month's recurring revenue by definition: no part of a total."""
+    evidence = [ev("official_statement"), ev("official_statement", value="35M USD/month")]
+    state = resolve("annual_recurring_revenue", spec(value="360M USD", evidence=evidence), ctx())
+    assert state.status is Status.DISPUTED

@@ -95,3 +95,24 @@ def test_the_manifests_example_is_a_valid_format_2_manifest(
     assert example.startswith("format: 2 ")
     code, out, err = _evaluate(tmp_path, capsys, example)
     assert code in (0, 1), out + err
+
+
+# -- "How to say it" (issue 24) ------------------------------------------------------------------
+
+HOW_TO_SAY = MANIFESTS.partition("\n## How to say it\n")[2].partition("\n## ")[0]
+SAYINGS = _snippets(HOW_TO_SAY)
+
+
+def test_the_how_to_say_table_has_its_examples() -> None:
+    assert len(SAYINGS) == 2
+    for construct in ("base: none", "license: acme-open-license-v1", "none: true", "paid: true"):
+        assert construct in HOW_TO_SAY and any(construct in s for s in SAYINGS), construct
+
+
+@pytest.mark.parametrize("snippet", SAYINGS, ids=[s.split("\n")[0] for s in SAYINGS])
+def test_each_way_to_say_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], snippet: str
+) -> None:
+    code, out, err = _evaluate(tmp_path, capsys, "format: 2\n" + _complete(snippet))
+    assert code in (0, 1), f"{snippet}\n{out}{err}"
+    assert "error:" not in err and "warning:" not in err

@@ -20,6 +20,7 @@ from tests.conftest import REFERENCE, ROOT
 SARIF_SCHEMA = REFERENCE / "schemas" / "sarif-schema-2.1.0.json"
 WAIVERS = ROOT / "tests" / "data" / "waivers" / "composer2.yaml"
 ACME = """\
+format: 2
 product: Acme Local
 owner: Acme
 components:

@@ -98,7 +98,8 @@ def test_golden_portfolio(
     fmt: str,
 ) -> None:
     (tmp_path / "portfolio").mkdir()
-    (tmp_path / "portfolio" / "acme.yaml").write_text(ACME, encoding="utf-8")
+    # format: 2 last, so that the golden locations of the lines above stay as they were
+    (tmp_path / "portfolio" / "acme.yaml").write_text(ACME + "format: 2\n", encoding="utf-8")
     shutil.copy(ROOT / "products" / "composer2.yaml", tmp_path / "portfolio")
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "check", "portfolio", "-f", fmt, *DETAILED.get(fmt, ()))

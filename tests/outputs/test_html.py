@@ -259,7 +259,7 @@ def test_lineage_draws_parents_at_their_step_and_outputs_dashed(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     manifest = tmp_path / "merged.yaml"
-    manifest.write_text(MERGED, encoding="utf-8")
+    manifest.write_text(MERGED + "format: 2\n", encoding="utf-8")
     page = html_of(capsys, "evaluate", str(manifest))
     parse(page)
     lineage = page[page.index('<svg class="lineage"') :]

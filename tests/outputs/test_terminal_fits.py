@@ -68,6 +68,7 @@ CASES: dict[str, list[tuple[str, ...]]] = {
     "licenses show": [("kimi-k2.5-modified-mit",), ("moonshotai/Kimi-K2.5",), ("llama3.1",)],
     "licenses reach": [("gemma-terms-of-use",), ("meta-llama/Llama-3.1-8B",)],
     "licenses verify": [("--texts", TEXTS)],
+    "migrate": [("bad.yaml",)],  # refused, located; a diff (--dry-run) is a document
     "notices": [],  # Markdown by default, else JSON: documents
     "schema": [],  # JSON Schemas
     "timeline": [(MANIFEST,)],

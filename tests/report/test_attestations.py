@@ -37,6 +37,7 @@ components:
     delivery: [api]
     lineage:
       base: llama-3.1-8b-instruct
+format: 2
 """
 # The same product with its users unknown: the 700M gate is an evidence risk whatever is attested.
 OPEN = MINI.replace("product: Acme Mini", "product: Acme Open").replace(

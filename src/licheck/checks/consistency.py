@@ -25,7 +25,7 @@ import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
-from licheck.checks import implied
+from licheck.checks import implied, revenue
 from licheck.checks.settled import contradictions
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import UnitError, exchange_rates
@@ -41,12 +41,13 @@ from licheck.inputs.manifest import (
     FactSpec,
     Manifest,
     ModelRef,
+    NoAgreements,
     Source,
 )
 from licheck.inputs.rules import earliest, parse_date
 from licheck.library.compiled import Library
 from licheck.loading.factchecks import strings_claimed, unknown_members, written_at
-from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.factdefs import suggest, suggest_id
 from licheck.vocabulary.names import FACTS
 
 # A day of slack: "today" differs across time zones.
@@ -67,11 +68,13 @@ def check_manifest(
         *_citations(manifest, document),
         *_months(manifest, document, _stated_facts(manifest), today),
         *_models_named_twice(manifest, document, library),
+        *_stated_licenses(manifest, document, library),
         *_license_ids(manifest, document, library),
         *closed_vocabularies(manifest, document, library),
         *_agreements(manifest, document, library),
         *_flat_agreements(manifest, document, library),
         *_purpose(manifest, document),
+        *revenue.contradictions(manifest, document),
         *contradictions(manifest, document),
         *implied.contradictions(manifest, document, library),
         *_part_of_whole(manifest, document),
@@ -179,6 +182,8 @@ def _evidence_lists(manifest: Manifest) -> Iterator[tuple[list[Evidence], Path_]
     if isinstance(manifest.agreements, list):
         for a, agreement in enumerate(manifest.agreements):
             yield agreement.evidence, ("agreements", a, "evidence")
+    elif isinstance(manifest.agreements, NoAgreements):
+        yield manifest.agreements.evidence, ("agreements", "evidence")
 
 
 def _fact_evidence(spec: FactSpec, path: Path_) -> Iterator[tuple[list[Evidence], Path_]]:
@@ -199,7 +204,33 @@ def _model_refs(manifest: Manifest) -> Iterator[tuple[ModelRef, Path_]]:
             yield outputs, ("components", c, "lineage", "trained_on_outputs_of", o)
 
 
+def _stated_licenses(
+    manifest: Manifest, document: Document, library: Library
+) -> Iterator[Diagnostic]:
+    """A `license:` stated for a model the catalog lists: the catalog decides a catalog model's
+    license, so a stated one that is not among its texts contradicts it (a located error);
+    `license:` is for models the catalog does not list."""
+    for ref, path in _model_refs(manifest):
+        model = library.model(ref.model)
+        if ref.license is None or model is None:
+            continue
+        texts = {model.license} | {dated.license for dated in model.license_history}
+        if ref.license not in texts:
+            listed = ", ".join(sorted(t for t in texts if t)) or "a license licheck has no text of"
+            yield document.error(
+                (*path, "license"),
+                f"{model.name} is in the catalog under {listed}, not {ref.license!r}",
+                "the catalog decides a listed model's license: drop license: (it is for models "
+                "the catalog does not list), or name the model you used if it is another one",
+            )
+
+
 # -- the months of a series ------------------------------------------------------------------
+
+# Figures that are a rate at a moment, not a month's total: ARR is the recurring revenue as of a
+# day, annualised.  Dated within its month (an announcement "ARR passed 500M USD" on the 15th),
+# it is that month's figure as of that day: `--as-of` and the timeline count it from then on.
+RUNNING_FIGURES = frozenset({"annual_recurring_revenue"})
 
 
 def _months(
@@ -245,18 +276,23 @@ def _early_evidence(
     own = bool(part.evidence)
     pieces = part.evidence if own else spec.evidence
     last = parse_date(month)  # a month is read as its last day
+    first = earliest(last)
     for piece in pieces:
         date = _date_of(piece, manifest.sources)
         # a month or a year written is read as its last day: the latest it may be
         if date is None or date >= last:
             continue
+        if name in RUNNING_FIGURES and date >= first:
+            continue  # a running figure as of a day of its month: the month's, from that day
+
         where = "its evidence" if own else f"the evidence of {name}"
         yield document.error(
             (*path, "series", month),
             f"the month {month} of {name}: {where} {piece.source!r} is dated {date}, "
             f"before the month was over ({last.isoformat()}), so it cannot report it",
             "date the evidence when the month's figure was published, or give the "
-            "month its own evidence",
+            "month its own evidence; a running figure as of a day of the month (ARR "
+            "announced on the 15th) is annual_recurring_revenue, which that date fits",
             at_key=True,
         )
 
@@ -376,7 +412,8 @@ def _license_problem(license_id: str, library: Library) -> str:
 
         return f"{license_id!r} is a model, not a license: it is under {license_words(model)}"
     return (
-        f"license {license_id!r} is not in the library{suggest(license_id, list(library.licenses))}"
+        f"license {license_id!r} is not in the library"
+        f"{suggest_id(license_id, list(library.licenses))}"
     )
 
 
@@ -419,8 +456,8 @@ def _agreements(manifest: Manifest, document: Document, library: Library) -> Ite
                 "state each agreement's grants and waives under agreements: (or drop agreements:)",
                 at_key=True,
             )
-    if manifest.agreements == "none":
-        return
+    if not isinstance(manifest.agreements, list):
+        return  # none
     hint = "license ids: `licheck licenses list`; clause ids: `licheck licenses show ID`"
     yield from _unknown_licensors(manifest.agreements, document, library)
     for a, agreement in enumerate(manifest.agreements):

@@ -81,6 +81,12 @@ def _licenses() -> click.Command:
     return licenses
 
 
+def _migrate() -> click.Command:
+    from licheck.cli.migrate import migrate
+
+    return migrate
+
+
 def _notices() -> click.Command:
     from licheck.cli.notices import notices
 
@@ -120,6 +126,7 @@ COMMANDS: dict[str, Callable[[], click.Command]] = {
     "facts": _facts,
     "import": _import,
     "licenses": _licenses,
+    "migrate": _migrate,
     "notices": _notices,
     "schema": _schema,
     "timeline": _timeline,

@@ -104,8 +104,10 @@ def check(
       licheck check products/ --fail-on risk
       licheck check . --format sarif -o licheck.sarif
     """
-    from licheck.files.discovery import NoManifests
+    from licheck.cli.migrate import warn_unversioned
+    from licheck.files.discovery import NoManifests, survey
 
+    warn_unversioned(survey(paths).found)
     if request.verbose:
         say_skipped(paths)
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if request.fmt == "github" else None

@@ -29,10 +29,12 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
       licheck evaluate products/*.yaml --format json \\
         --as-of 2026-03-19
     """
+    from licheck.cli.migrate import warn_unversioned
     from licheck.files.discovery import distinct
     from licheck.portfolio.runs import evaluate_report
 
     manifests = tuple(distinct(manifests))  # a file named twice is one product
+    warn_unversioned(manifests)
     waivers = request.waivers()
     inputs = request.inputs(manifests, waivers)
     refuse_outputs([("--output", request.output)], inputs)

@@ -66,9 +66,11 @@ def validate(files: tuple[Path, ...], kind: str, licenses_dir: LibrarySource) ->
     Example:
       licheck validate products/*.yaml licenses/*.yaml
     """
+    from licheck.cli.migrate import warn_unversioned
     from licheck.text.escape import line
     from licheck.text.readable import fit
     from licheck.validation import validate_files
 
+    warn_unversioned(files)
     for checked in validate_files(list(files), kind, licenses_dir):
         click.echo(fit(line(checked), terminal_width()))  # it may start with a file name

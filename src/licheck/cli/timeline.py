@@ -55,6 +55,7 @@ def timeline(
       licheck timeline products/composer2.yaml \\
         --format json -o timeline.json
     """
+    from licheck.cli.migrate import warn_loaded
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
     from licheck.portfolio.runs import evidence_policy
@@ -67,6 +68,7 @@ def timeline(
     refuse_outputs([("--output", output)], inputs)
     policy = evidence_policy(evidence)
     loaded, document = load_manifest(manifest, str(manifest))
+    warn_loaded(manifest, loaded, document)
     library = load_library(licenses_dir)
     # judged today: each attested fact counts from the day it was attested (its evidence's date)
     loaded = attested(loaded, document.file, attestations_at(attestations_file, None, library))

@@ -105,6 +105,7 @@ def whatif(
       licheck whatif products/composer2.yaml \\
         --swap-base kimi-k2.5=glm-5
     """
+    from licheck.cli.migrate import warn_loaded
     from licheck.evaluation.evaluate import Options
     from licheck.library.layers import load as load_library
     from licheck.loading.documents import load_manifest
@@ -129,6 +130,7 @@ def whatif(
         scenario_as_of,
     )
     loaded, document = load_manifest(manifest, str(manifest))
+    warn_loaded(manifest, loaded, document)
     library = load_library(licenses_dir)
     loaded = attested(loaded, document.file, attestations_at(attestations_file, as_of, library))
     subject = Subject(loaded, document, library, Options(evidence_policy(evidence), as_of))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from licheck.checks.implied import COMPETES, IMPROVES, implied_by
+from licheck.checks.revenue import COMMERCIAL, implied_commercial
 from licheck.checks.settled import TRAINING_STEPS, steps_taken, trains
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Diagnostic
@@ -46,8 +47,10 @@ from licheck.inputs.manifest import (
     Lineage,
     Manifest,
     ModelRef,
+    NoAgreements,
     Owner,
     Step,
+    listed_agreements,
 )
 from licheck.inputs.rules import CatalogModel, model_key
 from licheck.library.compiled import Library
@@ -117,15 +120,29 @@ class Derivation:
         """The facts the product states for all its components, and its agreements'."""
         problems: list[Diagnostic] = []
         facts = self.stated(manifest.facts, ("facts",), scoped=False).into(problems)
+        facts.update(self.commercial(manifest.facts, ("facts",)))
         facts.update(self.agreement_facts(manifest).into(problems))
         facts.update(self.supposed)
         return Derived(facts, tuple(problems))
 
+    def commercial(self, specs: Mapping[str, FactSpec], path: Path) -> dict[str, FactState]:
+        """`commercial` derived from the revenue or `paid` stated at one level, where that level
+        does not state it (`checks.revenue`); as certain as the figure's evidence.  A stated
+        `commercial: false` against them is refused by the manifest check."""
+        if COMMERCIAL in specs:
+            return {}
+        found = implied_commercial(specs, self.context.rates)
+        if found is None:
+            return {}
+        state = self.resolve_one(COMMERCIAL, found.spec, (*path, found.fact)).value
+        return {COMMERCIAL: replace(state, note=found.why)}
+
     def agreement_facts(self, manifest: Manifest) -> Derived[dict[str, FactState]]:
         """`agreement`, `agreement_waives` and `license_granted` as `agreements:` implies them."""
-        if manifest.agreements is None:
+        listed = listed_agreements(manifest.agreements)
+        if listed is None:
             return Derived({})
-        listed = [] if manifest.agreements == "none" else manifest.agreements
+        none_shown_by = _none_evidence(manifest)
         problems: list[Diagnostic] = []
         each = []  # whether each agreement exists: its own evidence, resolved alone (located)
         for index, agreement in enumerate(listed):
@@ -136,9 +153,13 @@ class Derivation:
             return Derived({}, tuple(problems))
         policy = self.context.policy
         found = {}
-        for name, spec in agreements.agreement_specs(listed, self.library).items():
+        specs = agreements.agreement_specs(listed, self.library, none_shown_by=none_shown_by)
+        for name, spec in specs.items():
             state = self.resolve_one(name, spec, ("agreements",)).into(problems)
-            found[name] = agreements.exact_state(state, listed, each, policy, self.library)
+            if none_shown_by:  # as certain as the evidence that there is none
+                found[name] = replace(state, shown=agreements.shown([], name))
+            else:
+                found[name] = agreements.exact_state(state, listed, each, policy, self.library)
         return Derived(found, tuple(problems))
 
     def component_facts(self, component: Component, path: Path, product: Facts) -> Derived[Facts]:
@@ -146,6 +167,7 @@ class Derivation:
         problems: list[Diagnostic] = []
         facts = dict(product)
         facts.update(self.stated(component.facts, (*path, "facts")).into(problems))
+        facts.update(self.commercial(component.facts, (*path, "facts")))
         facts.update(self.supposed)  # a what-if fact replaces the component's own too
         supplied = (
             ("distributes_weights", self._distributes_weights),
@@ -512,6 +534,12 @@ def _at_every_month(state: FactState, library: Library) -> FactState:
         return state
     months = sorted({month_before(m.release_date) for m in library.models if m.release_date})
     return replace(state, series=tuple((month, state) for month in months))
+
+
+def _none_evidence(manifest: Manifest) -> list[Evidence]:
+    """The evidence that the owner has no agreement (`agreements: {none: true, evidence}`)."""
+    found = manifest.agreements
+    return list(found.evidence) if isinstance(found, NoAgreements) else []
 
 
 def _delivered(component: Component) -> str:

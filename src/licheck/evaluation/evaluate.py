@@ -215,7 +215,7 @@ def _findings_for(
         readings = _readings(derive, facts, component, relation, stated, undisclosed)
         policies = judge_policies(library, None, [], derive, place, readings)
         return Derived([unknown.undisclosed(), *policies])
-    model = library.model(ref.model)
+    model = library.model(ref.model) or _named_with_license(ref, library)
     if model is None:
         problem = document.error(
             ref_path,
@@ -223,7 +223,8 @@ def _findings_for(
             "name a model of the catalog (licheck licenses models) only if it is that very "
             "model: a later checkpoint or a variant of a listed model may be under another "
             "license, so name such a base `unknown` (a governance risk) rather than the "
-            "nearest id",
+            "nearest id; a model the catalog does not list: name its license beside it "
+            "(`license: ID`)",
         )
         return Derived([], (problem,))
     if relation.via is not None:  # judged as what it is: the upstream of the model named
@@ -275,6 +276,28 @@ _OPEN_READING = FactState(
     note="the license's definition leaves open whether it covers this use of the model (the "
     "rule's definitions say which words decide it; `licheck licenses reach`)",
 )
+
+
+def _named_with_license(ref: ModelRef, library: Library) -> CatalogModel | None:
+    """A model the catalog does not list, under the license the manifest names for it
+    (`license:`): judged under it where the library has it; else its license is unknown, and
+    the finding names it.  None where the manifest names no license."""
+    if ref.license is None:
+        return None
+    known = ref.license in library.licenses
+    note = (
+        None
+        if known
+        else f"the manifest names its license, {ref.license!r}, which is not in licheck's "
+        "library (nor in a --licenses layer)"
+    )
+    return CatalogModel.model_construct(
+        id=model_key(ref.model),
+        name=ref.model,
+        license=ref.license if known else None,
+        license_note=note,
+        source=f"the manifest: {ref.model} under {ref.license}, not in the catalog",
+    )
 
 
 def _undisclosed() -> CatalogModel:

@@ -117,13 +117,18 @@ def evidence_for(
 
 
 def agreement_specs(
-    agreements: Sequence[Agreement], library: Parties, note: str | None = None
+    agreements: Sequence[Agreement],
+    library: Parties,
+    note: str | None = None,
+    none_shown_by: Sequence[Evidence] = (),
 ) -> dict[str, FactSpec]:
-    """The three facts as the complete list of agreements states them."""
+    """The three facts as the complete list of agreements states them (`none_shown_by`: the
+    evidence that there is none, for an empty list; none: the manifest declares it)."""
     specs: dict[str, FactSpec] = {}
     for fact in NAMES:
         if not agreements:
-            specs[fact] = FactSpec(value=[], evidence=[_COMPLETE], note=note)
+            shown_by = list(none_shown_by) or [_COMPLETE]
+            specs[fact] = FactSpec(value=[], evidence=shown_by, note=note)
             continue
         bounds = sorted(_known_bounds(agreements, library, fact))
         pieces = [_COMPLETE.model_copy(update={"excludes": bounds})]

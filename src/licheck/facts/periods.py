@@ -17,6 +17,11 @@ from licheck.core.units import Dimension, Stated, UnitError, parse_stated
 from licheck.engine.domains import Domain, Interval
 from licheck.vocabulary.factdefs import FactDef
 
+# The facts that total a period longer than a month (a year's revenue, the highest 12 months'):
+# a figure for part of the period (a month) is part of the total.  ARR is no total: a month's
+# recurring revenue times twelve is its very definition.
+PERIOD_TOTALS = frozenset({"licensee_annual_revenue", "licensee_peak_12_month_revenue"})
+
 
 def _in_period(domain: Domain, months: int) -> str:
     return domain.shown(months) if isinstance(domain, Interval) else str(domain)

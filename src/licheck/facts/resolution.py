@@ -22,7 +22,7 @@ from licheck.core.context import EvaluationContext, Table
 from licheck.core.units import Dimension
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet, intersect
 from licheck.facts.evidencepolicy import EvidencePolicy, Standing
-from licheck.facts.periods import FactError, QuantityReading, quantity_reading
+from licheck.facts.periods import PERIOD_TOTALS, FactError, QuantityReading, quantity_reading
 from licheck.inputs.manifest import Evidence, EvidenceKind, FactSpec, Source
 from licheck.inputs.rules import earliest
 from licheck.vocabulary.factdefs import FactDef, FactType
@@ -309,6 +309,7 @@ def resolve(
                 counted.shown(),
             )
         )
+    weighed.agree_parts(definition)
     status, domain, likely, averaged = settle(
         definition, weighed.established, weighed.suggested, weighed.averages
     )
@@ -352,6 +353,24 @@ class _Weighed:
     readings: dict[str, None] = field(default_factory=dict)  # how clauses read the figures
     written: dict[str, None] = field(default_factory=dict)  # the figures as written
     views: list[EvidenceView] = field(default_factory=list)
+    # each counted claim beside the figures it was read from, for `agree_parts`
+    parts: list[tuple[list[Domain], int, QuantityReading]] = field(default_factory=list)
+
+    def agree_parts(self, definition: FactDef) -> None:
+        """A figure for part of a total's period beside a figure for the whole (a month's revenue
+        beside the year's filing, for a yearly total such as `licensee_annual_revenue`) is a
+        part of it, not a rival reading: the total holds that part, so the part bounds it from
+        below (a month of 35M USD beside a year of 360M USD agrees), never a dispute.  Alone, a
+        part keeps its conventional reading (a month times twelve)."""
+        if definition.name not in PERIOD_TOTALS:
+            return
+        whole = [r for _, _, r in self.parts if _covers(r, definition.period_months)]
+        if not whole:
+            return
+        for claims, index, read in self.parts:
+            if read in whole or any(s.recurring for s in read.stated):
+                continue
+            claims[index] = _part_floor(read, definition.period_months)
 
     def add(
         self, name: str, standing: Standing, claim: Domain | None, read: QuantityReading | None
@@ -367,12 +386,29 @@ class _Weighed:
             case _:  # pragma: no cover
                 assert_never(standing)
         if claim is not None:
+            if read is not None and read.stated:
+                self.parts.append((claims, len(claims), read))
             claims.append(claim)
             if read is not None and read.average is not None:
                 self.averages.append(read.average)  # likely, never decisive
         if read is not None:
             self.readings.update(dict.fromkeys(filter(None, [read.reading(name)])))
             self.written.update(dict.fromkeys(filter(None, [read.written()])))
+
+
+def _covers(read: QuantityReading, period_months: int) -> bool:
+    """Every figure of the claim is for the fact's whole period (a year), or longer."""
+    return all(s.months >= period_months for s in read.stated)
+
+
+def _part_floor(read: QuantityReading, period_months: int) -> Domain:
+    """What a figure for part of the period says of the whole: at least that part (amounts are
+    normalised per month, so a month of `a` is a total of at least `a / 12` a month)."""
+    assert isinstance(read.domain, Interval)
+    months = min(s.months for s in read.stated)
+    return Interval(
+        read.domain.lo * months / period_months, True, None, False, read.domain.dimension
+    )
 
 
 def _shown(

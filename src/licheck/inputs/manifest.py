@@ -150,6 +150,12 @@ class ModelRef(Strict):
         None,
         description="when the weights were obtained (selects the license version where it changed)",
     )
+    license: Identifier | None = Field(
+        None,
+        description="the license a model the catalog does not list is under, by id: judged "
+        "under it where the library (or a --licenses layer) has it, else a 'license unknown' "
+        "governance risk naming it; for a catalog model, the catalog decides",
+    )
     evidence: list[Evidence] = Field(default_factory=list)
     note: Text | None = None
 
@@ -180,13 +186,13 @@ class CandidateBases(Strict):
 
 def _entry_kind(raw: Any) -> str:
     if isinstance(raw, CandidateBases) or (isinstance(raw, dict) and "candidates" in raw):
-        return "candidates"
-    return "model"
+        return "candidates-entry"
+    return "model-entry"
 
 
 # A lineage entry: one model, or several candidates for it.
 LineageEntry = Annotated[
-    Annotated[ModelRefIn, Tag("model")] | Annotated[CandidateBases, Tag("candidates")],
+    Annotated[ModelRefIn, Tag("model-entry")] | Annotated[CandidateBases, Tag("candidates-entry")],
     Discriminator(_entry_kind),
 ]
 
@@ -243,8 +249,15 @@ def _outputs_shorthand(raw: Any) -> Any:
     return {"model": raw} if isinstance(raw, str) else raw
 
 
+NO_BASE = "none"  # `base: none`: trained from scratch, on no model's weights
+
+
 class Lineage(Strict):
-    base: LineageEntry
+    base: LineageEntry = Field(
+        description="the model the component is built on (its weights): a catalog id or "
+        "alias, `unknown` when undisclosed, candidates, or `none` for a model trained from "
+        "scratch (then name the models whose outputs it learnt from in trained_on_outputs_of)"
+    )
     steps: list[
         Annotated[Step, BeforeValidator(_step_shorthand, json_schema_input_type=Step | StepKind)]
     ] = Field(default_factory=list)
@@ -260,11 +273,31 @@ class Lineage(Strict):
         "Derivatives where the license's definition includes the role (licenses reach)",
     )
 
+    @property
+    def from_scratch(self) -> bool:
+        """`base: none`: built on no model's weights."""
+        return isinstance(self.base, ModelRef) and model_key(self.base.model) == NO_BASE
+
+    @model_validator(mode="after")
+    def _scratch_names_its_sources(self) -> "Lineage":
+        if self.from_scratch and not self.trained_on_outputs_of and not self.entries():
+            raise ValueError(
+                "base: none (trained from scratch) names no model whose license could bind: "
+                "list the models whose outputs it was trained on under trained_on_outputs_of "
+                "(a model trained on no other model's weights or outputs needs no manifest "
+                "component)"
+            )
+        named = [ref for ref, _ in self.models()] + list(self.trained_on_outputs_of)
+        if any(model_key(ref.model) == NO_BASE for ref in named):
+            raise ValueError("`none` is only a base (trained from scratch), not a model named")
+        return self
+
     def entries(self) -> list[tuple[ModelRef | CandidateBases, tuple[str | int, ...]]]:
-        """Every entry (the base, each step's parents), with its path within the lineage."""
-        found: list[tuple[ModelRef | CandidateBases, tuple[str | int, ...]]] = [
-            (self.base, ("base",))
-        ]
+        """Every entry (the base, each step's parents), with its path within the lineage; a
+        base of `none` (trained from scratch) is no entry."""
+        found: list[tuple[ModelRef | CandidateBases, tuple[str | int, ...]]] = (
+            [] if self.from_scratch else [(self.base, ("base",))]
+        )
         for s, step in enumerate(self.steps):
             found += [(parent, ("steps", s, "parents", p)) for p, parent in enumerate(step.parents)]
         return found
@@ -422,6 +455,56 @@ class Agreement(Strict):
         return self
 
 
+class NoAgreements(Strict):
+    """`agreements: {none: true, evidence: [...]}`: the owner has no separate agreement with any
+    licensor, and what shows it (a licensor's or the owner's statement): the facts it implies are
+    then as certain as that evidence, not merely the manifest's declaration."""
+
+    none: Literal[True] = Field(description="true: there is no separate agreement")
+    evidence: list[Evidence] = Field(
+        default_factory=list, description="what shows there is none (each piece claims nothing)"
+    )
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _claims_nothing(self) -> "NoAgreements":
+        if any(piece.claims for piece in self.evidence):
+            raise ValueError(
+                "evidence under agreements: {none: true} shows that there is no agreement: "
+                "it claims no value (an agreement that exists is listed instead)"
+            )
+        return self
+
+
+def _agreements_kind(raw: Any) -> str:
+    if isinstance(raw, list):
+        return "agreements-list"
+    return "none-evidenced" if isinstance(raw, dict | NoAgreements) else "none-word"
+
+
+# `none`, `{none: true, evidence: [...]}`, or the complete list of agreements.
+AgreementsIn = Annotated[
+    Annotated[Literal["none"], Tag("none-word")]
+    | Annotated[NoAgreements, Tag("none-evidenced")]
+    | Annotated[list[Agreement], Tag("agreements-list")],
+    Discriminator(_agreements_kind),
+]
+
+
+def listed_agreements(
+    agreements: Literal["none"] | NoAgreements | list[Agreement] | None,
+) -> list[Agreement] | None:
+    """The agreements the manifest lists: [] for `none` in either form, None where unstated."""
+    if agreements is None:
+        return None
+    return agreements if isinstance(agreements, list) else []
+
+
+# The union members' tags pydantic puts in an error's location: never keys of the file.
+MANIFEST_TAGS = frozenset(
+    {"model-entry", "candidates-entry", "none-word", "none-evidenced", "agreements-list"}
+)
+
 FORMAT = 2  # the manifest format this licheck reads
 FORMAT_SECTION = "Manifest format 2: what changed"
 FORMAT_DOC = "docs/manifests.md"  # no command prints what changed: the page says it
@@ -468,10 +551,11 @@ class Manifest(Strict):
     )
     sources: dict[StrictStr, Source] = Field(default_factory=dict)
     facts: dict[StrictStr, Fact] = Field(default_factory=dict)
-    agreements: Literal["none"] | list[Agreement] | None = Field(
+    agreements: AgreementsIn | None = Field(
         None,
-        description="every separate agreement of the product's owner (`none`: there is "
-        "none); they imply agreement, agreement_waives and license_granted",
+        description="every separate agreement of the product's owner (`none`, or "
+        "{none: true, evidence: [...]}: there is none); they imply agreement, "
+        "agreement_waives and license_granted",
     )
     components: list[Component] = Field(min_length=1)
 
@@ -496,6 +580,7 @@ def build_validators() -> None:
         Organisation,
         Owner,
         Agreement,
+        NoAgreements,
         Manifest,
     ):
         model.model_rebuild()

@@ -34,7 +34,7 @@ from licheck.library.reach import bind
 from licheck.library.setaside import SET_ASIDE_FILE
 from licheck.library.source import Origin
 from licheck.loading.documents import validate
-from licheck.vocabulary.factdefs import suggest
+from licheck.vocabulary.factdefs import suggest_id
 
 CATALOG_FILE = "catalog.yaml"
 # The YAML files of a library folder that are not rule files: the catalog, and the texts set
@@ -341,7 +341,7 @@ def check_incorporated(licenses: Licenses) -> list[Diagnostic]:
                 1,
                 1,
                 f"license {license_id!r} incorporates {named!r}, "
-                f"which is not in the library{suggest(named, list(licenses))}",
+                f"which is not in the library{suggest_id(named, list(licenses))}",
             )
             for named in entry.license.incorporates
             if named not in licenses
@@ -463,7 +463,11 @@ def catalog_entries(
             document.error(
                 ("models", number, "license"),
                 f"model {model.id!r} names license {license_id!r}, which is not in "
-                f"the library{suggest(license_id, licenses)}",
+                f"the library{suggest_id(license_id, licenses)}",
+                "a catalog names licenses that have a rule file (here or in a layer below); "
+                "a model under a license licheck has no text of: `license: null` with a "
+                "license_note, or, in a manifest, `license: ID` on the lineage entry (a "
+                "'license unknown' governance risk naming it)",
             )
             for license_id in named
             if license_id not in licenses

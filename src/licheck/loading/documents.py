@@ -7,6 +7,7 @@ key, with a "did you mean" for misspelt keys; all problems of a file are reporte
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args, get_origin
 
@@ -17,7 +18,7 @@ from licheck.core.units import exchange_rates
 from licheck.facts.periods import FactError
 from licheck.facts.resolution import claim_domain
 from licheck.files import yamlsafe
-from licheck.inputs.manifest import Fact, FactSpec, Manifest
+from licheck.inputs.manifest import MANIFEST_TAGS, Fact, FactSpec, Manifest
 from licheck.inputs.rules import CONDITION_TAGS
 from licheck.loading.factchecks import unknown_fact, unknown_members
 from licheck.vocabulary.factdefs import suggest
@@ -29,8 +30,22 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound=BaseModel)
 
 
-def _known_keys(*models: type[BaseModel]) -> set[str]:
-    keys: set[str] = set()
+@dataclass(frozen=True, slots=True)
+class _Keys:
+    """Every key of a format (all its models'), and each model's own keys."""
+
+    every: frozenset[str]
+    shapes: tuple[frozenset[str], ...]
+
+    def near(self, siblings: set[str]) -> set[str]:
+        """The keys that may stand beside `siblings` (the known keys of one mapping): those of
+        every model that has them all; every key where no model has."""
+        fitting = [shape for shape in self.shapes if siblings <= shape]
+        return set().union(*fitting) if fitting and siblings else set(self.every)
+
+
+def _known_keys(*models: type[BaseModel]) -> _Keys:
+    shapes: list[frozenset[str]] = []
     seen: set[type[BaseModel]] = set()
     pending = list(models)
     while pending:
@@ -38,10 +53,10 @@ def _known_keys(*models: type[BaseModel]) -> set[str]:
         if model in seen:
             continue
         seen.add(model)
-        for name, field in model.model_fields.items():
-            keys.add(field.alias or name)
+        shapes.append(frozenset(field.alias or name for name, field in model.model_fields.items()))
+        for field in model.model_fields.values():
             pending.extend(_submodels(field.annotation))
-    return keys
+    return _Keys(frozenset().union(*shapes), tuple(shapes))
 
 
 def _submodels(annotation: Any) -> list[type[BaseModel]]:
@@ -90,9 +105,7 @@ def diagnostics_from(
     found: list[Diagnostic] = []
     unions: dict[tuple[str | int, ...], list[str]] = {}
     for error in exc.errors(include_url=False):
-        loc = tuple(
-            w for p in error["loc"] if p not in CONDITION_TAGS for w in _WRITTEN.get(p, (p,))
-        )
+        loc = tuple(w for p in error["loc"] if p not in _TAGS for w in _WRITTEN.get(p, (p,)))
         kind = error["type"]
         path, member, root = _data_path(prefix + loc, document.data, keep_last=kind in _KEY_ERRORS)
         if member is not None:
@@ -118,6 +131,7 @@ def diagnostics_from(
 
 
 _KEY_ERRORS = frozenset({"missing", "extra_forbidden"})
+_TAGS = CONDITION_TAGS | MANIFEST_TAGS
 _TYPE_ERRORS = frozenset(
     {
         "string_type",
@@ -146,15 +160,16 @@ def _diagnostic(
     kind: str,
     path: tuple[str | int, ...],
     document: yamlsafe.Document,
-    keys: set[str],
+    keys: _Keys,
 ) -> Diagnostic:
     message = str(error["msg"]).removeprefix("Value error, ")
     given = error.get("input")
     hint = ""
     if kind == "extra_forbidden":
         key = str(path[-1]) if path else "?"
-        message = f"unknown key {key!r}{suggest(key, keys)}"
-        if key in keys:  # a key of another part of the format, misplaced
+        near = keys.near(_sibling_keys(document.data, path, keys))
+        message = f"unknown key {key!r}{suggest(key, near)}"
+        if key in keys.every:  # a key of another part of the format, misplaced
             message = f"key {key!r} does not belong here"
             hint = "it is a key of another part of the format (`licheck schema` prints each format)"
     elif kind == "missing":
@@ -188,6 +203,17 @@ def _diagnostic(
     message, _, given_hint = message.partition("\nhint: ")
     hint = hint or given_hint
     return document.error(path, message + _where(path), hint, at_key=kind == "extra_forbidden")
+
+
+def _sibling_keys(data: Any, path: tuple[str | int, ...], keys: _Keys) -> set[str]:
+    """The known keys written beside the key at `path` (in the same mapping)."""
+    try:
+        mapping = _value_at(data, path[:-1])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return set()
+    if not isinstance(mapping, dict):
+        return set()
+    return {str(k) for k in mapping if k != path[-1] and str(k) in keys.every}
 
 
 def _expected(message: str) -> str:

@@ -7,6 +7,7 @@ it, without the table).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -77,3 +78,23 @@ def suggest(name: str, choices: Iterable[str]) -> str:
     others = sorted(c for c in choices if c != name)  # never "did you mean" the name itself
     close = difflib.get_close_matches(name, others, n=1, cutoff=SPELT_ALIKE)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def suggest_id(name: str, choices: Iterable[str]) -> str:
+    """`suggest` for ids of the form vendor-name-version (license ids): most of an id is
+    common words (`-license-v1`), so a suggestion is offered only where the first part (whose
+    license it is) is alike too, or the whole is nearly the same: `acme-open-license-v1` is no
+    misspelt `deepseek-license-v1.0`."""
+    import difflib  # only when a name is misspelt: not on a run's path
+
+    found = suggest(name, choices)
+    if not found:
+        return ""
+    close = found.split("'")[1]
+    head, close_head = (re.split(r"[-_.\s]+", n.lower(), maxsplit=1)[0] for n in (name, close))
+    alike = difflib.SequenceMatcher(None, head, close_head).ratio() >= SPELT_ALIKE
+    nearly = difflib.SequenceMatcher(None, name.lower(), close.lower()).ratio() >= _NEARLY_SAME
+    return found if alike or nearly else ""
+
+
+_NEARLY_SAME = 0.85  # a whole id this alike is a typo even where its first part differs

@@ -39,7 +39,18 @@ FACTS: Final = _facts(
         Dimension.MONEY,
         1,
     ),
-    FactDef("commercial", FactType.BOOLEAN, "the product or service is commercial"),
+    FactDef(
+        "commercial",
+        FactType.BOOLEAN,
+        "the product or service is commercial; where not stated, derived true from revenue "
+        "above zero (monthly_revenue, annual_recurring_revenue) or paid: true",
+    ),
+    FactDef(
+        "paid",
+        FactType.BOOLEAN,
+        "the product or service is offered for a fee (a paid plan, a subscription, metered "
+        "API pricing); true implies commercial",
+    ),
     FactDef(
         "ui_attribution",
         FactType.SET,
