@@ -212,7 +212,8 @@ def test_check_v_lists_what_it_skipped(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "repo" / ".github").mkdir(parents=True)
-    (tmp_path / "repo" / "m.yaml").write_text(CLEAN, encoding="utf-8")
+    # format: 2 stated, so the only lines on stderr are the skipped files'
+    (tmp_path / "repo" / "m.yaml").write_text(CLEAN + "format: 2\n", encoding="utf-8")
     (tmp_path / "repo" / "ci.yml").write_bytes(b"on: [push]\njobs: {}\n")
     (tmp_path / "repo" / "values.YAML").write_bytes(b"release:\n  product: X\n")
     code, _, err = run(capsys, "check", "repo", "-v", "--no-waivers")

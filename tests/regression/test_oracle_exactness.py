@@ -202,6 +202,9 @@ class Revenue:
     allows: tuple[
         tuple[Fraction | None, bool], tuple[Fraction | None, bool]
     ]  # (lo, strict), (hi, strict)
+    # a twelfth of ARR, where the month is written as ARR and ARR itself is not stated: the
+    # figure bounds it from below (audit s3-B m-3)
+    arr_floor: Any = None
 
 
 def month(lo: Fraction | None = None, hi: Fraction | None = None) -> Any:
@@ -217,8 +220,9 @@ REVENUES = [
     Revenue("2M USD/month", month(2 * M, 2 * M)),
     Revenue("300M USD/year", month()),  # a year's total: any month
     Revenue("120M USD/year", month()),
-    Revenue("300M USD ARR", month(25 * M)),  # ARR: at least a twelfth of it
-    Revenue("120M USD ARR", month(10 * M)),
+    # ARR: the month at least a twelfth of it, and an unstated ARR at least the figure
+    Revenue("300M USD ARR", month(25 * M), month(25 * M)),
+    Revenue("120M USD ARR", month(10 * M), month(10 * M)),
     Revenue(
         {
             "value": "30M USD/month",
@@ -515,6 +519,9 @@ class Product:
         (`revenue_bounds`: a what-if's in place of the manifest's)."""
         bounds = revenue_bounds or REVENUES[self.revenue].allows
         arr_bounds, weak = ARRS[self.arr][1], None
+        floor = REVENUES[self.revenue].arr_floor
+        if ARRS[self.arr][0] is None and floor is not None and revenue_bounds is None:
+            arr_bounds = floor
         if arr_bounds == "press":  # 40M USD of ARR, in a press report
             reported = month(40 * M / 12, 40 * M / 12)
             arr_bounds, weak = (month(), reported) if self.policy == "default" else (reported, None)
