@@ -376,3 +376,135 @@ def test_a_monthly_revenue_written_as_arr_gives_the_arr(library: Library) -> Non
             {**facts, "monthly_revenue": revenue},
         )
         assert found["minimax-m2-modified-mit/ui-attribution"] is verdict, revenue
+
+
+# -- issue 23 (8): the findings fixed by rule changes, probed as the reviewers probed them -----
+
+
+@pytest.mark.parametrize(
+    ("review", "verdict"),
+    [(None, R), (True, S), (False, V)],
+    ids=["unstated", "lawful", "unlawful"],
+)
+def test_a_declared_use_lawful_in_many_places_is_for_the_review_to_settle(
+    library: Library, review: bool | None, verdict: Verdict
+) -> None:
+    """Audit A M1 (probe O2-gptoss-lawful-automated): automated decisions on legal rights with
+    export law complied with was a violation, though "you agree to comply with all applicable
+    law" names no use: a governance risk until a review of lawfulness is stated."""
+    facts: dict[str, Any] = {
+        "restricted_uses": ["automated_legal_decisions"],
+        "export_laws_complied": True,
+    }
+    if review is not None:
+        facts["use_policy_followed"] = review
+    found = _verdicts(library, {"base": "gpt-oss-20b"}, ["api"], facts)
+    assert found["gpt-oss-usage-policy/comply-with-law"] is verdict
+
+
+@pytest.mark.parametrize(
+    ("competes", "verdict"), [(None, R), (False, S), (True, V)], ids=["unstated", "no", "yes"]
+)
+def test_a_classifier_trained_on_flux_outputs_is_not_barred_as_competitive(
+    library: Library, competes: bool | None, verdict: Verdict
+) -> None:
+    """Audit A M2 (probe F4-flux-classifier): a defect-detection classifier (`other`) trained on
+    FLUX outputs was a violation, though only a model "competitive with the FLUX.1 [dev] Model"
+    is barred; and the commercial use in the same probe was not applicable (C1)."""
+    facts: dict[str, Any] = {
+        "improves_other_models": ["other"],
+        "commercial": True,
+        "outputs_generated_by_licensee": True,
+        "license_granted": [],
+    }
+    if competes is not None:
+        facts["competes_with_licensed_model"] = competes
+    found = _verdicts(
+        library,
+        {
+            "base": "unknown",
+            "trained_on_outputs_of": [
+                {"model": "flux.1-dev", "role": "synthetic_data", "obtained": "2025-07-01"}
+            ],
+        },
+        ["api"],
+        facts,
+    )
+    assert found["flux-1-dev-non-commercial-v1.1.1/no-competitive-training"] is verdict
+    assert found["flux-1-dev-non-commercial-v1.1.1/commercial-license"] in (V, R)
+
+
+def test_an_image_model_trained_on_flux_outputs_competes(library: Library) -> None:
+    """Audit A M2, the other side: an image model trained on FLUX outputs stays a violation."""
+    found = _verdicts(
+        library,
+        {
+            "base": "stable-diffusion-3.5-large",
+            "steps": ["fine_tuning"],
+            "trained_on_outputs_of": [
+                {"model": "flux.1-dev", "role": "synthetic_data", "obtained": "2025-07-01"}
+            ],
+        },
+        ["weights"],
+        {"improves_other_models": ["foundation_model"]},
+    )
+    assert found["flux-1-dev-non-commercial-v1.1.1/no-competitive-training"] is V
+
+
+@pytest.mark.parametrize("tag", ["pii_misuse", "discrimination", "military"])
+def test_a_review_does_not_clear_a_use_gemmas_policy_may_cover(library: Library, tag: str) -> None:
+    """Audit A M7 (probe G2-gemma-pii-review): `[pii_misuse]` with `use_policy_followed: true`
+    was satisfied; a declared use the Prohibited Use Policy may cover is a breach, as for DBRX,
+    Stability and NVIDIA (a review that settles it is recorded as a waiver)."""
+    found = _verdicts(
+        library,
+        {"base": "gemma-3", "steps": ["fine_tuning"]},
+        ["api"],
+        {
+            "restricted_uses": [tag],
+            "use_policy_followed": True,
+            "export_laws_complied": True,
+            "guardrails_circumvented": False,
+        },
+    )
+    assert found["gemma-terms-of-use/use-restrictions"] is V
+
+
+_K3_MAAS_GROUP: dict[str, Any] = {
+    "maas_business": True,
+    "licensee_peak_12_month_revenue": "5B USD/year",
+    "made_available": False,
+    "via_licensor_channel": False,  # §4(b): not through Moonshot AI's own products
+    "license_granted": [],
+}
+
+
+@pytest.mark.parametrize(
+    ("shipped", "verdict"), [(None, R), (True, V), (False, S)], ids=["unstated", "yes", "no"]
+)
+def test_kimi_k3s_internal_use_is_outputs_kept_in_house(
+    library: Library, shipped: bool | None, verdict: Verdict
+) -> None:
+    """Audit B C-5 (probe c1-k3-internal-outputs-shipped): an in-house coding assistant of a 5B
+    MaaS group, not made available and with no product revenue, was internal use and satisfied,
+    though §4(a) internal use "does not make the Software, its outputs, or its underlying
+    capabilities available to third parties": code shipped to customers is outputs made
+    available."""
+    facts: dict[str, Any] = {**_K3_MAAS_GROUP, "commercial": True, "monthly_revenue": 0}
+    if shipped is not None:
+        facts["outputs_reach_third_parties"] = shipped
+    found = _verdicts(library, {"base": "kimi-k3"}, [], facts)
+    assert found["kimi-k3/maas-gate"] is verdict
+
+
+def test_kimi_k3s_internal_business_use_is_a_commercial_purpose(library: Library) -> None:
+    """Audit B C-5 (probe c8-k3-internal-business-not-commercial): `commercial: false` with
+    `use_purpose: [internal_business]` was not applicable, though §2 binds use "for any
+    commercial purpose"; the outputs' reach unstated, a governance risk."""
+    found = _verdicts(
+        library,
+        {"base": "kimi-k3"},
+        [],
+        {**_K3_MAAS_GROUP, "commercial": False, "use_purpose": ["internal_business"]},
+    )
+    assert found["kimi-k3/maas-gate"] is R

@@ -104,6 +104,13 @@ FACTS: Final = _facts(
         "distributed copies include a copy of the license text",
     ),
     FactDef(
+        "direct_grant_stated",
+        FactType.BOOLEAN,
+        "distributed copies specify that the rights to use the model (and what is derived from "
+        "it) are granted directly by the licensor to each recipient under the license, not by "
+        "the distributor (FLUX.1 [dev] 3.a)",
+    ),
+    FactDef(
         "notice_included",
         FactType.BOOLEAN,
         "distributed copies include the copyright, permission or Notice text the license asks for",
