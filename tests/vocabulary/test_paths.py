@@ -32,9 +32,17 @@ SCHEMA_ERROR = "colour: red\n"  # last, so that every other line keeps its numbe
 
 
 def _problems(err: str) -> list[str]:
-    """Each diagnostic with its hint, as one string."""
+    """Each diagnostic with its hint, as one string (the warning of a manifest without
+    `format:`, which names the readings that changed for it, is not one of the errors)."""
     blocks: list[str] = []
+    in_format_warning = False
     for line in err.splitlines():
+        if ": warning: no `format:`" in line:
+            in_format_warning = True
+            continue
+        if in_format_warning and line.startswith("  "):
+            continue
+        in_format_warning = False
         if line.startswith("  hint: "):
             blocks[-1] += "\n" + line
         elif not line.startswith("licheck: "):
