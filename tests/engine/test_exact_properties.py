@@ -591,15 +591,16 @@ def manifests(draw: st.DrawFn) -> str:
         return f"evidence: [{{source: s, kind: {kind}, date: 2026-03-01}}]"
 
     facts = []
+    commercial = None
     if draw(st.booleans()):
-        facts.append(
-            f"commercial: {{value: {draw(st.sampled_from(['true', 'false']))}, {evidence()}}}"
-        )
+        commercial = draw(st.sampled_from(["true", "false"]))
+        facts.append(f"commercial: {{value: {commercial}, {evidence()}}}")
     if draw(st.booleans()):
         facts.append(
             f"mau: {{value: {draw(st.sampled_from(['50M', '100M', '150M']))}, {evidence()}}}"
         )
-    if draw(st.booleans()):
+    # revenue above zero makes the product commercial: beside commercial: false it is refused
+    if draw(st.booleans()) and commercial != "false":
         low = draw(st.sampled_from(["10M", "20M", "25M"]))
         facts.append(f"monthly_revenue: {{at_least: {low} USD/month, {evidence()}}}")
     if draw(st.booleans()):

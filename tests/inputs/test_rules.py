@@ -217,7 +217,16 @@ def _manifest() -> dict[str, Any]:
     return {
         "product": "p",
         "owner": {"name": "o", "id": "o", "affiliates": [{"id": "zz"}]},
-        "components": [{"id": "c", "name": "C", "lineage": {"base": "m"}}],
+        "components": [
+            {
+                "id": "c",
+                "name": "C",
+                "lineage": {
+                    "base": {"model": "m", "license": "l"},
+                    "trained_on_outputs_of": [{"model": "t", "role": "teacher", "license": "l"}],
+                },
+            }
+        ],
         "agreements": [{"licensor": "l", "via": "v", "terms": "unknown"}],
     }
 
@@ -260,6 +269,8 @@ IDENTIFIERS: list[tuple[str, tuple[str | int, ...]]] = [
     ("catalog", ("models", 0, "license_history", 0, "license")),
     ("catalog", ("models", 0, "upstream", 0)),
     ("manifest", ("components", 0, "id")),
+    ("manifest", ("components", 0, "lineage", "base", "license")),
+    ("manifest", ("components", 0, "lineage", "trained_on_outputs_of", 0, "license")),
     ("manifest", ("owner", "id")),
     ("manifest", ("owner", "affiliates", 0, "id")),
     ("manifest", ("agreements", 0, "licensor")),
