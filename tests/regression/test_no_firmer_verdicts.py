@@ -92,7 +92,10 @@ def _findings(tmp_path: Path, data: dict[str, Any]) -> dict[tuple[str, str, str]
 
 
 def _flux(facts: dict[str, Any]) -> dict[str, Any]:
-    data = kimi_product({"commercial": False, "use_purpose": ["research"], **facts})
+    # the direct grant stated (FLUX §3.a's second limb, audit s3-A m8), so that the copy of the
+    # license alone decides license-copy
+    base = {"commercial": False, "use_purpose": ["research"], "direct_grant_stated": True}
+    data = kimi_product({**base, **facts})
     data["components"][0].update(delivery=["weights"], lineage={"base": "flux.1-dev"})
     return data
 
