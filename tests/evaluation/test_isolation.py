@@ -264,7 +264,9 @@ def manifests(draw: st.DrawFn, number: int) -> dict[str, object]:
     facts["commercial"] = commercial
     if commercial is True and draw(st.booleans()):
         facts["use_purpose"] = ["commercial_product"]
-    for name, values in (("mau", COUNTS), ("monthly_revenue", REVENUES)):
+    # revenue above zero makes a product commercial: beside commercial: false it is refused
+    revenues = REVENUES if commercial is not False else ["0 USD/month", {"value": "unknown"}]
+    for name, values in (("mau", COUNTS), ("monthly_revenue", revenues)):
         if draw(st.integers(0, 5)):
             facts[name] = _scalar(draw, values)
     if draw(st.booleans()):
