@@ -402,6 +402,7 @@ def test_coverage_exits_1_on_a_cell_that_contradicts_the_matrix(
     assert said in " ".join(err.split())
 
 
+@needs_reference()
 def test_coverage_only_an_unknown_license_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         capsys, "licenses", "coverage", "--texts", str(REFERENCE_TEXTS), "--only", "nope"
