@@ -24,12 +24,12 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from licheck.checks.implied import COMPETES, IMPROVES, implied_by
-from licheck.checks.revenue import COMMERCIAL, implied_commercial
+from licheck.checks.revenue import COMMERCIAL, PAID, REVENUE, implied_commercial
 from licheck.checks.settled import TRAINING_STEPS, steps_taken, trains
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import exchange_rates
-from licheck.engine.domains import Booleans, StringSet
+from licheck.engine.domains import Booleans, Interval, StringSet
 from licheck.evaluation.findings import HYPOTHETICAL, Hypotheses, Options
 from licheck.facts import agreements
 from licheck.facts.evidencepolicy import EvidencePolicy
@@ -123,6 +123,7 @@ class Derivation:
         facts.update(self.commercial(manifest.facts, ("facts",)))
         facts.update(self.agreement_facts(manifest).into(problems))
         facts.update(self.supposed)
+        facts = self.supposed_commercial(facts, manifest.facts, ("facts",), None)
         return Derived(facts, tuple(problems))
 
     def commercial(self, specs: Mapping[str, FactSpec], path: Path) -> dict[str, FactState]:
@@ -136,6 +137,36 @@ class Derivation:
             return {}
         state = self.resolve_one(COMMERCIAL, found.spec, (*path, found.fact)).value
         return {COMMERCIAL: replace(state, note=found.why)}
+
+    def supposed_commercial(
+        self, facts: Facts, specs: Mapping[str, FactSpec], path: Path, outer: FactState | None
+    ) -> dict[str, FactState]:
+        """`commercial` again where a what-if value replaces a figure it may be derived from
+        (`--set monthly_revenue=30M`, a sweep's cell), unless this level (`specs`, at `path`)
+        states it or the scenario sets it: implied by a supposed figure above zero, else by this
+        level's stated figures the scenario leaves, else as the enclosing level has it (`outer`:
+        the product's, for a component), else unknown.  (A stated `commercial: false` against a
+        supposed figure is refused by the scenario.)"""
+        given = self.supposed
+        found = dict(facts)
+        if COMMERCIAL in given or COMMERCIAL in specs or not given.keys() & {*REVENUE, PAID}:
+            return found
+        found.pop(COMMERCIAL, None)
+        for name in (*REVENUE, PAID):
+            state = given.get(name)
+            if state is not None and _earns(state):
+                why = f"derived from {name} ({state.shown}, what-if): a product that "
+                why += "is offered for a fee" if name == PAID else "earns revenue"
+                why += " is commercial"
+                spec = FactSpec(value=True, evidence=[Evidence(source=why, kind=DECLARED)])
+                state = resolve(COMMERCIAL, spec, self.hypothetical())
+                found[COMMERCIAL] = replace(state, note=why)
+                return found
+        kept = {n: spec for n, spec in specs.items() if n not in given}
+        found.update(self.commercial(kept, path))
+        if COMMERCIAL not in found and outer is not None:
+            found[COMMERCIAL] = outer
+        return found
 
     def agreement_facts(self, manifest: Manifest) -> Derived[dict[str, FactState]]:
         """`agreement`, `agreement_waives` and `license_granted` as `agreements:` implies them."""
@@ -169,6 +200,8 @@ class Derivation:
         facts.update(self.stated(component.facts, (*path, "facts")).into(problems))
         facts.update(self.commercial(component.facts, (*path, "facts")))
         facts.update(self.supposed)  # a what-if fact replaces the component's own too
+        outer = product.get(COMMERCIAL)  # the product's, the scenario applied
+        facts = self.supposed_commercial(facts, component.facts, (*path, "facts"), outer)
         supplied = (
             ("distributes_weights", self._distributes_weights),
             ("distributes_code", self._distributes_code),
@@ -534,6 +567,16 @@ def _at_every_month(state: FactState, library: Library) -> FactState:
         return state
     months = sorted({month_before(m.release_date) for m in library.models if m.release_date})
     return replace(state, series=tuple((month, state) for month in months))
+
+
+def _earns(state: FactState) -> bool:
+    """A supposed revenue above zero (an open range from zero too), or `paid: true`."""
+    domain = state.domain
+    if isinstance(domain, Booleans):
+        return domain.values == frozenset({True})
+    if not isinstance(domain, Interval) or domain.is_empty():
+        return False
+    return domain.lo > 0 or (domain.lo == 0 and not domain.lo_closed)
 
 
 def _none_evidence(manifest: Manifest) -> list[Evidence]:

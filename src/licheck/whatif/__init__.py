@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
+from licheck.checks.revenue import REVENUE
 from licheck.engine.cells import Rule
 from licheck.engine.domains import Domain, Interval
 from licheck.evaluation.evaluate import ProductResult
@@ -21,7 +23,14 @@ from licheck.inputs.manifest import EvidenceKind
 from licheck.vocabulary.names import FACTS
 from licheck.whatif.compare import Change, compare
 from licheck.whatif.ranking import NextFact, rank
-from licheck.whatif.scenario import Applied, Scenario, Subject, apply
+from licheck.whatif.scenario import (
+    Applied,
+    Scenario,
+    Subject,
+    apply,
+    stated_commercial_false,
+    states_commercial,
+)
 from licheck.whatif.spec import ScenarioError, SweepSpec
 from licheck.whatif.sweep import (
     Axis,
@@ -73,6 +82,7 @@ def analyse(subject: Subject, scenario: Scenario, sweeps: Sequence[SweepSpec] = 
     """Evaluate the baseline and the scenario, compare them, and sweep the scenario's facts."""
     applied = apply(subject, scenario)
     _check_sweeps(scenario, sweeps)
+    _check_swept_revenue(subject, scenario, sweeps)
     baseline = subject.evaluate()
     result = subject.evaluate(applied.options)
     swept: Sweep | RegionMap | None = None
@@ -84,7 +94,8 @@ def analyse(subject: Subject, scenario: Scenario, sweeps: Sequence[SweepSpec] = 
                 s.lower,
                 s.upper,
                 s.dimension,
-                known_bounds(s.fact, applied.states_of(subject, related(s.fact))),
+                known_bounds(s.fact, applied.states_of(subject, related(s.fact)))
+                + _commercial_bound(subject, scenario, s.fact),
             )
             for s in sweeps
         ]
@@ -121,6 +132,30 @@ def _check_sweeps(scenario: Scenario, sweeps: Sequence[SweepSpec]) -> None:
     for spec in sweeps:
         if spec.fact in fixed:
             raise ScenarioError(f"{spec.fact} is both set (--set) and swept (--sweep): drop one")
+
+
+def _check_swept_revenue(subject: Subject, scenario: Scenario, sweeps: Sequence[SweepSpec]) -> None:
+    """Revenue swept above zero where `commercial: false` is stated: a cell the manifest would be
+    refused for (`checks.revenue`), never judged as if both held."""
+    if not stated_commercial_false(subject.manifest, scenario.sets):
+        return
+    for spec in sweeps:
+        if spec.fact in REVENUE and spec.upper > 0:
+            raise ScenarioError(
+                f"--sweep {spec.fact}={spec.text}: commercial is false, but revenue above zero "
+                "makes a product commercial: both cannot hold; --set commercial=true to sweep "
+                "the figure for a commercial product"
+            )
+
+
+def _commercial_bound(
+    subject: Subject, scenario: Scenario, fact: str
+) -> tuple[tuple[Fraction, str], ...]:
+    """Where `commercial` is derived from the swept revenue (no level states it, no --set), the
+    cells change at zero: revenue above zero makes the product commercial."""
+    if fact not in REVENUE or states_commercial(subject.manifest, scenario.sets):
+        return ()
+    return ((Fraction(0), f"{fact} above zero makes the product commercial (derived)"),)
 
 
 def binding_rules(subject: Subject, result: ProductResult) -> ClauseRules:

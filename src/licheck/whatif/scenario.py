@@ -16,6 +16,7 @@ from licheck.checks.consistency import (
     library_member_problem,
     purpose_conflict,
 )
+from licheck.checks.revenue import COMMERCIAL, PAID, REVENUE, implied_commercial
 from licheck.core.context import EvaluationContext
 from licheck.core.units import exchange_rates
 from licheck.engine.domains import Domain, intersect
@@ -146,6 +147,7 @@ def apply(subject: Subject, scenario: Scenario) -> Applied:
         )
     facts.update(_agreement_terms(subject, scenario.sets))
     _check_purpose(subject.manifest, scenario.sets)
+    _check_commercial(subject.manifest, scenario.sets, rates)
     swaps = _swaps(subject, scenario.swaps)
     as_of = scenario.as_of if scenario.as_of is not None else subject.options.as_of
     options = Options(subject.options.policy, as_of, Hypotheses(facts, swaps))
@@ -234,6 +236,55 @@ def _check_purpose(manifest: Manifest, sets: tuple[Assignment, ...]) -> None:
         if why:
             shown = " ".join(f"--set {a.fact}={a.text}" for a in given.values())
             raise ScenarioError(f"{shown}: {why}; {PURPOSE_HINT}")
+
+
+def _check_commercial(
+    manifest: Manifest, sets: tuple[Assignment, ...], rates: Mapping[str, Fraction]
+) -> None:
+    """`commercial: false` beside revenue above zero or `paid: true`, as the scenario has them
+    (a --set replaces the manifest's value at every level), in each scope: refused as the
+    manifest would be (`checks.revenue`), never judged as if both were true."""
+    given = {a.fact: a for a in sets if a.fact in (COMMERCIAL, PAID, *REVENUE)}
+    if not given:
+        return
+    for specs in _scopes(manifest):
+        specs = {**specs, **{name: a.spec for name, a in given.items()}}
+        stated = specs.get(COMMERCIAL)
+        implied = (
+            None
+            if stated is None or stated.value is not False
+            else implied_commercial(specs, rates)
+        )
+        if implied is not None:
+            shown = " ".join(f"--set {a.fact}={a.text}" for a in given.values())
+            raise ScenarioError(
+                f"{shown}: commercial is false, but {implied.fact} says the product earns "
+                f"revenue ({implied.why}): both cannot hold; --set commercial=true to ask "
+                f"what the figure means for a commercial product"
+            )
+
+
+def stated_commercial_false(manifest: Manifest, sets: tuple[Assignment, ...]) -> bool:
+    """Some scope has `commercial: false`, as the scenario has it."""
+    for assignment in sets:
+        if assignment.fact == COMMERCIAL:
+            return assignment.spec.value is False
+    return any(
+        specs.get(COMMERCIAL) is not None and specs[COMMERCIAL].value is False
+        for specs in _scopes(manifest)
+    )
+
+
+def states_commercial(manifest: Manifest, sets: tuple[Assignment, ...]) -> bool:
+    """`commercial` is stated at some level, or set by the scenario: never derived."""
+    return any(a.fact == COMMERCIAL for a in sets) or any(
+        COMMERCIAL in specs for specs in _scopes(manifest)
+    )
+
+
+def _scopes(manifest: Manifest) -> list[dict[str, FactSpec]]:
+    """The facts of each scope: the product's, and each component's with the product's."""
+    return [dict(manifest.facts), *({**manifest.facts, **c.facts} for c in manifest.components)]
 
 
 def _check_members(assignment: Assignment, library: Library) -> None:
