@@ -6,10 +6,12 @@ clause (display "Kimi K2.5" on the user interface above 100M monthly active user
 month) for every component built on Kimi K2.5, in licheck's three-valued sense under the default
 evidence policy: a fact counts when some piece of its evidence is observed, an official or licensor
 statement, or declared (a fact without evidence), and is not retracted; press reports, community
-inference and rumours leave it unknown.  The license binds while the lineage is established and the
-component is still a derivative (by default it is).  Every fact occurs once in the clause, so Kleene
-logic over true / false / unknown is exact.  The generated manifests use no per-evidence claims, so
-the scripts need not model disputed facts.
+inference and rumours leave it unknown.  The clause binds while the lineage is established: it
+reaches the Software "(or any derivative works thereof)", so a stated `derivative` changes nothing
+(licheck's `applies_to: [use, outputs]`).  A revenue stated for a year bounds no month (licheck's
+periods: its average month is only likely), so it leaves the month unknown.  Every fact occurs once
+in the clause, so Kleene logic over true / false / unknown is exact.  The generated manifests use no
+per-evidence claims, so the scripts need not model disputed facts.
 """
 
 from __future__ import annotations
@@ -120,8 +122,10 @@ class _Manifest:
         return spec
 
     def interval(self, spec: dict[str, Any] | None, money: bool) -> tuple[Fraction, Any]:
-        """(low, high or None) of a known quantity; everything for an unknown one."""
-        if spec is None:
+        """(low, high or None) of a known quantity; everything for an unknown one.  A year's
+        total bounds no month (its average month is only likely: licheck's periods), so an
+        amount stated for a year leaves the month unknown."""
+        if spec is None or (money and any(_yearly(spec.get(k)) for k in _BOUNDS)):
             return Fraction(0), None
         if spec.get("value") is not None:
             value = _amount(spec["value"], self.rates, money)
@@ -144,6 +148,13 @@ class _Manifest:
         if hi is not None and lo > hi:
             return Fraction(0), None
         return lo, hi
+
+
+_BOUNDS = ("value", "at_least", "at_most")
+
+
+def _yearly(raw: Any) -> bool:
+    return isinstance(raw, str) and raw.strip().endswith("/year")
 
 
 def _more_than(interval: tuple[Fraction, Any], threshold: int) -> bool | None:
@@ -189,12 +200,6 @@ def hand_verdicts_of(
         if ref["model"].strip().lower() not in kimi:
             continue
         lineage = m.established(ref)
-        derivative = m.spec(component, "derivative")
-        derived = (
-            T
-            if "derivative" not in {**m.facts, **(component.get("facts") or {})}
-            else (U if derivative is None else derivative["value"])
-        )
         commercial = m.spec(component, "commercial")
         trigger = _and(
             U if commercial is None else commercial["value"] is True,
@@ -203,7 +208,7 @@ def hand_verdicts_of(
                 _more_than(m.interval(m.spec(component, "monthly_revenue"), True), 20_000_000),
             ),
         )
-        scope = _and(T if lineage else U, derived)
+        scope = T if lineage else U  # the Software or a derivative: `derivative` is not read
         lifted = _contains_any(
             m.spec(component, "agreement_waives"), [f"{LICENSE}/{CLAUSE}", f"{LICENSE}/*"]
         )
@@ -312,13 +317,26 @@ money_of(base, m, money) := base * rate(m[3]) if {
 
 interval(k, name, money) := [0, null] if not k[name]
 
+# A year's total bounds no month (its average month is only likely): the month is unknown.
+yearly(k, name, money) if {
+	money
+	some f in ["value", "at_least", "at_most"]
+	x := object.get(k[name], f, null)
+	is_string(x)
+	endswith(trim_space(x), "/year")
+}
+
+interval(k, name, money) := [0, null] if yearly(k, name, money)
+
 interval(k, name, money) := [v, v] if {
+	not yearly(k, name, money)
 	x := object.get(k[name], "value", null)
 	x != null
 	v := amount(x, money)
 }
 
 interval(k, name, money) := [lo, hi] if {
+	not yearly(k, name, money)
 	s := k[name]
 	object.get(s, "value", null) == null
 	lo := low(s, money)
@@ -414,10 +432,6 @@ base_ref(b) := {"model": b} if is_string(b)
 
 base_ref(b) := b if is_object(b)
 
-derivative(c, k) := "T" if not stated(c, "derivative")
-
-derivative(c, k) := boolean(k, "derivative") if stated(c, "derivative")
-
 lineage(ref) := "T" if established(ref)
 
 lineage(ref) := "U" if not established(ref)
@@ -431,7 +445,7 @@ verdict(bound, lifted, holds) := "not_applicable" if bound == "F" else := "satis
 } else := "governance_risk"
 
 fact_names := ["commercial", "mau", "monthly_revenue", "agreement_waives", "ui_attribution",
-	"derivative", "licensee_own_mau", "licensee_mau"]
+	"licensee_own_mau", "licensee_mau"]
 
 verdicts contains [c.id, v] if {
 	some c in input.components
@@ -442,7 +456,7 @@ verdicts contains [c.id, v] if {
 		more_than(mau(k), 100000000),
 		more_than(interval(k, "monthly_revenue", true), 20000000),
 	))
-	scope := and3(lineage(ref), derivative(c, k))
+	scope := lineage(ref) # the Software or a derivative: `derivative` is not read
 	lifted := contains_any(k, "agreement_waives", [
 		"kimi-k2.5-modified-mit/ui-attribution", "kimi-k2.5-modified-mit/*"])
 	holds := contains_any(k, "ui_attribution", ["Kimi K2.5"])

@@ -17,8 +17,11 @@ one worker.  The contenders:
   licheck stream   portfolio.workers.summarise: counts and exit status only, every core, streamed
   licheck check    the command line: `licheck check DIR --format json` to /dev/null, every core
 
-Goal ("A simpler core"; issue 7 asked 0.5x): licheck check >= 0.8x the parse floor's throughput
-and >= 1.5x regopy's, the same verdicts, and peak memory that does not grow with the portfolio.
+Goals (issue 27, deliverable 2): licheck check >= 0.6x the parse floor's throughput and >= 5x
+regopy's, the streamed summary >= 0.8x the floor, the same verdicts, and peak memory that does not
+grow with the portfolio.  Every ratio is printed with its goal beside it, in files per second
+(wall clock) and in files per CPU-second (less disturbed on a shared machine), with the load
+average before and after each size.
 """
 
 from __future__ import annotations
@@ -219,7 +222,7 @@ def main() -> None:
     results: dict[int, dict[str, dict[str, float]]] = {}
     for size, folder in sorted(folders.items()):
         results[size] = {}
-        print(f"\n{size:,} manifests ({folder})")
+        print(f"\n{size:,} manifests ({folder}), load average {os.getloadavg()[0]:.2f}")
         print(
             f"  {'contender':18s} {'files/s':>8s} {'seconds':>8s} {'files/CPU-s':>11s} "
             f"{'peak RSS':>9s} {'worker RSS':>10s}"
@@ -240,19 +243,7 @@ def main() -> None:
                 flush=True,
             )
         check_verdicts(args.dir, size, names)
-        rates = {n: f["rate"] for n, f in results[size].items()}
-        for name, goal in (("licheck check", 0.8), ("licheck stream", 0.5)):
-            if name not in rates or "parse floor" not in rates:
-                continue
-            print(
-                f"  {name} / parse floor: {rates[name] / rates['parse floor']:.2f}x "
-                f"(goal >= {goal}x)"
-            )
-            if "rego (regopy)" in rates:
-                print(
-                    f"  {name} / rego (regopy): {rates[name] / rates['rego (regopy)']:.2f}x "
-                    "(goal >= 1.5x)"
-                )
+        print_ratios(results[size], size)
     if len(results) > 1:
         small, large = min(results), max(results)
         for name in names:
@@ -264,6 +255,28 @@ def main() -> None:
                 )
                 line += f" (largest worker {workers:.2f}x)"
             print(line)
+
+
+# Issue 27's goals: (contender, against, at least this many times its throughput).
+GOALS = [
+    ("licheck check", "parse floor", 0.6),
+    ("licheck check", "rego (regopy)", 5.0),
+    ("licheck stream", "parse floor", 0.8),
+    ("licheck stream", "rego (regopy)", None),
+    ("licheck api -j1", "parse floor", None),
+]
+
+
+def print_ratios(figures: dict[str, dict[str, float]], size: int) -> None:
+    """Every ratio of issue 27, in wall-clock files/s and in files per CPU-second."""
+    print(f"  ratios ({os.getloadavg()[0]:.2f} load average now)")
+    for name, against, goal in GOALS:
+        if name not in figures or against not in figures:
+            continue
+        wall = figures[name]["rate"] / figures[against]["rate"]
+        cpu = figures[against]["cpu"] / figures[name]["cpu"]
+        verdict = "" if goal is None else f"goal >= {goal}x: {'met' if wall >= goal else 'missed'}"
+        print(f"  {name} / {against}: {wall:.2f}x (per CPU-second {cpu:.2f}x)  {verdict}")
 
 
 def check_verdicts(base: Path, size: int, names: list[str]) -> None:

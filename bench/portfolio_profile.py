@@ -71,13 +71,14 @@ def main() -> None:
     calls = hits = 0
     context = EvaluationContext()
     judge = judging.judge
+    judged_table = context.table(judging.JUDGED)
 
     def counting(*a: Any) -> tuple[judging.Judged, Verdict]:
         nonlocal calls, hits
         calls += 1
-        before = len(context.judged)
+        before = len(judged_table)
         judged = judge(*a)
-        hits += len(context.judged) == before  # a miss adds an entry (or empties a full table)
+        hits += len(judged_table) == before  # a miss adds an entry (or empties a full table)
         return judged
 
     judging.judge = counting  # type: ignore[assignment]

@@ -31,21 +31,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from licheck.core.context import EvaluationContext
+from licheck.core.diagnostics import InputError
 from licheck.core.units import Dimension
 from licheck.core.verdicts import Verdict
 from licheck.engine.cells import Rule
 from licheck.engine.conditions import Test, strings_read
 from licheck.engine.domains import Booleans, Domain, Interval, Strings, StringSet
 from licheck.engine.tables import Compiled, compile_rule
+from licheck.evaluation import judging
 from licheck.evaluation.derivation import Derivation
-from licheck.evaluation.evaluate import Hypotheses
+from licheck.evaluation.evaluate import Hypotheses, Options, evaluate_manifest
 from licheck.evaluation.judging import judge
 from licheck.facts.evidencepolicy import POLICIES
 from licheck.facts.resolution import STATED, FactState, Resolution, Status
+from licheck.files import yamlsafe
 from licheck.files.jsontext import Encoder, Hole, join
 from licheck.files.yamlsafe import Document
-from licheck.inputs.manifest import EvidenceKind, Source
+from licheck.inputs.manifest import EvidenceKind, Manifest, Source
 from licheck.library.compiled import load_library
+from licheck.loading import documents as loading
 from licheck.outputs import Context, Format, RenderOptions, open_document
 from licheck.portfolio import workers as portfolio
 from licheck.portfolio.runs import check_stream
@@ -585,6 +589,62 @@ def test_a_judgement_remembered_is_the_judgement_made_afresh(asked: Judgements) 
     for bound, domains, likely in asked:
         fresh = judge(bound, domains, likely, EvaluationContext())
         assert judge(bound, domains, likely, shared) == fresh
+
+
+@pytest.mark.slow
+@settings(PROPERTY, max_examples=100)
+@given(judgements(), st.randoms(use_true_random=False))
+def test_a_judgement_remembered_by_its_exact_domains_is_the_judgement_made_afresh(
+    asked: Judgements, random: Any
+) -> None:
+    """The exact table (`judging.EXACT`: a clause judged once per distinct value of the
+    facts it reads) answers each repeat, in any order, with what a fresh context gives; and
+    it is bounded: a context keeping one entry a table answers alike."""
+    shared, tiny = EvaluationContext(), EvaluationContext(limit=1)
+    repeated = [*asked, *asked]
+    random.shuffle(repeated)
+    for bound, domains, likely in repeated:
+        fresh = judge(bound, domains, likely, EvaluationContext())
+        assert judge(bound, domains, likely, shared) == fresh
+        assert judge(bound, domains, likely, tiny) == fresh
+    exact = shared.table(judging.EXACT)
+    assert len(exact) == len({(id(b), d, lk) for b, d, lk in asked})  # one entry per value
+    assert len(tiny.table(judging.EXACT)) == 1
+
+
+def _evaluated(path: Path, context: EvaluationContext) -> object:
+    text = yamlsafe.read_text(path, str(path))
+    document = yamlsafe.parse(text, str(path))
+    try:
+        manifest = loading.validate(document, Manifest)
+        return evaluate_manifest(manifest, document, LIBRARY, EVALUATE, context)
+    except InputError as error:
+        return ("unreadable", str(error))
+
+
+LIBRARY = load_library()
+EVALUATE = Options(POLICIES["default"], today=dt.date(2026, 12, 1))
+
+
+@pytest.mark.slow
+@settings(PROPERTY, max_examples=20)
+@given(portfolios(3, 7), st.randoms(use_true_random=False))
+def test_products_evaluated_with_one_memo_each_equal_the_product_evaluated_alone(
+    portfolio_: list[dict[str, object]], random: Any
+) -> None:
+    """One run's memo tables shared by every product, in any order (and a context so small
+    that each table keeps one entry), give each product the result a fresh context gives it
+    alone: the whole result, every finding's facts, evidence and settlements."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = _write(Path(folder), portfolio_)
+        alone_ = {p: _evaluated(p, EvaluationContext()) for p in paths}
+        shared, tiny = EvaluationContext(), EvaluationContext(limit=1)
+        random.shuffle(paths)
+        for path in [*paths, *paths[::-1]]:
+            assert _evaluated(path, shared) == alone_[path], path.name
+            assert _evaluated(path, tiny) == alone_[path], path.name
+    if any(not isinstance(r, tuple) for r in alone_.values()):
+        assert shared.table(judging.EXACT), "no clause was judged through the exact table"
 
 
 def test_a_settled_value_a_chain_bounds_is_remembered_by_its_value() -> None:

@@ -53,6 +53,14 @@ class Judged:
 JudgedKey = tuple[Compiled, tuple[object, ...]]
 JUDGED: Table[JudgedKey, Judged] = Table("judged")
 LIKELY: Table[JudgedKey, Verdict] = Table("likely")  # the verdict alone, with weak evidence
+# Before either: `judge`'s whole answer keyed by the whole of its arguments, the compiled rule
+# (by identity) and the exact domains and likely domains of every fact the clause reads, so a
+# clause is judged once per distinct value of its facts across a run's products, and a repeat
+# costs one lookup instead of working out the coarser key above (`_key` cuts set facts into
+# cells, matching names near-exactly).  Finer than that key, it can only answer what the
+# judgement made afresh answers (tests/evaluation/test_isolation.py).
+ExactKey = tuple[Compiled, tuple[Domain, ...], tuple[Domain, ...]]
+EXACT: Table[ExactKey, tuple[Judged, Verdict]] = Table("judged exactly")
 CELLS: Table[tuple[Compiled, int, Domain], tuple[Cell, ...]] = Table("cells")
 
 
@@ -159,6 +167,20 @@ def judge(
     memo: EvaluationContext,
 ) -> tuple[Judged, Verdict]:
     """The judgement of the domains, and the verdict with weak evidence admitted (`likely`)."""
+    exact_key = (bound, domains, likely)
+    exact = memo.table(EXACT)
+    found = exact.get(exact_key)
+    if found is None:
+        found = exact.keep(exact_key, _judge(bound, domains, likely, memo))
+    return found
+
+
+def _judge(
+    bound: Compiled,
+    domains: tuple[Domain, ...],
+    likely: tuple[Domain, ...],
+    memo: EvaluationContext,
+) -> tuple[Judged, Verdict]:
     key = (bound, _key(bound, domains))
     judged_table = memo.table(JUDGED)
     judged = judged_table.get(key)
