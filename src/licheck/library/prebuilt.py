@@ -1,8 +1,8 @@
 """The checked models of the shipped library written out, and read back without checking again.
 
 `library.json` holds the catalog and every rule file as the `licheck.inputs.rules` models made
-of them when `python -m licheck.library` checked them: each model with the fields that were set
-(and any other whose value is not its default), each enum member, tuple, date and month tagged
+of them when `python -m licheck.library` checked them: each model with every field (those not set
+named in `$unset`), each enum member, tuple, date and month tagged
 with its type.  `thaw` rebuilds the very same objects with pydantic's `model_construct`, so a
 run builds no validator and checks nothing twice for what depends only on the library; a test
 (tests/library/test_compiled.py) proves the thawed library equal, field for field and with the
@@ -23,7 +23,7 @@ from licheck.inputs import rules
 from licheck.inputs.rules import PartialDate
 
 TYPE = "$"  # the key naming a value's type (no field of a rule file starts with "$")
-UNSET = "$unset"  # the fields written whose value was not set (a default changed after checking)
+UNSET = "$unset"  # the fields whose value was not set (their defaults)
 VALUE = "v"
 
 CLASSES: MappingProxyType[str, type[Any]] = MappingProxyType(
@@ -70,14 +70,12 @@ def _named(cls: type[Any]) -> str:
 def _freeze_model(model: BaseModel) -> dict[str, Any]:
     out: dict[str, Any] = {TYPE: _named(type(model))}
     unset: list[str] = []
-    for name, field in type(model).model_fields.items():
-        value = getattr(model, name)
+    # every field is written, the ones not set too: a default left to model_construct to fill
+    # in costs an `inspect.signature` of its factory each time
+    for name in type(model).model_fields:
         if name not in model.model_fields_set:
-            default = field.get_default(call_default_factory=True)
-            if type(value) is type(default) and value == default:
-                continue  # model_construct fills it in again
             unset.append(name)
-        out[name] = freeze(value)
+        out[name] = freeze(getattr(model, name))
     if unset:
         out[UNSET] = unset
     return out
