@@ -16,11 +16,12 @@ installed package: a warm-up run writes the `.pyc` files first.
 `git archive main | tar -x -C DIR`) on the same manifest, interleaved with the rest: a before and
 after measured alike.
 
-Goals ("A simpler core"): evaluate <= 1.5x the stack floor; --version <= 2x
-`python -c "import yaml"`.  Two rows are bounds, not goals: "one pydantic model" (a one-field
-model built and used: what any run validating with pydantic pays) and "manifest models alone"
-(composer2 validated by licheck's manifest models and nothing else: the least a run whose only
-validator they are can cost).
+Goals (issue 27, "Speed after the features, against honest bounds"): evaluate <= 1.2x the
+bound "manifest models alone" (composer2 validated by licheck's manifest models and nothing
+else: the least a run whose only validator they are can cost); --version <= 2x
+`python -c "import yaml"`.  The older goal of "A simpler core" (evaluate <= 1.5x the stack
+floor) is printed beside it, marked as such; "one pydantic model" (a one-field model built and
+used: what any run validating with pydantic pays) is a bound, not a goal.
 """
 
 from __future__ import annotations
@@ -79,6 +80,9 @@ COMMANDS: dict[str, list[str]] = {
 }
 RATIOS: list[tuple[str, str, float | None]] = [  # (command, against, goal)
     ("licheck --version", "import yaml", 2.0),
+    # issue 27's goal: on the bound the validator the issue requires sets
+    ("evaluate --format json", "manifest models alone", 1.2),
+    # the older goals of "A simpler core", on the stack floor
     ("evaluate --format json", "stack floor", 1.5),
     ("evaluate --format json", "floor, no teardown", 1.5),
     ("evaluate json --licenses", "stack floor", 1.5),
@@ -130,7 +134,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.only:
-        keep = {"import yaml", "stack floor", "floor, no teardown", *args.only}
+        keep = {"import yaml", "stack floor", "floor, no teardown", "manifest models alone"}
+        keep.update(args.only)
         for name in list(COMMANDS):
             if name not in keep:
                 del COMMANDS[name]
@@ -140,6 +145,7 @@ def main() -> None:
     if args.baseline is not None:
         COMMANDS[BASELINE] = COMMANDS["evaluate --format json"]
         envs[BASELINE] = {**env, "PYTHONPATH": str(args.baseline.resolve() / "src")}
+        RATIOS.append((BASELINE, "manifest models alone", 1.2))
         RATIOS.append((BASELINE, "stack floor", 1.5))
         RATIOS.append(("evaluate --format json", BASELINE, 1.0))
     for name, argv in COMMANDS.items():  # warm-up: bytecode written
@@ -175,7 +181,8 @@ def main() -> None:
         if goal is None:
             verdict = "(a bound, not a goal)"
         else:
-            verdict = f"(goal <= {goal}x: {'met' if ratio <= goal else 'MISSED'})"
+            old = " (the older goal of 'A simpler core')" if floor == "stack floor" else ""
+            verdict = f"(goal <= {goal}x{old}: {'met' if ratio <= goal else 'MISSED'})"
         print(
             f"  {name} / {floor}: {ratio:.2f}x; CPU {cpu_ratio:.2f}x, best CPU {best_ratio:.2f}x"
             f"  {verdict}"

@@ -16,6 +16,7 @@ import pytest
 from pydantic import BaseModel
 
 from licheck.files.safeio import default_directory
+from licheck.inputs.rules import Catalog, PartialDate
 from licheck.library.compiled import SHIPPED, Library, load_library, shipped_data
 from tests.clirun import run
 from tests.conftest import LICENSES, PRODUCTS, ROOT
@@ -46,6 +47,8 @@ def _same_models(a: Any, b: Any, where: str) -> None:
         assert list(a) == list(b), where
         for key in a:
             _same_models(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, PartialDate):  # a month or a year: its range too, not only its last day
+        assert (a, a.first, a.precision) == (b, b.first, b.precision), where
     else:
         assert a == b, where
 
@@ -63,6 +66,71 @@ def test_the_shipped_library_equals_the_rule_files() -> None:
             (c.file, c.line) for c in entry.clauses
         ]
     _same_models(list(shipped.models), list(fresh.models), "catalog")
+
+
+def test_the_shipped_library_builds_no_validator() -> None:
+    """Loading the shipped library and compiling every license rebuilds the models checked when
+    `library.json` was written: no validator is built, nothing is checked again (a fresh
+    process, so that no other test has built one)."""
+    probe = (
+        "from licheck.library.compiled import load_library, compile_all\n"
+        "from licheck.inputs import rules\n"
+        "library = load_library(); compile_all(library)\n"
+        "assert len(library.models) > 100 and len(library.licenses) > 40\n"
+        "print(sorted(n for n, c in vars(rules).items() if getattr(c, '__pydantic_complete__', 0)))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_every_rule_file_and_the_catalog_thaw_to_what_was_checked() -> None:
+    """`freeze` then `thaw` gives back each checked model, field for field, with the same
+    fields set, months and years with their ranges (a round trip over every rule file and the
+    catalog as read from the YAML, independent of `library.json`)."""
+    from licheck.library.prebuilt import freeze, thaw
+
+    fresh = load_library(default_directory())
+    dated = 0
+    for license_id, entry in fresh.licenses.items():
+        _same_models(thaw(json.loads(json.dumps(freeze(entry.license)))), entry.license, license_id)
+    catalog = Catalog(models=list(fresh.models))
+    _same_models(thaw(json.loads(json.dumps(freeze(catalog)))), catalog, "catalog")
+    for model in fresh.models:
+        dated += sum(isinstance(d.from_, PartialDate) for d in model.license_history)
+        dated += isinstance(model.release_date, PartialDate)
+    assert dated > 0  # the catalog has months or years: the round trip above covered them
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ('{"$": "TextSource"', '{"$": "BaseModel"'),  # a class that is not a rule model's
+        ('{"$": "TextSource"', '{"$": "os.system"'),
+        ('"kind": {"$": "ClauseKind", "v": "', '"kind": {"$": "ClauseKind", "v": "x'),
+        ('"file": "apache-2.0-standard.txt"', '"no_such_field": "apache-2.0-standard.txt"'),
+    ],
+    ids=["not-a-rule-model", "not-a-class", "not-a-member", "not-a-field"],
+)
+def test_data_the_freezer_did_not_write_is_damage(edit: tuple[str, str], tmp_path: Path) -> None:
+    """Even with its checksum made right, a library.json naming what `freeze` never writes
+    is a located error on use, never a model built from it."""
+    import zlib
+
+    from licheck.core.diagnostics import InputError
+    from licheck.library.compiled import _load_shipped
+
+    body = SHIPPED.read_text(encoding="utf-8").rstrip("\n").rpartition("\n")[0] + "\n"
+    edited = body.replace(*edit, 1)
+    assert edited != body
+    data = (edited + f"crc32 {zlib.crc32(edited.encode())}\n").encode()
+    with pytest.raises(InputError) as raised:
+        library = _load_shipped(data, default_directory())
+        for license_id in library.licenses:
+            library.licenses[license_id]
+    assert "built-in license library is damaged" in str(raised.value.diagnostics[0].message)
 
 
 def test_the_installed_rule_files_are_the_checkouts() -> None:

@@ -2,8 +2,10 @@
 
 The shipped library is part of the package: `library.json`, generated from the repository's
 top-level `licenses/` by `python -m licheck.library` (a test proves it equal to the rule files),
-is checked by the same pydantic models and compiled by the same code as a folder of rule files,
-with no YAML to read; each rule file when a product is first under its license.  A `--licenses`
+holds the catalog and the rule files as the pydantic models checked them when it was written
+(`library.prebuilt`: rebuilt with no validator and nothing checked twice), compiled by the same
+code as a folder of rule files, with no YAML to read; each rule file when a product is first
+under its license.  A `--licenses`
 folder is read and checked afresh on every run; nothing is cached between runs.  The rule files
 are installed too (`licheck/licenses`), for people to read.  `verify` checks the rules against
 canonical texts: each text's SHA-256, and that every quoted clause occurs in it (white space
@@ -18,9 +20,8 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
-
-from pydantic import ValidationError
 
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.engine.cells import Rule
@@ -30,6 +31,7 @@ from licheck.files import yamlsafe
 from licheck.files.safeio import default_directory
 from licheck.inputs.rules import Catalog, CatalogModel, Clause, License, model_key
 from licheck.library.clausechecks import requirement_of, too_complex
+from licheck.library.prebuilt import freeze, thaw
 from licheck.library.reach import bind
 from licheck.library.setaside import SET_ASIDE_FILE
 from licheck.library.source import Origin
@@ -74,9 +76,9 @@ class Licenses(Mapping[str, LicenseEntry]):
     def incorporates(self, license_id: str) -> list[str]:
         """The rule files the license incorporates by reference (`KeyError` as above)."""
 
-    def licensors(self) -> dict[str, str | None]:
-        """Each license's licensor, by id."""
-        return {license_id: self.licensor(license_id) for license_id in self}
+    def licensors(self) -> Mapping[str, str | None]:
+        """Each license's licensor, by id (read-only)."""
+        return MappingProxyType({license_id: self.licensor(license_id) for license_id in self})
 
 
 class CompiledLicenses(Licenses):
@@ -84,6 +86,10 @@ class CompiledLicenses(Licenses):
 
     def __init__(self, entries: Mapping[str, LicenseEntry]) -> None:
         self._entries = dict(entries)
+        # read by every agreement fact of every component: worked out once, read-only
+        self._licensors = MappingProxyType(
+            {license_id: entry.license.licensor for license_id, entry in self._entries.items()}
+        )
 
     def __getitem__(self, license_id: str) -> LicenseEntry:
         return self._entries[license_id]
@@ -96,6 +102,9 @@ class CompiledLicenses(Licenses):
 
     def licensor(self, license_id: str) -> str | None:
         return self._entries[license_id].license.licensor
+
+    def licensors(self) -> Mapping[str, str | None]:
+        return self._licensors
 
     def incorporates(self, license_id: str) -> list[str]:
         return self._entries[license_id].license.incorporates
@@ -202,14 +211,17 @@ def _defined_twice(entry: LicenseEntry, earlier: LicenseEntry) -> Diagnostic:
 # -- the shipped library -------------------------------------------------------------------
 # `library.json` is JSON Lines (`shipped_data`): an index (each rule file's license id, file name,
 # clause lines, licensor, incorporations; what clauses read of each set fact), the catalog, one
-# `License` per rule file, and a CRC-32 of the rest.  A rule file is checked by its model and
-# compiled when its license is first looked up.  A test proves the file equal to the rule files.
+# `License` per rule file, and a CRC-32 of the rest.  The catalog and the rule files are the
+# models checked when the file was written (`library.prebuilt.freeze`), with their catalog
+# checks passed then too; a run rebuilds them (`thaw`), each rule file when its license is first
+# looked up, and compiles it then.  A test proves the file equal to the rule files, and the
+# library read from it equal to the one checked from them.
 
-FORMAT = "licheck-library/2"
+FORMAT = "licheck-library/3"
 
 
 class ShippedLicenses(Licenses):
-    """The shipped library's licenses by id, each checked and compiled when first looked up
+    """The shipped library's licenses by id, each rebuilt and compiled when first looked up
     (then kept: the library is loaded once per run); licensors and incorporations from the
     index."""
 
@@ -217,6 +229,8 @@ class ShippedLicenses(Licenses):
         self._index = {str(i["id"]): (i, t) for i, t in zip(index, texts, strict=True)}
         self._root = root
         self._compiled: dict[str, LicenseEntry] = {}
+        # read by every agreement fact of every component: worked out once from the index
+        self._licensors = MappingProxyType({str(i["id"]): i["licensor"] for i in index})
 
     def __getitem__(self, license_id: str) -> LicenseEntry:
         entry = self._compiled.get(license_id)
@@ -238,6 +252,9 @@ class ShippedLicenses(Licenses):
         licensor: str | None = self._index[license_id][0]["licensor"]
         return licensor
 
+    def licensors(self) -> Mapping[str, str | None]:
+        return self._licensors
+
     def incorporates(self, license_id: str) -> list[str]:
         incorporates: list[str] = self._index[license_id][0]["incorporates"]
         return incorporates
@@ -249,12 +266,14 @@ class ShippedLicenses(Licenses):
 
 
 def _shipped_entry(item: dict[str, Any], text: bytes, root: Path) -> LicenseEntry:
-    """One rule file of `library.json`, checked by the `License` model and compiled."""
+    """One rule file of `library.json`, rebuilt as the `License` model checked it when the file
+    was written (`library.prebuilt`), and compiled."""
     try:
-        license_ = License.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]["msg"]
-        raise _damaged(f"is damaged ({exc.error_count()} problem(s); the first: {first})") from None
+        license_ = thaw(json.loads(text))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise _damaged(f"is damaged ({exc!r})") from None
+    if not isinstance(license_, License):
+        raise _damaged("is damaged (a rule file that is not a license)")
     path = root / item["file"]
     positions: dict[tuple[str | int, ...], tuple[int, int]] = {
         ("clauses", index): (line, 1) for index, line in enumerate(item["lines"])
@@ -266,25 +285,25 @@ def _shipped_entry(item: dict[str, Any], text: bytes, root: Path) -> LicenseEntr
 
 def _load_shipped(data: bytes, root: Path) -> Library:
     """The library from `library.json`'s data (its files named as they are in `root`): the
-    catalog checked by its model now, each license when it is first looked up."""
+    catalog rebuilt now, each license when it is first looked up (both checked by their models
+    when the file was written)."""
     try:
         lines = _intact(data).split(b"\n")
         head = json.loads(lines[0])
         index, operands = head["licenses"], head["operands"]
         if head["format"] != FORMAT or len(lines) != len(index) + 3 or lines[-1]:
             raise ValueError("its index does not match its rule files")
-        catalog = None if lines[1] == b"null" else Catalog.model_validate_json(lines[1])
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]["msg"]
-        raise _damaged(f"is damaged ({exc.error_count()} problem(s); the first: {first})") from None
+        catalog = thaw(json.loads(lines[1]))
+        if not isinstance(catalog, Catalog | None):
+            raise TypeError("its catalog is not a catalog")
     except (ValueError, KeyError, TypeError) as exc:
         raise _damaged(f"is damaged ({exc})") from None
     licenses = ShippedLicenses(index, lines[2:-1], root)
     models: tuple[CatalogModel, ...] = ()
     found: dict[str, CatalogModel] = {}
-    if catalog is not None:
-        document = yamlsafe.Document(str(root / CATALOG_FILE), None, {})
-        models, found = catalog_entries(catalog, document, licenses)
+    if catalog is not None:  # checked against the licenses when the file was written
+        models = tuple(catalog.models)
+        found = {model_key(name): model for model in models for name in (model.id, *model.aliases)}
     reads = {fact: frozenset(values) for fact, values in operands.items()}
     return Library(licenses, models, root, found, reads)
 
@@ -322,7 +341,8 @@ def shipped_data(directory: Path) -> str:
 
 
 def _dump(model: Catalog | License) -> dict[str, Any]:
-    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    frozen: dict[str, Any] = freeze(model)
+    return frozen
 
 
 def compile_all(library: Library) -> None:
