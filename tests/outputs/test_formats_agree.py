@@ -234,6 +234,16 @@ def _check_sarif(report: Report) -> None:
     )
     unread = [r for r in results if r["ruleId"] == "licheck/manifest-not-read"]
     assert len(unread) == len(report.errors)
+    # a rule's default level is what its results mean at worst, `note` for a rule without any
+    # (results past the cap would count too: this report is far below it)
+    order = ["note", "warning", "error"]
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    for rule in rules:
+        levels = [order.index(r["level"]) for r in results if r["ruleId"] == rule["id"]]
+        assert rule["defaultConfiguration"]["level"] == order[max(levels, default=0)], rule["id"]
+    assert {r["id"] for r in rules} >= {
+        f"{f.license}/{f.clause}" for p in report.products for f in p.findings
+    }
     assert log["runs"][0]["properties"].get("waivedResults", 0) == sum(
         f.waived for p in report.products for f in p.findings
     )

@@ -1,9 +1,14 @@
 """SARIF 2.1.0 for code-scanning tools (GitHub code scanning, IDE SARIF viewers).
 
 Each clause that any finding is about is a rule (shortDescription: its title; fullDescription and
-help: built from its quoted text).  Each violation and governance risk is a result located at the
-manifest line of the fact that decides it.  Satisfied and not-applicable findings are not results
-(nothing to look at).  Written by hand: the format is small.  As GitHub code scanning reads it:
+help: built from its quoted text; its default level the most severe of its results in the run, by
+what each means: a violation `error`, a governance risk the record keeps open `warning`, one that
+only awaits an attestation `note`; `note` for a rule with no result).  Each violation and
+governance risk is a result located at the manifest line of the fact that decides it.
+Satisfied and not-applicable findings are not results (nothing to look at).  The driver's
+`informationUri` is the repository the package's metadata names, and absent while it names none
+(never an address the project does not own).  Written by hand: the format is small.  As GitHub
+code scanning reads it:
 
 - URIs are relative to the repository's top folder (`RenderOptions.root`, which the CLI finds by
   walking up to `.git`, or `--root`), with `uriBaseId` %SRCROOT%: code scanning resolves them
@@ -31,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+from importlib import metadata
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -63,6 +69,7 @@ INDENT = "\n        "  # a result's level in the log
 # A result's level says what the finding is: a violation an error, a governance risk the
 # product's record keeps open a warning, one that only awaits an attestation a note.
 LEVELS = {Verdict.VIOLATION: "error", Verdict.GOVERNANCE_RISK: "warning"}
+SEVERITY = ("note", "warning", "error")  # least to most severe: a rule's default is its worst
 MEANING = (
     "**What the verdicts mean.** A *violation* (error): the clause binds in every completion of "
     "the manifest's facts and its requirement fails. A *governance risk*: the answer depends on "
@@ -179,8 +186,8 @@ def _rule(finding: FindingOut) -> dict[str, Any]:
         "shortDescription": {"text": _clip(short)},
         "fullDescription": {"text": _clip(full)},
         "help": {"text": help_text, "markdown": _help_markdown(finding, short, full)},
-        # a clause's results are violations at worst; the unknown-model rules' only risks
-        "defaultConfiguration": {"level": "error" if finding.quote else "warning"},
+        # what the run's results of the rule mean at worst (`SarifDocument.head` sets it)
+        "defaultConfiguration": {"level": "note"},
         "properties": {
             "tags": list(dict.fromkeys(("license", finding.license, finding.kind))),
             "license": finding.license,
@@ -338,6 +345,31 @@ def _unread_notification(error: ErrorOut, options: RenderOptions) -> dict[str, A
     }
 
 
+# A product's piece's extra: its rules (by id), its number of results, each rule's worst level.
+Extra = tuple[dict[str, dict[str, Any]], int, dict[str, str]]
+
+
+def _worse(first: str | None, second: str) -> str:
+    """The more severe of two levels (`first` None: none yet)."""
+    if first is None:
+        return second
+    return max(first, second, key=SEVERITY.index)
+
+
+def repository() -> str | None:
+    """The project's repository as its package metadata names it (`Project-URL: Repository`);
+    None while it names none (the project owns no address yet: pyproject.toml says so)."""
+    try:
+        urls = metadata.metadata("licheck").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = str(entry).partition(",")
+        if label.strip().lower() == "repository" and url.strip().startswith("https://"):
+            return url.strip()
+    return None
+
+
 class SarifDocument(Plain):
     """The log, product by product: each product's results are encoded where it was evaluated,
     with a hole for their rule's index (known once every product's rules are); the rules,
@@ -349,6 +381,7 @@ class SarifDocument(Plain):
         self.options = options or RenderOptions()
         self.cap = MAX_RESULTS if cap is None else cap
         self._rules: dict[str, tuple[int, dict[str, Any]]] = {}  # id -> (product, rule)
+        self._levels: dict[str, str] = {}  # id -> the most severe level of its results
         self._order: dict[str, int] | None = None
         self.results = 0  # every product's results
         self.written = 0  # those admitted under the cap
@@ -360,6 +393,7 @@ class SarifDocument(Plain):
                 rules[rule_id(finding)] = _rule(finding)
         parts: list[str | Hole] = []
         encoder = Encoder(parts)
+        levels: dict[str, str] = {}  # each rule's most severe result in the product
         count = 0
         for finding in product.findings:
             if is_problem(finding):  # waived too: with its suppression
@@ -367,18 +401,21 @@ class SarifDocument(Plain):
                     parts.append(self.separator)
                 result = _result(product, finding, Hole(rule_id(finding)), self.options)
                 encoder.value(result, INDENT)
+                levels[result["ruleId"]] = _worse(levels.get(result["ruleId"]), result["level"])
                 count += 1
         text = join(parts)
-        return Piece(text.text, (rules, count), text.holes)
+        return Piece(text.text, (rules, count, levels), text.holes)
 
-    def take(self, index: int, extra: tuple[dict[str, dict[str, Any]], int]) -> None:
-        rules, count = extra
+    def take(self, index: int, extra: Extra) -> None:
+        rules, count, levels = extra
         self.results += count
         for rid, rule in rules.items():
             if rid not in self._rules or index < self._rules[rid][0]:
                 self._rules[rid] = (index, rule)
+        for rid, worst in levels.items():
+            self._levels[rid] = _worse(self._levels.get(rid), worst)
 
-    def admits(self, index: int, extra: tuple[dict[str, dict[str, Any]], int]) -> bool:
+    def admits(self, index: int, extra: Extra) -> bool:
         count = extra[1]
         if self.written + count > self.cap:
             return False
@@ -386,11 +423,16 @@ class SarifDocument(Plain):
         return True
 
     def head(self, top: Report, pieces: int) -> str:
-        rules = [self._rules[rid][1] for rid in sorted(self._rules)]
+        rules = [self._leveled(rid) for rid in sorted(self._rules)]
         if top.errors:  # last, so that the findings' rule indexes (filled apart) still hold
             rules.append(UNREAD_RULE)
         opened = pieces or top.errors
         return self._split(top, rules)[0] + ("[" + INDENT if opened else "[]")
+
+    def _leveled(self, rid: str) -> dict[str, Any]:
+        """The rule with its default level: its results' most severe, `note` without any."""
+        rule = self._rules[rid][1]
+        return {**rule, "defaultConfiguration": {"level": self._levels.get(rid, "note")}}
 
     def tail(self, top: Report, pieces: int) -> str:
         index = len(self._rules)  # the manifests not read: their rule is after the findings'
@@ -412,14 +454,12 @@ class SarifDocument(Plain):
 
     def _split(self, top: Report, rules: list[dict[str, Any]]) -> tuple[str, str]:
         """The log's text before and after its (empty) results array."""
+        driver: dict[str, Any] = {"name": "licheck", "semanticVersion": __version__}
+        home = repository()
+        if home is not None:  # never an address the project does not own
+            driver["informationUri"] = home
         run: dict[str, Any] = {
-            "tool": {
-                "driver": {
-                    "name": "licheck",
-                    "semanticVersion": __version__,
-                    "rules": rules,
-                }
-            },
+            "tool": {"driver": {**driver, "rules": rules}},
             "automationDetails": {"id": "licheck/"},
             "columnKind": "unicodeCodePoints",
             "results": Hole("results"),
