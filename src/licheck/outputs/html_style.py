@@ -24,7 +24,8 @@ CSS = """
 }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1100px; padding: 24px 28px 48px; background: var(--bg);
-  color: var(--fg); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+  color: var(--fg); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  overflow-wrap: break-word; /* an id or a URL longer than a phone's line wraps, never widens */ }
 a { color: var(--link); }
 h1 { font-size: 26px; margin: 0 0 8px; }
 h2 { font-size: 21px; margin: 32px 0 4px; }
