@@ -107,6 +107,9 @@ SHARED_HEADINGS = {
 }
 
 
+ALONE = "open-alone"  # the hole of a governance risk's `open`: only on a page of one product
+
+
 class Shared:
     """The texts of a product's findings that other findings may repeat word for word (the
     clause's words; why, what would settle it and make it firm): each a hole named by its kind
@@ -147,6 +150,8 @@ class HtmlDocument(Plain):
                 self._texts[hole] = (index, label, html)
 
     def fill(self, name: str) -> str:
+        if name == ALONE:  # a governance risk unfolded where the page has one product
+            return " open" if len(self._contents) <= 1 else ""
         _, _, html = self._texts[name]
         uses = self._uses[name]
         if uses <= 1:
@@ -274,7 +279,7 @@ def _product(product: ProductOut, shared: Shared) -> list[str | Hole]:
     """The product's section, with a hole for each text its findings may share (`Shared`)."""
     findings = sorted(product.findings, key=lambda f: ORDER.index(f.verdict))
     dated, undated = evidence_of(product)
-    out: list[str | Hole] = [
+    out: list[Line] = [
         f'<section class="product v-{product.verdict.value}" id="{anchor(product)}">',
         f"<h2>{esc(product.product)} {badge(product.verdict)}</h2>",
         f'<p class="meta">{esc(product.owner)} · <code>{esc(product.file)}</code></p>',
@@ -306,13 +311,16 @@ def _product(product: ProductOut, shared: Shared) -> list[str | Hole]:
     return lines(out)
 
 
-def lines(parts: list[str | Hole]) -> list[str | Hole]:
-    """The parts one a line (a hole is filled with whole lines)."""
+Line = str | Hole | tuple[str | Hole, ...]  # a tuple: parts of one line
+
+
+def lines(parts: list[Line]) -> list[str | Hole]:
+    """The parts one a line (a shared text's hole is filled with whole lines)."""
     out: list[str | Hole] = []
     for part in parts:
         if out:
             out.append("\n")
-        out.append(part)
+        out += part if isinstance(part, tuple) else [part]
     return out
 
 
@@ -335,17 +343,23 @@ def _finding_id(f: FindingOut) -> str:
     return "f-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
 
 
-def _finding(f: FindingOut, product_file: str, shared: Shared) -> list[str | Hole]:
+def _finding(f: FindingOut, product_file: str, shared: Shared) -> list[Line]:
     """A finding folded to its one line (verdict, clause, what it asks, component and model),
     a violation unfolded; the clause's words and the reasoning are holes (`Shared`)."""
     # the product's own file goes without saying (its heading names it)
     where = "" if f.location.file == product_file else f.location.file
     where += f":{f.location.line}:{f.location.column}"
     label = f"{f.license} / {f.clause}"
-    unfolded = " open" if f.verdict is Verdict.VIOLATION else ""
-    out: list[str | Hole] = [
-        f'<article class="finding v-{f.verdict.value}" id="{_finding_id(f)}">'
-        f"<details{unfolded}><summary>",
+    # a violation unfolded; a governance risk too on a page of one product (`HtmlDocument.fill`)
+    unfolded: str | Hole = " open" if f.verdict is Verdict.VIOLATION else ""
+    if f.verdict is Verdict.GOVERNANCE_RISK:
+        unfolded = Hole(ALONE)
+    out: list[Line] = [
+        (
+            f'<article class="finding v-{f.verdict.value}" id="{_finding_id(f)}"><details',
+            unfolded,
+            "><summary>",
+        ),
         f"<h4>{badge(f.verdict, f.waived)}{compared(f)} {esc(label)}</h4>",
         f'<span class="title">{esc(f.title)}</span></summary>',
         f'<p class="meta"><code>{esc(where)}</code> · {esc(f.component)} built on '
