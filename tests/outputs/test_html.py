@@ -171,7 +171,7 @@ def test_check_portfolio_page_has_contents(
     from licheck.core.verdicts import Verdict
 
     ranks = [v.value for v in Verdict]
-    listed = re.findall(r'<li><a href="#p-[0-9a-f]+">[^<]*</a> <span class="badge v-(\w+)"', page)
+    listed = re.findall(r'<li><a href="#p-[0-9a-f]+">[^<]*</a> <b class="badge v-(\w+)"', page)
     order = ["violation", "governance_risk", "satisfied", "not_applicable"]
     assert len(listed) == 3 and listed == sorted(listed, key=order.index)
     assert set(listed) <= set(ranks)

@@ -5,14 +5,21 @@ Self-contained: inline CSS and inline SVG only — no script, no stylesheet, fon
 fetched; a Content-Security-Policy says so to the browser too.  The only URLs are plain links to
 evidence sources (http and https only).  Every piece of manifest text is escaped: it is data,
 never markup.  The page follows the reader's light or dark scheme and prints on white.
+
+A large portfolio's page stays small: each finding is folded to its line, and the texts that
+findings repeat word for word (the clause's words; the facts read and why; what would settle it;
+what would make it firm) are holes in the product's piece (`Shared`), filled in place where one
+finding of the page has the text, else with a link to its one copy after the products.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from typing import Any
 
 from licheck.core.verdicts import Verdict
+from licheck.files.jsontext import Hole, join
 from licheck.outputs.cards import TITLE, table_rows
 from licheck.outputs.document import Piece, Plain
 from licheck.outputs.html_style import CSS
@@ -35,6 +42,7 @@ from licheck.report.view import (
     FailOn,
     FindingOut,
     MissingFactOut,
+    OutcomeCondition,
     ProductOut,
     Report,
     gate_fails,
@@ -47,7 +55,7 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 def badge(verdict: Verdict, waived: bool = False) -> str:
     extra = " (waived)" if waived else ""
-    return f'<span class="badge v-{verdict.value}">{esc(verdict.label.upper())}{extra}</span>'
+    return f'<b class="badge v-{verdict.value}">{esc(verdict.label.upper())}{extra}</b>'
 
 
 def compared(finding: FindingOut) -> str:
@@ -81,19 +89,74 @@ def page(title: str, body: str) -> str:
     )
 
 
+# The texts a finding may share with others on the page (`Shared`): a hole in the product's
+# piece, filled in place where only one finding of the page has it, else a link to the one copy
+# at the end of the page.  Each kind: its heading there, and the link a finding has instead.
+SHARED_KINDS = ("q", "w", "s", "m")  # the clause's words, why, what would settle it, firm
+SHARED_LINKS = {
+    "q": '<p class="ref"><a href="#{name}">The clause\'s words</a></p>',
+    "w": '<p class="ref"><a href="#{name}">The facts it reads, and why</a></p>',
+    "s": '<p class="ref"><a href="#{name}">What would settle it</a></p>',
+    "m": '<p class="ref"><a href="#{name}">What would make it firm</a></p>',
+}
+SHARED_HEADINGS = {
+    "q": "The words of {label}",
+    "w": "The facts it reads, and why: {label} and others",
+    "s": "What would settle it: {label} and others",
+    "m": "What would make it firm: {label} and others",
+}
+
+
+ALONE = "open-alone"  # the hole of a governance risk's `open`: only on a page of one product
+
+
+class Shared:
+    """The texts of a product's findings that other findings may repeat word for word (the
+    clause's words; why, what would settle it and make it firm): each a hole named by its kind
+    and a hash of its text, kept with a label (the first finding's clause) for the page's end."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, tuple[str, str, int]] = {}  # name -> (label, html, findings)
+
+    def hole(self, kind: str, label: str, html: str) -> Hole:
+        name = f"{kind}-{hashlib.sha256(html.encode('utf-8')).hexdigest()[:10]}"
+        first, _, uses = self.texts.get(name, (label, html, 0))
+        self.texts[name] = (first, html, uses + 1)
+        return Hole(name)
+
+
 class HtmlDocument(Plain):
-    """The page, product by product; the head (verdict, gate, contents) is written last."""
+    """The page, product by product; the head (verdict, gate, contents) is written last, and
+    after the products the texts several findings share, each once (`Shared`)."""
 
     def __init__(self, fail_on: FailOn) -> None:
         self.fail_on = fail_on
         self._contents: list[tuple[int, str, str, str]] = []
+        self._texts: dict[str, tuple[int, str, str]] = {}  # name -> (first product, label, html)
+        self._uses: Counter[str] = Counter()  # name -> the findings on the page that have it
 
     def piece(self, product: ProductOut) -> Piece:
-        return Piece(_product(product), (product.product, product.verdict.value, anchor(product)))
+        shared = Shared()
+        text = join(_product(product, shared))
+        extra = (product.product, product.verdict.value, anchor(product), shared.texts)
+        return Piece(text.text, extra, text.holes)
 
     def take(self, index: int, extra: Any) -> None:
-        name, verdict, ident = extra
+        name, verdict, ident, texts = extra
         self._contents.append((index, name, verdict, ident))
+        for hole, (label, html, uses) in texts.items():
+            self._uses[hole] += uses
+            if hole not in self._texts or index < self._texts[hole][0]:
+                self._texts[hole] = (index, label, html)
+
+    def fill(self, name: str) -> str:
+        if name == ALONE:  # a governance risk unfolded where the page has one product
+            return " open" if len(self._contents) <= 1 else ""
+        _, _, html = self._texts[name]
+        uses = self._uses[name]
+        if uses <= 1:
+            return html
+        return SHARED_LINKS[name[0]].format(name=name, n=uses)
 
     def head(self, top: Report, pieces: int) -> str:
         whole = page(f"licheck report — {_subject(top, self._contents)}", "")
@@ -122,7 +185,23 @@ class HtmlDocument(Plain):
         return "\n".join(out)
 
     def tail(self, top: Report, pieces: int) -> str:
-        return "</main>\n" + _cards_section(top) + "</body>\n</html>\n"
+        return "</main>\n" + self._shared() + _cards_section(top) + "</body>\n</html>\n"
+
+    def _shared(self) -> str:
+        """The texts several findings share, each once, by kind then where first used."""
+        names = sorted(
+            (name for name in self._texts if self._uses[name] > 1),
+            key=lambda name: (SHARED_KINDS.index(name[0]), self._texts[name][0], name),
+        )
+        if not names:
+            return ""
+        out = ['<section class="shared"><h2>Texts several findings share</h2>']
+        for name in names:
+            _, label, html = self._texts[name]
+            uses = self._uses[name]
+            heading = SHARED_HEADINGS[name[0]].format(label=esc(label)) + f" ({uses} findings)"
+            out.append(f'<div class="shared-text" id="{name}"><h4>{heading}</h4>\n{html}</div>')
+        return "\n".join(out) + "\n</section>\n"
 
 
 def _cards_section(top: Report) -> str:
@@ -196,26 +275,31 @@ def _contents(entries: list[tuple[int, str, str, str]]) -> str:
     return f'<nav><h2>Products</h2><ol class="contents">{rows}</ol></nav>'
 
 
-def _product(product: ProductOut) -> str:
+def _product(product: ProductOut, shared: Shared) -> list[str | Hole]:
+    """The product's section, with a hole for each text its findings may share (`Shared`)."""
     findings = sorted(product.findings, key=lambda f: ORDER.index(f.verdict))
     dated, undated = evidence_of(product)
-    out = [
+    out: list[Line] = [
         f'<section class="product v-{product.verdict.value}" id="{anchor(product)}">',
         f"<h2>{esc(product.product)} {badge(product.verdict)}</h2>",
         f'<p class="meta">{esc(product.owner)} · <code>{esc(product.file)}</code></p>',
-        _summary_table(findings),
     ]
+    if not findings:
+        out.append("<p>No license of the lineage has a clause to judge.</p>")
     picture = lineage_svg(product)
     if picture:
         out += ["<h3>Lineage</h3>", f'<figure class="picture">{picture}</figure>']
-    rows = _fact_rows(product, findings)
-    out.append("<h3>Findings</h3>")
+    rows = _fact_rows(findings)
+    if findings:
+        out.append("<h3>Findings</h3>")
     problems = [f for f in findings if f.verdict in ORDER[:2]]
     decided = [f for f in findings if f.verdict not in ORDER[:2]]
-    out += [_finding(f, rows) for f in problems]
+    for f in problems:
+        out += _finding(f, product.file, shared)
     if decided:  # on demand: what holds or does not apply is rarely what a reader opens
         out.append(f"<details><summary>{len(decided)} satisfied or not applicable</summary>")
-        out += [_finding(f, rows) for f in decided]
+        for f in decided:
+            out += _finding(f, product.file, shared)
         out.append("</details>")
     if rows:
         out.append("<h3>Facts the findings read</h3>")
@@ -224,40 +308,34 @@ def _product(product: ProductOut) -> str:
     out.append(_evidence(dated, undated))
     out.append("</details>")
     out.append("</section>\n")
-    return "\n".join(out)
+    return lines(out)
+
+
+Line = str | Hole | tuple[str | Hole, ...]  # a tuple: parts of one line
+
+
+def lines(parts: list[Line]) -> list[str | Hole]:
+    """The parts one a line (a shared text's hole is filled with whole lines)."""
+    out: list[str | Hole] = []
+    for part in parts:
+        if out:
+            out.append("\n")
+        out += part if isinstance(part, tuple) else [part]
+    return out
 
 
 def _fact_key(fact: FactOut) -> str:
     return fact.model_dump_json()
 
 
-def _fact_rows(product: ProductOut, findings: list[FindingOut]) -> dict[str, tuple[str, FactOut]]:
+def _fact_rows(findings: list[FindingOut]) -> dict[str, FactOut]:
     """Each distinct fact the findings read (as a clause reads it: the whole value), once per
-    product, with the id its row is linked by."""
-    rows: dict[str, tuple[str, FactOut]] = {}
+    product."""
+    rows: dict[str, FactOut] = {}
     for f in findings:
         for fact in f.facts:
-            key = _fact_key(fact)
-            if key not in rows:
-                digest = hashlib.sha256((product.file + "\0" + key).encode("utf-8"))
-                rows[key] = ("x-" + digest.hexdigest()[:10], fact)
+            rows.setdefault(_fact_key(fact), fact)
     return rows
-
-
-def _summary_table(findings: list[FindingOut]) -> str:
-    if not findings:
-        return "<p>No license of the lineage has a clause to judge.</p>"
-    rows = "".join(
-        f"<tr><td>{badge(f.verdict, f.waived)}{compared(f)}</td><td>{esc(f.component)}</td>"
-        f"<td>{esc(f.model_name)}</td>"
-        f'<td><a href="#{_finding_id(f)}">{esc(f.license)} / {esc(f.clause)}</a></td>'
-        f"<td>{esc(f.title)}</td></tr>"
-        for f in findings
-    )
-    return (
-        '<table class="summary"><thead><tr><th>Verdict</th><th>Component</th><th>Model</th>'
-        f"<th>Clause</th><th>What it asks</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
 
 
 def _finding_id(f: FindingOut) -> str:
@@ -265,39 +343,81 @@ def _finding_id(f: FindingOut) -> str:
     return "f-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
 
 
-def _finding(f: FindingOut, rows: dict[str, tuple[str, FactOut]]) -> str:
-    where = f"{f.location.file}:{f.location.line}:{f.location.column}"
-    out = [
-        f'<article class="finding v-{f.verdict.value}" id="{_finding_id(f)}">',
-        f"<h4>{badge(f.verdict, f.waived)}{compared(f)} {esc(f.license)} / {esc(f.clause)}</h4>",
-        f'<p class="title">{esc(f.title)} — {esc(f.kind)}</p>',
+def _finding(f: FindingOut, product_file: str, shared: Shared) -> list[Line]:
+    """A finding folded to its one line (verdict, clause, what it asks, component and model),
+    a violation unfolded; the clause's words and the reasoning are holes (`Shared`)."""
+    # the product's own file goes without saying (its heading names it)
+    where = "" if f.location.file == product_file else f.location.file
+    where += f":{f.location.line}:{f.location.column}"
+    label = f"{f.license} / {f.clause}"
+    # a violation unfolded; a governance risk too on a page of one product (`HtmlDocument.fill`)
+    unfolded: str | Hole = " open" if f.verdict is Verdict.VIOLATION else ""
+    if f.verdict is Verdict.GOVERNANCE_RISK:
+        unfolded = Hole(ALONE)
+    out: list[Line] = [
+        (
+            f'<article class="finding v-{f.verdict.value}" id="{_finding_id(f)}"><details',
+            unfolded,
+            "><summary>",
+        ),
+        f"<h4>{badge(f.verdict, f.waived)}{compared(f)} {esc(label)}</h4>",
+        f'<span class="title">{esc(f.title)}</span></summary>',
         f'<p class="meta"><code>{esc(where)}</code> · {esc(f.component)} built on '
-        f"{esc(f.model_name)} · {esc(f.license_name)}</p>",
+        f"{esc(f.model_name)} · {esc(f.license_name)} · {esc(f.kind)}</p>",
     ]
-    if f.quote:
-        out.append(f"<blockquote>{esc(f.quote)}</blockquote>")
-    out.append(f'<p class="why"><strong>Why:</strong> {esc(f.explanation)}</p>')
-    if f.facts:
-        reads = ", ".join(  # each fact's status, value and evidence: in the product's table
-            f'<a class="s-{esc(fact.status)}" href="#{rows[_fact_key(fact)][0]}">'
-            f"{esc(fact.name)}</a>"
-            for fact in f.facts
-        )
-        out.append(f'<p class="reads">Reads: {reads}</p>')
-    if f.missing_facts:
-        out.append("<h5>What would settle it (each fact alone, the others as they are)</h5>")
-        written = written_figures(f)
-        out.append("<ul>" + "".join(_missing(m, written) for m in f.missing_facts) + "</ul>")
-    if f.settled_by:
-        out.append("<h5>What would make it firm (smallest sets of facts, together)</h5><ul>")
-        for s in f.settled_by:
-            when = " and ".join(f"<code>{esc(c.fact)}</code> {esc(c.value)}" for c in s.when)
-            out.append(f"<li>{badge(s.verdict)} if {when}</li>")
-        out.append("</ul>")
+    if f.quote:  # the clause's words: written once on the page however many findings quote it
+        words = f"{label} — {f.title}"
+        out.append(shared.hole("q", words, f"<blockquote>{esc(f.quote)}</blockquote>"))
+    out += [shared.hole(kind, label, html) for kind, html in _reasoning(f)]
     if f.waiver is not None:
         out.append(f'<p class="waiver">Waiver: {esc(f.waiver.message)}</p>')
-    out.append("</article>")
-    return "\n".join(out)
+    out.append("</details></article>")
+    return out
+
+
+def _reads(facts: list[FactOut]) -> str:
+    """The facts a finding reads, by status (coloured as in the product's table of facts)."""
+    by_status: dict[str, list[str]] = {}
+    for fact in facts:
+        by_status.setdefault(fact.status, []).append(fact.name)
+    return "; ".join(
+        f'<span class="s-{esc(status)}">{esc(status)}</span> {esc(", ".join(names))}'
+        for status, names in by_status.items()
+    )
+
+
+def _reasoning(f: FindingOut) -> list[tuple[str, str]]:
+    """Why, what would settle it and what would make it firm, each with its kind of `Shared`
+    text: findings of one clause over the same facts share them word for word."""
+    why = f'<p class="why"><strong>Why:</strong> {esc(f.explanation)}</p>'
+    if f.facts:  # each fact's value and evidence: in the product's table
+        why = f'<p class="reads">Reads: {_reads(f.facts)}</p>\n{why}'
+    out = [("w", why)]
+    if f.missing_facts:
+        written = written_figures(f)
+        items = "".join(_missing(m, written) for m in f.missing_facts)
+        heading = "<h5>What would settle it (each fact alone, the others as they are)</h5>"
+        out.append(("s", f"{heading}\n<ul>{items}</ul>"))
+    said = {  # a fact alone that makes the verdict firm is said there already
+        (m.fact, o.when, o.verdict) for m in f.missing_facts for o in m.outcomes
+    }
+    together = [
+        s for s in f.settled_by if not (len(s.when) == 1 and _alone(s.when[0], s.verdict) in said)
+    ]
+    if together:
+        heading = "What would make it firm (smallest sets of facts, together"
+        if len(together) < len(f.settled_by):
+            heading += "; a fact alone is above"
+        firm = [f"<h5>{heading})</h5><ul>"]
+        for s in together:
+            when = " and ".join(f"<code>{esc(c.fact)}</code> {esc(c.value)}" for c in s.when)
+            firm.append(f"<li>{badge(s.verdict)} if {when}</li>")
+        out.append(("m", "\n".join([*firm, "</ul>"])))
+    return out
+
+
+def _alone(condition: OutcomeCondition, verdict: Verdict) -> tuple[str, str, Verdict]:
+    return condition.fact, condition.value, verdict
 
 
 def _missing(m: MissingFactOut, written: dict[str, str]) -> str:
@@ -323,12 +443,12 @@ def _value(fact: FactOut) -> str:
     return value
 
 
-def _facts(facts: list[tuple[str, FactOut]]) -> str:
+def _facts(facts: list[FactOut]) -> str:
     rows = "".join(
-        f'<tr id="{ident}"><td><code>{esc(fact.name)}</code></td>'
+        f"<tr><td><code>{esc(fact.name)}</code></td>"
         f'<td class="s-{esc(fact.status)}">{esc(fact.status)}</td><td>{esc(_value(fact))}</td>'
         f"<td>{_evidence_list(fact)}</td></tr>"
-        for ident, fact in facts
+        for fact in facts
     )
     return (
         '<table class="facts"><thead><tr><th>Fact</th><th>Status</th><th>Value</th>'
@@ -361,9 +481,11 @@ def _evidence(dated: list[Any], undated: list[EvidenceOut]) -> str:
         )
     else:
         out.append("<p>No evidence of this product is dated.</p>")
-    if undated:
-        items = "".join(f"<li>{_piece(p)}</li>" for p in undated)
-        out.append(f'<p>Undated (counted on every date):</p><ul class="undated">{items}</ul>')
+    if undated:  # each is in the table of facts already, beside the fact it is evidence for
+        out.append(
+            f"<p>{len(undated)} undated piece{'s' if len(undated) != 1 else ''} of evidence "
+            "(counted on every date): in the table of facts.</p>"
+        )
     return "\n".join(out)
 
 

@@ -24,7 +24,8 @@ CSS = """
 }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1100px; padding: 24px 28px 48px; background: var(--bg);
-  color: var(--fg); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+  color: var(--fg); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  overflow-wrap: break-word; /* an id or a URL longer than a phone's line wraps, never widens */ }
 a { color: var(--link); }
 h1 { font-size: 26px; margin: 0 0 8px; }
 h2 { font-size: 21px; margin: 32px 0 4px; }
@@ -69,6 +70,14 @@ td ul { margin: 0; padding-left: 16px; }
 .finding.v-governance_risk { border-left-color: var(--risk); }
 .finding.v-satisfied { border-left-color: var(--satisfied); }
 .finding .title { font-weight: 600; margin: 2px 0; }
+/* a finding folded to its line: the verdict and clause, then what it asks */
+.finding > details > summary { color: var(--fg); margin: 0; }
+.finding summary h4 { display: inline; overflow-wrap: anywhere; }
+.finding summary .title { display: block; }
+.ref { margin: 6px 0; font-size: 14px; }
+/* the texts several findings share, once at the end of the page */
+.shared-text { border-top: 1px solid var(--line); padding: 8px 0; }
+.shared-text:target { outline: 2px solid var(--link); outline-offset: 4px; }
 blockquote { margin: 10px 0; padding: 6px 14px; border-left: 3px solid var(--line);
   font-family: Georgia, "Times New Roman", serif; font-style: italic; }
 .why { margin: 8px 0; }

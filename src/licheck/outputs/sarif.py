@@ -7,7 +7,10 @@ only awaits an attestation `note`; `note` for a rule with no result).  Each viol
 governance risk is a result located at the manifest line of the fact that decides it.
 Satisfied and not-applicable findings are not results (nothing to look at).  The driver's
 `informationUri` is the repository the package's metadata names, and absent while it names none
-(never an address the project does not own).  Written by hand: the format is small.  As GitHub
+(never an address the project does not own); each rule's `helpUri` is the place in the docs on
+that repository, at this version's tag, that explains it (`outputs.rulesdoc`: its clause on
+docs/rules.md, the page on refusals for a manifest not read), absent likewise, and its markdown
+help names that page either way.  Written by hand: the format is small.  As GitHub
 code scanning reads it:
 
 - URIs are relative to the repository's top folder (`RenderOptions.root`, which the CLI finds by
@@ -36,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+from collections.abc import Container
 from importlib import metadata
 from typing import Any, cast
 from urllib.parse import quote
@@ -44,6 +48,14 @@ from licheck._version import __version__
 from licheck.core.verdicts import Verdict
 from licheck.files.jsontext import Encoder, Hole, dumps, join
 from licheck.outputs.document import Piece, Plain, RenderOptions, written
+from licheck.outputs.rulesdoc import (
+    LAYERED,
+    POLICY_PREFIX,
+    REFUSALS,
+    UNKNOWN_LICENSE,
+    link,
+    rule_link,
+)
 from licheck.outputs.summary import (
     UNKNOWN_RULES,
     fingerprint,
@@ -56,6 +68,7 @@ from licheck.outputs.unread import message
 from licheck.report.view import (
     ErrorOut,
     FindingOut,
+    LibraryOut,
     ProductOut,
     ReplacementOut,
     Report,
@@ -301,6 +314,57 @@ UNREAD_RULE: dict[str, Any] = {
 }
 
 
+def docs_uri(page_link: str) -> str | None:
+    """A docs page (`docs/page.md#anchor`) on the repository the package names, at this
+    version's tag; None while the package names no repository."""
+    home = repository()
+    if home is None:
+        return None
+    return f"{home.removesuffix('/').removesuffix('.git')}/blob/v{__version__}/{page_link}"
+
+
+class Docs:
+    """Where the docs explain each rule of a run: its clause on docs/rules.md, unless a layer
+    replaced its license or defines it (then the page on layered libraries: the docs list the
+    shipped library only) or an organisation policy makes it (the page on policies)."""
+
+    def __init__(self, library: LibraryOut | None) -> None:
+        self.replaced = frozenset(
+            r.id for r in (library.replaced if library else []) if r.kind == "license"
+        )
+        # the licenses the docs list, in a run that layered folders (None: the shipped ones)
+        self.listed: Container[str] | None = None
+        if library is not None and library.builtin:  # a layered run: the library is loaded
+            from licheck.library.compiled import load_library
+
+            self.listed = load_library().licenses
+        elif library is not None:
+            self.listed = frozenset()
+
+    def page(self, license_id: str, clause: str) -> str:
+        if license_id.startswith(POLICY_PREFIX) or license_id == UNKNOWN_LICENSE:
+            return rule_link(license_id, clause)
+        if license_id in self.replaced:
+            return rule_link(license_id, clause, replaced=True)
+        if self.listed is not None and license_id not in self.listed:
+            return link(*LAYERED)  # a layer's own license
+        return rule_link(license_id, clause)
+
+
+def _documented(rule: dict[str, Any], page_link: str) -> dict[str, Any]:
+    """The rule with its help link (`helpUri`, when the package names its repository) and the
+    docs page named at the end of its markdown help."""
+    uri = docs_uri(page_link)
+    where = f"[{page_link}]({uri})" if uri is not None else f"`{page_link}`"
+    help_: dict[str, str] = dict(rule["help"])
+    line = f"Explained in licheck's documentation: {where}."
+    help_["markdown"] = help_.get("markdown", help_["text"]) + "\n\n" + line
+    documented = {**rule, "help": help_}
+    if uri is not None:
+        documented["helpUri"] = uri
+    return documented
+
+
 def _verdict_properties(top: Report) -> dict[str, Any]:
     """The run's first properties: the policy, the verdicts, the waived and to-attest counts,
     the baseline compared."""
@@ -423,16 +487,21 @@ class SarifDocument(Plain):
         return True
 
     def head(self, top: Report, pieces: int) -> str:
-        rules = [self._leveled(rid) for rid in sorted(self._rules)]
+        docs = Docs(top.library)
+        rules = [self._leveled(rid, docs) for rid in sorted(self._rules)]
         if top.errors:  # last, so that the findings' rule indexes (filled apart) still hold
-            rules.append(UNREAD_RULE)
+            rules.append(_documented(UNREAD_RULE, link(*REFUSALS)))
         opened = pieces or top.errors
         return self._split(top, rules)[0] + ("[" + INDENT if opened else "[]")
 
-    def _leveled(self, rid: str) -> dict[str, Any]:
-        """The rule with its default level: its results' most severe, `note` without any."""
+    def _leveled(self, rid: str, docs: Docs) -> dict[str, Any]:
+        """The rule with its default level (its results' most severe, `note` without any) and
+        its place in the docs."""
         rule = self._rules[rid][1]
-        return {**rule, "defaultConfiguration": {"level": self._levels.get(rid, "note")}}
+        license_id = rule["properties"]["license"]
+        page_link = docs.page(license_id, rid.removeprefix(license_id + "/"))
+        level = self._levels.get(rid, "note")
+        return _documented({**rule, "defaultConfiguration": {"level": level}}, page_link)
 
     def tail(self, top: Report, pieces: int) -> str:
         index = len(self._rules)  # the manifests not read: their rule is after the findings'
