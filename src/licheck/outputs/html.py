@@ -347,8 +347,12 @@ def _finding(f: FindingOut, product_file: str, shared: Shared) -> list[Line]:
     """A finding folded to its one line (verdict, clause, what it asks, component and model),
     a violation unfolded; the clause's words and the reasoning are holes (`Shared`)."""
     # the product's own file goes without saying (its heading names it)
-    where = "" if f.location.file == product_file else f.location.file
-    where += f":{f.location.line}:{f.location.column}"
+    line, column = f.location.line, f.location.column
+    where = (
+        f"line {line}, column {column}"
+        if f.location.file == product_file
+        else f"{f.location.file}:{line}:{column}"
+    )
     label = f"{f.license} / {f.clause}"
     # a violation unfolded; a governance risk too on a page of one product (`HtmlDocument.fill`)
     unfolded: str | Hole = " open" if f.verdict is Verdict.VIOLATION else ""
