@@ -8,6 +8,7 @@ governance risk that names the difference, never silently a violation or satisfi
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Final
 
@@ -38,6 +39,10 @@ def _typography(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
 
 
+# A pure function of its argument, asked of the same few names over and over: a clause's reading
+# of a set fact compares every member with every name it tests (on a 279-manifest portfolio,
+# 35,000 calls for 35 distinct strings), so the answers are kept, keyed by the string.
+@functools.lru_cache(maxsize=4096)
 def normal(text: str) -> str:
     """`text` with case, white space and typography set aside."""
     return _typography(fold_space(text)).casefold()
