@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from licheck.inputs.manifest import FORMAT
 from licheck.inputs.rules import CatalogModel
 from licheck.library.compiled import Library
 from licheck.text.escape import commands, yaml_comment
@@ -129,11 +130,13 @@ _Dumper.add_representer(str, _string)
 
 
 def dump(manifest: dict[str, Any], header: list[str]) -> str:
-    """The skeleton as YAML, with a header comment; deterministic for the same input.  No
-    workflow command: every `::` and `##[` stands in a double-quoted string (`_string`), where
-    `\\x3a` and `\\x23` are the same characters to a YAML reader."""
+    """The skeleton as YAML, with a header comment; deterministic for the same input.  It
+    states `format: 2` first (the format this licheck reads, and the one the skeleton is
+    written in: licheck warns about no manifest it wrote itself).  No workflow command: every
+    `::` and `##[` stands in a double-quoted string (`_string`), where `\\x3a` and `\\x23` are
+    the same characters to a YAML reader."""
     body = yaml.dump(
-        manifest,
+        {"format": FORMAT, **manifest},
         Dumper=_Dumper,
         sort_keys=False,
         allow_unicode=True,
