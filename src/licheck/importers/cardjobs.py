@@ -56,5 +56,5 @@ class CardLoader:
 
     def __call__(self, path: Path, library: Library) -> tuple[Manifest, yamlsafe.Document]:
         text = manifest_text(self.jobs[path], library)
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(text.encode())  # (the bytes `write_text` writes, without its wrapper)
         return parse_manifest(text, str(path))
