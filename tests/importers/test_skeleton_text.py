@@ -45,14 +45,42 @@ def test_the_text_is_the_representers(data: dict[str, Any]) -> None:
     assert skeleton.yaml_text(data) == skeleton.represented_text(data)
 
 
+_KEY = st.one_of(st.sampled_from(["facts", "mau", "note", "a1_b"]), _TEXT)
+# skeletons' shape: top-level mappings of entries, some alike across skeletons, long notes
+_SKELETON = st.dictionaries(
+    _KEY,
+    st.one_of(
+        _DATA,
+        st.dictionaries(
+            _KEY,
+            st.one_of(
+                _DATA, st.fixed_dictionaries({"value": _TEXT, "note": st.text(max_size=200)})
+            ),
+            max_size=6,
+        ),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_SKELETON, min_size=1, max_size=4))
+def test_a_runs_memo_writes_the_same_text(documents: list[dict[str, Any]]) -> None:
+    """One memo over several documents (entries met again are taken from it): each text is
+    `yaml_text`'s, and so the representer's."""
+    written = skeleton.Written()
+    for data in [*documents, *documents]:
+        assert written.text(data) == skeleton.represented_text(data)
+
+
 def test_every_real_skeleton_is_written_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """The data of each real card's and BOM's skeleton, as the importers build it, is written
     as `yaml.dump` wrote it."""
     written: list[dict[str, Any]] = []
 
-    def dump(manifest: dict[str, Any], header: list[str]) -> str:
+    def dump(manifest: dict[str, Any], header: list[str], memo: Any = None) -> str:
         written.append({"format": FORMAT, **manifest})
-        return skeleton.dump(manifest, header)
+        return skeleton.dump(manifest, header, memo)
 
     monkeypatch.setattr(hf, "dump", dump)
     monkeypatch.setattr(cyclonedx, "dump", dump)
@@ -62,8 +90,10 @@ def test_every_real_skeleton_is_written_as_before(monkeypatch: pytest.MonkeyPatc
     bom = DATA / "bom-kimi-1.6.json"
     cyclonedx.to_manifest(cyclonedx.read(bom, bom.name), library)
     assert len(written) > 25
+    memo = skeleton.Written()
     for data in written:
         assert skeleton.yaml_text(data) == skeleton.represented_text(data)
+        assert memo.text(data) == skeleton.represented_text(data)
 
 
 class _Kind(enum.StrEnum):

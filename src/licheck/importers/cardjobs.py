@@ -14,6 +14,7 @@ from pathlib import Path
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.files import yamlsafe
 from licheck.importers import hf
+from licheck.importers.skeleton import Written
 from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import Library
 from licheck.loading.documents import parse_manifest
@@ -32,11 +33,13 @@ class CardJob:
     manifest: Path
 
 
-def manifest_text(job: CardJob, library: Library) -> str:
+def manifest_text(job: CardJob, library: Library, written: Written | None = None) -> str:
     """The card's manifest, as `licheck import hf CARD --model-id REPO` writes it; `InputError`
-    (each problem `CARD_NOT_READ`) when the card cannot be read."""
+    (each problem `CARD_NOT_READ`) when the card cannot be read.  `written`: the run's memo of
+    the skeleton text written (`skeleton.Written`)."""
+    card = job.card, job.name
     try:
-        return hf.to_manifest(hf.read(job.card, job.name), library, job.name, job.repo_id)
+        return hf.to_manifest(hf.read(*card), library, job.name, job.repo_id, written)
     except InputError as exc:
         raise InputError([not_read(d) for d in exc.diagnostics]) from None
     except (OSError, UnicodeError, ValueError) as exc:
@@ -53,8 +56,9 @@ class CardLoader:
 
     def __init__(self, jobs: Sequence[CardJob]) -> None:
         self.jobs = {job.manifest: job for job in jobs}
+        self.written = Written()  # each process's own copy: the memo of the text it wrote
 
     def __call__(self, path: Path, library: Library) -> tuple[Manifest, yamlsafe.Document]:
-        text = manifest_text(self.jobs[path], library)
+        text = manifest_text(self.jobs[path], library, self.written)
         path.write_bytes(text.encode())  # (the bytes `write_text` writes, without its wrapper)
         return parse_manifest(text, str(path))

@@ -129,13 +129,15 @@ def _string(dumper: _Dumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _string)
 
 
-def dump(manifest: dict[str, Any], header: list[str]) -> str:
+def dump(manifest: dict[str, Any], header: list[str], written: Written | None = None) -> str:
     """The skeleton as YAML, with a header comment; deterministic for the same input.  It
     states `format: 2` first (the format this licheck reads, and the one the skeleton is
     written in: licheck warns about no manifest it wrote itself).  No workflow command: every
     `::` and `##[` stands in a double-quoted string (`_string`), where `\\x3a` and `\\x23` are
-    the same characters to a YAML reader."""
-    body = commands(yaml_text({"format": FORMAT, **manifest}), "\\x3a", "\\x23")
+    the same characters to a YAML reader.  `written`: the run's memo of entries written
+    (audit-cards writes hundreds of skeletons whose facts are mostly the same)."""
+    data = {"format": FORMAT, **manifest}
+    body = commands(written.text(data) if written else yaml_text(data), "\\x3a", "\\x23")
     return "".join(f"# {yaml_comment(line)}\n" if line else "#\n" for line in header) + body
 
 
@@ -185,3 +187,81 @@ def _node(value: Any) -> yaml.Node:
     if value is None:
         return yaml.ScalarNode("tag:yaml.org,2002:null", "null")
     raise TypeError(kind.__name__)
+
+
+class Written:
+    """One run's memo of skeleton text: each entry of a top-level mapping (a fact and its
+    statement) as `yaml_text` writes it, keyed by the entry's whole value (its `repr`: types
+    and key order count), so a fact stated alike in many skeletons is written once.
+
+    A block mapping's entries are written one after another, each as it would be alone, so a
+    document's text is its top-level entries' texts in order, and an entry of a nested mapping
+    is its text alone indented by the nesting (two spaces a level), provided that each scalar
+    of it stays on one line: no line of it comes near the width (where libyaml folds a long
+    scalar at a column the indentation moves) and no string holds a line break.  A mapping
+    with an entry that may not be moved is written whole, as `yaml_text` writes it.
+    tests/importers/test_skeleton_text.py holds the texts equal to `yaml_text`'s.  At most
+    `LIMIT` entries are kept (a run's memory stays bounded)."""
+
+    WIDTH = _OPTIONS["width"]
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._entries: dict[str, str | None] = {}  # None: near the width, not to be moved
+
+    def text(self, data: dict[str, Any]) -> str:
+        """`yaml_text(data)`, for a mapping of plain data."""
+        if not data:  # `{}`: no entries to write one by one
+            return yaml_text(data)
+        return "".join(self._top(key, value) for key, value in data.items())
+
+    def _top(self, key: Any, value: Any) -> str:
+        if type(value) is dict and value:
+            head = self._head(key)
+            entries = [self._entry(k, v) for k, v in value.items()]
+            if head is not None and None not in entries:
+                return head + "".join(entries)  # type: ignore[arg-type]
+        return yaml_text({key: value})
+
+    def _head(self, key: Any) -> str | None:
+        """`KEY:` as the key of a mapping is written, or None (not on one line)."""
+        memo = repr(("head", key))
+        if memo not in self._entries:
+            line = yaml_text({key: None})
+            fits = line.endswith(": null\n") and line.count("\n") == 1 and _no_break(key)
+            head = line.removesuffix(" null\n") + "\n" if fits else None
+            if len(self._entries) >= self.LIMIT:
+                return head
+            self._entries[memo] = head
+        return self._entries[memo]
+
+    def _entry(self, key: Any, value: Any) -> str | None:
+        """The entry's text indented one level, or None where it may not be moved."""
+        memo = repr(("entry", key, value))
+        if memo in self._entries:
+            return self._entries[memo]
+        lines = yaml_text({key: value}).splitlines(keepends=True)
+        fits = _no_break(key) and _no_break(value) and all(len(ln) < self.WIDTH for ln in lines)
+        moved = _indented(lines) if fits else None
+        if len(self._entries) < self.LIMIT:
+            self._entries[memo] = moved
+        return moved
+
+
+_BREAK = re.compile("[\n\r\x85\u2028\u2029]")
+
+
+def _no_break(value: Any) -> bool:
+    """No string in `value` holds a line break (which a quoted scalar writes over lines whose
+    indentation, and blank lines, do not move with the entry)."""
+    if isinstance(value, str):
+        return _BREAK.search(value) is None
+    if isinstance(value, dict):
+        return all(_no_break(k) and _no_break(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_no_break(item) for item in value)
+    return True
+
+
+def _indented(lines: list[str]) -> str:
+    return "".join("  " + line for line in lines)
