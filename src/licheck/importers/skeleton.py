@@ -210,18 +210,34 @@ class Written:
         self._entries: dict[str, str | None] = {}  # None: near the width, not to be moved
 
     def text(self, data: dict[str, Any]) -> str:
-        """`yaml_text(data)`, for a mapping of plain data."""
+        """`yaml_text(data)`, for a mapping of plain data: the entries memoised taken from the
+        memo, the others between them written together (one emitter run each)."""
         if not data:  # `{}`: no entries to write one by one
             return yaml_text(data)
-        return "".join(self._top(key, value) for key, value in data.items())
+        out: list[str] = []
+        rest: dict[Any, Any] = {}
+        for key, value in data.items():
+            moved = self._mapping(key, value)
+            if moved is None:
+                rest[key] = value
+                continue
+            if rest:
+                out.append(yaml_text(rest))
+                rest = {}
+            out.append(moved)
+        if rest:
+            out.append(yaml_text(rest))
+        return "".join(out)
 
-    def _top(self, key: Any, value: Any) -> str:
-        if type(value) is dict and value:
-            head = self._head(key)
-            entries = [self._entry(k, v) for k, v in value.items()]
-            if head is not None and None not in entries:
-                return head + "".join(entries)  # type: ignore[arg-type]
-        return yaml_text({key: value})
+    def _mapping(self, key: Any, value: Any) -> str | None:
+        """A top-level mapping's text from its entries' (memoised), or None."""
+        if type(value) is not dict or not value:
+            return None
+        head = self._head(key)
+        entries = [self._entry(k, v) for k, v in value.items()]
+        if head is None or None in entries:
+            return None
+        return head + "".join(entries)  # type: ignore[arg-type]
 
     def _head(self, key: Any) -> str | None:
         """`KEY:` as the key of a mapping is written, or None (not on one line)."""
