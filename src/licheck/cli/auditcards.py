@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,8 +26,9 @@ from licheck.cli.common import PathParam, refuse_outputs, say
 from licheck.cli.request import ReportRequest, compare_baseline, load_baseline, request_options
 
 if TYPE_CHECKING:
-    from licheck.core.diagnostics import Diagnostic
-    from licheck.report.view import ErrorOut, Report
+    from licheck.importers.cardjobs import CardJob
+    from licheck.report.view import CardsOut
+    from licheck.report.waivers import Waivers
 
 CARD_NAME = "readme.md"
 
@@ -103,105 +104,101 @@ def audit_cards(
       licheck audit-cards cards/ --format json \\
         -o audit.json --manifests audit-manifests/
     """
-    from licheck.library.layers import load as load_library
-
-    library = load_library(request.licenses_dir)
     cards = cards_in(paths)
     if not cards:
         raise click.UsageError(f"no model cards (README.md) in {', '.join(map(str, paths))}")
     with tempfile.TemporaryDirectory(prefix="licheck-cards-") as scratch:
         folder = manifests_dir or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        written, unread = _import_all(cards, library, folder)
+        jobs = card_jobs(cards, folder)
         outputs = [("--output", request.output), ("--summary", summary_file)]
         read = (*paths, *(card for card, _ in cards))  # every card: never written over
-        report, inputs = _judged(folder, written, unread, len(cards), request, read, outputs)
-        if summary_file is not None:
-            assert report.cards is not None  # (set by _judged)
-            summary_file.write_text(report.cards.model_dump_json(indent=2) + "\n")
-        say(
-            f"licheck: audit-cards: {len(cards)} cards, {len(written)} judged, "
-            f"{len(cards) - len(written)} not read"
-        )
-        request.emit(report, inputs, summary=True)
+        waivers = request.waivers()
+        inputs = request.inputs(read, waivers)
+        refuse_outputs(outputs, inputs)  # before any card is imported: no input is written over
+        if request.baseline_file is not None:  # (a baseline compares the whole report)
+            _audit_once(jobs, request, waivers, inputs, summary_file)
+        else:
+            _audit_streamed(jobs, request, waivers, inputs, summary_file)
 
 
-def _import_all(
-    cards: list[tuple[Path, Path]], library: Any, folder: Path
-) -> tuple[dict[str, str], list[ErrorOut]]:
-    """Each card imported into a manifest in `folder`: {manifest file: card}, and the
-    problems of the cards not read, located."""
-    from licheck.core.diagnostics import Diagnostic, InputError, path_text
-    from licheck.importers import hf as importer
+def card_jobs(cards: list[tuple[Path, Path]], folder: Path) -> list[CardJob]:
+    """Each card's job: its name in the report, its repository id, its manifest in `folder`
+    (named by the card's folder path, unique in card order)."""
+    from licheck.core.diagnostics import path_text
+    from licheck.importers.cardjobs import CardJob
 
-    written: dict[str, str] = {}
-    unread: list[ErrorOut] = []
     taken: set[str] = set()
-    for card, root in cards:
-        name = path_text(str(card))
-        try:
-            text = importer.to_manifest(
-                importer.read(card, name), library, name, repo_id(card, root)
-            )
-        except InputError as exc:
-            unread += [_not_read(d) for d in exc.diagnostics]
-            continue
-        except (OSError, UnicodeError, ValueError) as exc:
-            unread.append(_not_read(Diagnostic(name, 0, 0, str(exc))))
-            continue
-        target = folder / _manifest_name(card, root, taken)
-        target.write_text(text, encoding="utf-8")
-        written[target.name] = name
-    return written, unread
+    return [
+        CardJob(card, path_text(str(card)), repo_id(card, root),
+                folder / _manifest_name(card, root, taken))
+        for card, root in cards
+    ]  # fmt: skip
 
 
-def _not_read(d: Diagnostic) -> ErrorOut:
-    """A card's problem as the report lists it."""
-    from licheck.report.view import ErrorOut
-
-    return ErrorOut(
-        file=d.file,
-        line=d.line,
-        column=d.column,
-        message=f"card not read: {d.message}",
-        hint=d.hint or None,
-    )
+def _said(cards: int, not_read: int) -> None:
+    say(f"licheck: audit-cards: {cards} cards, {cards - not_read} judged, {not_read} not read")
 
 
-def _judged(
-    folder: Path,
-    written: dict[str, str],
-    unread: list[ErrorOut],
-    found: int,
+def _audit_streamed(
+    jobs: list[CardJob],
     request: ReportRequest,
-    paths: tuple[Path, ...],  # the run's inputs: the folders given and every card
-    outputs: list[tuple[str, Path | None]],
-) -> tuple[Report, tuple[Path | None, ...]]:
-    """The report of `check` over the manifests (one evaluation, held: the summary is counted
-    from it), the cards not read among its errors, and the summary as its `cards`."""
-    from licheck.cli.configuring import with_config
-    from licheck.portfolio.runs import check_report
-    from licheck.report.cards import cards_summary
-    from licheck.report.view import assemble
+    waivers: Waivers | None,
+    inputs: tuple[Path | None, ...],
+    summary_file: Path | None,
+) -> None:
+    """One format, streamed as `check` streams it: each card imported, judged and rendered
+    in the worker that has it; the report is never held."""
+    from licheck.cli.emit import emit_stream
+    from licheck.outputs import Format
+    from licheck.portfolio.cardruns import audit_stream
 
-    waivers = request.waivers()
-    inputs = request.inputs(paths, waivers)
-    refuse_outputs(outputs, inputs)  # before any evaluation: no input is written over
-    baseline = load_baseline(request.baseline_file)
-    if written:
-        report = check_report(
-            [folder],
-            request.policy(),
-            as_of=request.as_of,
-            library=request.licenses_dir,
-            waivers=waivers,
-            today=request.today,
-            attestations=request.attestations(),
-        )
-    else:
-        report = assemble([], request.policy().name, request.as_of)
-    errors = sorted([*report.errors, *unread], key=lambda e: (e.file, e.line, e.column))
-    report = report.model_copy(
-        update={"errors": errors, "cards": cards_summary(report, found, unread)}
+    streamed, not_read = audit_stream(
+        jobs,
+        request.policy(),
+        Format(request.fmt),
+        request.render_options(summary=True),
+        as_of=request.as_of,
+        library=request.licenses_dir,
+        waivers=waivers,
+        today=request.today,
+        attestations=request.attestations(),
     )
-    return with_config(compare_baseline(report, baseline)), inputs
+    with streamed:
+        assert streamed.top is not None and streamed.top.cards is not None  # (audit_stream)
+        _summary(summary_file, streamed.top.cards)
+        _said(len(jobs), not_read)
+        emit_stream(streamed, request.output, inputs=inputs)
+
+
+def _audit_once(
+    jobs: list[CardJob],
+    request: ReportRequest,
+    waivers: Waivers | None,
+    inputs: tuple[Path | None, ...],
+    summary_file: Path | None,
+) -> None:
+    """The report held, to compare it with `--baseline`."""
+    from licheck.cli.configuring import with_config
+    from licheck.portfolio.cardruns import audit_report
+
+    baseline = load_baseline(request.baseline_file)
+    report, not_read = audit_report(
+        jobs,
+        request.policy(),
+        as_of=request.as_of,
+        library=request.licenses_dir,
+        waivers=waivers,
+        today=request.today,
+        attestations=request.attestations(),
+    )
+    assert report.cards is not None  # (audit_report)
+    _summary(summary_file, report.cards)
+    _said(len(jobs), not_read)
+    request.emit(with_config(compare_baseline(report, baseline)), inputs, summary=True)
+
+
+def _summary(file: Path | None, cards: CardsOut) -> None:
+    """`--summary FILE`: the summary alone, as JSON."""
+    if file is not None:
+        file.write_text(cards.model_dump_json(indent=2) + "\n")

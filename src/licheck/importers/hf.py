@@ -38,7 +38,7 @@ from typing import Any
 from licheck.files import yamlsafe
 from licheck.importers.cardlicense import declared_license, declared_terms, license_statement
 from licheck.importers.hfcard import Card, _read, document_error, read, string, strings
-from licheck.importers.skeleton import ModelIdentity, dump, slug, unknown_facts
+from licheck.importers.skeleton import ModelIdentity, Written, dump, slug, unknown_facts
 from licheck.inputs.rules import model_key
 from licheck.library.compiled import Library
 
@@ -97,9 +97,14 @@ def base_models(document: yamlsafe.Document) -> list[str]:
 
 
 def to_manifest(
-    card: Card | yamlsafe.Document, library: Library, display: str, model_id: str | None = None
+    card: Card | yamlsafe.Document,
+    library: Library,
+    display: str,
+    model_id: str | None = None,
+    written: Written | None = None,
 ) -> str:
-    """The manifest skeleton for a model card, as YAML text."""
+    """The manifest skeleton for a model card, as YAML text (`written`: the run's memo of the
+    text written, for many cards: `skeleton.Written`; the text is the same without it)."""
     if isinstance(card, yamlsafe.Document):
         card = Card(card, [], "")
     document = card.document
@@ -156,7 +161,7 @@ def to_manifest(
         "It states only what the card says (as declared evidence); everything else is",
         "`unknown`. Review every note, add sources with dates, and run `licheck validate`.",
     ]
-    return dump(manifest, header)
+    return dump(manifest, header, written)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from licheck.core.diagnostics import Diagnostic, InputError
+from licheck.core.diagnostics import Diagnostic, InputError, path_text
 from licheck.core.units import exchange_rates
 from licheck.facts.periods import FactError
 from licheck.facts.resolution import claim_domain
@@ -302,7 +302,17 @@ def load_model(
 def load_manifest(path: Path, display: str | None = None) -> tuple[Manifest, yamlsafe.Document]:
     """A manifest; on shape errors, also the problems of every fact that is itself well formed,
     so that one run reports what it can (the meaning checks need a well-formed manifest)."""
-    document = yamlsafe.load(path, display)
+    return _manifest_of(yamlsafe.load(path, display))
+
+
+def parse_manifest(text: str, display: str) -> tuple[Manifest, yamlsafe.Document]:
+    """`load_manifest` of a file holding `text` (UTF-8) and named `display`: the same manifest,
+    document and problems, without the file (audit-cards loads what it has just imported)."""
+    shown = path_text(display)  # as `yamlsafe.load` shows a file's name
+    return _manifest_of(yamlsafe.parse(yamlsafe.decode(text.encode(), shown), shown))
+
+
+def _manifest_of(document: yamlsafe.Document) -> tuple[Manifest, yamlsafe.Document]:
     try:
         return validate(document, Manifest), document
     except InputError as exc:

@@ -48,7 +48,8 @@ def evidence_policy(text: str, *, option: str = "--evidence") -> EvidencePolicy:
         raise LicheckError(f"{option}: {exc}") from None
 
 
-def _loaded(library: LibraryGiven) -> Library:
+def loaded_library(library: LibraryGiven) -> Library:
+    """The run's library, loaded where it is not yet."""
     return library if isinstance(library, Library) else load_layers(library)
 
 
@@ -89,7 +90,7 @@ def evaluate_readable(
     return results, problems
 
 
-def _options(
+def run_options(
     policy: EvidencePolicy,
     as_of: dt.date | None,
     attestations: Attestations | None,
@@ -127,13 +128,13 @@ def evaluate_report(
     """`licheck evaluate`: evaluate the manifests, apply waivers; as `check_report`, a manifest
     that cannot be read is listed in the report's `errors` and the others are evaluated.  With
     `keep_going` false, any such problem is raised instead (`InputError`, all of them)."""
-    library = _loaded(library)
+    library = loaded_library(library)
     results, problems = evaluate_readable(
-        paths, _options(policy, as_of, attestations, today, library), library
+        paths, run_options(policy, as_of, attestations, today, library), library
     )
     if problems and not keep_going:
         raise InputError(problems)
-    return _completed(build(results, policy.name, as_of), library, problems, waivers, today)
+    return completed(build(results, policy.name, as_of), library, problems, waivers, today)
 
 
 def _check_products(
@@ -169,14 +170,14 @@ def check_report(
     processes, default one per core when there are many), apply waivers; a manifest that
     cannot be read is listed in the report's `errors`, the others evaluated."""
     manifests = discover(paths)
-    library = _loaded(library)
+    library = loaded_library(library)
     products, problems = _check_products(
-        manifests, _options(policy, as_of, attestations, today, library), library, jobs
+        manifests, run_options(policy, as_of, attestations, today, library), library, jobs
     )
-    return _completed(assemble(products, policy.name, as_of), library, problems, waivers, today)
+    return completed(assemble(products, policy.name, as_of), library, problems, waivers, today)
 
 
-def _completed(
+def completed(
     report: Report,
     library: Library,
     problems: Sequence[Diagnostic],
@@ -220,12 +221,12 @@ def check_stream(
     from licheck.portfolio.workers import iter_mapped
 
     manifests = discover(paths)
-    library = _loaded(library)
+    library = loaded_library(library)
     as_of_text = as_of.isoformat() if as_of else None
     context = Context(fmt, options, policy.name, as_of_text, described(library))
     items = iter_mapped(
         manifests,
-        _options(policy, as_of, attestations, today, library),
+        run_options(policy, as_of, attestations, today, library),
         library,
         Encoder(context, waivers),
         jobs=jobs,

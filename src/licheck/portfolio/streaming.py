@@ -79,7 +79,10 @@ class Encoder:
         self._document: Document | None = None  # pieces are pure: one document serves all
 
     def __call__(self, result: ProductResult) -> Part:
-        data = product_data(result, self.memo)
+        return self.encode(result, product_data(result, self.memo))
+
+    def encode(self, result: ProductResult, data: dict[str, Any]) -> Part:
+        """The `Part` of `result`, whose report data (`product_data`, with this memo) is `data`."""
         counts = tuple(data["counts"].values())
         gate = worst([f.verdict for f in result.findings])  # none is waived yet
         kinds = frozenset(f["risk_kind"] for f in data["findings"])

@@ -26,7 +26,9 @@ from typing import Any, Generic, TypeVar
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.core.verdicts import Verdict
 from licheck.evaluation.evaluate import EvaluationContext, Options, ProductResult, evaluate_manifest
+from licheck.files import yamlsafe
 from licheck.files.safeio import STDIN
+from licheck.inputs.manifest import Manifest
 from licheck.library.compiled import Library, compile_all
 from licheck.library.layers import load as load_layers
 from licheck.library.layers import source_of
@@ -39,6 +41,16 @@ IN_FLIGHT_PER_JOB = 3  # chunks queued per worker: keeps workers busy, bounds me
 
 
 R = TypeVar("R")
+
+Loader = Callable[[Path, Library], tuple[Manifest, yamlsafe.Document]]
+"""How a path becomes the manifest evaluated (`InputError`, located, when it cannot): a file
+read by default (`load_file`); audit-cards imports a model card there (`importers.cardjobs`).
+Picklable, as the transform, to reach a worker."""
+
+
+def load_file(path: Path, library: Library) -> tuple[Manifest, yamlsafe.Document]:
+    """The manifest file at `path`, read (the default `Loader`)."""
+    return load_manifest(path, str(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +72,11 @@ def evaluate_one(
     library: Library,
     transform: Callable[[ProductResult], R] = _same,  # type: ignore[assignment]
     context: EvaluationContext | None = None,
+    load: Loader = load_file,
 ) -> Item[R]:
     """The one place a portfolio (and so a streamed report) loads and evaluates a manifest."""
     try:
-        manifest, document = load_manifest(path, str(path))
+        manifest, document = load(path, library)
         if options.attesting is not None:
             manifest = options.attesting.complete(manifest, document.file)
         result = evaluate_manifest(manifest, document, library, options, context)
@@ -99,18 +112,20 @@ def iter_mapped(
     transform: Callable[[ProductResult], R],
     *,
     jobs: int | None = None,
+    load: Loader = load_file,
 ) -> Iterator[Item[R]]:
     """As `iter_results`, with `transform` applied to each result where it is made (in the
-    workers: e.g. building the report's product there).  `transform` must be picklable (a
-    module-level function, or an instance of a module-level class), so that it can be sent to
-    a worker; each worker gets its own copy once."""
+    workers: e.g. building the report's product there), and each path loaded by `load`.
+    `transform` and `load` must be picklable (a module-level function, or an instance of a
+    module-level class), so that they can be sent to a worker; each worker gets its own copy
+    once."""
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) < PARALLEL_MIN or STDIN in paths:  # (workers have no stdin)
         context = EvaluationContext()
         for path in paths:
-            yield evaluate_one(path, options, library, transform, context)
+            yield evaluate_one(path, options, library, transform, context, load)
         return
-    yield from _parallel(paths, options, library, transform, jobs)
+    yield from _parallel(paths, options, library, transform, jobs, load)
 
 
 # -- workers -----------------------------------------------------------------------------------
@@ -125,6 +140,7 @@ class _Worker:
     library: Library
     transform: Callable[[ProductResult], Any]
     context: EvaluationContext  # the worker's memo tables, for all its chunks
+    load: Loader
 
 
 _this_worker: _Worker | None = None  # set once by `_start_worker`, in a worker process only
@@ -144,6 +160,7 @@ def _start_worker(
     library: Library | None,
     source: LibrarySource,
     transform: Callable[[ProductResult], Any],
+    load: Loader,
 ) -> None:
     """Forked workers inherit the parent's library; spawned ones load it again, once each."""
     global _this_worker
@@ -152,7 +169,8 @@ def _start_worker(
     if hasattr(signal, "pthread_sigmask"):  # blocked when it was forked: a pending Ctrl-C is
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # now dropped, ignored
     _watch_parent(os.getppid())
-    _this_worker = _Worker(options, library or load_layers(source), transform, EvaluationContext())
+    library = library or load_layers(source)
+    _this_worker = _Worker(options, library, transform, EvaluationContext(), load)
     # What a worker holds from its start (code, the library) lives as long as it does: keep it
     # out of the collector's scans, and collect less often, as a manifest's garbage is short-lived
     # and mostly free of cycles (the collector was the largest single cost left per manifest).
@@ -243,7 +261,9 @@ def _run_chunk(paths: list[Path]) -> list[Item[Any]]:
     worker = _this_worker
     assert worker is not None, "not in a worker process"
     return [
-        evaluate_one(path, worker.options, worker.library, worker.transform, worker.context)
+        evaluate_one(
+            path, worker.options, worker.library, worker.transform, worker.context, worker.load
+        )
         for path in paths
     ]
 
@@ -254,6 +274,7 @@ def _parallel(
     library: Library,
     transform: Callable[[ProductResult], R],
     jobs: int,
+    load: Loader,
 ) -> Iterator[Item[R]]:
     import multiprocessing  # here: a portfolio below PARALLEL_MIN never starts a worker
 
@@ -263,7 +284,7 @@ def _parallel(
     context = multiprocessing.get_context("fork" if fork else None)
     chunks = (list(paths[i : i + CHUNK]) for i in range(0, len(paths), CHUNK))
     limit = jobs * IN_FLIGHT_PER_JOB
-    start = (options, library if fork else None, source_of(library), transform)
+    start = (options, library if fork else None, source_of(library), transform, load)
     if fork:
         compile_all(library)  # once, shared by the workers (and frozen with their start)
     # Workers are made with Ctrl-C blocked (they inherit the mask) until their initializer
