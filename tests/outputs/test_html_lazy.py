@@ -12,6 +12,8 @@ import html
 import json
 import re
 import shutil
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import pytest
 
 from licheck.outputs import html as html_page
 from tests.clirun import run
-from tests.conftest import PRODUCTS
+from tests.conftest import PRODUCTS, ROOT
 from tests.outputs.test_html import parse
 
 COPIES = 6  # of each shipped product: 30 products
@@ -42,11 +44,26 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """30 generated products (bench/gen_portfolio.py): texts only one finding has, in place."""
+    out = tmp_path_factory.mktemp("lazy-generated") / "products"
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "gen_portfolio.py"), str(out), "--count", "30"],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    return out
+
+
 def _page(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, folder: Path, above: int
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    folder: Path,
+    above: int,
+    *extra: str,
 ) -> str:
     monkeypatch.setattr(html_page, "LAZY_ABOVE", above)
-    code, out, err = run(capsys, "check", str(folder), "-f", "html", "--fail-on", "never")
+    code, out, err = run(capsys, "check", str(folder), "-f", "html", "--fail-on", "never", *extra)
     assert code == 0, err
     return out
 
@@ -60,15 +77,35 @@ def _shared(page: str) -> str:
     return page[start : page.index("</section>", start)]
 
 
+def _waived(folder: Path) -> tuple[str, ...]:
+    """A waiver that applies, to one copy of composer2 (the golden tests' waiver, by path)."""
+    text = (ROOT / "tests" / "data" / "waivers" / "composer2.yaml").read_text("utf-8")
+    waivers = folder.parent / "waivers.yaml"
+    waivers.write_text(text.replace("product: Composer 2", f"product: {folder}/composer2-0.yaml"))
+    return ("--waivers", str(waivers), "--today", "2026-04-01")
+
+
+@pytest.mark.parametrize("case", ["copies", "waived", "generated"])
 def test_each_stored_body_is_the_body_the_plain_page_writes(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, folder: Path
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    case: str,
 ) -> None:
+    """Copies of the shipped products (their texts shared), with a waiver that applies (its
+    product is rendered last: the streamed page's deferred products), and generated ones."""
+    folder: Path = request.getfixturevalue("generated" if case == "generated" else "folder")
+    waived = case == "waived"
+    extra = _waived(folder) if waived else ()
     products = len(list(folder.glob("*.yaml")))
-    plain = _page(capsys, monkeypatch, folder, products)  # at the threshold: as before
-    lazy = _page(capsys, monkeypatch, folder, products - 1)  # one product more than it
+    plain = _page(capsys, monkeypatch, folder, products, *extra)  # at the threshold: as before
+    lazy = _page(capsys, monkeypatch, folder, products - 1, *extra)  # one product more than it
+    assert ('<p class="waiver">Waiver: ' in plain) is waived
     assert "<script" not in plain and "details.lazy" not in plain
     bodies = dict(SECTION.findall(plain))
     assert len(bodies) == products
+    in_place = any("<strong>Why:</strong>" in body for body in bodies.values())
+    assert in_place is (case == "generated")  # copies share every explanation
     stored = SECTION.findall(lazy)
     assert [ident for ident, _ in stored] == list(bodies)  # the same products, the same order
     for ident, body in stored:
