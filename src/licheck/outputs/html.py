@@ -36,6 +36,7 @@ from licheck.outputs.summary import (
     counts_line,
     gate_line,
     library_lines,
+    plural,
     settings_lines,
     unread,
     waiver_lines,
@@ -86,7 +87,8 @@ LAZY_SCRIPT = """
     if (e.target.matches && e.target.matches("details.lazy") && e.target.open) grow(e.target);
   }, true);
   const go = async () => {
-    const id = decodeURIComponent(location.hash.slice(1));
+    let id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch { return; }
     if (!id) return;
     let target = document.getElementById(id);
     const shared = document.querySelector("section.shared > details.lazy");
@@ -310,9 +312,14 @@ def _stored(summary: str, html: str) -> str:
 
 def _folded(product: ProductOut) -> str:
     """A compressed product's folded line: its counts, which open its details."""
-    counts = product.counts
-    found = [(getattr(counts, v.value), v.label) for v in ORDER]
-    said = ", ".join(f"{n} {label}" for n, label in found if n)
+    c = product.counts
+    found = [
+        (c.violation, plural(c.violation, "violation")),
+        (c.governance_risk, plural(c.governance_risk, "governance risk")),
+        (c.satisfied, f"{c.satisfied} satisfied"),
+        (c.not_applicable, f"{c.not_applicable} not applicable"),
+    ]
+    said = ", ".join(text for n, text in found if n)
     total = len(product.findings)
     what = f"{total} finding{'s' if total != 1 else ''}" + (f": {said}" if said else "")
     return f"Details — {esc(what)}"
