@@ -9,12 +9,18 @@ never markup.  The page follows the reader's light or dark scheme and prints on 
 A large portfolio's page stays small: each finding is folded to its line, and the texts that
 findings repeat word for word (the clause's words; the facts read and why; what would settle it;
 what would make it firm) are holes in the product's piece (`Shared`), filled in place where one
-finding of the page has the text, else with a link to its one copy after the products.
+finding of the page has the text, else with a link to its one copy after the products.  Above
+`LAZY_ABOVE` products, each product's body (all below its heading) is stored compressed in the
+page and opened on demand by the one inline script the page then has (`LAZY_SCRIPT`, let through
+by its hash); at or below it the page runs no script.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
+import zlib
 from collections import Counter
 from typing import Any
 
@@ -22,7 +28,7 @@ from licheck.core.verdicts import Verdict
 from licheck.files.jsontext import Hole, join
 from licheck.outputs.cards import TITLE, table_rows
 from licheck.outputs.document import Piece, Plain
-from licheck.outputs.html_style import CSS
+from licheck.outputs.html_style import CSS, LAZY_CSS
 from licheck.outputs.html_svg import evidence_of, lineage_svg, timeline_svg
 from licheck.outputs.summary import (
     baseline_lines,
@@ -30,6 +36,7 @@ from licheck.outputs.summary import (
     counts_line,
     gate_line,
     library_lines,
+    plural,
     settings_lines,
     unread,
     waiver_lines,
@@ -51,6 +58,58 @@ from licheck.text.escape import xml_text as esc
 
 ORDER = (Verdict.VIOLATION, Verdict.GOVERNANCE_RISK, Verdict.SATISFIED, Verdict.NOT_APPLICABLE)
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+# Above this many products on a page, each product's body (everything below its heading: the
+# lineage, findings, facts and timeline) is stored deflated (raw deflate, base64) in an inert
+# `<script type="application/octet-stream">` and opened on demand (`LAZY_SCRIPT`): a page of 200
+# generated products goes from 3.8 MB to about 1 MB.  At or below it the page is as before.
+LAZY_ABOVE = 25
+# The page's one script, above `LAZY_ABOVE` products: a product's body is inflated with the
+# browser's own `DecompressionStream` and put in place of its folded line when the reader opens
+# it (the `<details>`, or a link to the product); printing opens them all.  Allowed by its hash.
+LAZY_SCRIPT = """
+(() => {
+  const grow = (d) => {
+    if (d.dataset.state) return d.grown;
+    d.dataset.state = "opening";
+    const data = d.querySelector("script[data-deflate-raw]").textContent;
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const raw = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    d.grown = new Response(raw).text().then((html) => {
+      const t = document.createElement("template");
+      t.innerHTML = html;
+      d.replaceWith(t.content);
+    });
+    return d.grown;
+  };
+  const lazy = (el) => (el ? el.querySelector(":scope > details.lazy") : null);
+  addEventListener("toggle", (e) => {
+    if (e.target.matches && e.target.matches("details.lazy") && e.target.open) grow(e.target);
+  }, true);
+  const go = async () => {
+    let id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch { return; }
+    if (!id) return;
+    let target = document.getElementById(id);
+    const shared = document.querySelector("section.shared > details.lazy");
+    if (!target && shared) {  // a text several findings share: in the one stored copy
+      await grow(shared);
+      target = document.getElementById(id);
+    }
+    const d = lazy(target);
+    if (d) await grow(d);
+    // what was stored is in place now: follow the link again, to scroll to it and outline it
+    if (target && (d || shared !== document.querySelector("section.shared > details.lazy")))
+      location.replace(location.hash);
+  };
+  addEventListener("hashchange", go);
+  addEventListener("beforeprint", () => document.querySelectorAll("details.lazy").forEach(grow));
+  go();
+})();
+"""
+LAZY_HASH = base64.b64encode(hashlib.sha256(LAZY_SCRIPT.encode("utf-8")).digest()).decode()
+LAZY_CSP = f"{CSP}; script-src 'sha256-{LAZY_HASH}'"
+BODY = "body:"  # the hole of a product's body: the name carries it (`HtmlDocument._body`)
 
 
 def badge(verdict: Verdict, waived: bool = False) -> str:
@@ -76,15 +135,16 @@ def link(url: str | None, text: str) -> str:
     return esc(text)
 
 
-def page(title: str, body: str) -> str:
-    """A whole page around `body`."""
+def page(title: str, body: str, lazy: bool = False) -> str:
+    """A whole page around `body` (`lazy`: its policy lets `LAZY_SCRIPT` run)."""
+    policy, css = (LAZY_CSP, CSS + LAZY_CSS) if lazy else (CSP, CSS)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="color-scheme" content="light dark">\n'
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"<title>{esc(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
         f"{body}</body>\n</html>\n"
     )
 
@@ -127,17 +187,28 @@ class Shared:
 
 class HtmlDocument(Plain):
     """The page, product by product; the head (verdict, gate, contents) is written last, and
-    after the products the texts several findings share, each once (`Shared`)."""
+    after the products the texts several findings share, each once (`Shared`).  Each product's
+    body is a hole too (`BODY`): above `lazy_above` products it is written compressed."""
 
-    def __init__(self, fail_on: FailOn) -> None:
+    def __init__(self, fail_on: FailOn, lazy_above: int | None = None) -> None:
         self.fail_on = fail_on
+        self.lazy_above = LAZY_ABOVE if lazy_above is None else lazy_above
         self._contents: list[tuple[int, str, str, str]] = []
         self._texts: dict[str, tuple[int, str, str]] = {}  # name -> (first product, label, html)
         self._uses: Counter[str] = Counter()  # name -> the findings on the page that have it
 
+    @property
+    def lazy(self) -> bool:
+        """Whether the products' bodies are written compressed (once every piece was taken)."""
+        return len(self._contents) > self.lazy_above
+
     def piece(self, product: ProductOut) -> Piece:
         shared = Shared()
-        text = join(_product(product, shared))
+        heading, body = _product(product, shared)
+        inner = join(lines(body))
+        # the body travels in its hole's name: whether it is compressed only the totals know
+        folded = json.dumps([_folded(product), inner.text, inner.holes], ensure_ascii=False)
+        text = join([*lines(heading), "\n", Hole(BODY + folded), "\n</section>\n"])
         extra = (product.product, product.verdict.value, anchor(product), shared.texts)
         return Piece(text.text, extra, text.holes)
 
@@ -152,14 +223,23 @@ class HtmlDocument(Plain):
     def fill(self, name: str) -> str:
         if name == ALONE:  # a governance risk unfolded where the page has one product
             return " open" if len(self._contents) <= 1 else ""
+        if name.startswith(BODY):
+            return self._body(name[len(BODY) :])
         _, _, html = self._texts[name]
         uses = self._uses[name]
         if uses <= 1:
             return html
         return SHARED_LINKS[name[0]].format(name=name, n=uses)
 
+    def _body(self, folded: str) -> str:
+        """A product's body, its holes filled: as is, or (`lazy`) deflated in an inert element
+        under a folded line with the product's counts, for `LAZY_SCRIPT` to open."""
+        summary, text, holes = json.loads(folded)
+        body = Piece(text, None, tuple((at, name) for at, name in holes)).filled(self)
+        return _stored(summary, body) if self.lazy else body
+
     def head(self, top: Report, pieces: int) -> str:
-        whole = page(f"licheck report — {_subject(top, self._contents)}", "")
+        whole = page(f"licheck report — {_subject(top, self._contents)}", "", self.lazy)
         opening = whole[: whole.index("</body>")]
         policy = f"evidence policy {top.evidence_policy}"
         if top.as_of:
@@ -173,6 +253,8 @@ class HtmlDocument(Plain):
             *(f'<p class="gate settings">{esc(text)}</p>' for text in settings_lines(top)),
             f'<p class="meta">{esc(policy)} · licheck {esc(top.tool_version)}</p>',
         ]
+        if self.lazy:
+            out.append(_noscript(self.lazy_above))
         notes = waiver_lines(top)
         if notes:
             out.append('<ul class="waivers">' + "".join(f"<li>{esc(n)}</li>" for n in notes))
@@ -185,7 +267,9 @@ class HtmlDocument(Plain):
         return "\n".join(out)
 
     def tail(self, top: Report, pieces: int) -> str:
-        return "</main>\n" + self._shared() + _cards_section(top) + "</body>\n</html>\n"
+        script = f"<script>{LAZY_SCRIPT}</script>\n" if self.lazy else ""
+        end = self._shared() + _cards_section(top) + script
+        return "</main>\n" + end + "</body>\n</html>\n"
 
     def _shared(self) -> str:
         """The texts several findings share, each once, by kind then where first used."""
@@ -195,13 +279,60 @@ class HtmlDocument(Plain):
         )
         if not names:
             return ""
-        out = ['<section class="shared"><h2>Texts several findings share</h2>']
+        out = []
         for name in names:
             _, label, html = self._texts[name]
             uses = self._uses[name]
             heading = SHARED_HEADINGS[name[0]].format(label=esc(label)) + f" ({uses} findings)"
             out.append(f'<div class="shared-text" id="{name}"><h4>{heading}</h4>\n{html}</div>')
-        return "\n".join(out) + "\n</section>\n"
+        texts = "\n".join(out)
+        if self.lazy:  # compressed once, opened with the first link followed to one of them
+            texts = _stored(f"{len(names)} texts", texts)
+        heading = "<h2>Texts several findings share</h2>"
+        return f'<section class="shared">{heading}\n{texts}\n</section>\n'
+
+
+def deflated(text: str) -> str:
+    """`text` as raw deflate (what `DecompressionStream('deflate-raw')` reads), base64."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = deflate.compress(text.encode("utf-8")) + deflate.flush()
+    return base64.b64encode(data).decode("ascii")
+
+
+def _stored(summary: str, html: str) -> str:
+    """`html` deflated in an inert element under a folded line (`summary`), for `LAZY_SCRIPT`
+    to inflate and put in place of the fold when it is opened."""
+    return (
+        f'<details class="lazy"><summary>{summary}</summary>'
+        "<noscript><p>The details need JavaScript (see the top of the page).</p></noscript>"
+        f'<script type="application/octet-stream" data-deflate-raw>{deflated(html)}'
+        "</script></details>"
+    )
+
+
+def _folded(product: ProductOut) -> str:
+    """A compressed product's folded line: its counts, which open its details."""
+    c = product.counts
+    found = [
+        (c.violation, plural(c.violation, "violation")),
+        (c.governance_risk, plural(c.governance_risk, "governance risk")),
+        (c.satisfied, f"{c.satisfied} satisfied"),
+        (c.not_applicable, f"{c.not_applicable} not applicable"),
+    ]
+    said = ", ".join(text for n, text in found if n)
+    total = len(product.findings)
+    what = f"{total} finding{'s' if total != 1 else ''}" + (f": {said}" if said else "")
+    return f"Details — {esc(what)}"
+
+
+def _noscript(lazy_above: int) -> str:
+    """What a reader without JavaScript is told: the products' details need it, and how else."""
+    return (
+        '<noscript><p class="gate settings">Each product\'s details are stored compressed on '
+        "this page and open with JavaScript, which is off. Without it: "
+        "<code>--format markdown</code>, <code>--format json</code>, or the same command over "
+        f"{lazy_above} products or fewer (a page that needs no script).</p></noscript>"
+    )
 
 
 def _cards_section(top: Report) -> str:
@@ -275,15 +406,17 @@ def _contents(entries: list[tuple[int, str, str, str]]) -> str:
     return f'<nav><h2>Products</h2><ol class="contents">{rows}</ol></nav>'
 
 
-def _product(product: ProductOut, shared: Shared) -> list[str | Hole]:
-    """The product's section, with a hole for each text its findings may share (`Shared`)."""
+def _product(product: ProductOut, shared: Shared) -> tuple[list[Line], list[Line]]:
+    """The product's section: its heading and its body (without `</section>`), with a hole for
+    each text its findings may share (`Shared`)."""
     findings = sorted(product.findings, key=lambda f: ORDER.index(f.verdict))
     dated, undated = evidence_of(product)
-    out: list[Line] = [
+    heading: list[Line] = [
         f'<section class="product v-{product.verdict.value}" id="{anchor(product)}">',
         f"<h2>{esc(product.product)} {badge(product.verdict)}</h2>",
         f'<p class="meta">{esc(product.owner)} · <code>{esc(product.file)}</code></p>',
     ]
+    out: list[Line] = []
     if not findings:
         out.append("<p>No license of the lineage has a clause to judge.</p>")
     picture = lineage_svg(product)
@@ -307,8 +440,7 @@ def _product(product: ProductOut, shared: Shared) -> list[str | Hole]:
     out.append("<details><summary>Evidence timeline</summary>")
     out.append(_evidence(dated, undated))
     out.append("</details>")
-    out.append("</section>\n")
-    return lines(out)
+    return heading, out
 
 
 Line = str | Hole | tuple[str | Hole, ...]  # a tuple: parts of one line

@@ -144,3 +144,11 @@ svg .ev-retracted { stroke: var(--violation); stroke-width: 2.5; fill: none; }
   .product { display: block !important; }
 }
 """
+
+# Added to the stylesheet of a page whose products' bodies are stored compressed (more products
+# than `html.LAZY_ABOVE`): the folded line that opens one, and its data never drawn nor printed.
+LAZY_CSS = """
+details.lazy { margin: 8px 0; }
+details.lazy > summary { cursor: pointer; color: var(--link); }
+details.lazy > script { display: none !important; }
+"""
