@@ -158,11 +158,7 @@ def _audit_streamed(
         request.policy(),
         Format(request.fmt),
         request.render_options(summary=True),
-        as_of=request.as_of,
-        library=request.licenses_dir,
-        waivers=waivers,
-        today=request.today,
-        attestations=request.attestations(),
+        **request.keywords(waivers),
     )
     with streamed:
         assert streamed.top is not None and streamed.top.cards is not None  # (audit_stream)
@@ -186,11 +182,7 @@ def _audit_once(
     report, not_read = audit_report(
         jobs,
         request.policy(),
-        as_of=request.as_of,
-        library=request.licenses_dir,
-        waivers=waivers,
-        today=request.today,
-        attestations=request.attestations(),
+        **request.keywords(waivers),
     )
     assert report.cards is not None  # (audit_report)
     _summary(summary_file, report.cards)

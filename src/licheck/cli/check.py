@@ -148,11 +148,7 @@ def _check_streamed(paths: tuple[Path, ...], request: ReportRequest) -> None:
         request.policy(),
         Format(request.fmt),
         options,
-        as_of=request.as_of,
-        library=request.licenses_dir,
-        waivers=waivers,
-        today=request.today,
-        attestations=request.attestations(),
+        **request.keywords(waivers),
         progress=None if quiet() else for_terminal(),
     ) as streamed:
         emit_stream(streamed, request.output, inputs=inputs)
@@ -178,11 +174,7 @@ def _check_once(
     report = check_report(
         list(paths),
         request.policy(),
-        as_of=request.as_of,
-        library=request.licenses_dir,
-        waivers=waivers,
-        today=request.today,
-        attestations=request.attestations(),
+        **request.keywords(waivers),
     )
     report = with_config(compare_baseline(report, baseline))
     for extra_fmt, file in also:

@@ -44,11 +44,7 @@ def evaluate(manifests: tuple[Path, ...], request: ReportRequest) -> None:
     report = evaluate_report(
         list(manifests),
         request.policy(),
-        as_of=request.as_of,
-        library=request.licenses_dir,
-        waivers=waivers,
-        today=request.today,
-        attestations=request.attestations(),
+        **request.keywords(waivers),
         keep_going=len(manifests) > 1,
     )
     report = compare_baseline(report, baseline)

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import click
 
@@ -55,6 +55,17 @@ FORMAT_CHOICES = (
 )
 
 
+class RunKeywords(TypedDict):
+    """What every run (evaluate, check, audit-cards; held or streamed) takes from the options
+    besides its inputs, policy and format: `run(..., **request.keywords(waivers))`."""
+
+    as_of: dt.date | None
+    library: LibrarySource
+    waivers: Waivers | None
+    today: dt.date | None
+    attestations: Attestations | None
+
+
 @dataclass(frozen=True, slots=True)
 class ReportRequest:
     """The report options of a run, as click parsed them (field names are the parameters')."""
@@ -88,6 +99,16 @@ class ReportRequest:
         if attestations is not None:
             say_lapsed(attestations, self.as_of or self.today or dt.date.today())
         return attestations
+
+    def keywords(self, waivers: Waivers | None) -> RunKeywords:
+        """The run's keywords (the attestations read, and any lapsed one said, here)."""
+        return RunKeywords(
+            as_of=self.as_of,
+            library=self.licenses_dir,
+            waivers=waivers,
+            today=self.today,
+            attestations=self.attestations(),
+        )
 
     def inputs(self, paths: Sequence[Path], waivers: Waivers | None) -> tuple[Path | None, ...]:
         """Every file the run reads: never to be written over."""
