@@ -61,6 +61,15 @@ def test_product_bytes_are_the_product_text() -> None:
     assert product_bytes({"a": [], "b": {}}) == product_text({"a": [], "b": {}}).encode()
 
 
+def test_product_bytes_break_each_workflow_command_as_the_product_text_does() -> None:
+    """Each form `json_text` changes is found alone (one pattern each), wherever it stands."""
+    for unsafe in ("::set-output", "##[error]", "\x85", "\u2028", "\u2029"):
+        for text in (unsafe, f"a long text, then {unsafe} within it", f"{unsafe}{unsafe}"):
+            data = {"quote": text, "other": ["plain"]}
+            assert product_bytes(data) == product_text(data).encode(), text
+            assert unsafe.encode() not in product_bytes(data), text
+
+
 def test_a_hole_is_left_out_and_located() -> None:
     text = dumps({"a": [1, {"b": Hole("x")}], "c": "é"})
     assert text.text == '{\n  "a": [\n    1,\n    {\n      "b": \n    }\n  ],\n  "c": "é"\n}'

@@ -19,7 +19,7 @@ carries evidence (a review saying why the lineage misleads), which then decides.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from licheck.core.diagnostics import Diagnostic
 from licheck.files.yamlsafe import Document, Path_
@@ -46,16 +46,14 @@ IMPROVED_AS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Teacher:
+class Teacher(NamedTuple):
     """A model whose outputs the component was trained on, where the lineage names it."""
 
     ref: ModelRef
     path: Path_  # within the lineage: ("trained_on_outputs_of", 0), ("steps", 1, "parents", 0)
 
 
-@dataclass(frozen=True, slots=True)
-class Implied:
+class Implied(NamedTuple):
     """What the lineage implies of the models improved with one teacher's outputs."""
 
     improves: str  # the member of improves_other_models the component itself is

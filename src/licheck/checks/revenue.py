@@ -11,8 +11,8 @@ the author knows), never one of them believed.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from licheck.core.diagnostics import Diagnostic
 from licheck.core.units import UnitError, exchange_rates
@@ -29,8 +29,7 @@ COMMERCIAL, PAID = "commercial", "paid"
 REVENUE = ("monthly_revenue", "annual_recurring_revenue")
 
 
-@dataclass(frozen=True, slots=True)
-class Implied:
+class Implied(NamedTuple):
     """`commercial: true` as one stated fact implies it."""
 
     fact: str  # the fact that implies it (a revenue figure, or `paid`)

@@ -6,7 +6,6 @@ Light: it imports click alone, so `licheck --version` stays free of the core."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,19 +15,22 @@ if TYPE_CHECKING:
     from licheck.config.settings import Config
 
 
-@dataclass(slots=True)
 class RunState:
     """The run's state, set as click processes the command line (each field by one place)."""
 
-    debug: bool = False  # --debug (`run_guarded` reads argv itself: it runs before click)
-    quiet: bool = False  # -q/--quiet: no progress line, no informational notes
-    config: Config | None = None  # the configuration file read (`configuring.configure`)
-    # the arguments after the command's name, for the group's callback, which runs before the
-    # command parses them (`LazyGroup.resolve_command`)
-    command_args: tuple[str, ...] = ()
-    # the command's eager options, processed before --licenses builds its `LibrarySource`
-    no_builtin_licenses: bool = False  # --no-builtin-licenses
-    policy_files: tuple[Path, ...] = ()  # --policy FILE...
+    __slots__ = ("command_args", "config", "debug", "no_builtin_licenses", "policy_files", "quiet")
+
+    def __init__(self) -> None:
+        self.debug = False  # --debug (`run_guarded` reads argv itself: it runs before click)
+        self.quiet = False  # -q/--quiet: no progress line, no informational notes
+        # the configuration file read (`configuring.configure`)
+        self.config: Config | None = None
+        # the arguments after the command's name, for the group's callback, which runs before
+        # the command parses them (`LazyGroup.resolve_command`)
+        self.command_args: tuple[str, ...] = ()
+        # the command's eager options, processed before --licenses builds its `LibrarySource`
+        self.no_builtin_licenses = False  # --no-builtin-licenses
+        self.policy_files: tuple[Path, ...] = ()  # --policy FILE...
 
 
 def run_state(ctx: click.Context | None = None) -> RunState:

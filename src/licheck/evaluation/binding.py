@@ -14,7 +14,8 @@ makes a finding a governance risk, never a violation.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from licheck.core.diagnostics import Location
 from licheck.core.verdicts import Answer, Requirement, Settlement, Verdict, union
@@ -98,8 +99,7 @@ def uncovered_from(history: list[DatedLicense]) -> list[dt.date]:
     return days
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A license the copy may be under, and the dates it applied to copies obtained then."""
 
     license: str | None
@@ -285,8 +285,7 @@ def _obtained(model: CatalogModel, ref_path: tuple[str | int, ...]) -> FactState
     )
 
 
-@dataclass(frozen=True, slots=True)
-class UnknownLicense:
+class UnknownLicense(NamedTuple):
     component: Component
     ref: ModelRef
     lineage: FactState

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from licheck.checks.implied import COMPETES, IMPROVES, implied_by
 from licheck.checks.revenue import COMMERCIAL, PAID, REVENUE, implied_commercial
@@ -64,8 +64,7 @@ Problems = tuple[Diagnostic, ...]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Derived(Generic[T]):
+class Derived(NamedTuple, Generic[T]):
     """A value derived from the manifest, with the problems found deriving it (located)."""
 
     value: T

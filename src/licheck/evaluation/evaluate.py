@@ -11,7 +11,8 @@ problems it found (`Derived`); the manifest's problems, all of them, are raised 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from licheck.checks.consistency import check_manifest
 from licheck.core.context import EvaluationContext
@@ -68,8 +69,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ComponentFacts:
+class ComponentFacts(NamedTuple):
     """One component's facts as derived: its own (with the product's and what licheck supplies),
     how it is related to each model of its lineage, and what it states per model or license."""
 
@@ -80,8 +80,7 @@ class ComponentFacts:
     scopes: Scopes
 
 
-@dataclass(frozen=True, slots=True)
-class ProductFacts:
+class ProductFacts(NamedTuple):
     """Every fact one manifest implies, component by component, and how they were derived (the
     clauses' readings derive a few more per model: `Derivation.model_facts`)."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from licheck.core.context import EvaluationContext, Table
 from licheck.core.diagnostics import Location
@@ -40,8 +40,7 @@ from licheck.inputs.rules import CatalogModel
 from licheck.library.compiled import CompiledClause
 
 
-@dataclass(frozen=True, slots=True)
-class Judged:
+class Judged(NamedTuple):
     judgement: Judgement
     branches: tuple[tuple[str, tuple[Branch, ...]], ...]  # for each open fact
     settlements: tuple[Settlement, ...]  # for a governance risk: what would make it firm
@@ -64,15 +63,19 @@ EXACT: Table[ExactKey, tuple[Judged, Verdict]] = Table("judged exactly")
 CELLS: Table[tuple[Compiled, int, Domain], tuple[Cell, ...]] = Table("cells")
 
 
-@dataclass(slots=True)
 class Readings:
     """Each fact as a license's clauses read it, read once for all of them: the same state in
     each finding (a bounded user count is a new state per reading)."""
 
-    facts: Mapping[str, FactState]
-    occasion: Occasion
-    memo: EvaluationContext
-    read: dict[str, FactState] = field(default_factory=dict)
+    __slots__ = ("facts", "memo", "occasion", "read")
+
+    def __init__(
+        self, facts: Mapping[str, FactState], occasion: Occasion, memo: EvaluationContext
+    ) -> None:
+        self.facts = facts
+        self.occasion = occasion
+        self.memo = memo
+        self.read: dict[str, FactState] = {}
 
     def __getitem__(self, name: str) -> FactState:
         state = self.read.get(name)
@@ -81,8 +84,7 @@ class Readings:
         return state
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """Where a clause's findings are: the component, the model it is built on, and the lineage
     entry's position in the manifest (a finding moves to its decisive fact where it has one)."""
 

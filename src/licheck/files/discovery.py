@@ -27,6 +27,7 @@ import stat
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -146,8 +147,7 @@ def _judged_by_yaml(text: str, raw: bytes) -> str | None:
     return "not a manifest: no top-level `product` key (nor both `owner` and `components`)"
 
 
-@dataclass(frozen=True, slots=True)
-class Survey:
+class Survey(NamedTuple):
     """What a search found: the manifests, each once, in command-line then name order; what
     could not be searched (a missing path, an unreadable folder, a symlink loop, a broken link);
     and what it passed over, with why."""

@@ -28,8 +28,8 @@ table `licheck licenses reach` shows.  Both are pure functions of the rule file.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from licheck.engine.cells import Rule
 from licheck.engine.conditions import All, Any_, Const, Node, Test
@@ -70,8 +70,7 @@ _STRENGTH = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Decided:
+class Decided(NamedTuple):
     """One cell: whether a clause reaches a relation, the quote that decides it, and why."""
 
     cell: Cell

@@ -20,8 +20,8 @@ column: a set-aside list that cannot be read never counts a text as accounted.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 from licheck.core.diagnostics import Diagnostic, InputError
 from licheck.files import yamlsafe
@@ -29,8 +29,7 @@ from licheck.files import yamlsafe
 SET_ASIDE_FILE = "set-aside.yaml"
 
 
-@dataclass(frozen=True, slots=True)
-class SetAside:
+class SetAside(NamedTuple):
     """A text of the folder that no rule file encodes, and why."""
 
     text: str  # the file's name inside the texts folder

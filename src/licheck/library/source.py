@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +48,7 @@ class Replacement:
     licenses: tuple[str, str] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(NamedTuple):
     """Where a loaded library came from: its source and what its layers replaced."""
 
     source: LibrarySource

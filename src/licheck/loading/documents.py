@@ -7,9 +7,8 @@ key, with a "did you mean" for misspelt keys; all problems of a file are reporte
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -30,8 +29,7 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound=BaseModel)
 
 
-@dataclass(frozen=True, slots=True)
-class _Keys:
+class _Keys(NamedTuple):
     """Every key of a format (all its models'), and each model's own keys."""
 
     every: frozenset[str]

@@ -13,7 +13,7 @@ saying what changed; every other line, comment and key order is kept as written.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from licheck.files.yamlsafe import Document, Path_
 from licheck.inputs.manifest import FORMAT, FORMAT_DOC, FORMAT_SECTION, Delivery, Manifest, StepKind
@@ -25,8 +25,7 @@ NEW_DUTY_FACTS = ("ip_claims", "licensor_marks_used", "licensor_endorsement_impl
 MARK = "# licheck migrate:"
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """A reading of format 1 that changed for this manifest, where the manifest uses it."""
 
     line: int

@@ -27,7 +27,7 @@ def product_bytes(data: dict[str, Any]) -> bytes:
     break, so re-indenting is one replace), about three times faster than the pure-Python one;
     a string a CI runner could read as a workflow command is written as `jsontext` writes it."""
     raw = to_json(data, indent=2).replace(b"\n", _INDENT_BYTES)
-    if _UNSAFE.search(raw) is None:
+    if not any(unsafe.search(raw) for unsafe in _UNSAFE):
         return raw
     from licheck.text.escape import json_text
 
@@ -35,7 +35,10 @@ def product_bytes(data: dict[str, Any]) -> bytes:
 
 
 _INDENT_BYTES = INDENT.encode()
-_UNSAFE = re.compile(rb"::|##\[|\xc2\x85|\xe2\x80[\xa8\xa9]")  # what `json_text` changes (UTF-8)
+# What `json_text` changes (in UTF-8), one pattern each: a pattern that starts with a literal is
+# searched for by that literal, the alternation of all four byte by byte through its first bytes'
+# set (a product's part of 38 KB: about 45 µs against 110, 0.8 M instructions against 2.2 M)
+_UNSAFE = tuple(re.compile(p) for p in (rb"::", rb"##\[", rb"\xc2\x85", rb"\xe2\x80[\xa8\xa9]"))
 
 
 class JsonDocument(Plain):
