@@ -34,6 +34,7 @@ from licheck.outputs.jsonreport import product_bytes
 from licheck.portfolio.workers import Item
 from licheck.report.building import ReportMemo, product_data
 from licheck.report.digest import product_digest
+from licheck.report.leaner import SCHEMA_V1, leaner_product
 from licheck.report.view import (
     Counts,
     ProductOut,
@@ -97,7 +98,11 @@ class Encoder:
             if needs_marking(found):
                 return Part(*numbers, found, b"", deferred=product.model_dump_json().encode())
         if self.context.fmt is Format.JSON:  # the report's data as is: no model needed
-            return Part(*numbers, found, product_bytes(data), extra=product_digest(data))
+            if self.context.options.json_schema == SCHEMA_V1:
+                return Part(*numbers, found, product_bytes(data), extra=product_digest(data))
+            leaner, clauses = leaner_product(data)
+            extra = (product_digest(data), clauses)
+            return Part(*numbers, found, product_bytes(leaner), extra=extra)
         if self._document is None:
             self._document = open_document(self.context)
         piece = self._document.piece(product or ProductOut.model_validate(data))
