@@ -156,3 +156,32 @@ def test_a_baseline_2_0_edited_is_refused(
     )
     assert code == 2
     assert "the digest does not match" in " ".join(err.split())
+
+
+@pytest.mark.parametrize(
+    ("written", "version"), [('"1.0"', "1.0"), ("1.0", "1.0"), ('"2.0"', "2.0")]
+)
+def test_the_json_schema_setting(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    written: str,
+    version: str,
+) -> None:
+    (tmp_path / ".licheck.yaml").write_text(f"json-schema: {written}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    manifest = str(ROOT / "products" / "composer2.yaml")
+    code, out, err = run(capsys, "evaluate", manifest, "-f", "json", "--no-waivers")
+    assert code in (0, 1), err
+    assert json.loads(out)["schema_version"] == version
+    code, out, _ = run(capsys, "evaluate", manifest, "-f", "json", "--json-schema", "2.0")
+    assert json.loads(out)["schema_version"] == "2.0"  # the command line over the file
+
+
+def test_an_unknown_json_schema_is_a_located_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / ".licheck.yaml").write_text('json-schema: "3.0"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "evaluate", str(ROOT / "products" / "composer2.yaml"), "-f", "json")
+    assert code == 2 and ".licheck.yaml:1:14:" in err and "Traceback" not in err

@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic_core import to_json
 
-from licheck.report.digest import canonical, product_digest, report_digest
+from licheck.report.digest import product_digest, report_digest
 from licheck.report.view import FactOut, FindingOut, ProductOut, Report
 
 SCHEMA_V1 = "1.0"
@@ -44,7 +45,10 @@ class ClauseConflict(ValueError):
 def leaner_product(product: Mapping[str, Any]) -> tuple[dict[str, Any], Clauses]:
     """A 1.0 product's data as 2.0 writes it, and the clause entries its findings refer to."""
     tables: dict[str, dict[str, Any]] = {}
-    keys: dict[tuple[str, bytes], str] = {}  # (component, the fact's canonical JSON) -> key
+    # (component, the fact's JSON) -> key: equal facts are equal JSON (a fact's fields are always
+    # in its model's order), and one dict seen again is not encoded again
+    keys: dict[tuple[str, bytes], str] = {}
+    known: dict[tuple[str, int], tuple[str, Any]] = {}  # (component, id) -> (key, the fact)
     counts: dict[tuple[str, str], int] = {}  # (component, name) -> distinct values so far
     clauses: Clauses = {}
     findings = []
@@ -53,7 +57,11 @@ def leaner_product(product: Mapping[str, Any]) -> tuple[dict[str, Any], Clauses]
         table = tables.setdefault(component, {})
         names = []
         for fact in finding["facts"]:
-            seen = (component, canonical(fact))
+            same = known.get((component, id(fact)))
+            if same is not None and same[1] is fact:
+                names.append(same[0])
+                continue
+            seen = (component, to_json(fact))
             key = keys.get(seen)
             if key is None:
                 number = counts.get((component, fact["name"]), 0) + 1
@@ -61,6 +69,7 @@ def leaner_product(product: Mapping[str, Any]) -> tuple[dict[str, Any], Clauses]
                 key = fact["name"] if number == 1 else f"{fact['name']}#{number}"
                 keys[seen] = key
                 table[key] = fact
+            known[(component, id(fact))] = (key, fact)  # the fact kept: its id stays its own
             names.append(key)
         entry = {field: finding[field] for field in CLAUSE_FIELDS}
         _add(clauses, finding["license"], finding["clause"], entry)
