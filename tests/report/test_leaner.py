@@ -185,3 +185,26 @@ def test_an_unknown_json_schema_is_a_located_error(
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "evaluate", str(ROOT / "products" / "composer2.yaml"), "-f", "json")
     assert code == 2 and ".licheck.yaml:1:14:" in err and "Traceback" not in err
+
+
+def test_a_2_0_baseline_compares_the_quotes_of_its_clauses_table(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A 2.0 baseline whose table gives a clause another text (and whose digest says so, as a
+    licheck with another rule library would write it): the comparison reads that quote."""
+    from licheck.report.digest import product_digest, report_digest
+
+    monkeypatch.chdir(ROOT)
+    report = json.loads((GOLDEN / "composer2.json").read_text("utf-8"))
+    for entries in report["clauses"].values():
+        for entry in entries.values():
+            entry["quote"] = "another text"
+    products = expanded(report)["products"]
+    report["digest"] = report_digest(report, (product_digest(p) for p in products))
+    (tmp_path / "b.json").write_text(json.dumps(report), encoding="utf-8")
+    code, _, err = run(
+        capsys, "check", "products/composer2.yaml", "--no-waivers", "--fail-on", "never",
+        "--baseline", str(tmp_path / "b.json"),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "the clause text of 2 finding(s) differs from the baseline's" in " ".join(err.split())
