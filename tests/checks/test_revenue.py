@@ -7,7 +7,6 @@ where the name is left off and no agreement lifts it), not a risk "maybe not com
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import pytest
 
 from licheck.checks.revenue import implied_commercial
 from licheck.inputs.manifest import FactSpec
-from tests.clirun import run
+from tests.clirun import report_json, run
 
 KIMI = """product: Coder
 owner: Acme
@@ -43,7 +42,7 @@ def _write(tmp_path: Path, extra: str = "", revenue: str = "{value: 300M USD ARR
 
 
 def _finding(out: str, clause: str) -> dict[str, Any]:
-    products: list[dict[str, Any]] = json.loads(out)["products"]
+    products: list[dict[str, Any]] = report_json(out)["products"]
     (found,) = [f for p in products for f in p["findings"] if f["clause"] == clause]
     assert isinstance(found, dict)
     return found

@@ -3,14 +3,13 @@ in full with the clauses of the library that read it, and examples a manifest ac
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from licheck.library.factinfo import DEFAULTS
 from licheck.vocabulary.names import FACTS
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS, ROOT
 
 STATEABLE = [name for name, d in FACTS.items() if not d.implicit]
@@ -49,7 +48,7 @@ def test_the_list_fits_the_width(
 def test_json_list_follows_the_vocabulary(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "facts", "--format", "json")
     assert code == 0
-    rows = json.loads(out)
+    rows = report_json(out)
     assert [row["name"] for row in rows] == list(FACTS)
     for row in rows:
         definition = FACTS[row["name"]]
@@ -83,12 +82,12 @@ def test_one_fact_in_full(capsys: pytest.CaptureFixture[str]) -> None:
 def test_one_fact_as_json_names_its_clauses(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "facts", "restricted_uses", "--format", "json")
     assert code == 0
-    detail = json.loads(out)
+    detail = report_json(out)
     assert detail["name"] == "restricted_uses"
     assert "military" in detail["values"] and "policy:..." in detail["values"]
     assert "prohibited-uses" in detail["read_by"]["llama-3.1-acceptable-use-policy"]
     code, out, _ = run(capsys, "facts", "derivative", "--format", "json")
-    detail = json.loads(out)
+    detail = report_json(out)
     assert detail["default"] == "true" and detail["scope"] == "by model"
     assert "kimi-k2.5-modified-mit" in detail["decides_binding_of"]
 
@@ -130,7 +129,7 @@ def test_each_example_is_a_manifest_licheck_accepts(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
 ) -> None:
     code, out, _ = run(capsys, "facts", name, "--format", "json")
-    example = json.loads(out)["example"]
+    example = report_json(out)["example"]
     path = tmp_path / "example.yaml"
     path.write_text(WRAPPER + example + "\n", encoding="utf-8")
     code, out, err = run(capsys, "validate", str(path))
@@ -142,7 +141,7 @@ def _licheck_supplied(capsys: pytest.CaptureFixture[str], *paths: str) -> set[tu
     assert code in (0, 1), err
     return {
         (fact["name"].split("@")[0], fact["value"])
-        for product in json.loads(out)["products"]
+        for product in report_json(out)["products"]
         for finding in product["findings"]
         for fact in finding["facts"]
         if fact["scope"] == "licheck" and fact["status"] != "unknown"

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from licheck.schemas import shipped
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.config.test_settings import project
 from tests.outputs.test_ci_platforms import _valid_sarif
 
@@ -30,13 +30,13 @@ def test_a_gate_weakened_by_a_parent_folders_file_says_where(
     assert "Gate (--fail-on never, set at ../.licheck.yaml:2:1): passes" in out
     code, out, err = run(capsys, "check", manifest, "-f", "json")
     assert code == 0, err
-    assert json.loads(out)["config"] == {
+    assert report_json(out)["config"] == {
         "file": "../.licheck.yaml",
         "settings": [{"key": "fail-on", "value": "never", "at": "../.licheck.yaml:2:1"}],
     }
     code, out, err = run(capsys, "evaluate", manifest, "-f", "sarif")
     assert code == 0, err
-    config = json.loads(out)["runs"][0]["properties"]["config"]
+    config = report_json(out)["runs"][0]["properties"]["config"]
     assert config["settings"][0]["key"] == "fail-on"
 
 
@@ -48,7 +48,7 @@ def test_an_option_on_the_command_line_is_not_reported_as_the_files(
         capsys, "check", "../products/composer2.yaml", "--fail-on", "risk", "-f", "json"
     )
     assert code == 1, err
-    assert json.loads(out)["config"] == {"file": "../.licheck.yaml", "settings": []}
+    assert report_json(out)["config"] == {"file": "../.licheck.yaml", "settings": []}
 
 
 def test_without_a_file_the_report_has_no_config_section(
@@ -56,7 +56,7 @@ def test_without_a_file_the_report_has_no_config_section(
 ) -> None:
     code, out, err = run(capsys, "check", "../products/composer2.yaml", "-f", "json")
     assert code == 0, err
-    assert "config" not in json.loads(out)
+    assert "config" not in report_json(out)
 
 
 @pytest.mark.parametrize("kind", ["folder", "dangling link"])
@@ -175,7 +175,7 @@ def test_the_machine_formats_list_every_gate_setting(
     }
     assert by_key["fail-on"]["default"] and by_key["fail-on"]["source"] == "default"
     _, out, _ = run(capsys, *argv, "-f", "sarif")
-    log = json.loads(out)
+    log = report_json(out)
     assert log["runs"][0]["properties"]["gateSettings"] == listed
     _valid_sarif(log)
     _, out, _ = run(capsys, *argv, "-f", "junit")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.clirun import run
+from tests.clirun import report_json, run
 
 MANIFEST = """\
 product: D
@@ -29,7 +28,7 @@ def weights_fact(
     path = tmp_path / "d.yaml"
     path.write_text(MANIFEST.format(delivery=delivery), encoding="utf-8")
     _, out, _ = run(capsys, "evaluate", str(path), "-f", "json")
-    report = json.loads(out)
+    report = report_json(out)
     product = report["products"][0] if "products" in report else report
     # the Notice file duty reads distributes_weights (the Agreement copy reads availability)
     finding = next(f for f in product["findings"] if f["clause"] == "notice-file")

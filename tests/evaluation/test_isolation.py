@@ -55,7 +55,7 @@ from licheck.portfolio import workers as portfolio
 from licheck.portfolio.runs import check_stream
 from licheck.report.view import FailOn, ProductOut
 from licheck.vocabulary.names import FACTS
-from tests.clirun import run
+from tests.clirun import report_json, run
 
 # -- the generator ------------------------------------------------------------------------------
 
@@ -405,7 +405,7 @@ def checked(
         today=dt.date(2026, 12, 1),
     ) as streamed:
         streamed.write(out)
-    report = json.loads(out.getvalue())
+    report = report_json(out.getvalue())
     found: dict[str, Any] = {p["file"]: p for p in report["products"]}
     for error in report["errors"]:
         found.setdefault(error["file"], []).append(error)
@@ -722,7 +722,7 @@ def test_a_near_match_elsewhere_in_the_run_does_not_excuse_a_violation(
     b.write_text(KIMI_AT_SCALE.format(name="B", id="b", shown="[]"), "utf-8")
     paths = [a, b] if order == "shown first" else [b, a]
     code, out, _ = run(capsys, "check", *map(str, paths), "--format", "json")
-    verdicts = {p["product"]: p["verdict"] for p in json.loads(out)["products"]}
+    verdicts = {p["product"]: p["verdict"] for p in report_json(out)["products"]}
     assert verdicts == {"A": "governance_risk", "B": "violation"}
     assert code == 1
 
@@ -758,7 +758,7 @@ def test_each_sarif_result_is_at_its_own_line(
         "utf-8",
     )
     code, out, _ = run(capsys, "check", str(manifest), "--format", "sarif")
-    results = json.loads(out)["runs"][0]["results"]
+    results = report_json(out)["runs"][0]["results"]
     lines = [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results]
     assert lines == [12, 18, 24, 30, 36, 42]  # each component's ui_attribution
     assert code == 1
@@ -787,7 +787,7 @@ def test_a_file_named_twice_is_evaluated_once(
     (tmp_path / "link.yaml").symlink_to(manifest)
     names = {"m": str(manifest), "dir": str(folder), "link": str(tmp_path / "link.yaml")}
     code, out, _ = run(capsys, *(a.format(**names) for a in argv), "--format", "json")
-    report = json.loads(out)
+    report = report_json(out)
     first = argv[1].format(**names)  # where it is first named (or found)
     assert [p["file"] for p in report["products"]] == [
         str(manifest) if first == names["dir"] else first

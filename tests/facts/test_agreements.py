@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from tests.clirun import run
+from tests.clirun import report_json, run
 
 KIMI = ("kimi-k2.5-modified-mit", "ui-attribution")
 QWEN_GATE = ("tongyi-qianwen", "mau-gate")
@@ -48,7 +47,7 @@ def _manifest(tmp_path: Path, base: str, **top: Any) -> Path:
 def _verdict(capsys: pytest.CaptureFixture[str], path: Path, clause: tuple[str, str]) -> str:
     code, out, err = run(capsys, "evaluate", str(path), "--format", "json")
     assert code in (0, 1), err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     found = [f for f in product["findings"] if (f["license"], f["clause"]) == clause]
     return str(found[0]["verdict"])
 
@@ -233,7 +232,7 @@ def test_a_what_if_agreement_implies_its_waivers(
     options = [arg for item in sets for arg in ("--set", item)]
     code, out, err = run(capsys, "whatif", str(path), *options, "--format", "json")
     assert code in (0, 1), err
-    found = json.loads(out)["result"]["findings"]
+    found = report_json(out)["result"]["findings"]
     assert [f["verdict"] for f in found if (f["license"], f["clause"]) == KIMI] == [verdict]
 
 
@@ -253,7 +252,7 @@ def test_no_agreement_carries_its_evidence_into_the_findings(
     path = _manifest(tmp_path, "kimi-k2.5", agreements={"none": True, "evidence": statement})
     code, out, err = run(capsys, "evaluate", str(path), "--format", "json")
     assert code == 1, err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     (finding,) = [f for f in product["findings"] if (f["license"], f["clause"]) == KIMI]
     (waives,) = [f for f in finding["facts"] if f["name"] == "agreement_waives"]
     assert waives["status"] == "established"

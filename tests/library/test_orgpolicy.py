@@ -4,13 +4,12 @@ reach a violation, a governance risk and a clean verdict."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from licheck.outputs import FORMATS
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS, ROOT
 
 EXAMPLE = ROOT / "docs" / "policy-example.yaml"
@@ -48,7 +47,7 @@ def _policy_verdicts(
         capsys, "evaluate", str(manifest), "--policy", str(EXAMPLE), "-f", "json", *extra
     )
     assert code in (0, 1), err
-    findings = json.loads(out)["products"][0]["findings"]
+    findings = report_json(out)["products"][0]["findings"]
     return {f["clause"]: f["verdict"] for f in findings if f["license"] == "policy/acme"}
 
 
@@ -158,7 +157,7 @@ def test_composer_2_with_the_policy_and_a_waiver(
     argv = ["check", str(manifest), "--policy", str(EXAMPLE), "--waivers", str(waivers)]
     code, out, err = run(capsys, *argv, "-f", "json")
     assert code == 0, err
-    report = json.loads(out)
+    report = report_json(out)
     (finding,) = [f for f in report["products"][0]["findings"] if f["clause"] == RULES[0]]
     assert finding["waived"] and finding["waiver"]["id"] == "acme-kimi"
     assert finding["quote"].startswith("Customer-facing products must not be built")
@@ -279,7 +278,7 @@ def test_validate_and_schema_know_policy_files(
     code, out, err = run(capsys, "validate", str(EXAMPLE))
     assert (code, out) == (0, f"ok: {EXAMPLE} (policy)\n"), err
     code, out, _ = run(capsys, "schema", "policy")
-    assert code == 0 and json.loads(out)["title"] == "PolicyFile"
+    assert code == 0 and report_json(out)["title"] == "PolicyFile"
     broken = tmp_path / "broken.yaml"
     broken.write_text("policy: acme\nname: A\nclauses: []\n", encoding="utf-8")
     code, _, err = run(capsys, "validate", str(broken))

@@ -3,14 +3,13 @@ same manifest with the missing facts settled gives violation or satisfied."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS
 
 COMPOSER2 = PRODUCTS / "composer2.yaml"
@@ -19,7 +18,7 @@ COMPOSER2 = PRODUCTS / "composer2.yaml"
 def evaluate_json(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> dict[str, Any]:
     code, out, err = run(capsys, "evaluate", str(path), "--format", "json", *extra)
     assert code in (0, 1), err
-    return json.loads(out)  # type: ignore[no-any-return]
+    return report_json(out)  # type: ignore[no-any-return]
 
 
 def attribution(report: dict[str, Any]) -> dict[str, Any]:

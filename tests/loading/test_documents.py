@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from licheck.cli import cli
 from licheck.cli.common import run_guarded
 from licheck.files import yamlsafe
+from tests.clirun import report_json
 from tests.conftest import LICENSES, REFERENCE_TEXTS, ROOT, needs_reference
 
 INVALID = Path(__file__).resolve().parents[1] / "data" / "invalid"
@@ -127,7 +127,7 @@ def test_bad_files_among_good_ones_still_list_every_problem(
     assert code == 2
     # the good manifest is evaluated and the three others listed as not read, as `check` does
     # (evaluate stopped before any report while one of several manifests was broken)
-    report = json.loads(out)
+    report = report_json(out)
     assert [p["file"] for p in report["products"]] == [good]
     assert {e["file"] for e in report["errors"]} == {missing, folder, bad}
     assert f"{missing}: error: no such file" in err
@@ -205,7 +205,6 @@ def test_rules_drifted_from_their_text_are_named_with_file_and_line(
 
 def test_evidence_after_as_of_is_ignored_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     """Evidence dated after --as-of did not exist then: it is set aside, and said so."""
-    import json
 
     code, out, err = run(
         capsys,
@@ -219,7 +218,7 @@ def test_evidence_after_as_of_is_ignored_not_an_error(capsys: pytest.CaptureFixt
     assert code in (0, 1) and err == ""
     counted = {
         e["counted"]
-        for p in json.loads(out)["products"]
+        for p in report_json(out)["products"]
         for f in p["findings"]
         for fact in f["facts"]
         for e in fact["evidence"]

@@ -16,7 +16,7 @@ import pytest
 from licheck.outputs import FORMATS, Format, RenderOptions, render
 from licheck.outputs.github import command, escape_data, escape_property
 from licheck.outputs.markdown import cell
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS, REFERENCE, ROOT
 
 SARIF_SCHEMA = REFERENCE / "schemas" / "sarif-schema-2.1.0.json"
@@ -56,12 +56,12 @@ def test_sarif_is_valid_and_has_located_results(
 ) -> None:
     from jsonschema import Draft4Validator
 
-    sarif = json.loads(output(capsys, "sarif", *extra))
+    sarif = report_json(output(capsys, "sarif", *extra))
     errors = sorted(
         Draft4Validator(json.loads(SARIF_SCHEMA.read_text("utf-8"))).iter_errors(sarif), key=str
     )
     assert errors == []
-    report = json.loads(output(capsys, "json", *extra))
+    report = report_json(output(capsys, "json", *extra))
     problems = [
         (p, f)
         for p in report["products"]
@@ -90,7 +90,7 @@ def test_sarif_is_valid_and_has_located_results(
 
 
 def test_sarif_result_points_at_the_deciding_fact(capsys: pytest.CaptureFixture[str]) -> None:
-    sarif = json.loads(output(capsys, "sarif"))
+    sarif = report_json(output(capsys, "sarif"))
     result = next(
         r
         for r in sarif["runs"][0]["results"]
@@ -121,7 +121,7 @@ def test_fingerprints_survive_line_moves(
                 r["partialFingerprints"]["licheck/v1"],
                 r["locations"][0]["physicalLocation"]["region"]["startLine"],
             )
-            for r in json.loads(out)["runs"][0]["results"]
+            for r in report_json(out)["runs"][0]["results"]
         ]
 
     manifest.write_text(original, "utf-8")
@@ -140,7 +140,7 @@ def test_junit_parses_and_follows_the_gate(
     capsys: pytest.CaptureFixture[str], fail_on: str, element: str
 ) -> None:
     root = ET.fromstring(output(capsys, "junit", "--fail-on", fail_on))
-    report = json.loads(output(capsys, "json"))
+    report = report_json(output(capsys, "json"))
     cases = root.findall("./testsuite/testcase")
     assert len(cases) == report["summary"]["findings"]
     assert {s.get("name") for s in root.findall("./testsuite")} == {

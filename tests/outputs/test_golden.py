@@ -46,6 +46,11 @@ def test_golden(
     )
     assert (code, err) == (EXPECTED_EXIT[case], "")
     assert_golden(f"{case}.{fmt}", out, update_golden)
+    if fmt == "json":  # the deprecated shape, byte for byte as licheck wrote it before 2.0
+        args = ("--fail-on", "risk", "-f", fmt, "--json-schema", "1.0", *CASES[case])
+        code, out, err = run(capsys, "check", "products/composer2.yaml", *args)
+        assert (code, err) == (EXPECTED_EXIT[case], "")
+        assert_golden(f"{case}.v1.json", out, update_golden)
 
 
 # The text goldens hold the detailed report (`-v`, what `check` printed by default before it
@@ -105,6 +110,10 @@ def test_golden_portfolio(
     code, out, err = run(capsys, "check", "portfolio", "-f", fmt, *DETAILED.get(fmt, ()))
     assert (code, err) == (1, "")
     assert_golden(f"portfolio.{fmt}", out, update_golden)
+    if fmt == "json":
+        code, out, err = run(capsys, "check", "portfolio", "-f", fmt, "--json-schema", "1.0")
+        assert (code, err) == (1, "")
+        assert_golden("portfolio.v1.json", out, update_golden)
     if fmt == "text":
         code, out, err = run(capsys, "check", "portfolio")
         assert (code, err) == (1, "")
@@ -150,6 +159,12 @@ def test_golden_audit_cards(
     code, out = _audit(capsys, tmp_path, "-f", fmt, *DETAILED.get(fmt, ()))
     assert code == 2  # a card not read: never passes, never stops the others
     assert_golden(f"audit-cards.{fmt}", out, update_golden)
+    if fmt == "json":
+        shutil.rmtree(tmp_path / "hub")
+        shutil.rmtree(tmp_path / "manifests", ignore_errors=True)
+        code, out = _audit(capsys, tmp_path, "-f", fmt, "--json-schema", "1.0")
+        assert code == 2
+        assert_golden("audit-cards.v1.json", out, update_golden)
     if fmt == "text":
         code, out = _audit_again(capsys, tmp_path)
         assert code == 2

@@ -6,7 +6,6 @@ copy at the end of the page, which the verdict filter never hides."""
 from __future__ import annotations
 
 import html
-import json
 import re
 import shutil
 from collections import Counter
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS
 
 
@@ -32,7 +31,7 @@ def pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, dict
     assert code == 0, err
     code, out, err = run(capsys, *common, "-f", "json")
     assert code == 0, err
-    return page, json.loads(out)
+    return page, report_json(out)
 
 
 def _main(page: str) -> str:

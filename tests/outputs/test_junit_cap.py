@@ -10,14 +10,14 @@ import pytest
 from licheck.outputs import Piece
 from licheck.outputs.junit import MAX_BYTES, JunitDocument
 from licheck.report.view import FailOn, Report
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import ROOT
 
 
 def _report(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Report:
     monkeypatch.chdir(ROOT)
     _, out, _ = run(capsys, "check", "products", "-f", "json")
-    return Report.model_validate_json(out)
+    return Report.model_validate(report_json(out))
 
 
 def _render(report: Report, document: JunitDocument) -> str:

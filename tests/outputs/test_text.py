@@ -4,12 +4,11 @@ detail."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.clirun import run
+from tests.clirun import report_json, run
 
 STUDENT = """\
 format: 2
@@ -65,7 +64,7 @@ def test_a_teacher_is_not_said_to_be_built_on(
     assert "student trained on the outputs of Llama 3.1 70B" in text
     assert "built on Llama 3.1 70B" not in text
     assert "a model trained from Llama 3.1 70B is a derivative" not in text
-    data = json.loads(_evaluate(capsys, path, "-f", "json"))
+    data = report_json(_evaluate(capsys, path, "-f", "json"))
     (product,) = data["products"]
     copy = next(f for f in product["findings"] if f["clause"] == "agreement-copy")
     derivative = next(f for f in copy["facts"] if f["name"] == "derivative")
@@ -93,7 +92,7 @@ def test_each_not_applicable_finding_gives_its_reason_without_verbose(
     assert "llama-3.1-community/agreement-copy — the owner is the licensor" in lines
     listed = [line for line in lines if line.startswith("llama-3.1-")]
     assert listed and all(line.endswith("— the owner is the licensor") for line in listed)
-    data = json.loads(_evaluate(capsys, path, "-f", "json"))
+    data = report_json(_evaluate(capsys, path, "-f", "json"))
     (product,) = data["products"]
     assert {f["reason"] for f in product["findings"]} == {"the owner is the licensor"}
 
@@ -103,7 +102,7 @@ def test_a_clause_not_triggered_says_by_what(
 ) -> None:
     path = tmp_path / "student.yaml"
     path.write_text(STUDENT.format(owner="Acme").replace("[weights]", "[hosted_service]"), "utf-8")
-    data = json.loads(_evaluate(capsys, path, "-f", "json"))
+    data = report_json(_evaluate(capsys, path, "-f", "json"))
     (product,) = data["products"]
     reasons = {f["clause"]: f["reason"] for f in product["findings"] if f["model"] == "mistral-7b"}
     assert reasons["license-copy"] is not None

@@ -23,6 +23,7 @@ from licheck.library.compiled import Library, load_library
 from licheck.outputs import Format, RenderOptions
 from licheck.portfolio import workers
 from licheck.portfolio.cardruns import audit_report, audit_stream
+from tests.clirun import report_json
 from tests.conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "import"
@@ -62,7 +63,7 @@ def _alone(job: CardJob, library: Library, folder: Path) -> list[dict[str, Any]]
 def _located(product: dict[str, Any], folder: Path) -> list[dict[str, Any]]:
     """The product's findings, each manifest path relative to its folder."""
     text = json.dumps(product["findings"]).replace(str(folder) + "/", "")
-    findings: list[dict[str, Any]] = json.loads(text)
+    findings: list[dict[str, Any]] = report_json(text)
     return findings
 
 
@@ -95,7 +96,7 @@ def test_audit_cards_judges_each_card_as_import_then_evaluate(
     with streamed:
         out = io.BytesIO()
         streamed.write(out)
-    report = json.loads(out.getvalue())
+    report = report_json(out.getvalue())
     held, held_not_read = audit_report(jobs, policy, library=library, workers=2)
     for given, unread in ((report, not_read), (held.model_dump(mode="json"), held_not_read)):
         assert _products(given, kept) == judged  # card by card, finding by finding

@@ -13,7 +13,7 @@ import pytest
 
 from licheck.api import check, evaluate
 from licheck.outputs import Format
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS
 from tests.portfolio.test_keep_going import (
     BROKEN,
@@ -114,7 +114,7 @@ def test_the_json_report_stays_valid(capsys: pytest.CaptureFixture[str], mixed: 
 def test_the_sarif_log_stays_valid(capsys: pytest.CaptureFixture[str], mixed: list[str]) -> None:
     import jsonschema
 
-    sarif = json.loads(_evaluate(capsys, mixed, "sarif")[1])
+    sarif = report_json(_evaluate(capsys, mixed, "sarif")[1])
     schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
     assert list(jsonschema.Draft4Validator(schema).iter_errors(sarif)) == []
 
@@ -136,7 +136,7 @@ def test_several_manifests_all_broken_still_give_a_report(
         code, out, _ = _evaluate(capsys, mixed[1:-1], fmt)
         assert code == 2
         _broken_located(fmt, out)
-    assert json.loads(_evaluate(capsys, mixed[1:-1], "json")[1])["products"] == []
+    assert report_json(_evaluate(capsys, mixed[1:-1], "json")[1])["products"] == []
 
 
 @pytest.mark.usefixtures("unwrapped")
@@ -193,7 +193,7 @@ def test_nasty_inputs_among_valid_ones(
     first, last = (str(PRODUCTS / name) for name in VALID)
     code, out, err = _evaluate(capsys, [first, *WHY, last], "json")
     assert code == 2, err
-    report = json.loads(out)
+    report = report_json(out)
     assert [p["product"] for p in report["products"]] == ["Composer 2", "SWE-1.5"]
     messages = {e["file"]: e["message"] for e in report["errors"]}
     assert sorted(messages) == sorted(WHY)

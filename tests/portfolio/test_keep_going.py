@@ -17,7 +17,7 @@ from licheck.outputs import Format, RenderOptions, render
 from licheck.portfolio import workers as portfolio
 from licheck.portfolio.runs import check_report, check_stream, evidence_policy
 from licheck.report.view import FailOn
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS, REFERENCE
 
 SARIF_SCHEMA = REFERENCE / "schemas" / "sarif-schema-2.1.0.json"
@@ -64,11 +64,11 @@ RUN_LINES = ("Gate (", "### licheck:", "<testsuites", "Overall:", "licheck: Gate
 def _findings_kept(fmt: str, mixed: str, valid: str) -> None:
     """Everything the valid manifests alone give is in the mixed run's output."""
     if fmt == "json":
-        assert json.loads(mixed)["products"] == json.loads(valid)["products"]
+        assert report_json(mixed)["products"] == report_json(valid)["products"]
         return
     if fmt == "sarif":
-        kept = json.loads(mixed)["runs"][0]["results"]
-        for result in json.loads(valid)["runs"][0]["results"]:
+        kept = report_json(mixed)["runs"][0]["results"]
+        for result in report_json(valid)["runs"][0]["results"]:
             assert result in kept
         return
     lines = set(mixed.splitlines())
@@ -83,11 +83,11 @@ def _findings_kept(fmt: str, mixed: str, valid: str) -> None:
 def _broken_located(fmt: str, out: str) -> None:
     """Each problem of the broken manifests is in the output with its file, line and column."""
     if fmt == "json":
-        found = {(Path(e["file"]).name, e["line"], e["column"]) for e in json.loads(out)["errors"]}
+        found = {(Path(e["file"]).name, e["line"], e["column"]) for e in report_json(out)["errors"]}
         assert found == BROKEN
         return
     if fmt == "sarif":
-        run_ = json.loads(out)["runs"][0]
+        run_ = report_json(out)["runs"][0]
         results = [r for r in run_["results"] if r["ruleId"] == "licheck/manifest-not-read"]
         rules = run_["tool"]["driver"]["rules"]
         assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run_["results"])
@@ -222,7 +222,7 @@ def test_the_sarif_log_and_the_json_report_stay_valid(
 
     folder = _break(_valid(tmp_path))
     monkeypatch.chdir(tmp_path)
-    sarif = json.loads(_check(capsys, folder, "sarif")[1])
+    sarif = report_json(_check(capsys, folder, "sarif")[1])
     sarif_schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
     assert list(jsonschema.Draft4Validator(sarif_schema).iter_errors(sarif)) == []
     report = json.loads(_check(capsys, folder, "json")[1])
@@ -248,6 +248,6 @@ def test_an_unmatched_waiver_may_name_a_manifest_not_read(
     also = ("--also", f"text={tmp_path / 'also.txt'}") if held else ()
     code, out, _ = run(capsys, "check", "--waivers", str(waivers), "-f", "json", *also, folder.name)
     assert code == 2
-    (status,) = json.loads(out)["waivers"]
+    (status,) = report_json(out)["waivers"]
     assert status["status"] == "unmatched"
     assert "a manifest that could not be read: fix that first" in status["message"]

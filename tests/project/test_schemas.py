@@ -60,9 +60,18 @@ def test_catalog_validates() -> None:
 
 
 def test_report_validates_against_the_report_schema() -> None:
+    from licheck.outputs.document import written
+    from licheck.outputs.jsonreport import JsonDocument
+
     report = evaluate(sorted(PRODUCTS.glob("*.yaml")))
-    errors = list(_validator("report").iter_errors(json.loads(to_json(report))))
+    data = json.loads(written(JsonDocument(), report))
+    assert data["schema_version"] == "2.0" and data["clauses"]
+    errors = list(_validator("report").iter_errors(data))
     assert not errors, [e.message for e in errors]
+    # the deprecated shape (`--json-schema 1.0`, `report.to_json`) against its own schema
+    old = json.loads(to_json(report))
+    assert not [e.message for e in _validator("report-1.0").iter_errors(old)]
+    assert list(_validator("report").iter_errors(old))  # and it is not a 2.0 report
 
 
 def test_schema_command_prints_the_shipped_schema(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,7 +4,6 @@ each case is an attestation file, a manifest and a command line, and what the re
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from licheck.vocabulary.names import CONDUCT, FACTS
-from tests.clirun import run
+from tests.clirun import report_json, run
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -375,7 +374,7 @@ def test_attestations(
         assert "Traceback" not in err and "internal error" not in err
         return
     assert err == case.said
-    report = json.loads(out)
+    report = report_json(out)
     (product,) = report["products"]
     by_clause = {f["clause"]: f for f in product["findings"]}
     for clause, (verdict, kind) in case.findings.items():

@@ -4,7 +4,6 @@ normalised one.  Over the Kimi K2.5 display duty (more than 20M USD a month in r
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 import pytest
 
 from licheck.core.units import rate_text
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS
 
 MANIFEST = """\
@@ -45,7 +44,7 @@ def finding(capsys: pytest.CaptureFixture[str], tmp_path: Path, revenue: str) ->
     path.write_text(MANIFEST.format(revenue=body), encoding="utf-8")
     code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
     assert code in (0, 1), err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     return next(f for f in product["findings"] if f["clause"] == "ui-attribution")
 
 
@@ -159,7 +158,7 @@ def test_composer2_likely_revenue_lies_above_the_threshold(
 ) -> None:
     code, out, err = run(capsys, "evaluate", str(PRODUCTS / "composer2.yaml"), "-f", "json")
     assert code == 0, err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
     # the manifest writes Cursor's ARR as ARR (audit 2026-12-s3 B m-2): a lower bound now
     assert (
@@ -177,7 +176,7 @@ def test_a_range_in_another_currency_names_its_rate_once_and_in_full(
     path.write_text(text.replace("EUR: 1.08", "CNY: 0.1389"), encoding="utf-8")
     code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
     assert code in (0, 1), err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
     assert revenue_fact(found)["written"] == (
         "10M CNY/month to 200M CNY/month, at the manifest's rate of 0.1389 USD per CNY"
@@ -247,7 +246,7 @@ def near_finding(
     path.write_text(NEAR.format(model=model, facts=facts, name=name), encoding="utf-8")
     code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
     assert code in (0, 1), err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     found = next(f for f in product["findings"] if f["clause"] == clause)
     code, text, err = run(capsys, "evaluate", str(path))
     assert code in (0, 1), err
@@ -349,7 +348,7 @@ def test_a_yearly_clause_shows_the_year(capsys: pytest.CaptureFixture[str], tmp_
     path.write_text(MINIMAX.format(arr=arr), encoding="utf-8")
     code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
     assert code in (0, 1), err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     found = next(f for f in product["findings"] if f["clause"] == "ui-attribution")
     assert found["verdict"] == "governance_risk"
     explanation = found["explanation"]
@@ -382,7 +381,7 @@ def test_a_twelve_month_gate_shows_the_year(
     )
     code, out, err = run(capsys, "evaluate", str(path), "-f", "json")
     assert code in (0, 1), err
-    (product,) = json.loads(out)["products"]
+    (product,) = report_json(out)["products"]
     found = next(f for f in product["findings"] if f["clause"] == "revenue-gate")
     assert (
         "licensee_peak_12_month_revenue is between 500K and 2M USD/year: the threshold 1M "

@@ -51,6 +51,7 @@ Example:
 )
 @click.option("--verbose", "-v", count=True, help=SAME)
 @click.option("--annotations", type=click.IntRange(min=0), default=10, metavar="N", help=SAME)
+@click.option("--json-schema", type=click.Choice(["2.0", "1.0"]), default="2.0", help=SAME)
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), help=SAME)
 @library_option
 @policy_option

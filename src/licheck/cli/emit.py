@@ -50,6 +50,7 @@ def render_options(
     summary: bool = False,
     root: Path | None = None,
     annotations: int = 10,
+    json_schema: str = "2.0",
     color: str = "auto",
     brief: bool = False,
 ) -> RenderOptions:
@@ -71,6 +72,7 @@ def render_options(
         width=terminal_width(),
         encoding=_encoding(output) if fmt == "text" else "utf-8",
         annotations=annotations,
+        json_schema=json_schema,
         root=top.as_posix(),
         cwd=cwd.as_posix(),
     )

@@ -54,6 +54,8 @@ FORMAT_CHOICES = (
     "codequality",
 )
 
+JSON_SCHEMAS = ("2.0", "1.0")  # report.leaner.SCHEMAS, without importing it for --help
+
 
 class RunKeywords(TypedDict):
     """What every run (evaluate, check, audit-cards; held or streamed) takes from the options
@@ -78,6 +80,7 @@ class ReportRequest:
     today: dt.date | None
     root: Path | None
     annotations: int
+    json_schema: str
     evidence: str
     as_of: dt.date | None
     verbose: int  # evaluate: a flag; check: how many -v
@@ -134,6 +137,7 @@ class ReportRequest:
             summary=summary,
             root=self.root,
             annotations=self.annotations,
+            json_schema=self.json_schema,
             color=self.color,
             brief=summary and not self.verbose,
         )
@@ -193,6 +197,16 @@ def report_options(function: F) -> F:
             metavar="N",
             help="github: write at most N annotations of each kind (GitHub shows 10 per "
             "step); the rest are listed in the summary.",
+        ),
+        click.option(
+            "--json-schema",
+            type=click.Choice(JSON_SCHEMAS),
+            default=JSON_SCHEMAS[0],
+            show_default=True,
+            help="json: the report's schema_version. 2.0 writes each fact once per component "
+            "and each clause's text once per report; 1.0 (deprecated, removed in the next "
+            "release) a finding with its facts and texts (docs/check.md: Migrating from schema "
+            "1.0).",
         ),
         click.option(
             "--today",

@@ -17,6 +17,7 @@ SCHEMA_NAMES = (
     "manifest",
     "catalog",
     "report",
+    "report-1.0",  # the JSON report's deprecated shape (--json-schema 1.0), for one release
     "waivers",
     "whatif",
     "timeline",

@@ -48,7 +48,17 @@ class Settings(BaseModel):
     format: Literal[FORMATS] | None = None  # type: ignore[valid-type]
     verbose: StrictBool | None = None
     annotations: Annotated[StrictInt, Field(ge=0)] | None = None
+    # the JSON report's schema_version (1.0: deprecated, for one release)
+    json_schema: Literal["2.0", "1.0"] | None = Field(None, alias="json-schema")
     root: PathText | None = None
+
+    @field_validator("json_schema", mode="before")
+    @classmethod
+    def _version_text(cls, value: object) -> object:
+        # `json-schema: 1.0` unquoted is a number in YAML and TOML: the version it spells
+        if isinstance(value, float) and value in (1.0, 2.0):
+            return f"{value:.1f}"
+        return value
 
     @field_validator("paths", "licenses", "policy")
     @classmethod

@@ -106,6 +106,12 @@ SETTINGS = (
         "--verbose: check details each finding, evaluate not-applicable ones too",
     ),
     Setting("annotations", "annotations", REPORTING, "--annotations: github annotations"),
+    Setting(
+        "json-schema",
+        "json_schema",
+        REPORTING,
+        "--json-schema: the JSON report's schema_version (1.0 deprecated)",
+    ),
     Setting("root", "root", REPORTING, "--root: SARIF URIs relative to this folder", True),
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}

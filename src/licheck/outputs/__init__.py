@@ -45,7 +45,7 @@ __all__ = [
 def _json(context: Context) -> Document:
     from licheck.outputs.jsonreport import JsonDocument
 
-    return JsonDocument()
+    return JsonDocument(context.options.json_schema)
 
 
 def _text(context: Context) -> Document:

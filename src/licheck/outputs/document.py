@@ -36,6 +36,7 @@ class RenderOptions:
     brief: bool = False  # text: one line per problem and the summary (`check` without -v)
     width: int = 100  # text: the columns no line may exceed (the terminal's, or COLUMNS)
     encoding: str = "utf-8"  # text: what standard output takes (stand-ins laid out for others)
+    json_schema: str = "2.0"  # json: the report's schema_version ("1.0": deprecated, one release)
     annotations: int = 10  # github: workflow commands of each kind (GitHub shows 10 per step)
     # sarif: the repository's top folder and the working folder (absolute, "/"-separated), so
     # that URIs are repository-relative; None: relative to the working folder

@@ -11,6 +11,7 @@ from pydantic_core import to_json
 from licheck.files.jsontext import Hole, Lasting, dumps
 from licheck.outputs.document import Piece, Plain
 from licheck.report.digest import product_digest, report_digest
+from licheck.report.leaner import SCHEMA_V1, Clauses, leaner_product, merge, top_v2
 from licheck.report.view import ProductOut, Report
 
 INDENT = "\n    "  # a product's level in the report's `products` array
@@ -42,33 +43,46 @@ _UNSAFE = tuple(re.compile(p) for p in (rb"::", rb"##\[", rb"\xc2\x85", rb"\xe2\
 
 
 class JsonDocument(Plain):
-    """The report; each piece's extra is its product's digest, and the tail ends with the
-    report's (`licheck.report.digest`)."""
+    """The report; each piece's extra is its product's digest (at schema 2.0: and its clause
+    entries, `report.leaner`), and the tail ends with the report's (`licheck.report.digest`)."""
 
     separator = "," + INDENT
 
-    def __init__(self) -> None:
+    def __init__(self, schema: str = "2.0") -> None:
+        self.v1 = schema == SCHEMA_V1
         self._digests: dict[int, str] = {}  # by the product's position
+        self._clauses: Clauses = {}  # schema 2.0: the report's clause table
 
     def piece(self, product: ProductOut) -> Piece:
         data = product.model_dump(mode="json")
-        return Piece(product_text(data), product_digest(data))
+        if self.v1:
+            return Piece(product_text(data), product_digest(data))
+        leaner, clauses = leaner_product(data)
+        return Piece(product_text(leaner), (product_digest(data), clauses))
 
-    def take(self, index: int, extra: str) -> None:
-        self._digests[index] = extra
+    def take(self, index: int, extra: Any) -> None:
+        if self.v1:
+            self._digests[index] = extra
+            return
+        self._digests[index] = extra[0]
+        merge(self._clauses, extra[1])
 
     def head(self, top: Report, pieces: int) -> str:
-        return _split(top)[0] + ("[" + INDENT if pieces else "[]")
+        return self._split(top)[0] + ("[" + INDENT if pieces else "[]")
 
     def tail(self, top: Report, pieces: int) -> str:
         products = (self._digests[index] for index in sorted(self._digests))
-        digest = report_digest(top.model_dump(mode="json"), products)
-        return ("\n  ]" if pieces else "") + _split(top.model_copy(update={"digest": digest}))[1]
+        data = self._top(top)
+        data["digest"] = report_digest(data, products)
+        return ("\n  ]" if pieces else "") + self._split(data)[1]
 
+    def _top(self, top: Report) -> dict[str, Any]:
+        data = top.model_dump(mode="json")
+        return data if self.v1 else top_v2(data, self._clauses)
 
-def _split(top: Report) -> tuple[str, str]:
-    """The report's text before and after its products array."""
-    data = top.model_dump(mode="json")
-    data["products"] = Hole("products")
-    before, after = dumps(data).split()
-    return before, after + "\n"
+    def _split(self, top: Report | dict[str, Any]) -> tuple[str, str]:
+        """The report's text before and after its products array."""
+        data = self._top(top) if isinstance(top, Report) else top
+        data["products"] = Hole("products")
+        before, after = dumps(data).split()
+        return before, after + "\n"

@@ -34,6 +34,7 @@ from licheck.outputs.jsonreport import product_bytes
 from licheck.portfolio.workers import Item
 from licheck.report.building import ReportMemo, product_data
 from licheck.report.digest import product_digest
+from licheck.report.leaner import SCHEMA_V1, Clauses, leaner_product
 from licheck.report.view import (
     Counts,
     ProductOut,
@@ -77,6 +78,17 @@ class Encoder:
         self.waivers = waivers
         self.memo = ReportMemo()
         self._document: Document | None = None  # pieces are pure: one document serves all
+        self._sent: set[tuple[str, str]] = set()  # schema 2.0: the clauses this process sent
+
+    def _unsent(self, clauses: Clauses) -> Clauses:
+        """The clause entries this process has not sent yet (the parent keeps every one)."""
+        out: Clauses = {}
+        for license, entries in clauses.items():
+            for clause, entry in entries.items():
+                if (license, clause) not in self._sent:
+                    self._sent.add((license, clause))
+                    out.setdefault(license, {})[clause] = entry
+        return out
 
     def __call__(self, result: ProductResult) -> Part:
         return self.encode(result, product_data(result, self.memo))
@@ -97,7 +109,11 @@ class Encoder:
             if needs_marking(found):
                 return Part(*numbers, found, b"", deferred=product.model_dump_json().encode())
         if self.context.fmt is Format.JSON:  # the report's data as is: no model needed
-            return Part(*numbers, found, product_bytes(data), extra=product_digest(data))
+            if self.context.options.json_schema == SCHEMA_V1:
+                return Part(*numbers, found, product_bytes(data), extra=product_digest(data))
+            leaner, clauses = leaner_product(data)
+            extra = (product_digest(data), self._unsent(clauses))
+            return Part(*numbers, found, product_bytes(leaner), extra=extra)
         if self._document is None:
             self._document = open_document(self.context)
         piece = self._document.piece(product or ProductOut.model_validate(data))

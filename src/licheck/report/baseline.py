@@ -44,6 +44,7 @@ from licheck.core.verdicts import Verdict
 from licheck.files import jsonread
 from licheck.files.safeio import read_bytes
 from licheck.report.digest import product_digest, report_digest
+from licheck.report.leaner import SCHEMA_V2
 from licheck.report.view import (
     SCHEMA_VERSION,
     BaselineCounts,
@@ -65,6 +66,7 @@ HINT = "name a `--format json` report"
 # that parsing one takes about three times its size; a file far denser is refused unread
 MIN_BYTES_PER_VALUE = 16
 DENSE_FLOOR = 1024 * 1024  # smaller files cannot exhaust memory however dense
+READS = ("1", "2")  # the schema versions (major) a baseline may be written in
 PROBLEMS = frozenset({Verdict.VIOLATION, Verdict.GOVERNANCE_RISK})
 REGENERATE = "write a new baseline with `licheck check PATHS --format json -o FILE`"
 
@@ -150,6 +152,8 @@ def load(path: Path, display: str | None = None) -> Baseline:
     text = _text(read_bytes(path, name, MAX_BASELINE_BYTES, hint=HINT), name)
     data = _parse(text, name)
     _check_kind(data, name)
+    if data["schema_version"].split(".")[0] == "2":
+        _quoted(data, name)
     try:
         report = _Report.model_validate(data)
     except ValidationError as exc:
@@ -308,15 +312,38 @@ def _check_kind(data: Any, name: str) -> None:
     if data.get("tool") != "licheck":
         raise fail(name, 1, 1, "not a licheck JSON report (no `tool: licheck`)", REGENERATE)
     version = data.get("schema_version")
-    if not isinstance(version, str) or version.split(".")[0] != SCHEMA_VERSION.split(".")[0]:
+    if not isinstance(version, str) or version.split(".")[0] not in READS:
         raise fail(
             name,
             1,
             1,
             f"a report of schema version {version!r} (licheck {data.get('tool_version')}); "
-            f"this licheck reads version {SCHEMA_VERSION}",
+            f"this licheck reads versions {SCHEMA_VERSION} and {SCHEMA_V2}",
             REGENERATE,
         )
+
+
+def _quoted(data: dict[str, Any], name: str) -> None:
+    """A 2.0 report's findings given their clause's quote from its `clauses` table (what the
+    digest and the comparison read), as a 1.0 report writes it; the table dropped."""
+    clauses = data.pop("clauses", None)
+    if not isinstance(clauses, dict):
+        raise fail(name, 0, 0, "a report of schema 2.0 without its `clauses`", REGENERATE)
+    products = data.get("products")
+    for i, product in enumerate(products if isinstance(products, list) else ()):
+        findings = product.get("findings") if isinstance(product, dict) else None
+        for j, finding in enumerate(findings if isinstance(findings, list) else ()):
+            if not isinstance(finding, dict):
+                continue
+            entry = clauses.get(finding.get("license"), {})
+            entry = entry.get(finding.get("clause")) if isinstance(entry, dict) else None
+            if not isinstance(entry, dict) or "quote" not in entry:
+                message = (
+                    f"products[{i}].findings[{j}]: its clause is not in the report's "
+                    "`clauses`: a damaged report?"
+                )
+                raise fail(name, 0, 0, message, REGENERATE)
+            finding["quote"] = entry["quote"]
 
 
 def _located(error: Any, name: str) -> Diagnostic:

@@ -36,6 +36,11 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
         return Catalog
 
     def report() -> type[BaseModel]:
+        from licheck.report.leaner import report_model
+
+        return report_model()
+
+    def report_1_0() -> type[BaseModel]:  # `--json-schema 1.0`: deprecated, for one release
         from licheck.report.view import Report
 
         return Report
@@ -70,6 +75,7 @@ def _models() -> dict[str, Callable[[], type[BaseModel]]]:
         "manifest": manifest,
         "catalog": catalog,
         "report": report,
+        "report-1.0": report_1_0,
         "waivers": waivers,
         "whatif": whatif,
         "timeline": timeline,
@@ -83,6 +89,7 @@ NAMES = (
     "manifest",
     "catalog",
     "report",
+    "report-1.0",
     "waivers",
     "whatif",
     "timeline",
@@ -90,7 +97,7 @@ NAMES = (
     "attestations",
 )
 # machine output: its schema describes what is serialised
-OUTPUTS = ("report", "whatif", "timeline")
+OUTPUTS = ("report", "report-1.0", "whatif", "timeline")
 
 
 def generate(name: str) -> dict[str, Any]:
