@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from licheck.outputs.html import LAZY_ABOVE
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import GOLDEN, PRODUCTS, ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -236,7 +236,7 @@ def test_a_large_portfolio_opens_each_product_and_reads_well(
     assert code == 0, err
     code, out, err = run(capsys, *common, "--format", "json")
     assert code == 0, err
-    report = json.loads(out)
+    report = report_json(out)
     assert "unsafe-inline" not in page.split("script-src")[1].split('"')[0]
     result = measured(page, width, tmp_path, STORED_PROBE)
     assert result["before"] == count + 1  # each product's body and the shared texts

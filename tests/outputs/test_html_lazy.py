@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import json
 import re
 import shutil
 import subprocess
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from licheck.outputs import html as html_page
-from tests.clirun import run
+from tests.clirun import report_json, run
 from tests.conftest import PRODUCTS, ROOT
 from tests.outputs.test_html import parse
 
@@ -147,7 +146,7 @@ def test_the_summary_reads_without_javascript(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, folder: Path
 ) -> None:
     lazy = _page(capsys, monkeypatch, folder, 25)
-    report = json.loads(run(capsys, "check", str(folder), "-f", "json", "--fail-on", "never")[1])
+    report = report_json(run(capsys, "check", str(folder), "-f", "json", "--fail-on", "never")[1])
     # what a browser without JavaScript shows: no script's text, the <noscript> lines
     shown = html.unescape(re.sub(r"<script\b[^>]*>.*?</script>|<[^>]+>", " ", lazy, flags=re.S))
     shown = " ".join(shown.split())
