@@ -54,8 +54,9 @@ def main() -> None:
     old, new = len(texts["1.0"]), len(texts["2.0"])
     print(f"{products:,} products, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
     print(
-        f"JSON size per product: 1.0 {old / products:,.0f} bytes, 2.0 {new / products:,.0f} bytes "
-        f"({new / old:.2f}x); check --format json: 1.0 {best['1.0']:.2f} s, 2.0 {best['2.0']:.2f} s "
+        f"JSON size per product: 1.0 {old / products:,.0f} bytes, "
+        f"2.0 {new / products:,.0f} bytes ({new / old:.2f}x); "
+        f"check --format json: 1.0 {best['1.0']:.2f} s, 2.0 {best['2.0']:.2f} s "
         f"({best['2.0'] / best['1.0']:.2f}x); expanded 2.0 == 1.0: {same}"
     )
 
