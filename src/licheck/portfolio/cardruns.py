@@ -10,7 +10,7 @@ report in a streamed run; the cards not read are listed in card order, and among
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from licheck.core.diagnostics import Diagnostic
@@ -26,7 +26,9 @@ from licheck.report.layering import described
 from licheck.report.view import ErrorOut, ProductOut, Report, assemble
 
 if TYPE_CHECKING:
+    from licheck.evaluation.findings import Options
     from licheck.facts.evidencepolicy import EvidencePolicy
+    from licheck.library.compiled import Library
     from licheck.report.attestations import Attestations
     from licheck.report.waivers import Waivers
 
@@ -36,6 +38,20 @@ T = TypeVar("T")
 def ordered(jobs: Sequence[CardJob]) -> list[CardJob]:
     """The jobs in the order `check` finds their manifests in one folder: by file name."""
     return sorted(jobs, key=lambda job: job.manifest.name)
+
+
+def judged(
+    jobs: Sequence[CardJob],
+    run: Options,
+    library: Library,
+    transform: Callable[[ProductResult], T],
+    workers: int | None,
+) -> Iterator[Item[T]]:
+    """Each card imported and judged where `transform` makes its product (in the workers of a
+    large run), in `check`'s order of their manifests."""
+    order = ordered(jobs)
+    manifests = [job.manifest for job in order]
+    return iter_mapped(manifests, run, library, transform, jobs=workers, load=CardLoader(order))
 
 
 class RowEncoder:
@@ -105,17 +121,10 @@ def audit_stream(
     library = loaded_library(library)
     as_of_text = as_of.isoformat() if as_of else None
     context = Context(fmt, options, policy.name, as_of_text, described(library))
-    order = ordered(jobs)
     cards = _Cards(jobs)
     rows: list[CardRow] = []
-    items = iter_mapped(
-        [job.manifest for job in order],
-        run_options(policy, as_of, attestations, today, library),
-        library,
-        RowEncoder(Encoder(context, waivers)),
-        jobs=workers,
-        load=CardLoader(order),
-    )
+    run = run_options(policy, as_of, attestations, today, library)
+    items = judged(jobs, run, library, RowEncoder(Encoder(context, waivers)), workers)
     streamed = stream(
         _parts(cards.passing(items), rows), context, waivers, today or dt.date.today()
     )
@@ -151,16 +160,9 @@ def audit_report(
     """audit-cards' report held (a `--baseline` compares the whole report), as `check_report`
     over the manifests of the cards, with the summary; and how many cards could not be read."""
     library = loaded_library(library)
-    order = ordered(jobs)
     cards = _Cards(jobs)
-    items = iter_mapped(
-        [job.manifest for job in order],
-        run_options(policy, as_of, attestations, today, library),
-        library,
-        product_out,
-        jobs=workers,
-        load=CardLoader(order),
-    )
+    run = run_options(policy, as_of, attestations, today, library)
+    items = judged(jobs, run, library, product_out, workers)
     products: list[ProductOut] = []
     problems: list[Diagnostic] = []
     for item in cards.passing(items):
